@@ -1,0 +1,113 @@
+"""The game contract: a game is a plain object of pure functions (a decider).
+
+- ``initial(players, options)`` is the state before anything happened;
+- ``setup(state, ctx)`` gives the opening facts (deals, shuffles);
+- ``decide(state, command, seat, ctx)`` checks one command and returns the facts it
+  causes, or raises ``Rejected``; all rule checking lives here;
+- ``evolve(state, event)`` applies one fact, never validates, never draws randomness;
+- ``view(state, viewer)`` is what one seat (or the spectator, ``None``) may see;
+- ``redact(event, viewer)`` is the same rule applied to one event;
+- ``legal_commands(state, seat)`` lists every command that seat may send now;
+- ``awaited(state)`` says which seats the game waits for, and for what;
+- ``outcome(state)`` is the final result, or ``None`` while the game goes on.
+
+Domain code does no I/O and has no clock or randomness of its own: both come in
+through ``Ctx`` and their results are written into events, so a replay needs no seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+import msgspec
+
+Seat = int
+Viewer = int | None  # a seat; None is the spectator; FULL sees everything
+FULL = -1  # the full view: every hand and pile, for finished games and tests
+
+S = TypeVar("S")
+C = TypeVar("C")
+E = TypeVar("E")
+R = TypeVar("R")
+
+
+class Rejected(Exception):
+    """A command that breaks a rule: ``code`` is stable, ``message`` is for players."""
+
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+
+class Rng(Protocol):
+    """The part of ``random.Random`` a game may use (the server injects one)."""
+
+    def shuffle(self, x: list[Any]) -> None: ...
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int: ...
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """What the outside world lends a decision: randomness and the shared clock."""
+
+    rng: Rng
+    now_ms: int = 0  # milliseconds on the shared clock (Redis TIME)
+
+
+class Awaited(msgspec.Struct, frozen=True):
+    """One seat the game waits for, and what for (``action``, ``place``, ``discard``...)."""
+
+    seat: int
+    reason: str
+
+
+class Outcome(msgspec.Struct, kw_only=True, tag_field="type"):
+    """The end of a game. Each game subclasses it with a tag and its own details."""
+
+    scores: list[int]  # by seat
+    places: list[int]  # by seat, 1 is first; seats that tie share a place
+    winners: list[int]
+
+
+def places_from_keys(keys: Sequence[tuple[int, ...]]) -> list[int]:
+    """Competition ranking (1, 1, 3...) of seats by their sort keys, highest first."""
+    return [1 + sum(1 for other in keys if other > mine) for mine in keys]
+
+
+@dataclass(frozen=True)
+class Game(Generic[S, C, E, R]):
+    """A game: data that describes it, and the pure functions that play it."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options_type: type[msgspec.Struct]  # every field has a default
+    command_type: Any  # the tagged union of the game's commands
+    event_type: Any  # the tagged union of the game's events
+    view_type: Any  # the tagged struct a viewer gets
+    outcome_type: type[Outcome]
+    initial: Callable[[int, Any], S]
+    setup: Callable[[S, Ctx], list[E]]
+    decide: Callable[[S, C, Seat, Ctx], list[E]]
+    evolve: Callable[[S, E], S]
+    view: Callable[[S, Viewer], Any]
+    redact: Callable[[E, Viewer], E | None]
+    legal_commands: Callable[[S, Seat], list[C]]
+    awaited: Callable[[S], list[Awaited]]
+    outcome: Callable[[S], R | None]
+
+
+AnyGame = Game[Any, Any, Any, Any]
+
+
+def fold(game: AnyGame, state: Any, events: Sequence[Any]) -> Any:
+    """Apply events in order."""
+    for event in events:
+        state = game.evolve(state, event)
+    return state

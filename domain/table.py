@@ -1,0 +1,130 @@
+"""The table around every game: opening it, taking seats, and starting play.
+
+A game's stream begins with table facts (``TableOpened``, one ``SeatTaken`` per
+seat); the game's own setup facts follow in the same append as the last seat, so a
+table starts by itself when it is full. ``Table`` is the fold of the whole stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, Union
+
+import msgspec
+
+from domain.engine import AnyGame, Ctx, Rejected, Seat
+
+Status = Literal["open", "active", "finished"]
+
+
+class TableOpened(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+    game: str
+    players: int
+    options: dict[str, Any] = {}
+
+
+class SeatTaken(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+    seat: int
+    name: str = ""
+    bot: str | None = None
+
+
+TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (TableOpened, SeatTaken)
+
+
+class SeatInfo(msgspec.Struct, frozen=True):
+    seat: int
+    name: str
+    bot: str | None = None
+
+
+class Table(msgspec.Struct, frozen=True):
+    """Everything known about one game at one version."""
+
+    game: str
+    players: int
+    options: Any
+    seats: tuple[SeatInfo | None, ...]
+    state: Any = None  # the game's own state once play has started
+    version: int = 0
+
+    @property
+    def seats_taken(self) -> int:
+        return sum(1 for s in self.seats if s is not None)
+
+
+def event_union(game: AnyGame) -> Any:
+    """The tagged union of everything stored in one game's stream."""
+    return Union[(*TABLE_EVENTS, game.event_type)]  # noqa: UP007 - built at run time
+
+
+def status(game: AnyGame, table: Table) -> Status:
+    if table.state is None:
+        return "open"
+    return "finished" if game.outcome(table.state) is not None else "active"
+
+
+def open_table(game: AnyGame, players: int, options: dict[str, Any]) -> TableOpened:
+    """Check a new table's size and options; the fact that opens it."""
+    if not game.min_players <= players <= game.max_players:
+        raise Rejected(
+            "bad_players",
+            f"{game.title} is played by {game.min_players} to {game.max_players} players.",
+            {"field": "players"},
+        )
+    try:
+        decoded = msgspec.convert(options, game.options_type)
+    except msgspec.ValidationError as exc:
+        raise Rejected("bad_options", f"Those options do not fit {game.title}: {exc}.", {"field": "options"}) from None
+    return TableOpened(game=game.id, players=players, options=msgspec.to_builtins(decoded))
+
+
+def take_seat(
+    game: AnyGame, table: Table, seat: Seat | None, name: str, bot: str | None, ctx: Ctx
+) -> list[Any]:
+    """A seat taken (the chosen one, or the first free one); play starts when the last one is."""
+    if table.state is not None:
+        raise Rejected("game_started", "This game has already started; every seat is taken.")
+    free = [i for i, s in enumerate(table.seats) if s is None]
+    if seat is None:
+        seat = free[0]
+    elif not 0 <= seat < table.players:
+        raise Rejected("no_such_seat", f"Seats run from 0 to {table.players - 1}.", {"field": "seat"})
+    elif seat not in free:
+        raise Rejected("seat_taken", f"Seat {seat} is already taken.", {"field": "seat"})
+    events: list[Any] = [SeatTaken(seat=seat, name=name or f"Player {seat + 1}", bot=bot)]
+    if len(free) == 1:
+        events += game.setup(game.initial(table.players, table.options), ctx)
+    return events
+
+
+def evolve(game: AnyGame, table: Table | None, event: Any) -> Table:
+    """Apply one stored fact, table or game."""
+    if isinstance(event, TableOpened):
+        options = msgspec.convert(event.options, game.options_type)
+        return Table(game=event.game, players=event.players, options=options, seats=(None,) * event.players, version=1)
+    assert table is not None, "a stream starts with TableOpened"
+    if isinstance(event, SeatTaken):
+        seats = list(table.seats)
+        seats[event.seat] = SeatInfo(event.seat, event.name, event.bot)
+        state = table.state
+        if all(s is not None for s in seats):
+            state = game.initial(table.players, table.options)
+        return msgspec.structs.replace(table, seats=tuple(seats), state=state, version=table.version + 1)
+    return msgspec.structs.replace(table, state=game.evolve(table.state, event), version=table.version + 1)
+
+
+def fold(game: AnyGame, table: Table | None, events: Sequence[Any]) -> Table | None:
+    for event in events:
+        table = evolve(game, table, event)
+    return table
+
+
+def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> list[Any]:
+    """A seat's command, checked against the table first and then the game's rules."""
+    current = status(game, table)
+    if current == "open":
+        raise Rejected("game_not_started", "The game starts when every seat is taken.")
+    if current == "finished":
+        raise Rejected("game_over", "This game is over.")
+    return game.decide(table.state, command, seat, ctx)
