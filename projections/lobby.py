@@ -1,0 +1,53 @@
+"""The lobby's read models: the catalog of games and the list of tables."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import msgspec
+
+from domain.engine import AnyGame
+from domain.table import Status, Table, status
+
+
+class CatalogEntry(msgspec.Struct):
+    game: str
+    title: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any]  # each option with its default
+
+
+class LobbyEntry(msgspec.Struct):
+    game_id: str
+    game: str
+    status: Status
+    players: int
+    seats_taken: int
+
+
+def catalog(games: Iterable[AnyGame]) -> list[CatalogEntry]:
+    return [
+        CatalogEntry(g.id, g.title, g.min_players, g.max_players, msgspec.to_builtins(g.options_type()))
+        for g in games
+    ]
+
+
+def lobby_entry(game: AnyGame, game_id: str, table: Table) -> LobbyEntry:
+    return LobbyEntry(game_id, game.id, status(game, table), table.players, table.seats_taken)
+
+
+def meta_fields(entry: LobbyEntry) -> dict[str, str | int]:
+    """The entry as the short fields kept beside a game's stream."""
+    return {"game": entry.game, "status": entry.status, "players": entry.players, "seats_taken": entry.seats_taken}
+
+
+def entry_from_meta(game_id: str, meta: Mapping[str, str]) -> LobbyEntry:
+    return LobbyEntry(
+        game_id,
+        meta["game"],
+        msgspec.convert(meta["status"], Status),
+        int(meta["players"]),
+        int(meta["seats_taken"]),
+    )

@@ -1,0 +1,77 @@
+"""What one viewer may see: the table's view and the event feed, from one rule.
+
+A seat sees the public state and its own secrets; a spectator (``None``) sees the
+public state only; once the game is over everything is revealed. Events pass through
+the game's ``redact`` for the viewer, the same rule its ``view`` follows, so a feed
+and a view cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from domain.engine import FULL, AnyGame, Viewer
+from domain.table import TABLE_EVENTS, SeatInfo, Status, Table, status
+
+
+class VersionedEvent(msgspec.Struct):
+    version: int
+    event: Any
+
+
+class TableView(msgspec.Struct, kw_only=True):
+    """The answer of ``GET /games/{id}``: the envelope every game shares."""
+
+    game_id: str
+    game: str
+    status: Status
+    version: int
+    seat: int | None
+    players: int
+    seats: list[SeatInfo | None]
+    view: Any
+    outcome: Any
+
+
+def redact(game: AnyGame, event: Any, viewer: Viewer, revealed: bool) -> Any | None:
+    """One stored event as ``viewer`` may see it (``None``: not at all)."""
+    if revealed or isinstance(event, TABLE_EVENTS):
+        return event
+    return game.redact(event, viewer)
+
+
+def feed(
+    game: AnyGame, events: Iterable[tuple[int, Any]], viewer: Viewer, revealed: bool
+) -> list[VersionedEvent]:
+    """A viewer's feed of ``(version, event)`` pairs: each event redacted, hidden ones left out."""
+    out = []
+    for version, event in events:
+        seen = redact(game, event, viewer, revealed)
+        if seen is not None:
+            out.append(VersionedEvent(version, seen))
+    return out
+
+
+def is_revealed(game: AnyGame, table: Table) -> bool:
+    """Everything is public once the game is over."""
+    return status(game, table) == "finished"
+
+
+def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> TableView:
+    """The table as ``viewer`` sees it now (``FULL`` for everything)."""
+    current = status(game, table)
+    outcome = game.outcome(table.state) if current == "finished" else None
+    return TableView(
+        game_id=game_id,
+        game=game.id,
+        status=current,
+        version=table.version,
+        seat=viewer if viewer is not None and viewer != FULL else None,
+        players=table.players,
+        seats=list(table.seats),
+        view=None if table.state is None else game.view(table.state, viewer),
+        outcome=outcome,
+    )

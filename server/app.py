@@ -1,0 +1,140 @@
+"""The application: ``create_app(settings)`` with its routes as a list and a lifespan."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Coroutine
+from typing import Any
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
+from pathlib import Path
+
+from redis.exceptions import RedisError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+
+from domain.catalog import GAMES
+from server.embedded import EmbeddedRedis
+from server.errors import ApiError, ErrorBody
+from server.feeds import Feeds
+from server.games import Games
+from server.http import ENDPOINTS, answer, healthz, readyz
+from server.openapi import document
+from server.settings import Settings
+from server.store import EventStore, Notifications, check_server, connect
+from server.ws import game_socket
+
+log = logging.getLogger("ludoteca")
+STATIC = Path(__file__).parent / "static"
+
+
+def version() -> str:
+    try:
+        return package_version("ludoteca")
+    except PackageNotFoundError:
+        return "0"
+
+
+async def api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return answer(exc.body, exc.status)
+
+
+async def store_down(request: Request, exc: Exception) -> Response:
+    log.warning("store unavailable: %s", exc)
+    return answer(ErrorBody("store_unavailable", "The game store is unreachable; try again shortly."), 503)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    return answer(ErrorBody(code, str(exc.detail)), exc.status_code)
+
+
+async def openapi(request: Request) -> Response:
+    return JSONResponse(request.app.state.openapi)
+
+
+async def docs(request: Request) -> Response:
+    return FileResponse(STATIC / "docs.html")
+
+
+def routes() -> list[BaseRoute]:
+    api: list[BaseRoute] = [Route("/api/v1" + e.path, e.handler, methods=[e.method]) for e in ENDPOINTS]
+    # /games/catalog and /games/import must win over /games/{game_id}: ENDPOINTS lists them first.
+    return [
+        *api,
+        WebSocketRoute("/api/v1/games/{game_id}/ws", game_socket),
+        Route("/healthz", healthz),
+        Route("/readyz", readyz),
+        Route("/openapi.json", openapi),
+        Route("/docs", docs),
+    ]
+
+
+def background(stack: contextlib.AsyncExitStack, work: Coroutine[Any, Any, None]) -> None:
+    """Run ``work`` until the stack closes."""
+    task = asyncio.create_task(work)
+
+    async def stop() -> None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    stack.push_async_callback(stop)
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    settings = settings or Settings.from_env()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with contextlib.AsyncExitStack() as stack:
+            url = settings.redis_url
+            if url is None:
+                embedded = EmbeddedRedis(settings.data_dir, appendfsync=settings.appendfsync)  # type: ignore[arg-type]
+                embedded.start()
+                stack.callback(embedded.stop)
+                url = embedded.url
+                log.info("embedded Redis in %s", settings.data_dir)
+            redis = connect(url)
+            stack.push_async_callback(redis.aclose)
+            for warning in await check_server(redis):
+                log.warning(warning)
+            games = Games(EventStore(redis), GAMES, cache_size=settings.cache_size,
+                          command_retries=settings.command_retries)
+            feeds = Feeds(games, settings.sweep_interval)
+            games.on_append = feeds.notify
+            stack.push_async_callback(feeds.close)
+            if not await redis.exists("lt:games:seq"):
+                log.info("rebuilt the lobby index from %d streams", await games.rebuild_index())
+            app.state.settings = settings
+            app.state.games = games
+            app.state.feeds = feeds
+            app.state.openapi = document(GAMES.values(), version())
+            pubsub = connect(url)  # the replica's one pub/sub connection
+            stack.push_async_callback(pubsub.aclose)
+            background(stack, Notifications(pubsub).run(feeds.notify, feeds.wake_all))
+            background(stack, feeds.sweep())
+            yield
+
+    return Starlette(
+        routes=routes(),
+        middleware=[
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(settings.allowed_origins),
+                allow_methods=["GET", "POST"],
+                allow_headers=["Authorization", "Content-Type"],
+            )
+        ],
+        exception_handlers={ApiError: api_error, RedisError: store_down, HTTPException: http_error},
+        lifespan=lifespan,
+    )

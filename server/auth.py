@@ -1,0 +1,38 @@
+"""Seat and admin tokens: 256 random bits, kept in Redis only as SHA-256 hashes."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from starlette.requests import HTTPConnection
+
+from server.errors import ApiError
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bearer(conn: HTTPConnection) -> str | None:
+    """The bearer token of a request, ``None`` when it has none (a spectator)."""
+    header = conn.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "bad_token", "Send the token as 'Authorization: Bearer <token>'.")
+    return token.strip()
+
+
+def require_admin(conn: HTTPConnection, admin_token: str | None) -> None:
+    token = bearer(conn)
+    if token is None:
+        raise ApiError(401, "missing_token", "This needs the admin token.")
+    if admin_token is None or not hmac.compare_digest(token, admin_token):
+        raise ApiError(403, "not_admin", "Only the server's admin may do this.")

@@ -1,0 +1,62 @@
+"""The ``ludoteca`` command: ``serve`` (and, as later issues land, bench and admin verbs)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import uvicorn
+
+from server.app import create_app
+from server.settings import Settings
+
+
+def serve(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    changes = {
+        "host": args.host,
+        "port": args.port,
+        "data_dir": Path(args.data_dir) if args.data_dir else None,
+        "redis_url": args.redis_url,
+        "log_level": args.log_level,
+    }
+    settings = dataclasses.replace(settings, **{k: v for k, v in changes.items() if v is not None})
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # uvicorn turns SIGTERM and SIGINT into a graceful shutdown, which stops the embedded Redis.
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        timeout_graceful_shutdown=5,
+    )
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="ludoteca", description="A server for turn-based tabletop games.")
+    verbs = top.add_subparsers(dest="verb", required=True)
+    run = verbs.add_parser("serve", help="run the server (an embedded Redis unless REDIS_URL is set)")
+    run.add_argument("--host", help="address to listen on (LUDOTECA_HOST, default 127.0.0.1)")
+    run.add_argument("--port", type=int, help="port (LUDOTECA_PORT, default 8000)")
+    run.add_argument("--data-dir", help="the embedded Redis's directory (LUDOTECA_DATA_DIR, default ./ludoteca-data)")
+    run.add_argument("--redis-url", help="use this Redis instead of the embedded one (REDIS_URL)")
+    run.add_argument("--log-level", choices=["debug", "info", "warning", "error"], help="LUDOTECA_LOG_LEVEL")
+    run.set_defaults(func=serve)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

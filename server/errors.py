@@ -1,0 +1,46 @@
+"""One error shape for every failure: ``{"error", "message", "details"}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.engine import Rejected
+
+
+class ErrorBody(msgspec.Struct):
+    error: str
+    message: str
+    details: dict[str, Any] = {}
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details or {}
+
+    @property
+    def body(self) -> ErrorBody:
+        return ErrorBody(self.code, self.message, self.details)
+
+
+# Rule codes that mean "the table moved on", not "that move is against the rules".
+CONFLICT_CODES = frozenset({"seat_taken", "game_started"})
+
+
+def rejected(exc: Rejected) -> ApiError:
+    """A rule's refusal as the API answers it: 422, or 409 when the table moved on."""
+    return ApiError(409 if exc.code in CONFLICT_CODES else 422, exc.code, exc.message, exc.details)
+
+
+def malformed(exc: msgspec.DecodeError | msgspec.ValidationError, prefix: str = "") -> ApiError:
+    """A body that does not decode, naming the field msgspec points at (``$.a.b`` -> ``a.b``)."""
+    text = str(exc)
+    path = text.rpartition(" - at `$")[2].rstrip("`") if " - at `$" in text else ""
+    field = ".".join(p for p in (prefix, path.lstrip(".")) if p)
+    message = text.partition(" - at `")[0]
+    return ApiError(400, "malformed", f"{message}{f' (at {field})' if field else ''}.", {"field": field} if field else {})

@@ -1,0 +1,367 @@
+"""The command handler: load -> decide -> append -> publish, and the reads beside it.
+
+Each replica caches ``Table`` (state and version) per game in a bounded LRU and
+catches up from the stream before it decides; a conflict means another replica (or
+another request) wrote first: catch up and decide again, a bounded number of times.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import msgspec
+
+from domain.engine import FULL, AnyGame, Ctx, Rejected, Viewer
+from domain.table import TableOpened, Table, fold, open_table, status, take_seat
+from domain.table import decide as decide_at_table
+from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
+from projections.replay import replay
+from projections.views import TableView, VersionedEvent, feed, is_revealed, table_view
+from server.auth import new_token, token_hash
+from server.codec import SCHEMA, TABLE_OPENED, GameCodec, encode
+from server.errors import ApiError, malformed, rejected
+from server.store import Appended, Conflict, Duplicate, EventStore
+
+GAME_ID_BYTES = 8
+
+
+class CommandRecord(msgspec.Struct):
+    """What the store keeps per command id, to answer a retry as the first time."""
+
+    seat: int
+    hash: str
+    first: int  # the first and last versions the command appended
+    last: int
+
+
+class CommandAnswer(msgspec.Struct):
+    version: int
+    events: list[VersionedEvent]
+
+
+class Joined(msgspec.Struct):
+    seat: int
+    token: str
+
+
+RECORD = msgspec.json.Decoder(CommandRecord)
+
+
+def valid_game_id(game_id: str) -> bool:
+    return len(game_id) == 2 * GAME_ID_BYTES and all(c in "0123456789abcdef" for c in game_id)
+
+
+class Games:
+    """Every game this replica serves, over one event store."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        games: Mapping[str, AnyGame],
+        *,
+        cache_size: int = 1000,
+        command_retries: int = 5,
+        on_append: Callable[[str], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.games = dict(games)
+        self.codecs = {kind: GameCodec(game) for kind, game in games.items()}
+        self.cache: OrderedDict[str, Table] = OrderedDict()
+        self.cache_size = cache_size
+        self.command_retries = command_retries
+        self.on_append = on_append  # tells this replica's feeds at once, before the notification
+        self.rng = random.SystemRandom()
+
+    # -- loading ---------------------------------------------------------------
+
+    async def load(self, game_id: str) -> tuple[AnyGame, Table]:
+        """The game's table, caught up with its stream."""
+        if not valid_game_id(game_id):
+            raise ApiError(404, "unknown_game", "There is no game with that id.")
+        cached = self.cache.get(game_id)
+        entries = await self.store.read(game_id, after=cached.version if cached else 0)
+        if cached is not None and not entries and await self.store.version(game_id) < cached.version:
+            # The stream went backwards (a failover lost acknowledged writes): forget
+            # what we folded and start again from what Redis holds.
+            self.forget(game_id)
+            return await self.load(game_id)
+        if cached is None and not entries:
+            raise ApiError(404, "unknown_game", "There is no game with that id.")
+        kind = cached.game if cached else TABLE_OPENED.decode(entries[0][1]).game
+        codec = self.codecs[kind]
+        table = fold(codec.game, cached, [event for _, event in codec.decode_entries(entries)])
+        assert table is not None
+        self.remember(game_id, table)
+        return codec.game, table
+
+    def remember(self, game_id: str, table: Table) -> None:
+        current = self.cache.get(game_id)
+        if current is None or current.version <= table.version:
+            self.cache[game_id] = table
+        self.cache.move_to_end(game_id)
+        while len(self.cache) > self.cache_size:
+            self.cache.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        self.cache.pop(game_id, None)
+
+    async def read(self, game: AnyGame, game_id: str, after: int, until: int) -> list[tuple[int, Any]]:
+        """Decoded events in ``(after, until]``."""
+        if until <= after:
+            return []
+        entries = await self.store.read(game_id, after=after, limit=until - after)
+        return self.codecs[game.id].decode_entries(entries)
+
+    async def ctx(self) -> Ctx:
+        seconds, micros = await self.store.redis.time()
+        return Ctx(rng=self.rng, now_ms=int(seconds) * 1000 + int(micros) // 1000)
+
+    # -- the lobby ---------------------------------------------------------------
+
+    async def create(self, kind: str, players: int, options: dict[str, Any]) -> LobbyEntry:
+        game = self.games.get(kind)
+        if game is None:
+            raise ApiError(400, "unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
+        try:
+            opened = open_table(game, players, options)
+        except Rejected as exc:
+            raise rejected(exc) from None
+        game_id = secrets.token_hex(GAME_ID_BYTES)
+        table = fold(game, None, [opened])
+        assert table is not None
+        entry = lobby_entry(game, game_id, table)
+        sequence = await self.store.next_sequence()
+        result = await self.store.append(
+            game_id, 0, [encode(opened)], schema=SCHEMA, meta={**meta_fields(entry), "sequence": sequence}
+        )
+        assert isinstance(result, Appended), "a new game id is never taken"
+        await self.store.index(game_id, entry.status, sequence)
+        self.remember(game_id, table)
+        return entry
+
+    async def join(self, game_id: str, seat: int | None, name: str, bot: str | None) -> Joined:
+        for _ in range(self.command_retries):
+            game, table = await self.load(game_id)
+            try:
+                events = take_seat(game, table, seat, name, bot, await self.ctx())
+            except Rejected as exc:
+                raise rejected(exc) from None
+            token = f"{game_id}.{new_token()}"
+            taken = events[0].seat
+            new_table = fold(game, table, events)
+            assert new_table is not None
+            entry = lobby_entry(game, game_id, new_table)
+            result = await self.store.append(
+                game_id,
+                table.version,
+                [encode(e) for e in events],
+                schema=SCHEMA,
+                meta=meta_fields(entry),
+                tokens={token_hash(token): taken},
+            )
+            if isinstance(result, Appended):
+                await self._appended(game_id, game, table, new_table)
+                return Joined(taken, token)
+            self._conflicted(game_id, table, result)
+        raise ApiError(409, "version_conflict", "The table changed while you joined; try again.")
+
+    async def list(self, status_: str, limit: int, cursor: int | None) -> tuple[list[LobbyEntry], int | None]:
+        ids, next_cursor = await self.store.list_games(status_, limit, cursor)
+        entries = []
+        for game_id in ids:
+            meta = await self.store.meta(game_id)
+            if meta:
+                entries.append(entry_from_meta(game_id, meta))
+        return entries, next_cursor
+
+    async def rebuild_index(self) -> int:
+        """The lobby index again from the streams, which are the authority."""
+        await self.store.clear_index()
+        count = 0
+        for game_id in await self.store.all_game_ids():
+            game, table = await self.load(game_id)
+            meta = await self.store.meta(game_id)
+            sequence = int(meta["sequence"]) if "sequence" in meta else await self.store.next_sequence()
+            await self.store.index(game_id, status(game, table), sequence)
+            count += 1
+        return count
+
+    # -- seats -------------------------------------------------------------------
+
+    async def seat_of(self, game_id: str, token: str | None) -> int | None:
+        """The seat a token holds in this game; ``None`` for a spectator (no token)."""
+        if token is None:
+            return None
+        seat = await self.store.seat_for_token(game_id, token_hash(token))
+        if seat is not None:
+            return seat
+        other, _, _ = token.partition(".")
+        if other != game_id and valid_game_id(other):
+            if await self.store.seat_for_token(other, token_hash(token)) is not None:
+                raise ApiError(403, "not_seated", "That token holds a seat in another game, not this one.")
+        raise ApiError(401, "unknown_token", "That token is not known here.")
+
+    # -- commands ----------------------------------------------------------------
+
+    async def command(
+        self, game_id: str, seat: int, body: bytes, command_id: str, expected_version: int | None
+    ) -> CommandAnswer:
+        game, table = await self.load(game_id)
+        command = self.decode_command(game, body)
+        body_hash = hashlib.sha256(encode(command)).hexdigest()
+        known = await self.store.command(game_id, command_id)
+        if known is not None:
+            return await self._answer_again(game, game_id, seat, body_hash, known)
+        for attempt in range(self.command_retries):
+            if attempt:
+                game, table = await self.load(game_id)
+            if expected_version is not None and expected_version != table.version:
+                raise ApiError(
+                    409,
+                    "version_conflict",
+                    f"The game is at version {table.version}, not {expected_version}.",
+                    {"version": table.version},
+                )
+            try:
+                events = decide_at_table(game, table, command, seat, await self.ctx())
+            except Rejected as exc:
+                raise rejected(exc) from None
+            first, last = table.version + 1, table.version + len(events)
+            record = CommandRecord(seat, body_hash, first, last)
+            new_table = fold(game, table, events)
+            assert new_table is not None
+            result = await self.store.append(
+                game_id,
+                table.version,
+                [encode(e) for e in events],
+                schema=SCHEMA,
+                command_id=command_id,
+                command_record=encode(record),
+                meta=meta_fields(lobby_entry(game, game_id, new_table)),
+            )
+            if isinstance(result, Appended):
+                await self._appended(game_id, game, table, new_table)
+                revealed = is_revealed(game, new_table)
+                return CommandAnswer(last, feed(game, zip(range(first, last + 1), events), seat, revealed))
+            if isinstance(result, Duplicate):
+                return await self._answer_again(game, game_id, seat, body_hash, result.record)
+            self._conflicted(game_id, table, result)
+            if expected_version is not None:
+                raise ApiError(
+                    409, "version_conflict", "Another command landed first.", {"version": result.current_version}
+                )
+        raise ApiError(409, "version_conflict", "The game kept changing; send the command again.")
+
+    def decode_command(self, game: AnyGame, body: bytes) -> Any:
+        try:
+            return self.codecs[game.id].commands.decode(body)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise malformed(exc, prefix="command") from None
+
+    async def _answer_again(
+        self, game: AnyGame, game_id: str, seat: int, body_hash: str, stored: bytes
+    ) -> CommandAnswer:
+        record = RECORD.decode(stored)
+        if record.seat != seat or record.hash != body_hash:
+            raise ApiError(409, "command_id_reused", "That command id was already used for another command.")
+        _, table = await self.load(game_id)
+        events = await self.read(game, game_id, record.first - 1, record.last)
+        return CommandAnswer(record.last, feed(game, events, seat, is_revealed(game, table)))
+
+    async def _appended(self, game_id: str, game: AnyGame, before: Table, after: Table) -> None:
+        self.remember(game_id, after)
+        if status(game, before) != status(game, after):
+            meta = await self.store.meta(game_id)
+            await self.store.index(game_id, status(game, after), int(meta["sequence"]))
+        if self.on_append is not None:
+            self.on_append(game_id)
+
+    def _conflicted(self, game_id: str, table: Table, result: Conflict | Duplicate) -> None:
+        if isinstance(result, Conflict) and result.current_version < table.version:
+            self.forget(game_id)  # the stream went backwards: our fold is of writes Redis lost
+
+    # -- reads ---------------------------------------------------------------------
+
+    async def view(self, game_id: str, viewer: Viewer) -> TableView:
+        game, table = await self.load(game_id)
+        return table_view(game, game_id, table, viewer)
+
+    async def events(self, game_id: str, viewer: Viewer, after: int, limit: int) -> tuple[int, list[VersionedEvent]]:
+        game, table = await self.load(game_id)
+        events = await self.read(game, game_id, after, min(table.version, after + limit))
+        return table.version, feed(game, events, viewer, is_revealed(game, table))
+
+    async def replay(self, game_id: str, seat: int | None, version: int, as_: str | None) -> TableView:
+        game, table = await self.load(game_id)
+        if not 1 <= version <= table.version:
+            raise ApiError(
+                400, "no_such_version", f"Versions run from 1 to {table.version}.", {"field": "version"}
+            )
+        viewer: Viewer = seat
+        if as_ is not None:
+            if status(game, table) != "finished":
+                raise ApiError(403, "game_not_finished", "Other seats' views open up once the game is over.")
+            viewer = FULL if as_ == "full" else self._seat_param(as_, table.players)
+        events = await self.read(game, game_id, 0, version)
+        return replay(game, game_id, events, version, viewer)
+
+    @staticmethod
+    def _seat_param(value: str, players: int) -> int:
+        if value.isdigit() and int(value) < players:
+            return int(value)
+        raise ApiError(400, "malformed", f"'as' is a seat from 0 to {players - 1}, or 'full'.", {"field": "as"})
+
+    async def legal(self, game_id: str, seat: Viewer) -> tuple[int, list[Any]]:
+        game, table = await self.load(game_id)
+        if seat is None or seat == FULL or status(game, table) != "active":
+            return table.version, []
+        return table.version, game.legal_commands(table.state, seat)
+
+    async def export_lines(self, game_id: str) -> list[bytes]:
+        """The whole log, one ``{"version", "schema", "event"}`` JSON object a line."""
+        _, table = await self.load(game_id)
+        entries = await self.store.read(game_id, after=0, limit=table.version)
+        return [b'{"version":%d,"schema":%d,"event":%s}' % (v, SCHEMA, data) for v, data in entries]
+
+    async def import_log(self, lines: list[bytes]) -> str:
+        """A new game from an exported log (JSON lines of ``{"version", "event"}``)."""
+        try:
+            entries = [LOG_LINE.decode(line) for line in lines if line.strip()]
+            if not entries:
+                raise ApiError(400, "malformed", "The log is empty.", {"field": "log"})
+            kind = msgspec.convert(entries[0].event, TableOpened).game
+            codec = self.codecs[kind]
+            events = [msgspec.convert(e.event, codec.events_type) for e in entries]
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise malformed(exc, prefix="log") from None
+        except KeyError:
+            raise ApiError(400, "unknown_game_type", "This server does not host that game.", {"field": "log"}) from None
+        if [e.version for e in entries] != list(range(1, len(entries) + 1)):
+            raise ApiError(400, "malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version"})
+        try:
+            table = fold(codec.game, None, events)
+        except Exception:  # a log that does not fold is not a game
+            raise ApiError(400, "malformed", "Those events do not make a game.", {"field": "log"}) from None
+        assert table is not None
+        game_id = secrets.token_hex(GAME_ID_BYTES)
+        entry = lobby_entry(codec.game, game_id, table)
+        sequence = await self.store.next_sequence()
+        await self.store.append(
+            game_id, 0, [encode(e) for e in events], schema=SCHEMA, meta={**meta_fields(entry), "sequence": sequence}
+        )
+        await self.store.index(game_id, entry.status, sequence)
+        return game_id
+
+
+class LogLine(msgspec.Struct):
+    version: int
+    event: dict[str, Any]
+    schema: int = SCHEMA
+
+
+LOG_LINE = msgspec.json.Decoder(LogLine)

@@ -1,0 +1,268 @@
+"""The REST endpoints, as data: each ``Endpoint`` is both a route and its OpenAPI entry."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+import msgspec
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+
+from domain.engine import Viewer
+from projections.lobby import CatalogEntry, LobbyEntry, catalog
+from projections.views import TableView, VersionedEvent
+from server.auth import bearer, require_admin
+from server.codec import encode
+from server.errors import ApiError, malformed
+from server.games import CommandAnswer, Games, Joined
+
+T = TypeVar("T")
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+# -- bodies and answers -----------------------------------------------------------
+
+
+class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
+    game: str
+    players: int
+    options: dict[str, Any] = {}
+
+
+class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
+    name: str = ""
+    seat: int | None = None
+    bot: str | None = None
+
+
+class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
+    command: msgspec.Raw
+    command_id: str
+    expected_version: int | None = None
+
+
+class Catalog(msgspec.Struct):
+    games: list[CatalogEntry]
+
+
+class GameList(msgspec.Struct):
+    games: list[LobbyEntry]
+    next_cursor: int | None = None
+
+
+class LegalCommands(msgspec.Struct):
+    version: int
+    commands: list[Any]
+
+
+class EventPage(msgspec.Struct):
+    version: int
+    events: list[VersionedEvent]
+
+
+class Imported(msgspec.Struct):
+    game_id: str
+
+
+class Health(msgspec.Struct):
+    status: str
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def answer(value: Any, status: int = 200) -> Response:
+    return Response(encode(value), status, media_type="application/json")
+
+
+def games_of(request: HTTPConnection) -> Games:
+    games: Games = request.app.state.games
+    return games
+
+
+async def read_body(request: Request) -> bytes:
+    """The body, refused with 413 past the configured limit (64 KiB by default)."""
+    limit: int = request.app.state.settings.max_body
+    too_large = ApiError(413, "too_large", f"A request body may hold at most {limit} bytes.")
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > limit:
+        raise too_large
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    return body
+
+
+async def read_json(request: Request, kind: type[T]) -> T:
+    try:
+        return msgspec.json.decode(await read_body(request), type=kind)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise malformed(exc) from None
+
+
+def int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not (raw.isdigit() and low <= int(raw) <= high):
+        raise ApiError(400, "malformed", f"'{name}' is a whole number from {low} to {high}.", {"field": name})
+    return int(raw)
+
+
+async def viewer_of(request: HTTPConnection) -> Viewer:
+    game_id = request.path_params["game_id"]
+    await games_of(request).load(game_id)  # 404 before 401: an unknown game is unknown to everyone
+    return await games_of(request).seat_of(game_id, bearer(request))
+
+
+def origin_allowed(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
+    """Browsers send Origin: allow the listed origins, '*', or the server's own."""
+    origin = conn.headers.get("origin")
+    if origin is None or "*" in allowed or origin in allowed:
+        return True
+    return origin.partition("://")[2] == conn.headers.get("host")
+
+
+# -- endpoints -------------------------------------------------------------------------
+
+
+async def get_catalog(request: Request) -> Response:
+    return answer(Catalog(catalog(games_of(request).games.values())))
+
+
+async def create_game(request: Request) -> Response:
+    body = await read_json(request, CreateGame)
+    return answer(await games_of(request).create(body.game, body.players, body.options), 201)
+
+
+async def list_games(request: Request) -> Response:
+    status = request.query_params.get("status", "open")
+    if status not in ("open", "active", "finished"):
+        raise ApiError(400, "malformed", "'status' is open, active or finished.", {"field": "status"})
+    limit = int_param(request, "limit", 50, 1, 200)
+    cursor = request.query_params.get("cursor")
+    if cursor is not None and not cursor.isdigit():
+        raise ApiError(400, "malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor"})
+    entries, next_cursor = await games_of(request).list(status, limit, int(cursor) if cursor else None)
+    return answer(GameList(entries, next_cursor))
+
+
+async def take_seat(request: Request) -> Response:
+    body = await read_json(request, TakeSeat)
+    if body.bot is not None:
+        raise ApiError(422, "no_such_bot", "This server has no bots to seat yet.", {"field": "bot"})
+    if len(body.name) > 40:
+        raise ApiError(400, "malformed", "A name has at most 40 characters.", {"field": "name"})
+    return answer(await games_of(request).join(request.path_params["game_id"], body.seat, body.name, body.bot), 201)
+
+
+async def get_game(request: Request) -> Response:
+    viewer = await viewer_of(request)
+    return answer(await games_of(request).view(request.path_params["game_id"], viewer))
+
+
+async def legal_commands(request: Request) -> Response:
+    viewer = await viewer_of(request)
+    version, commands = await games_of(request).legal(request.path_params["game_id"], viewer)
+    return answer(LegalCommands(version, commands))
+
+
+async def send_command(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    seat = await viewer_of(request)
+    body = await read_json(request, SendCommand)
+    if seat is None:
+        raise ApiError(401, "missing_token", "Send your seat's token: 'Authorization: Bearer <token>'.")
+    if not 1 <= len(body.command_id) <= 100:
+        raise ApiError(400, "malformed", "A command_id has 1 to 100 characters.", {"field": "command_id"})
+    result = await games_of(request).command(
+        game_id, seat, bytes(body.command), body.command_id, body.expected_version
+    )
+    return answer(result)
+
+
+async def get_events(request: Request) -> Response:
+    viewer = await viewer_of(request)
+    after = int_param(request, "after", 0, 0, 2**53)
+    limit = int_param(request, "limit", 500, 1, 1000)
+    version, events = await games_of(request).events(request.path_params["game_id"], viewer, after, limit)
+    return answer(EventPage(version, events))
+
+
+async def get_replay(request: Request) -> Response:
+    viewer = await viewer_of(request)
+    version = int_param(request, "version", 1, 1, 2**53)
+    as_ = request.query_params.get("as")
+    return answer(await games_of(request).replay(request.path_params["game_id"], viewer, version, as_))
+
+
+async def export_game(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    games = games_of(request)
+    finished = (await games.view(game_id, None)).status == "finished"
+    if not finished:
+        require_admin(request, request.app.state.settings.admin_token)
+    lines = await games.export_lines(game_id)
+    return Response(b"".join(line + b"\n" for line in lines), media_type="application/x-ndjson")
+
+
+async def import_game(request: Request) -> Response:
+    require_admin(request, request.app.state.settings.admin_token)
+    body = await read_body(request)
+    return answer(Imported(await games_of(request).import_log(body.splitlines())), 201)
+
+
+async def healthz(request: Request) -> Response:
+    return answer(Health("ok"))
+
+
+async def readyz(request: Request) -> Response:
+    await games_of(request).store.redis.ping()
+    return answer(Health("ready"))
+
+
+# -- the routes, as data -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    method: Literal["GET", "POST"]
+    path: str
+    handler: Handler
+    summary: str
+    answer: Any = None
+    status: int = 200
+    body: Any = None
+    query: tuple[str, ...] = ()
+    errors: tuple[int, ...] = ()
+    seat: bool = False  # takes a seat token (optional: without one, the caller is a spectator)
+    admin: bool = False
+
+
+GAME = (404, 401, 403, 503)
+ENDPOINTS: list[Endpoint] = [
+    Endpoint("GET", "/games/catalog", get_catalog, "The games this server hosts, with their options", Catalog),
+    Endpoint("POST", "/games", create_game, "Open a new table", LobbyEntry, 201, CreateGame, (), (400, 413, 422, 503)),
+    Endpoint("GET", "/games", list_games, "Tables by status, paged", GameList, 200, None,
+             ("status", "limit", "cursor"), (400, 503)),
+    Endpoint("POST", "/games/import", import_game, "A game from an exported log (admin)", Imported, 201, "ndjson",
+             (), (400, 401, 403, 413, 503), admin=True),
+    Endpoint("POST", "/games/{game_id}/seats", take_seat, "Take a seat; the last one starts the game", Joined, 201,
+             TakeSeat, (), (400, 404, 409, 413, 422, 503)),
+    Endpoint("GET", "/games/{game_id}", get_game, "The table as the caller may see it", TableView, 200, None, (),
+             GAME, seat=True),
+    Endpoint("GET", "/games/{game_id}/legal-commands", legal_commands, "Every command the caller's seat may send now",
+             LegalCommands, 200, None, (), GAME, seat=True),
+    Endpoint("POST", "/games/{game_id}/commands", send_command, "Send a command for the caller's seat",
+             CommandAnswer, 200, SendCommand, (), (400, 401, 403, 404, 409, 413, 422, 503), seat=True),
+    Endpoint("GET", "/games/{game_id}/events", get_events, "The caller's feed of events after a version",
+             EventPage, 200, None, ("after", "limit"), (400, *GAME), seat=True),
+    Endpoint("GET", "/games/{game_id}/replay", get_replay, "The table as it was at a version", TableView, 200, None,
+             ("version", "as"), (400, *GAME), seat=True),
+    Endpoint("GET", "/games/{game_id}/export", export_game, "The whole log as JSON lines (finished, or admin)",
+             "ndjson", 200, None, (), (401, 403, 404, 503), admin=True),
+]

@@ -1,0 +1,119 @@
+"""The OpenAPI document, generated from the endpoints and the msgspec types they carry.
+
+The envelope is shared by every game; what differs per game is only the inside of
+``command``, ``event``, ``view`` and ``outcome``, each a tagged object whose schemas
+are the games' own unions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from domain.engine import AnyGame
+from server.errors import ErrorBody
+from server.http import ENDPOINTS, Endpoint
+
+REF = "#/components/schemas/{name}"
+STATUS_TEXT = {
+    400: "Malformed request: the details name the bad field",
+    401: "Missing or unknown token",
+    403: "The token holds no seat in this game, or is not the admin's",
+    404: "No such game",
+    409: "Version conflict, a reused command id, or a table that moved on",
+    413: "The body is too large",
+    422: "The game's rules refuse this: error is the rule's code",
+    503: "The store (Redis) is unreachable",
+}
+# Fields typed ``Any`` in the envelope whose inside belongs to a game.
+GAME_FIELDS = {"command": "Command", "event": "Event", "view": "View", "outcome": "Outcome"}
+
+
+def document(games: Iterable[AnyGame], version: str) -> dict[str, Any]:
+    games = list(games)
+    types: list[Any] = [ErrorBody]
+    for endpoint in ENDPOINTS:
+        types += [t for t in (endpoint.body, endpoint.answer) if t is not None and not isinstance(t, str)]
+    per_game = {name: [] for name in GAME_FIELDS.values()}  # type: dict[str, list[Any]]
+    for game in games:
+        per_game["Command"].append(game.command_type)
+        per_game["Event"].append(game.event_type)
+        per_game["View"].append(game.view_type)
+        per_game["Outcome"].append(game.outcome_type)
+    refs, schemas = msgspec.json.schema_components(
+        types + [t for kinds in per_game.values() for t in kinds], ref_template=REF
+    )
+    game_refs = iter(refs[len(types) :])
+    for name, kinds in per_game.items():
+        schemas[name] = {"title": name, "anyOf": [next(game_refs) for _ in kinds]}
+    for schema in schemas.values():
+        for field, prop in schema.get("properties", {}).items():
+            if field in GAME_FIELDS and prop in ({}, {"anyOf": [{}, {"type": "null"}]}):
+                target = {"$ref": REF.format(name=GAME_FIELDS[field])}
+                schema["properties"][field] = target if prop == {} else {"anyOf": [target, {"type": "null"}]}
+        items = schema.get("properties", {}).get("commands", {}).get("items")
+        if items == {}:
+            schema["properties"]["commands"]["items"] = {"$ref": REF.format(name="Command")}
+        events = schema.get("properties", {}).get("events", {})
+        if events.get("items") == {}:
+            events["items"] = {"$ref": REF.format(name="Event")}
+    paths: dict[str, dict[str, Any]] = {}
+    for endpoint in ENDPOINTS:
+        paths.setdefault("/api/v1" + endpoint.path, {})[endpoint.method.lower()] = operation(endpoint)
+    paths["/api/v1/games/{game_id}/ws"] = {"get": websocket_operation()}
+    for path in ("/healthz", "/readyz"):
+        paths[path] = {"get": {"summary": "Liveness" if path == "/healthz" else "Readiness (Redis answers)",
+                               "responses": {"200": {"description": "OK"}, "503": error_response(503)}}}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Ludoteca", "version": version,
+                 "description": "Turn-based tabletop games with hidden information. See docs/API.md."},
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {"seat": {"type": "http", "scheme": "bearer",
+                                         "description": "A seat token (from POST /games/{id}/seats) or the admin token"}},
+        },
+    }
+
+
+def content(schema: Any) -> dict[str, Any]:
+    if schema == "ndjson":
+        return {"application/x-ndjson": {"schema": {"type": "string"}}}
+    ref = msgspec.json.schema_components([schema], ref_template=REF)[0][0]
+    return {"application/json": {"schema": ref}}
+
+
+def error_response(status: int) -> dict[str, Any]:
+    return {"description": STATUS_TEXT[status], "content": {"application/json": {"schema": {"$ref": REF.format(name="ErrorBody")}}}}
+
+
+def operation(endpoint: Endpoint) -> dict[str, Any]:
+    op: dict[str, Any] = {
+        "summary": endpoint.summary,
+        "operationId": endpoint.handler.__name__,
+        "responses": {str(endpoint.status): {"description": "OK", "content": content(endpoint.answer)}}
+        | {str(s): error_response(s) for s in sorted(set(endpoint.errors))},
+    }
+    parameters = [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}] if "{game_id}" in endpoint.path else []
+    parameters += [{"name": q, "in": "query", "required": False, "schema": {"type": "string"}} for q in endpoint.query]
+    if parameters:
+        op["parameters"] = parameters
+    if endpoint.body is not None:
+        op["requestBody"] = {"required": True, "content": content(endpoint.body)}
+    if endpoint.seat:
+        op["security"] = [{}, {"seat": []}]  # optional: no token is a spectator
+    elif endpoint.admin:
+        op["security"] = [{"seat": []}]
+    return op
+
+
+def websocket_operation() -> dict[str, Any]:
+    return {
+        "summary": "WebSocket: live updates and commands (see docs/API.md, 'WebSocket')",
+        "description": "Upgrade to a WebSocket, then send {\"type\": \"hello\", \"token\", \"after\"}.",
+        "parameters": [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"101": {"description": "Switching protocols"}},
+    }

@@ -1,0 +1,53 @@
+"""Configuration, from environment variables only (docs/operations.md lists them)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = Path("ludoteca-data")
+    redis_url: str | None = None  # None: run the embedded Redis in data_dir
+    appendfsync: str = "everysec"  # the embedded Redis's durability: everysec or always
+    log_level: str = "info"
+    admin_token: str | None = None  # None: admin routes answer 403
+    allowed_origins: tuple[str, ...] = field(default_factory=tuple)  # CORS and the WebSocket Origin check
+    cache_size: int = 1000  # games whose state each replica keeps in memory
+    max_body: int = 64 * 1024
+    command_retries: int = 5  # decide again after a conflict, when no expected_version was given
+    ws_queue: int = 256  # updates a socket may fall behind before it is told to resume
+    hello_timeout: float = 10.0
+    catch_up_chunk: int = 200  # events per update message during catch-up
+    sweep_interval: float = 2.0  # how often watched games are read even without a notification
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        default = cls()
+
+        def get(name: str, fallback: str) -> str:
+            return env.get(f"LUDOTECA_{name}", fallback)
+
+        origins = get("ALLOWED_ORIGINS", "")
+        return cls(
+            host=get("HOST", default.host),
+            port=int(get("PORT", str(default.port))),
+            data_dir=Path(get("DATA_DIR", str(default.data_dir))),
+            redis_url=env.get("REDIS_URL") or None,
+            appendfsync=get("APPENDFSYNC", default.appendfsync),
+            log_level=get("LOG_LEVEL", default.log_level),
+            admin_token=get("ADMIN_TOKEN", "") or None,
+            allowed_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
+            cache_size=int(get("CACHE_SIZE", str(default.cache_size))),
+            max_body=int(get("MAX_BODY", str(default.max_body))),
+            command_retries=int(get("COMMAND_RETRIES", str(default.command_retries))),
+            ws_queue=int(get("WS_QUEUE", str(default.ws_queue))),
+            hello_timeout=float(get("HELLO_TIMEOUT", str(default.hello_timeout))),
+            sweep_interval=float(get("SWEEP_INTERVAL", str(default.sweep_interval))),
+        )

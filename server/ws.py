@@ -1,0 +1,193 @@
+"""The WebSocket protocol: hello, catch-up in chunks, live updates, commands.
+
+The socket joins its game's feed before catch-up starts, so nothing written during
+catch-up is missed; every message to the client goes through one bounded queue and
+one sender, and a client too slow to drain it is closed with ``CLOSE_RESUME``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import msgspec
+from redis.exceptions import RedisError
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from domain.engine import AnyGame, Viewer
+from domain.table import Table
+from projections.views import feed, is_revealed
+from server.codec import encode
+from server.errors import ApiError, malformed
+from server.feeds import RESET, SLOW, Feeds, Reset, Subscriber, Update
+from server.games import Games
+from server.http import origin_allowed
+
+log = logging.getLogger("ludoteca.ws")
+
+CLOSE_POLICY = 1008  # no hello in time, a malformed hello, a foreign origin
+CLOSE_RESUME = 4008  # too slow: reconnect and resume with "after" = the last version you hold
+CLOSE_RESET = 4009  # the stream went backwards: drop what you hold and reconnect with after=0
+CLOSE_DENIED = 4003  # the hello's token was refused or the game does not exist (see the error sent first)
+
+
+class Hello(msgspec.Struct, tag="hello", tag_field="type"):
+    token: str | None = None
+    after: int = 0
+
+
+class SendCommand(msgspec.Struct, tag="command", tag_field="type"):
+    command: msgspec.Raw
+    command_id: str
+    expected_version: int | None = None
+
+
+class Ack(msgspec.Struct, tag="ack", tag_field="type"):
+    command_id: str
+    version: int
+
+
+class ErrorMessage(msgspec.Struct, tag="error", tag_field="type"):
+    error: str
+    message: str
+    details: dict[str, Any] = {}
+    command_id: str | None = None
+
+
+CLIENT_MESSAGE = msgspec.json.Decoder(Hello | SendCommand)
+
+
+def error_message(exc: ApiError, command_id: str | None = None) -> bytes:
+    return encode(ErrorMessage(exc.code, exc.message, exc.details, command_id))
+
+
+async def send(websocket: WebSocket, message: bytes) -> None:
+    await websocket.send_text(message.decode())
+
+
+async def game_socket(websocket: WebSocket) -> None:
+    app = websocket.app
+    games: Games = app.state.games
+    feeds: Feeds = app.state.feeds
+    settings = app.state.settings
+    if not origin_allowed(websocket, settings.allowed_origins):
+        await websocket.close(CLOSE_POLICY)
+        return
+    await websocket.accept()
+    game_id = websocket.path_params["game_id"]
+    try:
+        raw = await asyncio.wait_for(receive(websocket), settings.hello_timeout)
+        hello = CLIENT_MESSAGE.decode(raw) if raw is not None else None
+    except TimeoutError:
+        await websocket.close(CLOSE_POLICY, "say hello first")
+        return
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        await send(websocket, error_message(malformed(exc)))
+        await websocket.close(CLOSE_POLICY, "malformed hello")
+        return
+    if not isinstance(hello, Hello):
+        if hello is not None:
+            await send(websocket, error_message(ApiError(400, "malformed", "Say hello first.", {"field": "type"})))
+            await websocket.close(CLOSE_POLICY, "say hello first")
+        return
+    try:
+        game, _ = await games.load(game_id)
+        seat = await games.seat_of(game_id, hello.token)
+        sub = Subscriber(seat, settings.ws_queue)
+        feed_, table = await feeds.subscribe(game_id, sub)
+    except ApiError as exc:
+        await send(websocket, error_message(exc))
+        await websocket.close(CLOSE_DENIED, exc.code)
+        return
+    except RedisError:
+        await send(websocket, error_message(STORE_DOWN))
+        await websocket.close(1011, "store unavailable")
+        return
+    sender = asyncio.create_task(send_loop(websocket, games, sub, game, game_id, table, hello.after))
+    try:
+        await receive_loop(websocket, games, feeds, game_id, sub)
+    finally:
+        feeds.unsubscribe(feed_, sub)
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+STORE_DOWN = ApiError(503, "store_unavailable", "The game store is unreachable; try again shortly.")
+
+
+async def receive(websocket: WebSocket) -> bytes | None:
+    """The next client message, ``None`` once the client has gone."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    return text.encode() if text is not None else message.get("bytes") or b""
+
+
+async def receive_loop(websocket: WebSocket, games: Games, feeds: Feeds, game_id: str, sub: Subscriber) -> None:
+    while (raw := await receive(websocket)) is not None:
+        command_id: str | None = None
+        try:
+            message = CLIENT_MESSAGE.decode(raw)
+            if not isinstance(message, SendCommand):
+                raise ApiError(400, "malformed", "Only commands may follow the hello.", {"field": "type"})
+            command_id = message.command_id
+            if sub.viewer is None:
+                raise ApiError(403, "spectator", "Spectators cannot send commands; take a seat first.")
+            answer = await games.command(
+                game_id, sub.viewer, bytes(message.command), message.command_id, message.expected_version
+            )
+            sub.push(0, encode(Ack(message.command_id, answer.version)))
+            feeds.notify(game_id)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            sub.push(0, error_message(malformed(exc), command_id))
+        except ApiError as exc:
+            sub.push(0, error_message(exc, command_id))
+        except RedisError:
+            sub.push(0, error_message(STORE_DOWN, command_id))
+
+
+async def send_loop(
+    websocket: WebSocket, games: Games, sub: Subscriber, game: AnyGame, game_id: str, table: Table, after: int
+) -> None:
+    try:
+        if after > table.version:
+            await send(websocket, encode(Reset(table.version)))
+            await websocket.close(CLOSE_RESET, "reset")
+            return
+        sent = await catch_up(websocket, games, sub.viewer, game, game_id, table, after)
+        while True:
+            version, message = await sub.queue.get()
+            if version == SLOW:
+                await websocket.close(CLOSE_RESUME, "too slow: resume")
+                return
+            if version == RESET:
+                await websocket.close(CLOSE_RESET, "reset")
+                return
+            if version and version <= sent:
+                continue  # catch-up already covered it
+            await send(websocket, message)
+            sent = max(sent, version)
+    except (WebSocketDisconnect, RuntimeError):
+        return
+
+
+async def catch_up(
+    websocket: WebSocket, games: Games, viewer: Viewer, game: AnyGame, game_id: str, table: Table, after: int
+) -> int:
+    """Send versions ``(after, table.version]`` in chunks; the last one carries the view."""
+    chunk = websocket.app.state.settings.catch_up_chunk
+    revealed = is_revealed(game, table)
+    version = after
+    while True:
+        upto = min(table.version, version + chunk)
+        events = await games.read(game, game_id, version, upto)
+        last = upto == table.version
+        view = game.view(table.state, viewer) if last and table.state is not None else None
+        await send(websocket, encode(Update(upto, feed(game, events, viewer, revealed), view)))
+        version = upto
+        if last:
+            return version

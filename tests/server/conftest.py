@@ -1,0 +1,98 @@
+"""A real server for API tests: uvicorn on a free loopback port, on the test Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+import uvicorn
+from starlette.applications import Starlette
+
+from server.app import create_app
+from server.settings import Settings
+
+ADMIN = "admin-token-for-tests"
+
+
+@dataclass
+class Running:
+    url: str
+    app: Starlette
+    http: httpx.AsyncClient
+    ids: itertools.count[int] = field(default_factory=itertools.count)
+
+    @property
+    def ws_url(self) -> str:
+        return self.url.replace("http://", "ws://")
+
+    async def create(self, players: int = 2, game: str = "vilar-de-mouros", **options: Any) -> str:
+        r = await self.http.post("/api/v1/games", json={"game": game, "players": players, "options": options})
+        assert r.status_code == 201, r.text
+        game_id: str = r.json()["game_id"]
+        return game_id
+
+    async def seat_all(self, game_id: str, players: int) -> list[str]:
+        tokens = []
+        for i in range(players):
+            r = await self.http.post(f"/api/v1/games/{game_id}/seats", json={"name": f"P{i}"})
+            assert r.status_code == 201, r.text
+            assert r.json()["seat"] == i
+            tokens.append(r.json()["token"])
+        return tokens
+
+    async def started(self, players: int = 2) -> tuple[str, list[str]]:
+        game_id = await self.create(players)
+        return game_id, await self.seat_all(game_id, players)
+
+    async def get(self, path: str, token: str | None = None, **params: Any) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return await self.http.get(path, headers=headers, params=params)
+
+    async def send(
+        self, game_id: str, token: str | None, command: Any, command_id: str | None = None, **extra: Any
+    ) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        body = {"command": command, "command_id": command_id or f"c{next(self.ids)}", **extra}
+        return await self.http.post(f"/api/v1/games/{game_id}/commands", json=body, headers=headers)
+
+    async def awaited(self, game_id: str, tokens: list[str]) -> tuple[int, list[Any]]:
+        """The first seat with legal commands, and those commands."""
+        for seat, token in enumerate(tokens):
+            r = await self.get(f"/api/v1/games/{game_id}/legal-commands", token)
+            assert r.status_code == 200, r.text
+            if r.json()["commands"]:
+                return seat, r.json()["commands"]
+        return -1, []
+
+
+async def start_server(settings: Settings) -> tuple[uvicorn.Server, asyncio.Task[None], Starlette, int]:
+    app = create_app(settings)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    port: int = server.servers[0].sockets[0].getsockname()[1]
+    return server, task, app, port
+
+
+async def stop_server(server: uvicorn.Server, task: asyncio.Task[None]) -> None:
+    server.should_exit = True
+    await asyncio.wait_for(task, 10)
+
+
+@pytest.fixture
+async def server(redis: aioredis.Redis, redis_url: str) -> AsyncIterator[Running]:
+    settings = Settings(redis_url=redis_url, admin_token=ADMIN, sweep_interval=0.5)
+    srv, task, app, port = await start_server(settings)
+    url = f"http://127.0.0.1:{port}"
+    async with httpx.AsyncClient(base_url=url, timeout=10) as http:
+        yield Running(url, app, http)
+    await stop_server(srv, task)

@@ -1,0 +1,168 @@
+"""The REST API over a real server and a real Redis: the envelope, paging, and play."""
+
+from __future__ import annotations
+
+import redis.asyncio as aioredis
+
+from tests.server.conftest import ADMIN, Running
+
+
+async def test_catalog_lists_every_game_with_its_players_and_options(server: Running) -> None:
+    r = await server.http.get("/api/v1/games/catalog")
+    assert r.status_code == 200
+    games = {g["game"]: g for g in r.json()["games"]}
+    assert games["vilar-de-mouros"]["min_players"] == 2
+    assert games["vilar-de-mouros"]["max_players"] == 6
+    assert isinstance(games["vilar-de-mouros"]["options"], dict)
+
+
+async def test_create_answers_201_with_an_open_table(server: Running) -> None:
+    r = await server.http.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 3})
+    assert r.status_code == 201
+    body = r.json()
+    assert body["status"] == "open" and body["players"] == 3 and body["seats_taken"] == 0
+    assert body["game"] == "vilar-de-mouros" and body["game_id"]
+
+
+async def test_the_game_starts_when_its_last_seat_is_taken(server: Running) -> None:
+    game_id = await server.create(2)
+    r = await server.http.post(f"/api/v1/games/{game_id}/seats", json={"name": "Ana"})
+    assert r.status_code == 201 and r.json()["seat"] == 0
+    assert (await server.get(f"/api/v1/games/{game_id}")).json()["status"] == "open"
+    r = await server.http.post(f"/api/v1/games/{game_id}/seats", json={})
+    assert r.json()["seat"] == 1
+    body = (await server.get(f"/api/v1/games/{game_id}")).json()
+    assert body["status"] == "active"
+    assert body["seat"] is None and body["view"]["type"] == "vilar-de-mouros"
+
+
+async def test_a_chosen_seat_is_taken_and_a_taken_seat_is_refused(server: Running) -> None:
+    game_id = await server.create(3)
+    r = await server.http.post(f"/api/v1/games/{game_id}/seats", json={"seat": 2})
+    assert r.status_code == 201 and r.json()["seat"] == 2
+    r = await server.http.post(f"/api/v1/games/{game_id}/seats", json={"seat": 2})
+    assert r.status_code == 409 and r.json()["error"] == "seat_taken"
+    r = await server.http.post(f"/api/v1/games/{game_id}/seats", json={})
+    assert r.json()["seat"] == 0
+
+
+async def test_seat_tokens_are_stored_only_as_hashes(server: Running, redis: aioredis.Redis) -> None:
+    game_id, tokens = await server.started(2)
+    stored = await redis.hgetall(f"lt:{{{game_id}}}:tokens")
+    assert len(stored) == 2
+    for token in tokens:
+        assert len(token.partition(".")[2]) >= 43  # 256 random bits, URL-safe base64
+        for key, value in stored.items():
+            assert token.encode() not in key and token.encode() not in value
+    keys = await redis.keys("*")
+    for key in keys:
+        if await redis.type(key) == b"stream":
+            for _, fields in await redis.xrange(key):
+                assert not any(t.encode() in v for t in tokens for v in fields.values())
+
+
+async def test_open_games_are_listed_in_pages(server: Running) -> None:
+    ids = [await server.create(2) for _ in range(5)]
+    seen: list[str] = []
+    cursor = None
+    while True:
+        params = {"status": "open", "limit": 2} | ({"cursor": cursor} if cursor else {})
+        page = (await server.http.get("/api/v1/games", params=params)).json()
+        seen += [g["game_id"] for g in page["games"]]
+        cursor = page["next_cursor"]
+        if cursor is None:
+            break
+    assert seen == ids
+    await server.seat_all(ids[0], 2)
+    active = (await server.http.get("/api/v1/games", params={"status": "active"})).json()["games"]
+    assert [g["game_id"] for g in active] == [ids[0]]
+    assert active[0]["seats_taken"] == 2
+
+
+async def test_a_seat_sees_its_hand_and_a_spectator_does_not(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    mine = (await server.get(f"/api/v1/games/{game_id}", tokens[0])).json()
+    spectator = (await server.get(f"/api/v1/games/{game_id}")).json()
+    assert mine["seat"] == 0 and spectator["seat"] is None
+    assert mine["view"] != spectator["view"]
+
+
+async def test_legal_commands_are_empty_for_a_spectator(server: Running) -> None:
+    game_id, _ = await server.started(2)
+    r = await server.get(f"/api/v1/games/{game_id}/legal-commands")
+    assert r.status_code == 200 and r.json()["commands"] == []
+
+
+async def test_a_command_answers_the_new_version_and_the_callers_events(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    before = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
+    seat, commands = await server.awaited(game_id, tokens)
+    r = await server.send(game_id, tokens[seat], commands[0])
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["version"] > before
+    assert [e["version"] for e in body["events"]] == list(range(before + 1, body["version"] + 1))
+
+
+async def test_a_whole_game_is_played_to_its_final_scores_over_http(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    for _ in range(400):
+        seat, commands = await server.awaited(game_id, tokens)
+        if seat < 0:
+            break
+        r = await server.send(game_id, tokens[seat], commands[-1])
+        assert r.status_code == 200, r.text
+    body = (await server.get(f"/api/v1/games/{game_id}")).json()
+    assert body["status"] == "finished"
+    assert len(body["outcome"]["scores"]) == 2 and body["outcome"]["winners"]
+    finished = (await server.http.get("/api/v1/games", params={"status": "finished"})).json()["games"]
+    assert [g["game_id"] for g in finished] == [game_id]
+
+
+async def test_the_event_feed_pages_after_a_version(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    everything = (await server.get(f"/api/v1/games/{game_id}/events", tokens[0])).json()
+    assert [e["version"] for e in everything["events"]] == list(range(1, everything["version"] + 1))
+    page = (await server.get(f"/api/v1/games/{game_id}/events", tokens[0], after=2, limit=2)).json()
+    assert [e["version"] for e in page["events"]] == [3, 4]
+    assert page["events"] == everything["events"][2:4]
+
+
+async def test_replay_shows_the_table_as_it_was(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    r = await server.get(f"/api/v1/games/{game_id}/replay", tokens[0], version=1)
+    assert r.status_code == 200
+    assert r.json()["version"] == 1 and r.json()["status"] == "open" and r.json()["view"] is None
+    r = await server.get(f"/api/v1/games/{game_id}/replay", tokens[0], version=2, **{"as": "1"})
+    assert r.status_code == 403 and r.json()["error"] == "game_not_finished"
+
+
+async def test_export_needs_the_admin_until_the_game_is_over_and_imports_back(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    assert (await server.get(f"/api/v1/games/{game_id}/export")).status_code == 401
+    assert (await server.get(f"/api/v1/games/{game_id}/export", tokens[0])).status_code == 403
+    r = await server.get(f"/api/v1/games/{game_id}/export", ADMIN)
+    assert r.status_code == 200
+    log = r.content
+    r = await server.http.post("/api/v1/games/import", content=log, headers={"Authorization": f"Bearer {ADMIN}"})
+    assert r.status_code == 201, r.text
+    copy = r.json()["game_id"]
+    exported = (await server.get(f"/api/v1/games/{copy}/export", ADMIN)).content
+    assert exported == log
+
+
+async def test_openapi_declares_every_route_and_the_docs_page_renders_it(server: Running) -> None:
+    doc = (await server.http.get("/openapi.json")).json()
+    assert doc["openapi"].startswith("3.")
+    assert "/api/v1/games/{game_id}/commands" in doc["paths"]
+    post = doc["paths"]["/api/v1/games/{game_id}/commands"]["post"]
+    assert {"400", "401", "403", "404", "409", "413", "422", "503"} <= set(post["responses"])
+    assert doc["components"]["securitySchemes"]["seat"]["scheme"] == "bearer"
+    assert "DrawFromDeck" in doc["components"]["schemas"]
+    page = await server.http.get("/docs")
+    assert page.status_code == 200 and "/openapi.json" in page.text
+
+
+async def test_health_and_readiness(server: Running) -> None:
+    assert (await server.http.get("/healthz")).json() == {"status": "ok"}
+    assert (await server.http.get("/readyz")).json() == {"status": "ready"}
