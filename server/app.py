@@ -28,7 +28,7 @@ from server.games import Games
 from server.http import ENDPOINTS, answer, healthz, readyz
 from server.openapi import document
 from server.settings import Settings
-from server.store import EventStore, Notifications, check_server, connect
+from server.store import SEQUENCE_KEY, EventStore, Notifications, check_server, connect
 from server.ws import game_socket
 
 log = logging.getLogger("ludoteca")
@@ -113,7 +113,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             feeds = Feeds(games, settings.sweep_interval)
             games.on_append = feeds.notify
             stack.push_async_callback(feeds.close)
-            if not await redis.exists("lt:games:seq"):
+            if not await redis.exists(SEQUENCE_KEY):
                 log.info("rebuilt the lobby index from %d streams", await games.rebuild_index())
             app.state.settings = settings
             app.state.games = games

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
@@ -40,7 +41,12 @@ def rejected(exc: Rejected) -> ApiError:
 def malformed(exc: msgspec.DecodeError | msgspec.ValidationError, prefix: str = "") -> ApiError:
     """A body that does not decode, naming the field msgspec points at (``$.a.b`` -> ``a.b``)."""
     text = str(exc)
-    path = text.rpartition(" - at `$")[2].rstrip("`") if " - at `$" in text else ""
-    field = ".".join(p for p in (prefix, path.lstrip(".")) if p)
-    message = text.partition(" - at `")[0]
-    return ApiError(400, "malformed", f"{message}{f' (at {field})' if field else ''}.", {"field": field} if field else {})
+    message, _, where = text.partition(" - at `$")
+    path = [p for p in where.rstrip("`").split(".") if p]
+    missing = re.search(r"missing required field `([^`]+)`", message)
+    if missing:
+        path.append(missing.group(1))
+    field = ".".join([prefix, *path] if prefix else path)
+    if field:
+        return ApiError(400, "malformed", f"{message} (at {field}).", {"field": field})
+    return ApiError(400, "malformed", f"{message}.")

@@ -1,0 +1,502 @@
+"""The event store on Redis: one stream per game, a Lua append, a pub/sub hint.
+
+Key layout (every key of one game shares the hash tag ``{<game_id>}``, so a game
+lives in one Redis Cluster slot and the append script only touches its keys):
+
+``lt:{<game_id>}:events``
+    the stream. Entry IDs are ``0-<version>``, versions contiguous from 1. Each
+    entry has the fields ``e`` (the encoded event, opaque to the store) and
+    ``s`` (the event schema version, an int).
+``lt:{<game_id>}:commands``
+    hash ``command_id -> record`` (opaque bytes: the caller keeps the seat, a
+    hash of the body and the result in it).
+``lt:{<game_id>}:meta``
+    hash of short string fields (game type, status, ...).
+``lt:{<game_id>}:tokens``
+    hash ``sha256(token) hex -> seat``.
+
+The channel ``lt:notify`` carries ``"<game_id> <version>"`` after each append.
+It is only a hint: the stream is the truth, and readers sweep after a
+reconnect or periodically.
+
+The lobby index spans games, so it is written outside a game's script, and can
+be rebuilt from the streams (:meth:`EventStore.all_game_ids`): the sorted sets
+``lt:{games}:open``, ``lt:{games}:active`` and ``lt:{games}:finished``, scored
+by a creation sequence from ``INCR lt:{games}:seq``. (The three sets share the
+hash tag ``{games}`` so that moving a game between them is one MULTI on Redis
+Cluster too.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
+
+__all__ = [
+    "NOTIFY_CHANNEL",
+    "STATUSES",
+    "AppendResult",
+    "Appended",
+    "Conflict",
+    "Duplicate",
+    "EventStore",
+    "GameStatus",
+    "Notifications",
+    "RedisVersionError",
+    "StoredEvent",
+    "check_server",
+    "connect",
+    "events_key",
+]
+
+log = logging.getLogger(__name__)
+
+NOTIFY_CHANNEL: Final = "lt:notify"
+GameStatus = Literal["open", "active", "finished"]
+STATUSES: Final[tuple[GameStatus, ...]] = ("open", "active", "finished")
+SEQUENCE_KEY: Final = "lt:{games}:seq"
+MIN_REDIS_VERSION: Final = (6, 2)
+
+# A game id becomes part of a hash tag and of the space-separated notification.
+_GAME_ID = re.compile(r"[^\s{}]{1,200}")
+
+
+def _check_game_id(game_id: str) -> str:
+    if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
+        raise ValueError(f"invalid game id {game_id!r}: 1-200 characters, no whitespace and no braces")
+    return game_id
+
+
+def events_key(game_id: str) -> str:
+    return f"lt:{{{game_id}}}:events"
+
+
+def _game_keys(game_id: str) -> list[str]:
+    # Readers take any id (a malformed one simply finds nothing); writers check it first.
+    prefix = f"lt:{{{game_id}}}:"
+    return [prefix + "events", prefix + "commands", prefix + "meta", prefix + "tokens"]
+
+
+def _status_key(status: str) -> str:
+    if status not in STATUSES:
+        raise ValueError(f"unknown game status {status!r} (one of {', '.join(STATUSES)})")
+    return f"lt:{{games}}:{status}"
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _bytes(value: bytes | str) -> bytes:
+    return value.encode() if isinstance(value, str) else bytes(value)
+
+
+def _version_of(entry_id: bytes | str) -> int:
+    """``0-<n>`` -> n."""
+    return int(_text(entry_id).partition("-")[2])
+
+
+# -- results -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """The events landed; ``version`` is the version of the last one."""
+
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """``expected_version`` was stale; nothing was written."""
+
+    current_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Duplicate:
+    """The command id was already used; nothing was written. ``record`` is what was stored with it."""
+
+    record: bytes
+
+
+AppendResult = Appended | Conflict | Duplicate
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """One stream entry: its version, event schema version and encoded event."""
+
+    version: int
+    schema: int
+    data: bytes
+
+
+# -- the append script ---------------------------------------------------------
+
+# KEYS: events, commands, meta, tokens (one hash tag).
+# ARGV: game_id, expected_version, has_command ("1"/"0"), command_id, command_record,
+#       schema, n_events, events..., n_meta, (field, value)..., n_tokens, (token_hash, seat)...
+# Every check happens before the first write: Lua scripts do not roll back.
+APPEND_LUA: Final = r"""
+local events_key, commands_key, meta_key, tokens_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local game_id = ARGV[1]
+local expected = tonumber(ARGV[2])
+local has_command = ARGV[3] == '1'
+local command_id = ARGV[4]
+
+if has_command then
+  local record = redis.call('HGET', commands_key, command_id)
+  if record then
+    return {'dup', record}
+  end
+end
+
+local current = 0
+local last = redis.call('XREVRANGE', events_key, '+', '-', 'COUNT', 1)
+if #last > 0 then
+  local n = string.match(last[1][1], '^0%-(%d+)$')
+  if not n then
+    return redis.error_reply('ERR ludoteca: unexpected stream id ' .. last[1][1] .. ' in ' .. events_key)
+  end
+  current = tonumber(n)
+end
+if current ~= expected then
+  return {'conflict', current}
+end
+
+local schema = ARGV[6]
+local n_events = tonumber(ARGV[7])
+local i = 8
+local version = current
+for _ = 1, n_events do
+  version = version + 1
+  redis.call('XADD', events_key, string.format('0-%d', version), 'e', ARGV[i], 's', schema)
+  i = i + 1
+end
+
+if has_command then
+  redis.call('HSET', commands_key, command_id, ARGV[5])
+end
+
+local n_meta = tonumber(ARGV[i])
+i = i + 1
+for _ = 1, n_meta do
+  redis.call('HSET', meta_key, ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+
+local n_tokens = tonumber(ARGV[i])
+i = i + 1
+for _ = 1, n_tokens do
+  redis.call('HSET', tokens_key, ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+
+if n_events > 0 then
+  redis.call('PUBLISH', 'lt:notify', game_id .. ' ' .. string.format('%d', version))
+end
+return {'ok', version}
+"""
+
+
+# -- the store -----------------------------------------------------------------
+
+
+class EventStore:
+    """Streams of events per game on one ``redis.asyncio.Redis`` (created by :func:`connect`).
+
+    Redis errors (connection refused, timeouts) propagate as ``redis.exceptions``
+    errors; the server maps them to 503.
+    """
+
+    def __init__(self, redis: aioredis.Redis) -> None:
+        self.redis = redis
+        self._append = redis.register_script(APPEND_LUA)
+
+    # -- one game ----------------------------------------------------------------
+
+    async def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[bytes],
+        *,
+        schema: int = 1,
+        command_id: str | None = None,
+        command_record: bytes = b"",
+        meta: Mapping[str, str | int] | None = None,
+        tokens: Mapping[str, int] | None = None,
+    ) -> AppendResult:
+        """Append ``events`` if the game is at ``expected_version``: all of them or none.
+
+        In one script, in this order: a ``command_id`` already recorded answers
+        :class:`Duplicate` with the record stored the first time (whatever the
+        expected version); a stale ``expected_version`` answers
+        :class:`Conflict`; otherwise the events get versions
+        ``expected_version + 1 ...``, the command record, ``meta`` fields and
+        ``tokens`` (token hash -> seat) are written, ``"<game_id> <version>"``
+        is published on ``lt:notify`` (only when events were appended) and
+        :class:`Appended` carries the new version. An empty ``events`` list
+        writes only the command record, meta and tokens.
+        """
+        keys = _game_keys(_check_game_id(game_id))
+        if isinstance(expected_version, bool) or not isinstance(expected_version, int) or expected_version < 0:
+            raise ValueError(f"expected_version must be an int >= 0, not {expected_version!r}")
+        if isinstance(schema, bool) or not isinstance(schema, int) or schema < 0:
+            raise ValueError(f"schema must be an int >= 0, not {schema!r}")
+        if command_id is not None and not command_id:
+            raise ValueError("command_id must be a non-empty string or None")
+        args: list[bytes | str | int] = [
+            game_id,
+            expected_version,
+            "1" if command_id is not None else "0",
+            command_id or "",
+            command_record,
+            schema,
+            len(events),
+        ]
+        for event in events:
+            if not isinstance(event, (bytes, bytearray, memoryview)):
+                raise TypeError(f"events must be bytes, not {type(event).__name__}")
+            args.append(bytes(event))
+        meta_items = list((meta or {}).items())
+        args.append(len(meta_items))
+        for field, value in meta_items:
+            args += [field, str(value)]
+        token_items = list((tokens or {}).items())
+        args.append(len(token_items))
+        for token_hash, seat in token_items:
+            args += [token_hash, int(seat)]
+
+        reply = await self._append(keys=keys, args=args)
+        kind = _text(reply[0])
+        if kind == "ok":
+            return Appended(int(reply[1]))
+        if kind == "conflict":
+            return Conflict(int(reply[1]))
+        if kind == "dup":
+            return Duplicate(_bytes(reply[1]))
+        raise RuntimeError(f"unexpected answer from the append script: {reply!r}")  # pragma: no cover
+
+    async def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[tuple[int, bytes]]:
+        """``(version, event bytes)`` for the versions after ``after``, oldest first, at most ``limit``."""
+        return [(e.version, e.data) for e in await self.read_entries(game_id, after, limit)]
+
+    async def read_entries(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """Like :meth:`read`, with each event's schema version."""
+        if after < 0:
+            raise ValueError(f"after must be >= 0, not {after}")
+        if limit is not None and limit <= 0:
+            return []
+        entries: Any = await self.redis.xrange(events_key(game_id), f"0-{after + 1}", "+", count=limit)
+        result = []
+        for entry_id, fields in entries:
+            schema = fields.get(b"s", fields.get("s", 1))
+            data = fields.get(b"e", fields.get("e", b""))
+            result.append(StoredEvent(_version_of(entry_id), int(schema), _bytes(data)))
+        return result
+
+    async def version(self, game_id: str) -> int:
+        """The version of the last event (0 when the game has none)."""
+        last: Any = await self.redis.xrevrange(events_key(game_id), "+", "-", count=1)
+        return _version_of(last[0][0]) if last else 0
+
+    async def command(self, game_id: str, command_id: str) -> bytes | None:
+        """The record stored with ``command_id``, or None if the id was never used."""
+        record: Any = await self.redis.hget(_game_keys(game_id)[1], command_id)
+        return None if record is None else _bytes(record)
+
+    async def meta(self, game_id: str) -> dict[str, str]:
+        raw = await self.redis.hgetall(_game_keys(game_id)[2])
+        return {_text(k): _text(v) for k, v in raw.items()}
+
+    async def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
+        seat = await self.redis.hget(_game_keys(game_id)[3], token_hash)
+        return None if seat is None else int(seat)
+
+    async def exists(self, game_id: str) -> bool:
+        """Whether the game has at least one event."""
+        return bool(await self.redis.exists(events_key(game_id)))
+
+    # -- the lobby index (spans games, written outside the append script) ---------
+
+    async def next_sequence(self) -> int:
+        """A new creation sequence number (``INCR lt:{games}:seq``)."""
+        return int(await self.redis.incr(SEQUENCE_KEY))
+
+    async def index(self, game_id: str, status: str, sequence: int) -> None:
+        """File the game under ``status`` (scored by ``sequence``) and remove it from the other two."""
+        _check_game_id(game_id)
+        target = _status_key(status)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.zadd(target, {game_id: sequence})
+            for other in STATUSES:
+                if other != status:
+                    pipe.zrem(_status_key(other), game_id)
+            await pipe.execute()
+
+    async def list_games(self, status: str, limit: int, cursor: int | None = None) -> tuple[list[str], int | None]:
+        """Game ids with ``status``, oldest first (ascending creation sequence).
+
+        ``cursor`` is the sequence to continue after (None: from the start). The
+        second value is the cursor for the next page, or None when there is none.
+        """
+        if limit <= 0:
+            raise ValueError(f"limit must be > 0, not {limit}")
+        low = "-inf" if cursor is None else f"({int(cursor)}"
+        rows: Any = await self.redis.zrangebyscore(_status_key(status), low, "+inf", start=0, num=limit + 1, withscores=True)
+        page = rows[:limit]
+        ids = [_text(member) for member, _ in page]
+        next_cursor = int(page[-1][1]) if len(rows) > limit else None
+        return ids, next_cursor
+
+    async def all_game_ids(self) -> list[str]:
+        """Every game that has a stream (SCAN), sorted; for rebuilding the index from the streams.
+
+        On Redis Cluster, run it against each primary.
+        """
+        found: set[str] = set()
+        async for key in self.redis.scan_iter(match="lt:{*}:events", count=1000):
+            name = _text(key)
+            if name.startswith("lt:{") and name.endswith("}:events"):
+                found.add(name[4 : -len("}:events")])
+        return sorted(found)
+
+    async def clear_index(self) -> None:
+        """Delete the three status sets (the sequence counter stays, so sequences never repeat)."""
+        await self.redis.delete(*(_status_key(s) for s in STATUSES))
+
+
+# -- notifications -------------------------------------------------------------
+
+
+class Notifications:
+    """One pub/sub connection per process on ``lt:notify``.
+
+    :meth:`run` calls ``on_notify(game_id, version)`` for each append. After the
+    connection was lost (or could not be made), it retries with a capped
+    backoff and, once subscribed again, calls ``on_reconnect()`` so callers
+    sweep what they may have missed. Notifications are only hints.
+    ``subscribed`` is set while the subscription is live.
+    """
+
+    def __init__(self, redis: aioredis.Redis, *, min_backoff: float = 0.05, max_backoff: float = 2.0) -> None:
+        self.redis = redis
+        self.min_backoff = min_backoff
+        self.max_backoff = max_backoff
+        self.subscribed = asyncio.Event()
+        self.reconnects = 0
+
+    async def run(self, on_notify: Callable[[str, int], None], on_reconnect: Callable[[], None]) -> None:
+        """Loop until cancelled."""
+        backoff = self.min_backoff
+        lost = False
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(NOTIFY_CHANNEL)
+                self.subscribed.set()
+                if lost:
+                    lost = False
+                    self.reconnects += 1
+                    self._call(on_reconnect)
+                while True:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    backoff = self.min_backoff  # reset only once the connection has proved itself
+                    if message is not None and message.get("type") == "message":
+                        self._dispatch(message.get("data"), on_notify)
+            except (RedisError, OSError) as exc:  # connection lost, timeouts, and e.g. -LOADING after a restart
+                self.subscribed.clear()
+                if not lost:
+                    log.warning("lost the Redis notification connection (%s); reconnecting", exc)
+                lost = True
+            finally:
+                self.subscribed.clear()
+                try:
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                except (RedisError, OSError) as exc:  # pragma: no cover - the connection is already broken
+                    log.debug("closing the notification connection failed: %s", exc)
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, self.max_backoff)
+
+    def _dispatch(self, data: Any, on_notify: Callable[[str, int], None]) -> None:
+        try:
+            game_id, _, version = _text(data).partition(" ")
+            parsed = int(version)
+        except (ValueError, TypeError, UnicodeDecodeError):
+            log.warning("ignoring a malformed notification %r", data)
+            return
+        try:
+            on_notify(game_id, parsed)
+        except Exception:
+            log.exception("on_notify failed for %s %s", game_id, parsed)
+
+    @staticmethod
+    def _call(callback: Callable[[], None]) -> None:
+        try:
+            callback()
+        except Exception:
+            log.exception("on_reconnect failed")
+
+
+# -- the connection ----------------------------------------------------------------
+
+
+class RedisVersionError(RuntimeError):
+    """The Redis server is too old for Ludoteca."""
+
+
+async def check_server(redis: aioredis.Redis) -> list[str]:
+    """Check the server at start-up: raise if it is older than 6.2, return warnings.
+
+    Warns when ``maxmemory-policy`` is not ``noeviction`` (events could be
+    evicted) and when the append-only file is off.
+    """
+    server = await redis.info("server")
+    version_text = str(server.get("redis_version", "0"))
+    version = tuple(int(p) for p in re.findall(r"\d+", version_text)[:3])
+    if version < MIN_REDIS_VERSION:
+        raise RedisVersionError(
+            f"Ludoteca needs Redis {'.'.join(map(str, MIN_REDIS_VERSION))} or newer; the server runs {version_text}"
+        )
+    warnings: list[str] = []
+    memory = await redis.info("memory")
+    policy = str(memory.get("maxmemory_policy", "unknown"))
+    if policy != "noeviction":
+        warnings.append(
+            f"Redis maxmemory-policy is {policy!r}, not 'noeviction': Redis may evict events under memory "
+            "pressure. Set maxmemory-policy noeviction."
+        )
+    persistence = await redis.info("persistence")
+    if not int(persistence.get("aof_enabled", 0)):
+        warnings.append(
+            "Redis appendonly is off: a crash or restart can lose acknowledged events. Set appendonly yes."
+        )
+    return warnings
+
+
+def connect(url: str, *, socket_timeout: float = 5.0, connect_timeout: float = 2.0) -> aioredis.Redis:
+    """A ``redis.asyncio.Redis`` for ``redis://``, ``rediss://`` or ``unix://`` URLs.
+
+    Replies are bytes. Connection errors are not retried by the client, so a
+    Redis that is down surfaces at once (the server answers 503); idle pooled
+    connections are checked with a PING after ``health_check_interval``.
+    """
+    return aioredis.Redis.from_url(
+        url,
+        socket_timeout=socket_timeout,
+        socket_connect_timeout=connect_timeout,
+        health_check_interval=10,
+        retry=Retry(NoBackoff(), 0),
+        decode_responses=False,
+    )

@@ -1,0 +1,160 @@
+"""The WebSocket protocol against a real server: hello, catch-up, live updates, commands."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from server.feeds import SLOW, Subscriber
+from tests.server.conftest import Running
+
+
+def configure(server: Running, **changes: Any) -> None:
+    server.app.state.settings = dataclasses.replace(server.app.state.settings, **changes)
+
+
+async def hello(server: Running, game_id: str, token: str | None, after: int = 0, **kw: Any) -> ClientConnection:
+    ws = await connect(f"{server.ws_url}/api/v1/games/{game_id}/ws", **kw)
+    await ws.send(json.dumps({"type": "hello", "token": token, "after": after}))
+    return ws
+
+
+async def receive(ws: ClientConnection) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 5))
+    return message
+
+
+async def updates_until(ws: ClientConnection, version: int) -> list[dict[str, Any]]:
+    got = []
+    while not got or got[-1]["version"] < version:
+        message = await receive(ws)
+        if message["type"] == "update":
+            got.append(message)
+    return got
+
+
+async def test_hello_catches_up_every_version_then_the_view(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    version = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
+    async with await hello(server, game_id, tokens[0]) as ws:
+        update = await receive(ws)
+    assert update["type"] == "update" and update["version"] == version
+    assert [e["version"] for e in update["events"]] == list(range(1, version + 1))
+    assert update["view"] == (await server.get(f"/api/v1/games/{game_id}", tokens[0])).json()["view"]
+
+
+async def test_catch_up_comes_in_chunks_and_only_the_last_carries_the_view(server: Running) -> None:
+    configure(server, catch_up_chunk=2)
+    game_id, tokens = await server.started(2)
+    version = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
+    async with await hello(server, game_id, None) as ws:
+        chunks = await updates_until(ws, version)
+    assert [c["version"] for c in chunks] == [min(v, version) for v in range(2, version + 2, 2)]
+    assert all(c["view"] is None for c in chunks[:-1]) and chunks[-1]["view"] is not None
+    assert [e["version"] for c in chunks for e in c["events"]] == list(range(1, version + 1))
+
+
+async def test_after_resumes_from_the_last_version_held(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    version = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
+    async with await hello(server, game_id, tokens[1], after=version - 1) as ws:
+        update = await receive(ws)
+    assert [e["version"] for e in update["events"]] == [version]
+
+
+async def test_every_command_reaches_every_socket_in_order(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    start = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
+    sockets = [await hello(server, game_id, t) for t in tokens] + [await hello(server, game_id, None)]
+    for ws in sockets:
+        await updates_until(ws, start)
+    for _ in range(6):
+        seat, commands = await server.awaited(game_id, tokens)
+        assert (await server.send(game_id, tokens[seat], commands[0])).status_code == 200
+    end = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
+    for ws in sockets:
+        versions = [e["version"] for u in await updates_until(ws, end) for e in u["events"]]
+        assert versions == list(range(start + 1, end + 1))
+        await ws.close()
+
+
+async def test_a_command_on_the_socket_is_acked_with_its_id(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    seat, commands = await server.awaited(game_id, tokens)
+    async with await hello(server, game_id, tokens[seat]) as ws:
+        await receive(ws)
+        await ws.send(json.dumps({"type": "command", "command": commands[0], "command_id": "ws-1"}))
+        messages = [await receive(ws), await receive(ws)]
+    ack = next(m for m in messages if m["type"] == "ack")
+    update = next(m for m in messages if m["type"] == "update")
+    assert ack == {"type": "ack", "command_id": "ws-1", "version": update["version"]}
+
+
+async def test_a_refused_command_on_the_socket_errors_with_its_id(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    seat, commands = await server.awaited(game_id, tokens)
+    async with await hello(server, game_id, tokens[1 - seat]) as ws:
+        await receive(ws)
+        await ws.send(json.dumps({"type": "command", "command": commands[0], "command_id": "ws-2"}))
+        error = await receive(ws)
+    assert error["type"] == "error" and error["error"] == "not_your_turn" and error["command_id"] == "ws-2"
+
+
+async def test_a_spectator_cannot_send_commands_on_the_socket(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    async with await hello(server, game_id, None) as ws:
+        await receive(ws)
+        await ws.send(json.dumps({"type": "command", "command": {"type": "DrawFromDeck"}, "command_id": "x"}))
+        error = await receive(ws)
+    assert error["error"] == "spectator" and error["command_id"] == "x"
+
+
+async def test_an_unknown_token_in_hello_is_refused_and_closed(server: Running) -> None:
+    game_id, _ = await server.started(2)
+    async with await hello(server, game_id, f"{game_id}.forged") as ws:
+        error = await receive(ws)
+        assert error["error"] == "unknown_token"
+        with pytest.raises(ConnectionClosed) as closed:
+            await receive(ws)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4003
+
+
+async def test_a_socket_that_does_not_say_hello_is_closed(server: Running) -> None:
+    configure(server, hello_timeout=0.2)
+    game_id, _ = await server.started(2)
+    async with connect(f"{server.ws_url}/api/v1/games/{game_id}/ws") as ws:
+        with pytest.raises(ConnectionClosed) as closed:
+            await receive(ws)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+
+async def test_a_foreign_origin_is_refused(server: Running) -> None:
+    configure(server, allowed_origins=("https://table.example",))
+    game_id, _ = await server.started(2)
+    with pytest.raises(InvalidStatus):
+        await hello(server, game_id, None, origin="https://evil.example")  # type: ignore[arg-type]
+    async with await hello(server, game_id, None, origin="https://table.example") as ws:  # type: ignore[arg-type]
+        assert (await receive(ws))["type"] == "update"
+
+
+async def test_a_resume_after_the_head_is_told_to_reset(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    async with await hello(server, game_id, tokens[0], after=10_000) as ws:
+        reset = await receive(ws)
+        with pytest.raises(ConnectionClosed) as closed:
+            await receive(ws)
+    assert reset["type"] == "reset"
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4009
+
+
+def test_a_subscriber_that_falls_too_far_behind_is_told_to_resume() -> None:
+    sub = Subscriber(None, size=2)
+    for version in (1, 2, 3):
+        sub.push(version, b"{}")
+    assert sub.queue.get_nowait() == (SLOW, b"")  # what was queued is dropped; the socket closes with 4008
