@@ -55,7 +55,7 @@ class Table(msgspec.Struct, frozen=True):
 
 def event_union(game: AnyGame) -> Any:
     """The tagged union of everything stored in one game's stream."""
-    return Union[(*TABLE_EVENTS, game.event_type)]  # noqa: UP007 - built at run time
+    return Union[(*TABLE_EVENTS, game.event_type)]
 
 
 def status(game: AnyGame, table: Table) -> Status:
@@ -79,9 +79,7 @@ def open_table(game: AnyGame, players: int, options: dict[str, Any]) -> TableOpe
     return TableOpened(game=game.id, players=players, options=msgspec.to_builtins(decoded))
 
 
-def take_seat(
-    game: AnyGame, table: Table, seat: Seat | None, name: str, bot: str | None, ctx: Ctx
-) -> list[Any]:
+def take_seat(game: AnyGame, table: Table, seat: Seat | None, name: str, bot: str | None, ctx: Ctx) -> list[Any]:
     """A seat taken (the chosen one, or the first free one); play starts when the last one is."""
     if table.state is not None:
         raise Rejected("game_started", "This game has already started; every seat is taken.")

@@ -29,8 +29,7 @@ class LobbyEntry(msgspec.Struct):
 
 def catalog(games: Iterable[AnyGame]) -> list[CatalogEntry]:
     return [
-        CatalogEntry(g.id, g.title, g.min_players, g.max_players, msgspec.to_builtins(g.options_type()))
-        for g in games
+        CatalogEntry(g.id, g.title, g.min_players, g.max_players, msgspec.to_builtins(g.options_type())) for g in games
     ]
 
 

@@ -43,9 +43,7 @@ def redact(game: AnyGame, event: Any, viewer: Viewer, revealed: bool) -> Any | N
     return game.redact(event, viewer)
 
 
-def feed(
-    game: AnyGame, events: Iterable[tuple[int, Any]], viewer: Viewer, revealed: bool
-) -> list[VersionedEvent]:
+def feed(game: AnyGame, events: Iterable[tuple[int, Any]], viewer: Viewer, revealed: bool) -> list[VersionedEvent]:
     """A viewer's feed of ``(version, event)`` pairs: each event redacted, hidden ones left out."""
     out = []
     for version, event in events:

@@ -6,10 +6,10 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Coroutine
-from typing import Any
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
 from pathlib import Path
+from typing import Any
 
 from redis.exceptions import RedisError
 from starlette.applications import Starlette
@@ -108,8 +108,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
             stack.push_async_callback(redis.aclose)
             for warning in await check_server(redis):
                 log.warning(warning)
-            games = Games(EventStore(redis), GAMES, cache_size=settings.cache_size,
-                          command_retries=settings.command_retries)
+            games = Games(
+                EventStore(redis), GAMES, cache_size=settings.cache_size, command_retries=settings.command_retries
+            )
             feeds = Feeds(games, settings.sweep_interval)
             games.on_append = feeds.notify
             stack.push_async_callback(feeds.close)

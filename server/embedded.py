@@ -29,6 +29,7 @@ an external Redis (``REDIS_URL``).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import ctypes.util
 import fcntl
@@ -182,10 +183,8 @@ class EmbeddedRedis:
             process.wait()
         self._process = None
         self._close_log()
-        try:
+        with contextlib.suppress(OSError):
             self.socket_path.unlink(missing_ok=True)
-        except OSError:  # pragma: no cover
-            pass
         self._release_lock()
 
     def __enter__(self) -> Self:
@@ -243,10 +242,8 @@ class EmbeddedRedis:
     def _release_lock(self) -> None:
         fd, self._lock_fd = self._lock_fd, None
         if fd is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.ftruncate(fd, 0)
-            except OSError:  # pragma: no cover
-                pass
             os.close(fd)  # closing the only descriptor drops the flock
 
     def _command(self) -> list[str]:
@@ -269,10 +266,8 @@ class EmbeddedRedis:
 
     def _spawn(self) -> None:
         command = self._command()
-        try:
+        with contextlib.suppress(OSError):
             self.socket_path.unlink(missing_ok=True)
-        except OSError:  # pragma: no cover
-            pass
         prctl = _load_prctl()
         parent = os.getpid()
 
@@ -293,7 +288,7 @@ class EmbeddedRedis:
                 cwd=self.data_dir,
                 close_fds=True,
                 process_group=0,
-                preexec_fn=in_child,  # noqa: PLW1509 - only prctl and getppid run in the child
+                preexec_fn=in_child,
             )
         except OSError as exc:
             raise EmbeddedRedisError(f"could not run {command[0]}: {exc}") from exc

@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from domain.engine import FULL, AnyGame, Ctx, Rejected, Viewer
-from domain.table import TableOpened, Table, fold, open_table, status, take_seat
+from domain.table import Table, TableOpened, fold, open_table, status, take_seat
 from domain.table import decide as decide_at_table
 from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
 from projections.replay import replay
@@ -170,7 +170,7 @@ class Games:
             self._conflicted(game_id, table, result)
         raise ApiError(409, "version_conflict", "The table changed while you joined; try again.")
 
-    async def list(self, status_: str, limit: int, cursor: int | None) -> tuple[list[LobbyEntry], int | None]:
+    async def list_games(self, status_: str, limit: int, cursor: int | None) -> tuple[list[LobbyEntry], int | None]:
         ids, next_cursor = await self.store.list_games(status_, limit, cursor)
         entries = []
         for game_id in ids:
@@ -201,9 +201,12 @@ class Games:
         if seat is not None:
             return seat
         other, _, _ = token.partition(".")
-        if other != game_id and valid_game_id(other):
-            if await self.store.seat_for_token(other, token_hash(token)) is not None:
-                raise ApiError(403, "not_seated", "That token holds a seat in another game, not this one.")
+        if (
+            other != game_id
+            and valid_game_id(other)
+            and await self.store.seat_for_token(other, token_hash(token)) is not None
+        ):
+            raise ApiError(403, "not_seated", "That token holds a seat in another game, not this one.")
         raise ApiError(401, "unknown_token", "That token is not known here.")
 
     # -- commands ----------------------------------------------------------------
@@ -246,8 +249,8 @@ class Games:
             )
             if isinstance(result, Appended):
                 await self._appended(game_id, game, table, new_table)
-                revealed = is_revealed(game, new_table)
-                return CommandAnswer(last, feed(game, zip(range(first, last + 1), events), seat, revealed))
+                mine = feed(game, zip(range(first, last + 1), events, strict=True), seat, is_revealed(game, new_table))
+                return CommandAnswer(last, mine)
             if isinstance(result, Duplicate):
                 return await self._answer_again(game, game_id, seat, body_hash, result.record)
             self._conflicted(game_id, table, result)
@@ -299,9 +302,7 @@ class Games:
     async def replay(self, game_id: str, seat: int | None, version: int, as_: str | None) -> TableView:
         game, table = await self.load(game_id)
         if not 1 <= version <= table.version:
-            raise ApiError(
-                400, "no_such_version", f"Versions run from 1 to {table.version}.", {"field": "version"}
-            )
+            raise ApiError(400, "no_such_version", f"Versions run from 1 to {table.version}.", {"field": "version"})
         viewer: Viewer = seat
         if as_ is not None:
             if status(game, table) != "finished":

@@ -147,7 +147,7 @@ async def list_games(request: Request) -> Response:
     cursor = request.query_params.get("cursor")
     if cursor is not None and not cursor.isdigit():
         raise ApiError(400, "malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor"})
-    entries, next_cursor = await games_of(request).list(status, limit, int(cursor) if cursor else None)
+    entries, next_cursor = await games_of(request).list_games(status, limit, int(cursor) if cursor else None)
     return answer(GameList(entries, next_cursor))
 
 
@@ -179,9 +179,7 @@ async def send_command(request: Request) -> Response:
         raise ApiError(401, "missing_token", "Send your seat's token: 'Authorization: Bearer <token>'.")
     if not 1 <= len(body.command_id) <= 100:
         raise ApiError(400, "malformed", "A command_id has 1 to 100 characters.", {"field": "command_id"})
-    result = await games_of(request).command(
-        game_id, seat, bytes(body.command), body.command_id, body.expected_version
-    )
+    result = await games_of(request).command(game_id, seat, bytes(body.command), body.command_id, body.expected_version)
     return answer(result)
 
 
@@ -247,22 +245,110 @@ GAME = (404, 401, 403, 503)
 ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/games/catalog", get_catalog, "The games this server hosts, with their options", Catalog),
     Endpoint("POST", "/games", create_game, "Open a new table", LobbyEntry, 201, CreateGame, (), (400, 413, 422, 503)),
-    Endpoint("GET", "/games", list_games, "Tables by status, paged", GameList, 200, None,
-             ("status", "limit", "cursor"), (400, 503)),
-    Endpoint("POST", "/games/import", import_game, "A game from an exported log (admin)", Imported, 201, "ndjson",
-             (), (400, 401, 403, 413, 503), admin=True),
-    Endpoint("POST", "/games/{game_id}/seats", take_seat, "Take a seat; the last one starts the game", Joined, 201,
-             TakeSeat, (), (400, 404, 409, 413, 422, 503)),
-    Endpoint("GET", "/games/{game_id}", get_game, "The table as the caller may see it", TableView, 200, None, (),
-             GAME, seat=True),
-    Endpoint("GET", "/games/{game_id}/legal-commands", legal_commands, "Every command the caller's seat may send now",
-             LegalCommands, 200, None, (), GAME, seat=True),
-    Endpoint("POST", "/games/{game_id}/commands", send_command, "Send a command for the caller's seat",
-             CommandAnswer, 200, SendCommand, (), (400, 401, 403, 404, 409, 413, 422, 503), seat=True),
-    Endpoint("GET", "/games/{game_id}/events", get_events, "The caller's feed of events after a version",
-             EventPage, 200, None, ("after", "limit"), (400, *GAME), seat=True),
-    Endpoint("GET", "/games/{game_id}/replay", get_replay, "The table as it was at a version", TableView, 200, None,
-             ("version", "as"), (400, *GAME), seat=True),
-    Endpoint("GET", "/games/{game_id}/export", export_game, "The whole log as JSON lines (finished, or admin)",
-             "ndjson", 200, None, (), (401, 403, 404, 503), admin=True),
+    Endpoint(
+        "GET",
+        "/games",
+        list_games,
+        "Tables by status, paged",
+        GameList,
+        200,
+        None,
+        ("status", "limit", "cursor"),
+        (400, 503),
+    ),
+    Endpoint(
+        "POST",
+        "/games/import",
+        import_game,
+        "A game from an exported log (admin)",
+        Imported,
+        201,
+        "ndjson",
+        (),
+        (400, 401, 403, 413, 503),
+        admin=True,
+    ),
+    Endpoint(
+        "POST",
+        "/games/{game_id}/seats",
+        take_seat,
+        "Take a seat; the last one starts the game",
+        Joined,
+        201,
+        TakeSeat,
+        (),
+        (400, 404, 409, 413, 422, 503),
+    ),
+    Endpoint(
+        "GET",
+        "/games/{game_id}",
+        get_game,
+        "The table as the caller may see it",
+        TableView,
+        200,
+        None,
+        (),
+        GAME,
+        seat=True,
+    ),
+    Endpoint(
+        "GET",
+        "/games/{game_id}/legal-commands",
+        legal_commands,
+        "Every command the caller's seat may send now",
+        LegalCommands,
+        200,
+        None,
+        (),
+        GAME,
+        seat=True,
+    ),
+    Endpoint(
+        "POST",
+        "/games/{game_id}/commands",
+        send_command,
+        "Send a command for the caller's seat",
+        CommandAnswer,
+        200,
+        SendCommand,
+        (),
+        (400, 401, 403, 404, 409, 413, 422, 503),
+        seat=True,
+    ),
+    Endpoint(
+        "GET",
+        "/games/{game_id}/events",
+        get_events,
+        "The caller's feed of events after a version",
+        EventPage,
+        200,
+        None,
+        ("after", "limit"),
+        (400, *GAME),
+        seat=True,
+    ),
+    Endpoint(
+        "GET",
+        "/games/{game_id}/replay",
+        get_replay,
+        "The table as it was at a version",
+        TableView,
+        200,
+        None,
+        ("version", "as"),
+        (400, *GAME),
+        seat=True,
+    ),
+    Endpoint(
+        "GET",
+        "/games/{game_id}/export",
+        export_game,
+        "The whole log as JSON lines (finished, or admin)",
+        "ndjson",
+        200,
+        None,
+        (),
+        (401, 403, 404, 503),
+        admin=True,
+    ),
 ]

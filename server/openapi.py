@@ -64,17 +64,29 @@ def document(games: Iterable[AnyGame], version: str) -> dict[str, Any]:
         paths.setdefault("/api/v1" + endpoint.path, {})[endpoint.method.lower()] = operation(endpoint)
     paths["/api/v1/games/{game_id}/ws"] = {"get": websocket_operation()}
     for path in ("/healthz", "/readyz"):
-        paths[path] = {"get": {"summary": "Liveness" if path == "/healthz" else "Readiness (Redis answers)",
-                               "responses": {"200": {"description": "OK"}, "503": error_response(503)}}}
+        paths[path] = {
+            "get": {
+                "summary": "Liveness" if path == "/healthz" else "Readiness (Redis answers)",
+                "responses": {"200": {"description": "OK"}, "503": error_response(503)},
+            }
+        }
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Ludoteca", "version": version,
-                 "description": "Turn-based tabletop games with hidden information. See docs/API.md."},
+        "info": {
+            "title": "Ludoteca",
+            "version": version,
+            "description": "Turn-based tabletop games with hidden information. See docs/API.md.",
+        },
         "paths": paths,
         "components": {
             "schemas": schemas,
-            "securitySchemes": {"seat": {"type": "http", "scheme": "bearer",
-                                         "description": "A seat token (from POST /games/{id}/seats) or the admin token"}},
+            "securitySchemes": {
+                "seat": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A seat token (from POST /games/{id}/seats) or the admin token",
+                }
+            },
         },
     }
 
@@ -87,7 +99,10 @@ def content(schema: Any) -> dict[str, Any]:
 
 
 def error_response(status: int) -> dict[str, Any]:
-    return {"description": STATUS_TEXT[status], "content": {"application/json": {"schema": {"$ref": REF.format(name="ErrorBody")}}}}
+    return {
+        "description": STATUS_TEXT[status],
+        "content": {"application/json": {"schema": {"$ref": REF.format(name="ErrorBody")}}},
+    }
 
 
 def operation(endpoint: Endpoint) -> dict[str, Any]:
@@ -97,7 +112,11 @@ def operation(endpoint: Endpoint) -> dict[str, Any]:
         "responses": {str(endpoint.status): {"description": "OK", "content": content(endpoint.answer)}}
         | {str(s): error_response(s) for s in sorted(set(endpoint.errors))},
     }
-    parameters = [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}] if "{game_id}" in endpoint.path else []
+    parameters = (
+        [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}]
+        if "{game_id}" in endpoint.path
+        else []
+    )
     parameters += [{"name": q, "in": "query", "required": False, "schema": {"type": "string"}} for q in endpoint.query]
     if parameters:
         op["parameters"] = parameters
@@ -113,7 +132,7 @@ def operation(endpoint: Endpoint) -> dict[str, Any]:
 def websocket_operation() -> dict[str, Any]:
     return {
         "summary": "WebSocket: live updates and commands (see docs/API.md, 'WebSocket')",
-        "description": "Upgrade to a WebSocket, then send {\"type\": \"hello\", \"token\", \"after\"}.",
+        "description": 'Upgrade to a WebSocket, then send {"type": "hello", "token", "after"}.',
         "parameters": [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}],
         "responses": {"101": {"description": "Switching protocols"}},
     }

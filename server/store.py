@@ -354,7 +354,9 @@ class EventStore:
         if limit <= 0:
             raise ValueError(f"limit must be > 0, not {limit}")
         low = "-inf" if cursor is None else f"({int(cursor)}"
-        rows: Any = await self.redis.zrangebyscore(_status_key(status), low, "+inf", start=0, num=limit + 1, withscores=True)
+        rows: Any = await self.redis.zrangebyscore(
+            _status_key(status), low, "+inf", start=0, num=limit + 1, withscores=True
+        )
         page = rows[:limit]
         ids = [_text(member) for member, _ in page]
         next_cursor = int(page[-1][1]) if len(rows) > limit else None
@@ -479,9 +481,7 @@ async def check_server(redis: aioredis.Redis) -> list[str]:
         )
     persistence = await redis.info("persistence")
     if not int(persistence.get("aof_enabled", 0)):
-        warnings.append(
-            "Redis appendonly is off: a crash or restart can lose acknowledged events. Set appendonly yes."
-        )
+        warnings.append("Redis appendonly is off: a crash or restart can lose acknowledged events. Set appendonly yes.")
     return warnings
 
 

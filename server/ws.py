@@ -179,7 +179,7 @@ async def catch_up(
     websocket: WebSocket, games: Games, viewer: Viewer, game: AnyGame, game_id: str, table: Table, after: int
 ) -> int:
     """Send versions ``(after, table.version]`` in chunks; the last one carries the view."""
-    chunk = websocket.app.state.settings.catch_up_chunk
+    chunk: int = websocket.app.state.settings.catch_up_chunk
     revealed = is_revealed(game, table)
     version = after
     while True:

@@ -77,7 +77,9 @@ async def test_an_unknown_command_type_is_400_naming_the_field(
     server: Running, redis: aioredis.Redis, table: Any
 ) -> None:
     game_id, tokens = table
-    details = await refused(redis, game_id, lambda: server.send(game_id, tokens[0], {"type": "FlipTable"}), 400, "malformed")
+    details = await refused(
+        redis, game_id, lambda: server.send(game_id, tokens[0], {"type": "FlipTable"}), 400, "malformed"
+    )
     assert details["field"] == "command.type"
 
 
@@ -142,7 +144,11 @@ async def test_a_command_id_reused_for_another_body_is_409(server: Running, redi
     assert again.json() == first.json()
     seat, commands = await server.awaited(game_id, tokens)
     await refused(
-        redis, game_id, lambda: server.send(game_id, tokens[seat], commands[0], command_id="same"), 409, "command_id_reused"
+        redis,
+        game_id,
+        lambda: server.send(game_id, tokens[seat], commands[0], command_id="same"),
+        409,
+        "command_id_reused",
     )
 
 
@@ -173,7 +179,9 @@ async def test_an_unknown_game_type_is_400(server: Running) -> None:
 
 async def test_a_seat_in_a_full_game_is_409(server: Running, redis: aioredis.Redis, table: Any) -> None:
     game_id, _ = table
-    await refused(redis, game_id, lambda: server.http.post(f"/api/v1/games/{game_id}/seats", json={}), 409, "game_started")
+    await refused(
+        redis, game_id, lambda: server.http.post(f"/api/v1/games/{game_id}/seats", json={}), 409, "game_started"
+    )
 
 
 async def test_import_is_for_the_admin_only(server: Running) -> None:

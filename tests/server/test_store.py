@@ -92,9 +92,7 @@ async def test_read_after_and_limit(store: EventStore) -> None:
     assert await store.read("nothing-here", after=3) == []
 
 
-async def test_a_stale_expected_version_conflicts_and_changes_nothing(
-    store: EventStore, redis: aioredis.Redis
-) -> None:
+async def test_a_stale_expected_version_conflicts_and_changes_nothing(store: EventStore, redis: aioredis.Redis) -> None:
     await store.append(GAME, 0, [b"a", b"b"], command_id="c1", command_record=b"r1", meta={"status": "open"})
     before = await raw_game(redis)
 
@@ -112,9 +110,7 @@ async def test_a_new_game_conflicts_when_expected_is_not_zero(store: EventStore,
     assert await redis.exists(EVENTS, "lt:{g1}:commands", "lt:{g1}:meta", "lt:{g1}:tokens") == 0
 
 
-async def test_fifty_concurrent_appends_with_one_expected_version_land_once(
-    store: EventStore, redis_url: str
-) -> None:
+async def test_fifty_concurrent_appends_with_one_expected_version_land_once(store: EventStore, redis_url: str) -> None:
     await store.append(GAME, 0, [b"start"])
     clients = [connect(redis_url) for _ in range(50)]
     try:
@@ -295,9 +291,7 @@ async def test_notifications_recover_after_the_connection_is_killed(
     await recorder.until(lambda: (GAME, 1) in recorder.notes)
 
 
-async def test_a_failing_callback_does_not_stop_notifications(
-    store: EventStore, redis: aioredis.Redis
-) -> None:
+async def test_a_failing_callback_does_not_stop_notifications(store: EventStore, redis: aioredis.Redis) -> None:
     seen: list[tuple[str, int]] = []
 
     def on_notify(game_id: str, version: int) -> None:

@@ -51,7 +51,7 @@ async def test_hello_catches_up_every_version_then_the_view(server: Running) -> 
 
 async def test_catch_up_comes_in_chunks_and_only_the_last_carries_the_view(server: Running) -> None:
     configure(server, catch_up_chunk=2)
-    game_id, tokens = await server.started(2)
+    game_id, _tokens = await server.started(2)
     version = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
     async with await hello(server, game_id, None) as ws:
         chunks = await updates_until(ws, version)
@@ -107,7 +107,7 @@ async def test_a_refused_command_on_the_socket_errors_with_its_id(server: Runnin
 
 
 async def test_a_spectator_cannot_send_commands_on_the_socket(server: Running) -> None:
-    game_id, tokens = await server.started(2)
+    game_id, _tokens = await server.started(2)
     async with await hello(server, game_id, None) as ws:
         await receive(ws)
         await ws.send(json.dumps({"type": "command", "command": {"type": "DrawFromDeck"}, "command_id": "x"}))
