@@ -12,6 +12,7 @@ import random
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -52,6 +53,16 @@ class Joined(msgspec.Struct):
 RECORD = msgspec.json.Decoder(CommandRecord)
 
 
+@dataclass(frozen=True)
+class Seated:
+    """A request's game, caught up, and the seat asking (``None``: a spectator)."""
+
+    game_id: str
+    game: AnyGame
+    table: Table
+    seat: int | None
+
+
 def valid_game_id(game_id: str) -> bool:
     return len(game_id) == 2 * GAME_ID_BYTES and all(c in "0123456789abcdef" for c in game_id)
 
@@ -84,8 +95,8 @@ class Games:
         if not valid_game_id(game_id):
             raise ApiError(404, "unknown_game", "There is no game with that id.")
         cached = self.cache.get(game_id)
-        entries = await self.store.read(game_id, after=cached.version if cached else 0)
-        if cached is not None and not entries and await self.store.version(game_id) < cached.version:
+        entries, head = await self.store.catch_up(game_id, cached.version if cached else 0)
+        if cached is not None and head < cached.version:
             # The stream went backwards (a failover lost acknowledged writes): forget
             # what we folded and start again from what Redis holds.
             self.forget(game_id)
@@ -98,6 +109,11 @@ class Games:
         assert table is not None
         self.remember(game_id, table)
         return codec.game, table
+
+    async def sit(self, game_id: str, token: str | None) -> Seated:
+        """The game, caught up, and who is asking: a seat, or ``None`` for a spectator."""
+        game, table = await self.load(game_id)  # 404 before 401: an unknown game is unknown to everyone
+        return Seated(game_id, game, table, await self.seat_of(game_id, token))
 
     def remember(self, game_id: str, table: Table) -> None:
         current = self.cache.get(game_id)
@@ -290,26 +306,24 @@ class Games:
 
     # -- reads ---------------------------------------------------------------------
 
-    async def view(self, game_id: str, viewer: Viewer) -> TableView:
-        game, table = await self.load(game_id)
-        return table_view(game, game_id, table, viewer)
+    def view(self, at: Seated) -> TableView:
+        return table_view(at.game, at.game_id, at.table, at.seat)
 
-    async def events(self, game_id: str, viewer: Viewer, after: int, limit: int) -> tuple[int, list[VersionedEvent]]:
-        game, table = await self.load(game_id)
-        events = await self.read(game, game_id, after, min(table.version, after + limit))
-        return table.version, feed(game, events, viewer, is_revealed(game, table))
+    async def events(self, at: Seated, after: int, limit: int) -> tuple[int, list[VersionedEvent]]:
+        events = await self.read(at.game, at.game_id, after, min(at.table.version, after + limit))
+        return at.table.version, feed(at.game, events, at.seat, is_revealed(at.game, at.table))
 
-    async def replay(self, game_id: str, seat: int | None, version: int, as_: str | None) -> TableView:
-        game, table = await self.load(game_id)
+    async def replay(self, at: Seated, version: int, as_: str | None) -> TableView:
+        game, table = at.game, at.table
         if not 1 <= version <= table.version:
             raise ApiError(400, "no_such_version", f"Versions run from 1 to {table.version}.", {"field": "version"})
-        viewer: Viewer = seat
+        viewer: Viewer = at.seat
         if as_ is not None:
             if status(game, table) != "finished":
                 raise ApiError(403, "game_not_finished", "Other seats' views open up once the game is over.")
             viewer = FULL if as_ == "full" else self._seat_param(as_, table.players)
-        events = await self.read(game, game_id, 0, version)
-        return replay(game, game_id, events, version, viewer)
+        events = await self.read(game, at.game_id, 0, version)
+        return replay(game, at.game_id, events, version, viewer)
 
     @staticmethod
     def _seat_param(value: str, players: int) -> int:
@@ -317,11 +331,10 @@ class Games:
             return int(value)
         raise ApiError(400, "malformed", f"'as' is a seat from 0 to {players - 1}, or 'full'.", {"field": "as"})
 
-    async def legal(self, game_id: str, seat: Viewer) -> tuple[int, list[Any]]:
-        game, table = await self.load(game_id)
-        if seat is None or seat == FULL or status(game, table) != "active":
-            return table.version, []
-        return table.version, game.legal_commands(table.state, seat)
+    def legal(self, at: Seated) -> list[Any]:
+        if at.seat is None or status(at.game, at.table) != "active":
+            return []
+        return at.game.legal_commands(at.table.state, at.seat)
 
     async def export_lines(self, game_id: str) -> list[bytes]:
         """The whole log, one ``{"version", "schema", "event"}`` JSON object a line."""

@@ -10,13 +10,13 @@ import msgspec
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
-from domain.engine import Viewer
+from domain.table import status
 from projections.lobby import CatalogEntry, LobbyEntry, catalog
 from projections.views import TableView, VersionedEvent
 from server.auth import bearer, require_admin
 from server.codec import encode
 from server.errors import ApiError, malformed
-from server.games import CommandAnswer, Games, Joined
+from server.games import CommandAnswer, Games, Joined, Seated
 
 T = TypeVar("T")
 Handler = Callable[[Request], Awaitable[Response]]
@@ -113,10 +113,8 @@ def int_param(request: Request, name: str, default: int, low: int, high: int) ->
     return int(raw)
 
 
-async def viewer_of(request: HTTPConnection) -> Viewer:
-    game_id = request.path_params["game_id"]
-    await games_of(request).load(game_id)  # 404 before 401: an unknown game is unknown to everyone
-    return await games_of(request).seat_of(game_id, bearer(request))
+async def seated(request: HTTPConnection) -> Seated:
+    return await games_of(request).sit(request.path_params["game_id"], bearer(request))
 
 
 def origin_allowed(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
@@ -161,48 +159,46 @@ async def take_seat(request: Request) -> Response:
 
 
 async def get_game(request: Request) -> Response:
-    viewer = await viewer_of(request)
-    return answer(await games_of(request).view(request.path_params["game_id"], viewer))
+    return answer(games_of(request).view(await seated(request)))
 
 
 async def legal_commands(request: Request) -> Response:
-    viewer = await viewer_of(request)
-    version, commands = await games_of(request).legal(request.path_params["game_id"], viewer)
-    return answer(LegalCommands(version, commands))
+    at = await seated(request)
+    return answer(LegalCommands(at.table.version, games_of(request).legal(at)))
 
 
 async def send_command(request: Request) -> Response:
-    game_id = request.path_params["game_id"]
-    seat = await viewer_of(request)
+    at = await seated(request)
     body = await read_json(request, SendCommand)
-    if seat is None:
+    if at.seat is None:
         raise ApiError(401, "missing_token", "Send your seat's token: 'Authorization: Bearer <token>'.")
     if not 1 <= len(body.command_id) <= 100:
         raise ApiError(400, "malformed", "A command_id has 1 to 100 characters.", {"field": "command_id"})
-    result = await games_of(request).command(game_id, seat, bytes(body.command), body.command_id, body.expected_version)
+    result = await games_of(request).command(
+        at.game_id, at.seat, bytes(body.command), body.command_id, body.expected_version
+    )
     return answer(result)
 
 
 async def get_events(request: Request) -> Response:
-    viewer = await viewer_of(request)
+    at = await seated(request)
     after = int_param(request, "after", 0, 0, 2**53)
     limit = int_param(request, "limit", 500, 1, 1000)
-    version, events = await games_of(request).events(request.path_params["game_id"], viewer, after, limit)
+    version, events = await games_of(request).events(at, after, limit)
     return answer(EventPage(version, events))
 
 
 async def get_replay(request: Request) -> Response:
-    viewer = await viewer_of(request)
+    at = await seated(request)
     version = int_param(request, "version", 1, 1, 2**53)
-    as_ = request.query_params.get("as")
-    return answer(await games_of(request).replay(request.path_params["game_id"], viewer, version, as_))
+    return answer(await games_of(request).replay(at, version, request.query_params.get("as")))
 
 
 async def export_game(request: Request) -> Response:
     game_id = request.path_params["game_id"]
     games = games_of(request)
-    finished = (await games.view(game_id, None)).status == "finished"
-    if not finished:
+    game, table = await games.load(game_id)
+    if status(game, table) != "finished":
         require_admin(request, request.app.state.settings.admin_token)
     lines = await games.export_lines(game_id)
     return Response(b"".join(line + b"\n" for line in lines), media_type="application/x-ndjson")

@@ -306,6 +306,20 @@ class EventStore:
             result.append(StoredEvent(_version_of(entry_id), int(schema), _bytes(data)))
         return result
 
+    async def catch_up(self, game_id: str, after: int) -> tuple[list[tuple[int, bytes]], int]:
+        """The events after ``after`` and the stream's last version, in one round trip.
+
+        A last version below ``after`` means the stream went backwards (lost writes).
+        """
+        key = events_key(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(key, f"0-{after + 1}", "+")
+        pipe.xrevrange(key, "+", "-", count=1)
+        entries, last = await pipe.execute()
+        events = [(_version_of(i), _bytes(f.get(b"e", f.get("e", b"")))) for i, f in entries]
+        head = _version_of(last[0][0]) if last else 0
+        return events, head
+
     async def version(self, game_id: str) -> int:
         """The version of the last event (0 when the game has none)."""
         last: Any = await self.redis.xrevrange(events_key(game_id), "+", "-", count=1)
