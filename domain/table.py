@@ -72,6 +72,9 @@ def open_table(game: AnyGame, players: int, options: dict[str, Any]) -> TableOpe
             f"{game.title} is played by {game.min_players} to {game.max_players} players.",
             {"field": "players"},
         )
+    unknown = sorted(set(options) - set(game.options_type.__struct_fields__))
+    if unknown:
+        raise Rejected("bad_options", f"{game.title} has no option {unknown[0]!r}.", {"field": f"options.{unknown[0]}"})
     try:
         decoded = msgspec.convert(options, game.options_type)
     except msgspec.ValidationError as exc:

@@ -52,6 +52,11 @@ async def store_down(request: Request, exc: Exception) -> Response:
     return answer(ErrorBody("store_unavailable", "The game store is unreachable; try again shortly."), 503)
 
 
+async def internal_error(request: Request, exc: Exception) -> Response:
+    log.exception("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+    return answer(ErrorBody("internal", "Something went wrong on the server; it has been logged."), 500)
+
+
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
@@ -136,6 +141,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 allow_headers=["Authorization", "Content-Type"],
             )
         ],
-        exception_handlers={ApiError: api_error, RedisError: store_down, HTTPException: http_error},
+        exception_handlers={
+            ApiError: api_error,
+            RedisError: store_down,
+            HTTPException: http_error,
+            Exception: internal_error,
+        },
         lifespan=lifespan,
     )

@@ -43,7 +43,7 @@ def malformed(exc: msgspec.DecodeError | msgspec.ValidationError, prefix: str = 
     text = str(exc)
     message, _, where = text.partition(" - at `$")
     path = [p for p in where.rstrip("`").split(".") if p]
-    missing = re.search(r"missing required field `([^`]+)`", message)
+    missing = re.search(r"(?:missing required|unknown) field `([^`]+)`", message)
     if missing:
         path.append(missing.group(1))
     field = ".".join([prefix, *path] if prefix else path)

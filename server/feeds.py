@@ -86,7 +86,6 @@ class Feed:
         game, table = await self.games.load(self.game_id)
         if self.table is not None and table.version < self.table.version:
             self.table = table
-            self.reset = True
             message = encode(Reset(table.version))
             for sub in self.subscribers:
                 sub.stop(RESET, message)

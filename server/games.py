@@ -318,7 +318,7 @@ class Games:
         if not 1 <= version <= table.version:
             raise ApiError(400, "no_such_version", f"Versions run from 1 to {table.version}.", {"field": "version"})
         viewer: Viewer = at.seat
-        if as_ is not None:
+        if as_ is not None and as_ != str(at.seat):
             if status(game, table) != "finished":
                 raise ApiError(403, "game_not_finished", "Other seats' views open up once the game is over.")
             viewer = FULL if as_ == "full" else self._seat_param(as_, table.players)
@@ -355,6 +355,8 @@ class Games:
             raise malformed(exc, prefix="log") from None
         except KeyError:
             raise ApiError(400, "unknown_game_type", "This server does not host that game.", {"field": "log"}) from None
+        if any(e.schema > SCHEMA for e in entries):
+            raise ApiError(400, "malformed", "That log comes from a newer server.", {"field": "log.schema"})
         if [e.version for e in entries] != list(range(1, len(entries) + 1)):
             raise ApiError(400, "malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version"})
         try:
@@ -362,6 +364,9 @@ class Games:
         except Exception:  # a log that does not fold is not a game
             raise ApiError(400, "malformed", "Those events do not make a game.", {"field": "log"}) from None
         assert table is not None
+        if status(codec.game, table) != "finished":
+            # An unfinished game would come back with no seat tokens: nobody could play it.
+            raise ApiError(400, "unfinished_log", "Only the log of a finished game can be imported.", {"field": "log"})
         game_id = secrets.token_hex(GAME_ID_BYTES)
         entry = lobby_entry(codec.game, game_id, table)
         sequence = await self.store.next_sequence()

@@ -82,9 +82,9 @@ def games_of(request: HTTPConnection) -> Games:
     return games
 
 
-async def read_body(request: Request) -> bytes:
+async def read_body(request: Request, limit: int | None = None) -> bytes:
     """The body, refused with 413 past the configured limit (64 KiB by default)."""
-    limit: int = request.app.state.settings.max_body
+    limit = limit or request.app.state.settings.max_body
     too_large = ApiError(413, "too_large", f"A request body may hold at most {limit} bytes.")
     length = request.headers.get("content-length")
     if length is not None and length.isdigit() and int(length) > limit:
@@ -171,7 +171,7 @@ async def send_command(request: Request) -> Response:
     at = await seated(request)
     body = await read_json(request, SendCommand)
     if at.seat is None:
-        raise ApiError(401, "missing_token", "Send your seat's token: 'Authorization: Bearer <token>'.")
+        raise ApiError(403, "spectator", "Spectators cannot send commands; take a seat and send its token.")
     if not 1 <= len(body.command_id) <= 100:
         raise ApiError(400, "malformed", "A command_id has 1 to 100 characters.", {"field": "command_id"})
     result = await games_of(request).command(
@@ -206,7 +206,7 @@ async def export_game(request: Request) -> Response:
 
 async def import_game(request: Request) -> Response:
     require_admin(request, request.app.state.settings.admin_token)
-    body = await read_body(request)
+    body = await read_body(request, request.app.state.settings.max_import)
     return answer(Imported(await games_of(request).import_log(body.splitlines())), 201)
 
 

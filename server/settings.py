@@ -20,6 +20,7 @@ class Settings:
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)  # CORS and the WebSocket Origin check
     cache_size: int = 1000  # games whose state each replica keeps in memory
     max_body: int = 64 * 1024
+    max_import: int = 16 * 1024 * 1024  # an exported log can be far larger than a command
     command_retries: int = 5  # decide again after a conflict, when no expected_version was given
     ws_queue: int = 256  # updates a socket may fall behind before it is told to resume
     hello_timeout: float = 10.0
@@ -46,6 +47,8 @@ class Settings:
             allowed_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
             cache_size=int(get("CACHE_SIZE", str(default.cache_size))),
             max_body=int(get("MAX_BODY", str(default.max_body))),
+            max_import=int(get("MAX_IMPORT", str(default.max_import))),
+            catch_up_chunk=int(get("CATCH_UP_CHUNK", str(default.catch_up_chunk))),
             command_retries=int(get("COMMAND_RETRIES", str(default.command_retries))),
             ws_queue=int(get("WS_QUEUE", str(default.ws_queue))),
             hello_timeout=float(get("HELLO_TIMEOUT", str(default.hello_timeout))),

@@ -67,9 +67,9 @@ async def test_a_four_player_game_is_played_to_its_final_scores_and_every_seat_s
                     await sockets[seat].send(
                         json.dumps({"type": "command", "command": command, "command_id": command_id})
                     )
-                    box = inboxes[seat]
-                    await until(lambda: any(m.get("command_id") == command_id for m in box))
-                    assert [m for m in box if m.get("command_id") == command_id][0]["type"] == "ack"
+                    await until(lambda box=inboxes[seat], cid=command_id: any(m.get("command_id") == cid for m in box))
+                    answer = next(m for m in inboxes[seat] if m.get("command_id") == command_id)
+                    assert answer["type"] == "ack"
 
             final = (await http.get(f"/api/v1/games/{game_id}")).json()
             assert final["status"] == "finished"

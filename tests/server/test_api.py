@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import redis.asyncio as aioredis
 
 from tests.server.conftest import ADMIN, Running
@@ -106,12 +108,7 @@ async def test_a_command_answers_the_new_version_and_the_callers_events(server: 
 
 async def test_a_whole_game_is_played_to_its_final_scores_over_http(server: Running) -> None:
     game_id, tokens = await server.started(2)
-    for _ in range(400):
-        seat, commands = await server.awaited(game_id, tokens)
-        if seat < 0:
-            break
-        r = await server.send(game_id, tokens[seat], commands[-1])
-        assert r.status_code == 200, r.text
+    await play_to_the_end(server, game_id, tokens)
     body = (await server.get(f"/api/v1/games/{game_id}")).json()
     assert body["status"] == "finished"
     assert len(body["outcome"]["scores"]) == 2 and body["outcome"]["winners"]
@@ -137,18 +134,58 @@ async def test_replay_shows_the_table_as_it_was(server: Running) -> None:
     assert r.status_code == 403 and r.json()["error"] == "game_not_finished"
 
 
-async def test_export_needs_the_admin_until_the_game_is_over_and_imports_back(server: Running) -> None:
+async def play_to_the_end(server: Running, game_id: str, tokens: list[str]) -> None:
+    for _ in range(1000):
+        seat, commands = await server.awaited(game_id, tokens)
+        if seat < 0:
+            return
+        r = await server.send(game_id, tokens[seat], commands[-1])
+        assert r.status_code == 200, r.text
+
+
+async def test_export_needs_the_admin_until_the_game_is_over(server: Running) -> None:
     game_id, tokens = await server.started(2)
     assert (await server.get(f"/api/v1/games/{game_id}/export")).status_code == 401
     assert (await server.get(f"/api/v1/games/{game_id}/export", tokens[0])).status_code == 403
-    r = await server.get(f"/api/v1/games/{game_id}/export", ADMIN)
-    assert r.status_code == 200
-    log = r.content
+    admin = await server.get(f"/api/v1/games/{game_id}/export", ADMIN)
+    assert admin.status_code == 200
+    lines = admin.content.splitlines()
+    assert [json.loads(line)["version"] for line in lines] == list(range(1, len(lines) + 1))
+    await play_to_the_end(server, game_id, tokens)
+    anyone = await server.get(f"/api/v1/games/{game_id}/export")
+    assert anyone.status_code == 200 and anyone.content.startswith(admin.content)
+
+
+async def test_a_finished_game_imports_back_to_the_same_log(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    await play_to_the_end(server, game_id, tokens)
+    log = (await server.get(f"/api/v1/games/{game_id}/export")).content
     r = await server.http.post("/api/v1/games/import", content=log, headers={"Authorization": f"Bearer {ADMIN}"})
     assert r.status_code == 201, r.text
     copy = r.json()["game_id"]
-    exported = (await server.get(f"/api/v1/games/{copy}/export", ADMIN)).content
-    assert exported == log
+    assert (await server.get(f"/api/v1/games/{copy}/export")).content == log
+    original = (await server.get(f"/api/v1/games/{game_id}")).json()
+    imported = (await server.get(f"/api/v1/games/{copy}")).json()
+    assert imported["outcome"] == original["outcome"] and imported["status"] == "finished"
+
+
+async def test_an_unfinished_log_is_not_imported(server: Running) -> None:
+    game_id, _ = await server.started(2)
+    log = (await server.get(f"/api/v1/games/{game_id}/export", ADMIN)).content
+    r = await server.http.post("/api/v1/games/import", content=log, headers={"Authorization": f"Bearer {ADMIN}"})
+    assert r.status_code == 400 and r.json()["error"] == "unfinished_log"
+
+
+async def test_replay_as_every_seat_and_in_full_once_the_game_is_over(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    mine = await server.get(f"/api/v1/games/{game_id}/replay", tokens[0], version=5, **{"as": "0"})
+    assert mine.status_code == 200
+    await play_to_the_end(server, game_id, tokens)
+    for as_ in ("0", "1", "full"):
+        r = await server.get(f"/api/v1/games/{game_id}/replay", version=5, **{"as": as_})
+        assert r.status_code == 200 and r.json()["version"] == 5 and r.json()["status"] == "active"
+    r = await server.get(f"/api/v1/games/{game_id}/replay", version=5, **{"as": "7"})
+    assert r.status_code == 400 and r.json()["details"]["field"] == "as"
 
 
 async def test_openapi_declares_every_route_and_the_docs_page_renders_it(server: Running) -> None:

@@ -93,9 +93,25 @@ async def test_a_command_field_of_the_wrong_type_is_400_naming_it(
     assert details["field"] == "command.card"
 
 
-async def test_a_missing_token_is_401(server: Running, redis: aioredis.Redis, table: Any) -> None:
+async def test_a_spectators_command_is_403(server: Running, redis: aioredis.Redis, table: Any) -> None:
     game_id, _ = table
-    await refused(redis, game_id, lambda: server.send(game_id, None, {"type": "DrawFromDeck"}), 401, "missing_token")
+    await refused(redis, game_id, lambda: server.send(game_id, None, {"type": "DrawFromDeck"}), 403, "spectator")
+
+
+async def test_a_missing_token_on_an_admin_route_is_401(server: Running) -> None:
+    game_id, _ = await server.started(2)
+    r = await server.get(f"/api/v1/games/{game_id}/export")
+    assert r.status_code == 401 and r.json()["error"] == "missing_token"
+
+
+async def test_an_unknown_body_field_is_400_naming_it(server: Running) -> None:
+    r = await server.http.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 2, "speed": 3})
+    assert r.status_code == 400 and r.json()["details"]["field"] == "speed"
+
+
+async def test_an_unknown_option_is_422(server: Running) -> None:
+    r = await server.http.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 2, "options": {"fast": 1}})
+    assert r.status_code == 422 and r.json()["error"] == "bad_options"
 
 
 async def test_an_unknown_token_is_401(server: Running, redis: aioredis.Redis, table: Any) -> None:

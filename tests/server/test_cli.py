@@ -43,7 +43,7 @@ def test_no_redis_server_outlives_a_server_killed_with_sigkill(tmp_path: Path) -
 def test_a_second_server_on_the_same_data_directory_is_refused(tmp_path: Path) -> None:
     with Serve(free_port(), data_dir=tmp_path / "data"):
         second = Serve(free_port(), data_dir=tmp_path / "data")
-        with pytest.raises(RuntimeError, match="(?i)lock|in use"):
+        with pytest.raises(RuntimeError, match=r"(?i)lock|in use"):
             second.start()
         second.__exit__()
 

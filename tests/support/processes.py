@@ -35,7 +35,7 @@ class Serve:
         self.args = [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--log-level", "warning"]
         if data_dir is not None:
             self.args += ["--data-dir", str(data_dir)]
-        self.log = tempfile.TemporaryFile()
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in __exit__, after the process
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
