@@ -1,0 +1,139 @@
+"""Nothing a viewer receives depends on what is hidden from it, for every game.
+
+For a random game cut at a random version, and a viewer (a seat or the spectator),
+gather everything that viewer could receive up to then: the event feed, the table
+view, the replay at every version, the legal commands, and the errors for commands
+naming hidden things. Any string of the stored log that never appears there is hidden
+from the viewer. Swapping two hidden strings (two cards in other hands or in the
+deck) throughout the log must change nothing the viewer receives.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any, get_args
+
+import msgspec
+import pytest
+from hypothesis import event as note_event
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.catalog import GAMES
+from domain.engine import AnyGame, Ctx, Rejected, Viewer
+from domain.table import Table, decide, event_union, evolve, open_table, status, take_seat
+from projections.views import feed, is_revealed, table_view
+
+ENCODE = msgspec.json.encode
+
+
+def play(game: AnyGame, players: int, seed: int, steps: int) -> list[Any]:
+    """The stored log of a random game: table facts, setup, then random legal commands."""
+    rng = random.Random(seed)
+    ctx = Ctx(rng=rng)
+    log: list[Any] = [open_table(game, players, {})]
+    table = evolve(game, None, log[0])
+    for _ in range(players):
+        for event in take_seat(game, table, None, "", None, ctx):
+            log.append(event)
+            table = evolve(game, table, event)
+    for _ in range(steps):
+        if status(game, table) != "active":
+            break
+        seat, commands = next((s, c) for s in range(players) if (c := game.legal_commands(table.state, s)))
+        for event in decide(game, table, rng.choice(commands), seat, ctx):
+            log.append(event)
+            table = evolve(game, table, event)
+    return log
+
+
+def tables(game: AnyGame, log: list[Any]) -> Iterator[Table]:
+    table = None
+    for event in log:
+        table = evolve(game, table, event)
+        yield table
+
+
+def probes(game: AnyGame, names: list[str]) -> list[Any]:
+    """Commands of every type whose string fields name the given things."""
+    made = []
+    for kind in get_args(game.command_type) or (game.command_type,):
+        fields = msgspec.structs.fields(kind)
+        for name in names:
+            values = {f.name: name for f in fields if f.type is str}
+            if len(values) == len(fields):
+                made.append(kind(**values))
+    return made
+
+
+def received(game: AnyGame, log: list[Any], viewer: Viewer, probe_names: list[str]) -> bytes:
+    """Everything ``viewer`` may be sent about this log, as bytes."""
+    parts: list[Any] = []
+    history = list(tables(game, log))
+    final = history[-1]
+    revealed = is_revealed(game, final)
+    parts.append(feed(game, enumerate(log, 1), viewer, revealed))
+    parts += [table_view(game, "g", table, viewer) for table in history]
+    if viewer is not None and status(game, final) == "active":
+        parts.append(game.legal_commands(final.state, viewer))
+        for command in probes(game, probe_names):
+            try:
+                decide(game, final, command, viewer, Ctx(rng=random.Random(0)))
+            except Rejected as exc:
+                parts.append([exc.code, exc.message, exc.details])
+            else:
+                parts.append("accepted")
+    return ENCODE(parts)
+
+
+def strings_of(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(strings_of(v) for v in value.values())) if value else set()
+    if isinstance(value, list | tuple):
+        return set().union(*(strings_of(v) for v in value)) if value else set()
+    return set()
+
+
+def swap(game: AnyGame, log: list[Any], a: str, b: str) -> list[Any]:
+    kind = event_union(game)
+
+    def swapped(value: Any) -> Any:
+        if isinstance(value, str):
+            return b if value == a else a if value == b else value
+        if isinstance(value, dict):
+            return {k: swapped(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [swapped(v) for v in value]
+        return value
+
+    return [msgspec.convert(swapped(msgspec.to_builtins(e)), kind) for e in log]
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+@given(data=st.data())
+def test_swapping_what_a_viewer_cannot_see_changes_nothing_it_receives(game_id: str, data: st.DataObject) -> None:
+    game = GAMES[game_id]
+    players = data.draw(st.integers(game.min_players, game.max_players), label="players")
+    # Mostly games in progress (hidden cards to swap), sometimes played out (nothing hidden).
+    steps = data.draw(st.one_of(st.integers(0, 60), st.just(10_000)), label="steps")
+    log = play(game, players, data.draw(st.integers(0, 2**32), label="seed"), steps)
+    viewer = data.draw(st.sampled_from([None, *range(players)]), label="viewer")
+    everything = strings_of(msgspec.to_builtins(log))
+    plain = received(game, log, viewer, [])
+    hidden = sorted(s for s in everything if ENCODE(s) not in plain)
+    if status(game, list(tables(game, log))[-1]) == "finished":
+        assert hidden == [], "a finished game reveals everything"
+        return
+    if len(hidden) < 2:
+        return
+    a, b = data.draw(st.lists(st.sampled_from(hidden), min_size=2, max_size=2, unique=True), label="swapped")
+    sample = data.draw(st.lists(st.sampled_from(hidden), min_size=1, max_size=4, unique=True), label="probes")
+    mine = received(game, log, viewer, sample)
+    theirs = received(game, swap(game, log, a, b), viewer, sample)
+    note_event(f"swapped with {len(hidden)} hidden")
+    assert mine == theirs
+    for name in set(hidden) - set(sample):  # an error may name what the command named, nothing else
+        assert ENCODE(name) not in mine, f"{name} is hidden from {viewer} but an error named it"
