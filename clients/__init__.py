@@ -1,0 +1,1 @@
+"""What frontends and scripts use; speaks only the public HTTP and WebSocket API (see docs/API.md)."""

@@ -228,9 +228,10 @@ class Games:
     # -- commands ----------------------------------------------------------------
 
     async def command(
-        self, game_id: str, seat: int, body: bytes, command_id: str, expected_version: int | None
+        self, at: Seated, seat: int, body: bytes, command_id: str, expected_version: int | None
     ) -> CommandAnswer:
-        game, table = await self.load(game_id)
+        """``seat``'s command on the game ``at`` was loaded for (it is caught up again after a conflict)."""
+        game_id, game, table = at.game_id, at.game, at.table
         command = self.decode_command(game, body)
         body_hash = hashlib.sha256(encode(command)).hexdigest()
         known = await self.store.command(game_id, command_id)

@@ -174,9 +174,7 @@ async def send_command(request: Request) -> Response:
         raise ApiError(403, "spectator", "Spectators cannot send commands; take a seat and send its token.")
     if not 1 <= len(body.command_id) <= 100:
         raise ApiError(400, "malformed", "A command_id has 1 to 100 characters.", {"field": "command_id"})
-    result = await games_of(request).command(
-        at.game_id, at.seat, bytes(body.command), body.command_id, body.expected_version
-    )
+    result = await games_of(request).command(at, at.seat, bytes(body.command), body.command_id, body.expected_version)
     return answer(result)
 
 

@@ -22,7 +22,7 @@ from projections.views import feed, is_revealed
 from server.codec import encode
 from server.errors import ApiError, malformed
 from server.feeds import RESET, SLOW, Feeds, Reset, Subscriber, Update
-from server.games import Games
+from server.games import Games, Seated
 from server.http import origin_allowed
 
 log = logging.getLogger("ludoteca.ws")
@@ -137,8 +137,9 @@ async def receive_loop(websocket: WebSocket, games: Games, feeds: Feeds, game_id
             command_id = message.command_id
             if sub.viewer is None:
                 raise ApiError(403, "spectator", "Spectators cannot send commands; take a seat first.")
+            at = Seated(game_id, *await games.load(game_id), sub.viewer)
             answer = await games.command(
-                game_id, sub.viewer, bytes(message.command), message.command_id, message.expected_version
+                at, sub.viewer, bytes(message.command), message.command_id, message.expected_version
             )
             sub.push(0, encode(Ack(message.command_id, answer.version)))
             feeds.notify(game_id)
