@@ -9,7 +9,8 @@
 - ``redact(event, viewer)`` is the same rule applied to one event;
 - ``legal_commands(state, seat)`` lists every command that seat may send now;
 - ``awaited(state)`` says which seats the game waits for, and for what;
-- ``outcome(state)`` is the final result, or ``None`` while the game goes on.
+- ``outcome(state)`` is the final result, or ``None`` while the game goes on;
+- ``deadlines(state)`` lists the open windows that close by themselves (optional).
 
 Domain code does no I/O and has no clock or randomness of its own: both come in
 through ``Ctx`` and their results are written into events, so a replay needs no seed.
@@ -26,6 +27,7 @@ import msgspec
 Seat = int
 Viewer = int | None  # a seat; None is the spectator; FULL sees everything
 FULL = -1  # the full view: every hand and pile, for finished games and tests
+CLOCK = -2  # the seat a deadline's command comes from: nobody at the table, the shared clock
 
 S = TypeVar("S")
 C = TypeVar("C")
@@ -66,6 +68,20 @@ class Awaited(msgspec.Struct, frozen=True):
     reason: str
 
 
+class Deadline(msgspec.Struct, frozen=True):
+    """An open window that closes by itself: at ``due_ms`` on the shared clock, any
+    replica sends ``command`` from the seat ``CLOCK``. The command names the window, so
+    decide accepts it once, only while that window is open and its time has passed."""
+
+    window: str
+    due_ms: int
+    command: Any
+
+
+def no_deadlines(state: Any) -> list[Deadline]:
+    return []
+
+
 class Outcome(msgspec.Struct, kw_only=True, tag_field="type"):
     """The end of a game. Each game subclasses it with a tag and its own details."""
 
@@ -101,6 +117,7 @@ class Game(Generic[S, C, E, R]):
     legal_commands: Callable[[S, Seat], list[C]]
     awaited: Callable[[S], list[Awaited]]
     outcome: Callable[[S], R | None]
+    deadlines: Callable[[S], list[Deadline]] = no_deadlines  # windows that close by themselves
 
 
 AnyGame = Game[Any, Any, Any, Any]
