@@ -1,0 +1,37 @@
+"""Vilar de Mouros: collect festival cards into collections of years, village, posters and stages.
+
+Rules page and rulings: docs/games/vilar-de-mouros.md.
+"""
+
+from __future__ import annotations
+
+from domain.engine import Game
+from domain.vilar_de_mouros.commands import Command
+from domain.vilar_de_mouros.events import Event
+from domain.vilar_de_mouros.rules import awaited, decide, evolve, legal_commands, setup
+from domain.vilar_de_mouros.scoring import VilarOutcome, outcome
+from domain.vilar_de_mouros.state import Options, State, initial
+from domain.vilar_de_mouros.views import VilarView, redact, view
+
+GAME: Game[State, Command, Event, VilarOutcome] = Game(
+    id="vilar-de-mouros",
+    title="Vilar de Mouros",
+    min_players=2,
+    max_players=6,
+    options_type=Options,
+    command_type=Command,
+    event_type=Event,
+    view_type=VilarView,
+    outcome_type=VilarOutcome,
+    initial=initial,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    redact=redact,
+    legal_commands=legal_commands,
+    awaited=awaited,
+    outcome=outcome,
+)
+
+__all__ = ["GAME"]

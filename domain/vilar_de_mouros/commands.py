@@ -1,0 +1,31 @@
+"""What a seat may ask for. A turn is either two draws and one PlaceCards, or one TakeBonus."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class DrawFromDeck(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Draw the top card of the face-down deck into your hand."""
+
+
+class DrawFromCentre(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Draw one face-up card from the centre of the table into your hand."""
+
+    card: str
+
+
+class PlaceCards(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """After drawing two cards: one hand card to the centre, another to your personal area."""
+
+    centre: str
+    personal: str
+
+
+class TakeBonus(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Instead of drawing: take one face-up bonus card into your personal area."""
+
+    card: str
+
+
+Command = DrawFromDeck | DrawFromCentre | PlaceCards | TakeBonus

@@ -1,0 +1,199 @@
+"""Setup, decide, evolve, awaited and legal_commands: the rules of a turn."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain.engine import Awaited, Ctx, Rejected, Seat
+from domain.vilar_de_mouros.cards import BONUS_CARDS, DEAL, GAME_CARDS
+from domain.vilar_de_mouros.commands import Command, DrawFromCentre, DrawFromDeck, PlaceCards, TakeBonus
+from domain.vilar_de_mouros.events import (
+    BonusDeckShuffled,
+    BonusRevealed,
+    BonusRowRevealed,
+    BonusTaken,
+    CardDrawn,
+    CardsDealt,
+    CardsPlaced,
+    DeckShuffled,
+    Event,
+    FirstPlayerDrawn,
+    GameEnded,
+    TurnStarted,
+)
+from domain.vilar_de_mouros.scoring import score
+from domain.vilar_de_mouros.state import State, bonus_allowed, bonus_required, next_seat
+
+# -- setup -------------------------------------------------------------------------------
+
+
+def setup(state: State, ctx: Ctx) -> list[Event]:
+    deck = sorted(GAME_CARDS)
+    ctx.rng.shuffle(deck)
+    bonus = sorted(BONUS_CARDS)
+    ctx.rng.shuffle(bonus)
+    deal = DEAL[state.players]
+    first = ctx.rng.randrange(state.players)
+    return [
+        DeckShuffled(count=len(deck), order=tuple(deck)),
+        BonusDeckShuffled(count=len(bonus), order=tuple(bonus)),
+        *[
+            CardsDealt(seat=seat, count=deal, cards=tuple(deck[seat * deal : (seat + 1) * deal]))
+            for seat in range(state.players)
+        ],
+        BonusRowRevealed(cards=tuple(bonus[: state.players + 1])),
+        FirstPlayerDrawn(seat=first),
+        TurnStarted(seat=first),
+    ]
+
+
+# -- evolve ------------------------------------------------------------------------------
+
+
+def _without(cards: tuple[str, ...], *gone: str) -> tuple[str, ...]:
+    return tuple(c for c in cards if c not in gone)
+
+
+def _set(seats: tuple[tuple[str, ...], ...], seat: int, cards: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return (*seats[:seat], cards, *seats[seat + 1 :])
+
+
+def evolve(state: State, event: Event) -> State:
+    match event:
+        case DeckShuffled(order=order):
+            return replace(state, deck=order or ())
+        case BonusDeckShuffled(order=order):
+            return replace(state, bonus_deck=order or ())
+        case CardsDealt(seat=seat, cards=cards):
+            dealt = cards or ()
+            hand = state.hands[seat] + dealt
+            return replace(state, deck=_without(state.deck, *dealt), hands=_set(state.hands, seat, hand))
+        case BonusRowRevealed(cards=cards):
+            return replace(state, bonus_row=cards, bonus_deck=_without(state.bonus_deck, *cards))
+        case FirstPlayerDrawn():
+            return state
+        case TurnStarted(seat=seat):
+            return replace(state, current=seat, phase="action")
+        case CardDrawn(seat=seat, source=source, card=card):
+            if source == "deck":
+                drawn = card if card is not None else state.deck[0]
+                state = replace(state, deck=_without(state.deck, drawn))
+            else:
+                drawn = card or ""
+                state = replace(state, centre=_without(state.centre, drawn))
+            hands = _set(state.hands, seat, state.hands[seat] + (drawn,))
+            return replace(state, hands=hands, phase="draw" if state.phase == "action" else "place")
+        case CardsPlaced(seat=seat, centre=to_centre, personal=to_personal):
+            return replace(
+                state,
+                hands=_set(state.hands, seat, _without(state.hands[seat], to_centre, to_personal)),
+                centre=(*state.centre, to_centre),
+                personal=_set(state.personal, seat, state.personal[seat] + (to_personal,)),
+                phase="turn_over",
+            )
+        case BonusTaken(seat=seat, card=card):
+            return replace(
+                state,
+                bonus_row=_without(state.bonus_row, card),
+                personal=_set(state.personal, seat, state.personal[seat] + (card,)),
+                phase="turn_over",
+            )
+        case BonusRevealed(card=card):
+            return replace(state, bonus_row=(*state.bonus_row, card), bonus_deck=_without(state.bonus_deck, card))
+        case GameEnded():
+            return replace(state, current=None, phase="over")
+    return state
+
+
+def fold(state: State, events: list[Event]) -> State:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+# -- who is awaited, and what they may send ----------------------------------------------
+
+
+def awaited(state: State) -> list[Awaited]:
+    if state.current is None or state.phase not in ("action", "draw", "place"):
+        return []
+    bonus_only = state.phase == "action" and bonus_required(state, state.current)
+    return [Awaited(seat=state.current, reason="bonus" if bonus_only else state.phase)]
+
+
+def legal_commands(state: State, seat: Seat) -> list[Command]:
+    if seat != state.current:
+        return []
+    commands: list[Command] = []
+    if state.phase == "action" and bonus_allowed(state, seat):
+        commands += [TakeBonus(card=card) for card in state.bonus_row]
+    if state.phase == "action" and bonus_required(state, seat):
+        return commands
+    if state.phase in ("action", "draw"):
+        if state.deck:
+            commands.append(DrawFromDeck())
+        commands += [DrawFromCentre(card=card) for card in state.centre]
+    if state.phase == "place":
+        hand = state.hands[seat]
+        commands += [PlaceCards(centre=a, personal=b) for a in hand for b in hand if a != b]
+    return commands
+
+
+# -- decide ------------------------------------------------------------------------------
+
+
+def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
+    if state.phase == "over":
+        raise Rejected("game_over", "This game is over.")
+    if state.current is None or state.phase not in ("action", "draw", "place"):
+        raise Rejected("game_not_started", "The game has not started yet.")
+    if seat != state.current:
+        raise Rejected("not_your_turn", "It is not your turn.", {"turn": state.current})
+    match command:
+        case DrawFromDeck():
+            _check_may_draw(state, seat)
+            if not state.deck:
+                raise Rejected("deck_empty", "The deck is empty; draw from the centre.")
+            return [CardDrawn(seat=seat, source="deck", card=state.deck[0])]
+        case DrawFromCentre(card=card):
+            _check_may_draw(state, seat)
+            if not state.centre:
+                raise Rejected("centre_empty", "There are no cards in the centre; draw from the deck.")
+            if card not in state.centre:
+                raise Rejected("not_in_centre", "That card is not in the centre.", {"field": "card"})
+            return [CardDrawn(seat=seat, source="centre", card=card)]
+        case PlaceCards(centre=to_centre, personal=to_personal):
+            if state.phase != "place":
+                raise Rejected("draw_first", "Draw two cards before you place cards.")
+            if to_centre == to_personal:
+                raise Rejected("same_card", "Place two different cards: one in the centre, one in your area.")
+            if to_centre not in state.hands[seat] or to_personal not in state.hands[seat]:
+                raise Rejected("not_in_hand", "You can only place cards from your hand.")
+            return _end_turn(state, seat, [CardsPlaced(seat=seat, centre=to_centre, personal=to_personal)])
+        case TakeBonus(card=card):
+            if state.phase != "action":
+                raise Rejected("drawing_started", "You have started drawing; finish by drawing and placing cards.")
+            if not bonus_allowed(state, seat):
+                raise Rejected("bonus_limit", "You already have 3 bonus cards, the most a player may take.")
+            if card not in state.bonus_row:
+                raise Rejected("not_in_bonus_row", "That bonus card is not face up on the table.", {"field": "card"})
+            events: list[Event] = [BonusTaken(seat=seat, card=card)]
+            if state.bonus_deck:
+                events.append(BonusRevealed(card=state.bonus_deck[0]))
+            return _end_turn(state, seat, events)
+    raise Rejected("unknown_command", "Vilar de Mouros does not know that command.")
+
+
+def _check_may_draw(state: State, seat: Seat) -> None:
+    if state.phase == "place":
+        raise Rejected("already_drew", "You have drawn two cards; now place two cards.")
+    if state.phase == "action" and bonus_required(state, seat):
+        raise Rejected("bonus_required", "You must take a bonus card now: you need one in every turn you have left.")
+
+
+def _end_turn(state: State, seat: Seat, events: list[Event]) -> list[Event]:
+    after = fold(state, events)
+    following = next_seat(after, seat)
+    if following is None:
+        return [*events, GameEnded(scores=tuple(s.points for s in score(after)))]
+    return [*events, TurnStarted(seat=following)]

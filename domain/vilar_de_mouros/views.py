@@ -1,0 +1,105 @@
+"""What a viewer may see: ``view`` of a state and ``redact`` of one event.
+
+A seat sees the public table and its own hand; the spectator sees the public table;
+``FULL`` sees everything, deck orders included. Once the game is over every viewer
+sees everything. Event visibility is declared per type in ``REDACTIONS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.engine import FULL, Awaited, Viewer
+from domain.vilar_de_mouros.events import BonusDeckShuffled, CardDrawn, CardsDealt, DeckShuffled, Event
+from domain.vilar_de_mouros.rules import awaited
+from domain.vilar_de_mouros.state import State, bonus_count, turns_left
+
+
+class SeatView(msgspec.Struct, kw_only=True):
+    seat: int
+    hand_count: int
+    hand: list[str] | None = None  # None when hidden from the viewer
+    personal: list[str]  # game and bonus cards, face up, in the order placed
+    bonus_cards: int
+    turns_left: int
+
+
+class VilarView(msgspec.Struct, kw_only=True, tag="vilar-de-mouros", tag_field="type"):
+    players: int
+    viewer: int | None
+    phase: str
+    turn: int | None  # whose turn it is
+    awaiting: list[Awaited]
+    centre: list[str]
+    bonus_row: list[str]
+    deck_count: int
+    bonus_deck_count: int
+    seats: list[SeatView]
+    finished: bool
+    deck: list[str] | None = None  # top first; only for FULL and once the game is over
+    bonus_deck: list[str] | None = None
+
+
+def view(state: State, viewer: Viewer) -> VilarView:
+    everything = viewer == FULL or state.phase == "over"
+    seats = [
+        SeatView(
+            seat=seat,
+            hand_count=len(state.hands[seat]),
+            hand=list(state.hands[seat]) if everything or viewer == seat else None,
+            personal=list(state.personal[seat]),
+            bonus_cards=bonus_count(state, seat),
+            turns_left=turns_left(state, seat),
+        )
+        for seat in range(state.players)
+    ]
+    return VilarView(
+        players=state.players,
+        viewer=viewer,
+        phase=state.phase,
+        turn=state.current,
+        awaiting=awaited(state),
+        centre=list(state.centre),
+        bonus_row=list(state.bonus_row),
+        deck_count=len(state.deck),
+        bonus_deck_count=len(state.bonus_deck),
+        seats=seats,
+        finished=state.phase == "over",
+        deck=list(state.deck) if everything else None,
+        bonus_deck=list(state.bonus_deck) if everything else None,
+    )
+
+
+# -- redaction: one entry per private event type; every other type is public ---------------
+
+
+def _hide_order(event: Any, viewer: Viewer) -> Any:
+    return replace(event, order=None)  # the shuffled order is secret from every seat
+
+
+def _dealt(event: Any, viewer: Viewer) -> Any:
+    return event if viewer == event.seat else replace(event, cards=None)
+
+
+def _drawn(event: Any, viewer: Viewer) -> Any:
+    return event if event.source == "centre" or viewer == event.seat else replace(event, card=None)
+
+
+REDACTIONS: dict[type[Any], Callable[[Any, Viewer], Any]] = {
+    DeckShuffled: _hide_order,
+    BonusDeckShuffled: _hide_order,
+    CardsDealt: _dealt,
+    CardDrawn: _drawn,
+}
+
+
+def redact(event: Event, viewer: Viewer) -> Event | None:
+    if viewer == FULL:
+        return event
+    rule = REDACTIONS.get(type(event))
+    redacted: Event = rule(event, viewer) if rule is not None else event
+    return redacted
