@@ -1,0 +1,55 @@
+"""Every game in the catalog, at every player count, played to its end over the API.
+
+Seats choose among their legal commands at random, as a bot would; each step goes
+over HTTP, and one seat also watches over its WebSocket, which must see every version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+
+from domain.catalog import GAMES
+from tests.server.conftest import Running
+
+MAX_STEPS = 20_000
+
+CASES = [(game.id, players) for game in GAMES.values() for players in range(game.min_players, game.max_players + 1)]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(("game", "players"), CASES)
+async def test_a_game_runs_to_its_final_scores_over_the_api(server: Running, game: str, players: int) -> None:
+    rng = random.Random(f"{game}/{players}")
+    game_id = await server.create(players, game)
+    tokens = await server.seat_all(game_id, players)
+    async with connect(f"{server.ws_url}/api/v1/games/{game_id}/ws") as ws:
+        await ws.send(json.dumps({"type": "hello", "token": tokens[0], "after": 0}))
+        for step in range(MAX_STEPS):
+            legal = [
+                (await server.get(f"/api/v1/games/{game_id}/legal-commands", token)).json()["commands"]
+                for token in tokens
+            ]
+            awaited = [seat for seat, commands in enumerate(legal) if commands]
+            if not awaited:
+                break
+            seat = rng.choice(awaited)
+            r = await server.send(game_id, tokens[seat], rng.choice(legal[seat]), command_id=f"s{step}")
+            assert r.status_code == 200, r.text
+        table = (await server.get(f"/api/v1/games/{game_id}", tokens[0])).json()
+        assert table["status"] == "finished", f"no end after {MAX_STEPS} steps"
+        outcome: dict[str, Any] = table["outcome"]
+        assert outcome["type"] == game and len(outcome["scores"]) == players
+        assert outcome["winners"] and all(outcome["places"][w] == 1 for w in outcome["winners"])
+        versions: list[int] = []
+        async with asyncio.timeout(10):
+            while not versions or versions[-1] < table["version"]:
+                message = json.loads(await ws.recv())
+                assert message["type"] == "update"
+                versions += [e["version"] for e in message["events"]]
+        assert versions == list(range(1, table["version"] + 1))
