@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Coroutine, Mapping
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
 from pathlib import Path
@@ -21,6 +21,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from domain.catalog import GAMES
+from domain.engine import AnyGame
+from server import deadlines
 from server.embedded import EmbeddedRedis
 from server.errors import ApiError, ErrorBody
 from server.feeds import Feeds
@@ -96,7 +98,8 @@ def background(stack: contextlib.AsyncExitStack, work: Coroutine[Any, Any, None]
     stack.push_async_callback(stop)
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
+def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = GAMES) -> Starlette:
+    """The application; ``games`` are the games it hosts (the catalog's, unless a test brings its own)."""
     settings = settings or Settings.from_env()
 
     @contextlib.asynccontextmanager
@@ -113,22 +116,23 @@ def create_app(settings: Settings | None = None) -> Starlette:
             stack.push_async_callback(redis.aclose)
             for warning in await check_server(redis):
                 log.warning(warning)
-            games = Games(
-                EventStore(redis), GAMES, cache_size=settings.cache_size, command_retries=settings.command_retries
+            service = Games(
+                EventStore(redis), games, cache_size=settings.cache_size, command_retries=settings.command_retries
             )
-            feeds = Feeds(games, settings.sweep_interval)
-            games.on_append = feeds.notify
+            feeds = Feeds(service, settings.sweep_interval)
+            service.on_append = feeds.notify
             stack.push_async_callback(feeds.close)
             if not await redis.exists(SEQUENCE_KEY):
-                log.info("rebuilt the lobby index from %d streams", await games.rebuild_index())
+                log.info("rebuilt the lobby index from %d streams", await service.rebuild_index())
             app.state.settings = settings
-            app.state.games = games
+            app.state.games = service
             app.state.feeds = feeds
-            app.state.openapi = document(GAMES.values(), version())
+            app.state.openapi = document(games.values(), version())
             pubsub = connect(url)  # the replica's one pub/sub connection
             stack.push_async_callback(pubsub.aclose)
             background(stack, Notifications(pubsub).run(feeds.notify, feeds.wake_all))
             background(stack, feeds.sweep())
+            background(stack, deadlines.run(service, settings.deadline_interval))
             yield
 
     return Starlette(

@@ -21,6 +21,7 @@ from domain.table import Table
 from projections.views import VersionedEvent, feed, is_revealed
 from server.codec import encode
 from server.games import Games
+from server.tasks import cancelled, pause
 
 log = logging.getLogger("ludoteca.feeds")
 
@@ -104,15 +105,17 @@ class Feed:
         self.table = table
 
     async def run(self) -> None:
-        while True:
+        while not cancelled():
             await self.wake.wait()
             self.wake.clear()
             try:
                 async with self.lock:
                     await self.advance()
             except Exception:  # Redis down or a bad entry: keep the feed, the sweep retries
+                if cancelled():
+                    raise
                 log.warning("feed %s could not advance", self.game_id, exc_info=True)
-                await asyncio.sleep(0.5)
+                await pause(0.5)
 
 
 class Feeds:
@@ -134,7 +137,7 @@ class Feeds:
 
     async def sweep(self) -> None:
         while True:
-            await asyncio.sleep(self.sweep_interval)
+            await pause(self.sweep_interval)
             self.wake_all()
 
     async def subscribe(self, game_id: str, sub: Subscriber) -> tuple[Feed, Table]:

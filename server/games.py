@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import FULL, AnyGame, Ctx, Rejected, Viewer
+from domain.engine import FULL, AnyGame, Ctx, Rejected, Viewer, no_deadlines
 from domain.table import Table, TableOpened, fold, open_table, status, take_seat
 from domain.table import decide as decide_at_table
 from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
@@ -134,8 +134,7 @@ class Games:
         return self.codecs[game.id].decode_entries(entries)
 
     async def ctx(self) -> Ctx:
-        seconds, micros = await self.store.redis.time()
-        return Ctx(rng=self.rng, now_ms=int(seconds) * 1000 + int(micros) // 1000)
+        return Ctx(rng=self.rng, now_ms=await self.store.now_ms())
 
     # -- the lobby ---------------------------------------------------------------
 
@@ -204,6 +203,7 @@ class Games:
             meta = await self.store.meta(game_id)
             sequence = int(meta["sequence"]) if "sequence" in meta else await self.store.next_sequence()
             await self.store.index(game_id, status(game, table), sequence)
+            await self.schedule(game_id, game, table)
             count += 1
         return count
 
@@ -295,11 +295,17 @@ class Games:
 
     async def _appended(self, game_id: str, game: AnyGame, before: Table, after: Table) -> None:
         self.remember(game_id, after)
+        await self.schedule(game_id, game, after)
         if status(game, before) != status(game, after):
             meta = await self.store.meta(game_id)
             await self.store.index(game_id, status(game, after), int(meta["sequence"]))
         if self.on_append is not None:
             self.on_append(game_id)
+
+    async def schedule(self, game_id: str, game: AnyGame, table: Table) -> None:
+        """File the game's open windows in the due index (closed ones drop out when due)."""
+        if game.deadlines is not no_deadlines and table.state is not None and status(game, table) == "active":
+            await self.store.schedule(game_id, {d.window: d.due_ms for d in game.deadlines(table.state)})
 
     def _conflicted(self, game_id: str, table: Table, result: Conflict | Duplicate) -> None:
         if isinstance(result, Conflict) and result.current_version < table.version:

@@ -26,6 +26,11 @@ class Settings:
     hello_timeout: float = 10.0
     catch_up_chunk: int = 200  # events per update message during catch-up
     sweep_interval: float = 2.0  # how often watched games are read even without a notification
+    ws_max_message: int = 16 * 1024  # largest WebSocket message a client may send (closed with 1009 past it)
+    ws_rate: float = 20.0  # messages per second a socket may send after its hello, on average...
+    ws_burst: int = 40  # ...with bursts of this many (a token bucket)
+    ws_flood_limit: int = 40  # messages refused with too_many in a row before the socket is closed (4029)
+    deadline_interval: float = 0.2  # how often each replica looks for windows that are due
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -53,4 +58,9 @@ class Settings:
             ws_queue=int(get("WS_QUEUE", str(default.ws_queue))),
             hello_timeout=float(get("HELLO_TIMEOUT", str(default.hello_timeout))),
             sweep_interval=float(get("SWEEP_INTERVAL", str(default.sweep_interval))),
+            ws_max_message=int(get("WS_MAX_MESSAGE", str(default.ws_max_message))),
+            ws_rate=float(get("WS_RATE", str(default.ws_rate))),
+            ws_burst=int(get("WS_BURST", str(default.ws_burst))),
+            ws_flood_limit=int(get("WS_FLOOD_LIMIT", str(default.ws_flood_limit))),
+            deadline_interval=float(get("DEADLINE_INTERVAL", str(default.deadline_interval))),
         )

@@ -41,6 +41,8 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from server.tasks import cancelled, pause
+
 __all__ = [
     "NOTIFY_CHANNEL",
     "STATUSES",
@@ -63,6 +65,7 @@ log = logging.getLogger(__name__)
 NOTIFY_CHANNEL: Final = "lt:notify"
 GameStatus = Literal["open", "active", "finished"]
 STATUSES: Final[tuple[GameStatus, ...]] = ("open", "active", "finished")
+DEADLINES_KEY: Final = "lt:{deadlines}:due"  # "<game_id> <window>" scored by due time (ms)
 SEQUENCE_KEY: Final = "lt:{games}:seq"
 MIN_REDIS_VERSION: Final = (6, 2)
 
@@ -392,6 +395,27 @@ class EventStore:
         """Delete the three status sets (the sequence counter stays, so sequences never repeat)."""
         await self.redis.delete(*(_status_key(s) for s in STATUSES))
 
+    # -- deadlines: every game's open windows that close by themselves ---------------
+
+    async def schedule(self, game_id: str, due: Mapping[str, int]) -> None:
+        """File each window of the game (``window -> due_ms``) in the due index."""
+        if due:
+            await self.redis.zadd(DEADLINES_KEY, {f"{game_id} {window}": ms for window, ms in due.items()})
+
+    async def due(self, now_ms: int, limit: int) -> list[tuple[str, str]]:
+        """``(game_id, window)`` of the windows due by ``now_ms``, earliest first."""
+        members: Any = await self.redis.zrangebyscore(DEADLINES_KEY, "-inf", now_ms, start=0, num=limit)
+        pairs = [_text(m).partition(" ") for m in members]
+        return [(game_id, window) for game_id, _, window in pairs]
+
+    async def unschedule(self, game_id: str, window: str) -> None:
+        await self.redis.zrem(DEADLINES_KEY, f"{game_id} {window}")
+
+    async def now_ms(self) -> int:
+        """The shared clock: Redis TIME, in milliseconds."""
+        seconds, micros = await self.redis.time()
+        return int(seconds) * 1000 + int(micros) // 1000
+
 
 # -- notifications -------------------------------------------------------------
 
@@ -426,7 +450,7 @@ class Notifications:
                     lost = False
                     self.reconnects += 1
                     self._call(on_reconnect)
-                while True:
+                while not cancelled():
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     backoff = self.min_backoff  # reset only once the connection has proved itself
                     if message is not None and message.get("type") == "message":
@@ -442,7 +466,7 @@ class Notifications:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 except (RedisError, OSError) as exc:  # pragma: no cover - the connection is already broken
                     log.debug("closing the notification connection failed: %s", exc)
-            await asyncio.sleep(backoff)
+            await pause(backoff)
             backoff = min(backoff * 2, self.max_backoff)
 
     def _dispatch(self, data: Any, on_notify: Callable[[str, int], None]) -> None:

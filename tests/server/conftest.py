@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,8 @@ import redis.asyncio as aioredis
 import uvicorn
 from starlette.applications import Starlette
 
+from domain.catalog import GAMES
+from domain.engine import AnyGame
 from server.app import create_app
 from server.settings import Settings
 
@@ -71,8 +73,10 @@ class Running:
         return -1, []
 
 
-async def start_server(settings: Settings) -> tuple[uvicorn.Server, asyncio.Task[None], Starlette, int]:
-    app = create_app(settings)
+async def start_server(
+    settings: Settings, games: Mapping[str, AnyGame] = GAMES
+) -> tuple[uvicorn.Server, asyncio.Task[None], Starlette, int]:
+    app = create_app(settings, games)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     task = asyncio.create_task(server.serve())
     while not server.started:

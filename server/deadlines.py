@@ -1,0 +1,64 @@
+"""Windows that close by themselves: turn clocks, trade answers, reaction windows.
+
+A game says which of its windows are open and when each is due (``Game.deadlines``);
+the command handler files them in one sorted set. Every replica polls that set on the
+shared clock (Redis TIME) and sends a due window's closing command from the seat
+``CLOCK`` through the ordinary command path, with the command id
+``deadline:<window>``: fired twice, or by two replicas, it lands once; the game's
+decide accepts it only while that window is open and due. Nothing lives in a replica's
+memory, so deadlines survive restarts.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from domain.engine import CLOCK
+from server.codec import encode
+from server.errors import ApiError
+from server.games import Games, Seated
+from server.tasks import cancelled, pause
+
+log = logging.getLogger("ludoteca.deadlines")
+
+
+async def fire_due(games: Games, limit: int = 100) -> int:
+    """Close every window due by now; how many closing commands landed."""
+    store = games.store
+    now = await store.now_ms()
+    fired = 0
+    for game_id, window in await store.due(now, limit):
+        try:
+            game, table = await games.load(game_id)
+        except ApiError:  # the game is gone
+            await store.unschedule(game_id, window)
+            continue
+        open_windows = game.deadlines(table.state) if table.state is not None else []
+        deadline = next((d for d in open_windows if d.window == window), None)
+        if deadline is None:  # closed by a player's move before it was due
+            await store.unschedule(game_id, window)
+            continue
+        if deadline.due_ms > now:  # the window moved later: file it again
+            await store.schedule(game_id, {window: deadline.due_ms})
+            continue
+        try:
+            await games.command(
+                Seated(game_id, game, table, CLOCK), CLOCK, encode(deadline.command), f"deadline:{window}", None
+            )
+            fired += 1
+        except ApiError as exc:  # another replica closed it first, or the game refused: either way it is done
+            log.info("deadline %s of %s not applied: %s", window, game_id, exc.code)
+        await store.unschedule(game_id, window)
+    return fired
+
+
+async def run(games: Games, interval: float) -> None:
+    """Poll for due windows until cancelled; a Redis outage only delays them."""
+    while True:
+        try:
+            await fire_due(games)
+        except Exception:
+            if cancelled():
+                raise
+            log.warning("deadlines could not be checked", exc_info=True)
+        await pause(interval)
