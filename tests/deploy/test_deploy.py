@@ -1,0 +1,100 @@
+"""The image and manifests pass their linters, and the image's command runs as written.
+
+There is no Docker engine here: the image is checked by hadolint, and what it runs is
+tested by running its CMD, with its ENV and HEALTHCHECK, directly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import redis.asyncio as aioredis
+
+from tests.support.processes import ROOT, free_port
+
+DEPLOY = ROOT / "deploy"
+BIN = Path(sys.executable).parent
+
+
+def tool(name: str) -> str:
+    """A linter installed beside this Python (the test extra installs them)."""
+    path = BIN / name
+    return str(path) if path.exists() else name
+
+
+def test_the_dockerfile_passes_hadolint() -> None:
+    result = subprocess.run([tool("hadolint"), str(DEPLOY / "Dockerfile")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_compose_file_follows_the_compose_spec() -> None:
+    result = subprocess.run(
+        [tool("check-jsonschema"), "--builtin-schema", "vendor.compose-spec", str(DEPLOY / "compose.yaml")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_kubernetes_manifests_validate() -> None:
+    manifests = sorted(str(p) for p in (DEPLOY / "kubernetes").glob("*.yaml"))
+    assert len(manifests) >= 6
+    result = subprocess.run([tool("kubernetes-validate"), *manifests], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def dockerfile_instruction(name: str) -> list[str]:
+    """Every (joined) line of one instruction of the final stage."""
+    text = (DEPLOY / "Dockerfile").read_text().replace("\\\n", " ")
+    final = text.split("\nFROM ")[-1]
+    return [m.group(1).strip() for m in re.finditer(rf"^{name}\s+(.*)$", final, re.MULTILINE)]
+
+
+def image_environment() -> dict[str, str]:
+    env: dict[str, str] = {}
+    for line in dockerfile_instruction("ENV"):
+        for pair in shlex.split(line):
+            key, _, value = pair.partition("=")
+            env[key] = value
+    return env
+
+
+def test_the_images_command_serves_passes_its_healthcheck_and_stops_on_sigterm(
+    redis: aioredis.Redis, redis_url: str, tmp_path: Path
+) -> None:
+    [cmd] = dockerfile_instruction("CMD")
+    [healthcheck] = dockerfile_instruction("HEALTHCHECK")
+    port = free_port()
+    env = {**os.environ, **image_environment(), "LUDOTECA_PORT": str(port), "LUDOTECA_DATA_DIR": str(tmp_path)}
+    env["REDIS_URL"] = redis_url  # as compose and Kubernetes run it
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    assert env["LUDOTECA_HOST"] == "0.0.0.0"
+    env["LUDOTECA_HOST"] = "127.0.0.1"  # the test listens on loopback only
+    process = subprocess.Popen(json.loads(cmd), env=env, cwd=tmp_path, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline, "the image's command did not become ready"
+                time.sleep(0.05)
+        probe = json.loads(healthcheck.partition("CMD")[2].strip())
+        assert probe[0] == "python"
+        assert subprocess.run([sys.executable, *probe[1:]], env=env, timeout=10).returncode == 0
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(15) in (0, -signal.SIGTERM)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
