@@ -30,7 +30,7 @@ from server.games import Games
 from server.http import ENDPOINTS, answer, healthz, readyz
 from server.openapi import document
 from server.settings import Settings
-from server.store import SEQUENCE_KEY, EventStore, Notifications, check_server, connect
+from server.store import SEQUENCE_KEY, EventStore, Notifications, check_server, connect, initialize
 from server.ws import game_socket
 
 log = logging.getLogger("ludoteca")
@@ -114,6 +114,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
                 log.info("embedded Redis in %s", settings.data_dir)
             redis = connect(url)
             stack.push_async_callback(redis.aclose)
+            await initialize(redis)
             for warning in await check_server(redis):
                 log.warning(warning)
             service = Games(

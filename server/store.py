@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
@@ -63,6 +64,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 NOTIFY_CHANNEL: Final = "lt:notify"
+CLUSTER_SCHEME: Final = "redis+cluster://"
+Client = aioredis.Redis | RedisCluster  # one Redis, or a Redis Cluster: every game's keys share one slot
 GameStatus = Literal["open", "active", "finished"]
 STATUSES: Final[tuple[GameStatus, ...]] = ("open", "active", "finished")
 DEADLINES_KEY: Final = "lt:{deadlines}:due"  # "<game_id> <window>" scored by due time (ms)
@@ -222,7 +225,7 @@ class EventStore:
     errors; the server maps them to 503.
     """
 
-    def __init__(self, redis: aioredis.Redis) -> None:
+    def __init__(self, redis: Client) -> None:
         self.redis = redis
         self._append = redis.register_script(APPEND_LUA)
 
@@ -430,7 +433,7 @@ class Notifications:
     ``subscribed`` is set while the subscription is live.
     """
 
-    def __init__(self, redis: aioredis.Redis, *, min_backoff: float = 0.05, max_backoff: float = 2.0) -> None:
+    def __init__(self, redis: Client, *, min_backoff: float = 0.05, max_backoff: float = 2.0) -> None:
         self.redis = redis
         self.min_backoff = min_backoff
         self.max_backoff = max_backoff
@@ -444,6 +447,7 @@ class Notifications:
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
+                await initialize(self.redis)
                 await pubsub.subscribe(NOTIFY_CHANNEL)
                 self.subscribed.set()
                 if lost:
@@ -496,7 +500,7 @@ class RedisVersionError(RuntimeError):
     """The Redis server is too old for Ludoteca."""
 
 
-async def check_server(redis: aioredis.Redis) -> list[str]:
+async def check_server(redis: Client) -> list[str]:
     """Check the server at start-up: raise if it is older than 6.2, return warnings.
 
     Warns when ``maxmemory-policy`` is not ``noeviction`` (events could be
@@ -523,13 +527,27 @@ async def check_server(redis: aioredis.Redis) -> list[str]:
     return warnings
 
 
-def connect(url: str, *, socket_timeout: float = 5.0, connect_timeout: float = 2.0) -> aioredis.Redis:
-    """A ``redis.asyncio.Redis`` for ``redis://``, ``rediss://`` or ``unix://`` URLs.
+async def initialize(client: Client) -> None:
+    """Learn a cluster's slots before first use (a plain Redis needs nothing)."""
+    if isinstance(client, RedisCluster):
+        await client.initialize()
+
+
+def connect(url: str, *, socket_timeout: float = 5.0, connect_timeout: float = 2.0) -> Client:
+    """A client for ``redis://``, ``rediss://`` or ``unix://`` URLs, or a Redis Cluster for
+    ``redis+cluster://host:port`` (any node; the client discovers the others).
 
     Replies are bytes. Connection errors are not retried by the client, so a
     Redis that is down surfaces at once (the server answers 503); idle pooled
     connections are checked with a PING after ``health_check_interval``.
     """
+    if url.startswith(CLUSTER_SCHEME):
+        return RedisCluster.from_url(
+            "redis://" + url.removeprefix(CLUSTER_SCHEME),
+            socket_timeout=socket_timeout,
+            socket_connect_timeout=connect_timeout,
+            decode_responses=False,
+        )
     return aioredis.Redis.from_url(
         url,
         socket_timeout=socket_timeout,

@@ -1,0 +1,19 @@
+"""The store's contract tests again, on a 3-master Redis Cluster on loopback."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.server.test_store import *  # noqa: F403 - the same contract, another Redis
+from tests.support.cluster import LocalCluster
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    cluster = LocalCluster().start()
+    try:
+        yield cluster.url
+    finally:
+        cluster.stop()
