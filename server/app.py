@@ -28,6 +28,7 @@ from server.errors import ApiError, ErrorBody
 from server.feeds import Feeds
 from server.games import Games
 from server.http import ENDPOINTS, answer, healthz, readyz
+from server.metrics import Metrics, TimeRequests, scrape
 from server.openapi import document
 from server.settings import Settings
 from server.store import SEQUENCE_KEY, EventStore, Notifications, check_server, connect, initialize
@@ -81,6 +82,7 @@ def routes() -> list[BaseRoute]:
         WebSocketRoute("/api/v1/games/{game_id}/ws", game_socket),
         Route("/healthz", healthz),
         Route("/readyz", readyz),
+        Route("/metrics", scrape),
         Route("/openapi.json", openapi),
         Route("/docs", docs),
     ]
@@ -101,6 +103,9 @@ def background(stack: contextlib.AsyncExitStack, work: Coroutine[Any, Any, None]
 def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = GAMES) -> Starlette:
     """The application; ``games`` are the games it hosts (the catalog's, unless a test brings its own)."""
     settings = settings or Settings.from_env()
+    metrics = Metrics()
+    table = routes()
+    paths = {route.endpoint: route.path for route in table if isinstance(route, Route | WebSocketRoute)}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -120,6 +125,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             service = Games(
                 EventStore(redis), games, cache_size=settings.cache_size, command_retries=settings.command_retries
             )
+            service.metrics = metrics
             feeds = Feeds(service, settings.sweep_interval)
             service.on_append = feeds.notify
             stack.push_async_callback(feeds.close)
@@ -128,6 +134,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             app.state.settings = settings
             app.state.games = service
             app.state.feeds = feeds
+            app.state.metrics = metrics
             app.state.openapi = document(games.values(), version())
             pubsub = connect(url)  # the replica's one pub/sub connection
             stack.push_async_callback(pubsub.aclose)
@@ -137,14 +144,15 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             yield
 
     return Starlette(
-        routes=routes(),
+        routes=table,
         middleware=[
+            Middleware(TimeRequests, metrics=metrics, paths=paths),
             Middleware(
                 CORSMiddleware,
                 allow_origins=list(settings.allowed_origins),
                 allow_methods=["GET", "POST"],
                 allow_headers=["Authorization", "Content-Type"],
-            )
+            ),
         ],
         exception_handlers={
             ApiError: api_error,

@@ -8,6 +8,7 @@ another request) wrote first: catch up and decide again, a bounded number of tim
 from __future__ import annotations
 
 import hashlib
+import logging
 import random
 import secrets
 from collections import OrderedDict
@@ -26,9 +27,11 @@ from projections.views import TableView, VersionedEvent, feed, is_revealed, tabl
 from server.auth import new_token, token_hash
 from server.codec import SCHEMA, TABLE_OPENED, GameCodec, encode
 from server.errors import ApiError, malformed, rejected
+from server.metrics import Metrics
 from server.store import Appended, Conflict, Duplicate, EventStore
 
 GAME_ID_BYTES = 8
+log = logging.getLogger("ludoteca.games")
 
 
 class CommandRecord(msgspec.Struct):
@@ -83,9 +86,13 @@ class Games:
         self.games = dict(games)
         self.codecs = {kind: GameCodec(game) for kind, game in games.items()}
         self.cache: OrderedDict[str, Table] = OrderedDict()
+        # The stored bytes of each cached table's last event: a stream that lost writes and
+        # was written past them again has other bytes at that version.
+        self.heads: dict[str, bytes] = {}
         self.cache_size = cache_size
         self.command_retries = command_retries
         self.on_append = on_append  # tells this replica's feeds at once, before the notification
+        self.metrics: Metrics | None = None
         self.rng = random.SystemRandom()
 
     # -- loading ---------------------------------------------------------------
@@ -95,19 +102,24 @@ class Games:
         if not valid_game_id(game_id):
             raise ApiError(404, "unknown_game", "There is no game with that id.")
         cached = self.cache.get(game_id)
-        entries, head = await self.store.catch_up(game_id, cached.version if cached else 0)
-        if cached is not None and head < cached.version:
-            # The stream went backwards (a failover lost acknowledged writes): forget
-            # what we folded and start again from what Redis holds.
-            self.forget(game_id)
-            return await self.load(game_id)
+        # Read from the cached version itself, to check it is still the event we folded.
+        entries, head = await self.store.catch_up(game_id, cached.version - 1 if cached else 0)
+        if cached is not None:
+            if head < cached.version or not entries or entries[0] != (cached.version, self.heads.get(game_id)):
+                # The stream went backwards (a failover lost acknowledged writes), and may
+                # have been written past them again: forget what we folded and start
+                # again from what Redis holds.
+                log.warning("game %s: the stream lost versions this replica had seen; reloading it", game_id)
+                self.forget(game_id)
+                return await self.load(game_id)
+            entries = entries[1:]
         if cached is None and not entries:
             raise ApiError(404, "unknown_game", "There is no game with that id.")
         kind = cached.game if cached else TABLE_OPENED.decode(entries[0][1]).game
         codec = self.codecs[kind]
         table = fold(codec.game, cached, [event for _, event in codec.decode_entries(entries)])
         assert table is not None
-        self.remember(game_id, table)
+        self.remember(game_id, table, entries[-1][1] if entries else self.heads.get(game_id))
         return codec.game, table
 
     async def sit(self, game_id: str, token: str | None) -> Seated:
@@ -115,16 +127,23 @@ class Games:
         game, table = await self.load(game_id)  # 404 before 401: an unknown game is unknown to everyone
         return Seated(game_id, game, table, await self.seat_of(game_id, token))
 
-    def remember(self, game_id: str, table: Table) -> None:
+    def remember(self, game_id: str, table: Table, head: bytes | None) -> None:
+        """Cache ``table``, whose last event is stored as ``head``."""
         current = self.cache.get(game_id)
         if current is None or current.version <= table.version:
+            if head is None:
+                self.forget(game_id)
+                return
             self.cache[game_id] = table
+            self.heads[game_id] = head
         self.cache.move_to_end(game_id)
         while len(self.cache) > self.cache_size:
-            self.cache.popitem(last=False)
+            evicted, _ = self.cache.popitem(last=False)
+            self.heads.pop(evicted, None)
 
     def forget(self, game_id: str) -> None:
         self.cache.pop(game_id, None)
+        self.heads.pop(game_id, None)
 
     async def read(self, game: AnyGame, game_id: str, after: int, until: int) -> list[tuple[int, Any]]:
         """Decoded events in ``(after, until]``."""
@@ -156,7 +175,7 @@ class Games:
         )
         assert isinstance(result, Appended), "a new game id is never taken"
         await self.store.index(game_id, entry.status, sequence)
-        self.remember(game_id, table)
+        self.remember(game_id, table, encode(opened))
         return entry
 
     async def join(self, game_id: str, seat: int | None, name: str, bot: str | None) -> Joined:
@@ -171,16 +190,17 @@ class Games:
             new_table = fold(game, table, events)
             assert new_table is not None
             entry = lobby_entry(game, game_id, new_table)
+            encoded = [encode(e) for e in events]
             result = await self.store.append(
                 game_id,
                 table.version,
-                [encode(e) for e in events],
+                encoded,
                 schema=SCHEMA,
                 meta=meta_fields(entry),
                 tokens={token_hash(token): taken},
             )
             if isinstance(result, Appended):
-                await self._appended(game_id, game, table, new_table)
+                await self._appended(game_id, game, table, new_table, encoded)
                 return Joined(taken, token)
             self._conflicted(game_id, table, result)
         raise ApiError(409, "version_conflict", "The table changed while you joined; try again.")
@@ -231,6 +251,19 @@ class Games:
         self, at: Seated, seat: int, body: bytes, command_id: str, expected_version: int | None
     ) -> CommandAnswer:
         """``seat``'s command on the game ``at`` was loaded for (it is caught up again after a conflict)."""
+        try:
+            answer = await self._command(at, seat, body, command_id, expected_version)
+        except ApiError as exc:
+            if self.metrics is not None:
+                self.metrics.commands.labels(at.game.id, exc.code).inc()
+            raise
+        if self.metrics is not None:
+            self.metrics.commands.labels(at.game.id, "accepted").inc()
+        return answer
+
+    async def _command(
+        self, at: Seated, seat: int, body: bytes, command_id: str, expected_version: int | None
+    ) -> CommandAnswer:
         game_id, game, table = at.game_id, at.game, at.table
         command = self.decode_command(game, body)
         body_hash = hashlib.sha256(encode(command)).hexdigest()
@@ -240,6 +273,8 @@ class Games:
         for attempt in range(self.command_retries):
             if attempt:
                 game, table = await self.load(game_id)
+                if self.metrics is not None:
+                    self.metrics.retries.labels(game.id).inc()
             if expected_version is not None and expected_version != table.version:
                 raise ApiError(
                     409,
@@ -255,22 +290,25 @@ class Games:
             record = CommandRecord(seat, body_hash, first, last)
             new_table = fold(game, table, events)
             assert new_table is not None
+            encoded = [encode(e) for e in events]
             result = await self.store.append(
                 game_id,
                 table.version,
-                [encode(e) for e in events],
+                encoded,
                 schema=SCHEMA,
                 command_id=command_id,
                 command_record=encode(record),
                 meta=meta_fields(lobby_entry(game, game_id, new_table)),
             )
             if isinstance(result, Appended):
-                await self._appended(game_id, game, table, new_table)
+                await self._appended(game_id, game, table, new_table, encoded)
                 mine = feed(game, zip(range(first, last + 1), events, strict=True), seat, is_revealed(game, new_table))
                 return CommandAnswer(last, mine)
             if isinstance(result, Duplicate):
                 return await self._answer_again(game, game_id, seat, body_hash, result.record)
             self._conflicted(game_id, table, result)
+            if self.metrics is not None:
+                self.metrics.conflicts.labels(game.id).inc()
             if expected_version is not None:
                 raise ApiError(
                     409, "version_conflict", "Another command landed first.", {"version": result.current_version}
@@ -293,8 +331,8 @@ class Games:
         events = await self.read(game, game_id, record.first - 1, record.last)
         return CommandAnswer(record.last, feed(game, events, seat, is_revealed(game, table)))
 
-    async def _appended(self, game_id: str, game: AnyGame, before: Table, after: Table) -> None:
-        self.remember(game_id, after)
+    async def _appended(self, game_id: str, game: AnyGame, before: Table, after: Table, encoded: list[bytes]) -> None:
+        self.remember(game_id, after, encoded[-1] if encoded else self.heads.get(game_id))
         await self.schedule(game_id, game, after)
         if status(game, before) != status(game, after):
             meta = await self.store.meta(game_id)

@@ -1,0 +1,87 @@
+"""Prometheus metrics at ``/metrics``, one registry per application.
+
+Commands are counted by game and result (``accepted`` or the refusal's code),
+conflicts and retries by game, HTTP requests timed by route, WebSockets counted as
+they open and close and as messages pass, and Redis's round trip timed at each scrape.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from server.store import STATUSES
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.commands = Counter(
+            "ludoteca_commands", "Commands decided, by game and result (accepted, or the code)", ["game", "result"],
+            registry=r,
+        )  # fmt: skip
+        self.conflicts = Counter("ludoteca_conflicts", "Appends another writer beat, by game", ["game"], registry=r)
+        self.retries = Counter(
+            "ludoteca_retries", "Commands decided again after a conflict, by game", ["game"], registry=r
+        )
+        self.requests = Histogram(
+            "ludoteca_request_seconds", "HTTP request latency, by route and status", ["route", "method", "status"],
+            buckets=LATENCY_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.sockets = Gauge("ludoteca_websockets", "WebSockets open", registry=r)
+        self.socket_messages = Counter(
+            "ludoteca_websocket_messages", "WebSocket messages, by direction (in, out)", ["direction"], registry=r
+        )
+        self.redis_seconds = Histogram(
+            "ludoteca_redis_roundtrip_seconds", "A PING to Redis, timed at each scrape", buckets=LATENCY_BUCKETS,
+            registry=r,
+        )  # fmt: skip
+        self.games = Gauge("ludoteca_games", "Games in the lobby index, by status", ["status"], registry=r)
+
+
+class TimeRequests:
+    """ASGI middleware: each HTTP request's latency, labelled by its route's path template."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics, paths: dict[Any, str]) -> None:
+        self.app = app
+        self.metrics = metrics
+        self.paths = paths  # endpoint -> its route's path template
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        status = 500
+
+        async def send_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_status)
+        finally:
+            path = self.paths.get(scope.get("endpoint"), "unmatched")
+            labels = (path, scope["method"], str(status))
+            self.metrics.requests.labels(*labels).observe(time.perf_counter() - start)
+
+
+async def scrape(request: Request) -> Response:
+    metrics: Metrics = request.app.state.metrics
+    redis = request.app.state.games.store.redis
+    start = time.perf_counter()
+    await redis.ping()
+    metrics.redis_seconds.observe(time.perf_counter() - start)
+    for status in STATUSES:
+        metrics.games.labels(status).set(await redis.zcard(f"lt:{{games}}:{status}"))
+    return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)

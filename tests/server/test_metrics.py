@@ -1,0 +1,20 @@
+"""/metrics speaks Prometheus: commands by game and result, request latency, games by status."""
+
+from __future__ import annotations
+
+from tests.server.conftest import Running
+
+
+async def test_metrics_count_commands_by_game_and_result(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    seat, commands = await server.awaited(game_id, tokens)
+    assert (await server.send(game_id, tokens[1 - seat], commands[0])).status_code == 422
+    assert (await server.send(game_id, tokens[seat], commands[0])).status_code == 200
+    r = await server.http.get("/metrics")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    text = r.text
+    assert 'ludoteca_commands_total{game="vilar-de-mouros",result="accepted"} 1.0' in text
+    assert 'ludoteca_commands_total{game="vilar-de-mouros",result="not_your_turn"} 1.0' in text
+    assert 'ludoteca_games{status="active"} 1.0' in text
+    assert 'route="/api/v1/games/{game_id}/commands"' in text
+    assert "ludoteca_redis_roundtrip_seconds_count 1.0" in text
