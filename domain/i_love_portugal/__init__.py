@@ -1,0 +1,37 @@
+"""I Love Portugal: a deck-building game on the map of Portugal; buy photos of its regions.
+
+Rules page and rulings: docs/games/i-love-portugal.md.
+"""
+
+from __future__ import annotations
+
+from domain.engine import Game
+from domain.i_love_portugal.commands import Command
+from domain.i_love_portugal.events import Event
+from domain.i_love_portugal.rules import awaited, decide, evolve, legal_commands, setup
+from domain.i_love_portugal.scoring import PortugalOutcome, outcome
+from domain.i_love_portugal.state import PortugalOptions, State, initial
+from domain.i_love_portugal.views import PortugalView, redact, view
+
+GAME: Game[State, Command, Event, PortugalOutcome] = Game(
+    id="i-love-portugal",
+    title="I Love Portugal",
+    min_players=2,
+    max_players=5,
+    options_type=PortugalOptions,
+    command_type=Command,
+    event_type=Event,
+    view_type=PortugalView,
+    outcome_type=PortugalOutcome,
+    initial=initial,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    redact=redact,
+    legal_commands=legal_commands,
+    awaited=awaited,
+    outcome=outcome,
+)
+
+__all__ = ["GAME"]

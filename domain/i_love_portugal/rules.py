@@ -1,0 +1,379 @@
+"""Setup, decide, evolve, awaited and legal_commands: the rules of setup and of a turn."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain.engine import Awaited, Ctx, Rejected, Seat
+from domain.i_love_portugal.cards import (
+    AIRPORTS,
+    BACKPACKS,
+    CARDS,
+    COLOURS,
+    GREY,
+    HAND_SIZE,
+    NEIGHBOURS,
+    ORANGE,
+    PILE,
+    PILE_KINDS,
+    RATING,
+    RATING_TOKENS,
+    REGION,
+    REGION_INDEX,
+    REGIONS,
+    hand_value,
+)
+from domain.i_love_portugal.commands import (
+    BuyCard,
+    BuyPhoto,
+    ChooseColour,
+    Command,
+    EndTurnAndDraw,
+    FlyTo,
+    MoveTourist,
+    PlaceTourist,
+)
+from domain.i_love_portugal.events import (
+    CardBought,
+    ColourChosen,
+    DrawPileShuffled,
+    Event,
+    FinalScoresCounted,
+    FirstPlayerCardGiven,
+    HandDiscarded,
+    HandDrawn,
+    LastCubePlaced,
+    NeutralCubesPlaced,
+    PhotoBought,
+    PlaneFlown,
+    RatingPlaced,
+    RatingTokensPlaced,
+    TouristMoved,
+    TouristPlaced,
+    TurnPassedTo,
+)
+from domain.i_love_portugal.scoring import final_scores
+from domain.i_love_portugal.state import (
+    State,
+    can_afford,
+    free_spaces,
+    last_seat,
+    order_from_first,
+    starting_regions,
+)
+
+MOVE_COST = 1  # "Each move between 2 circles always costs 1 EUR"
+
+# -- setup -------------------------------------------------------------------------------
+
+
+def setup(state: State, ctx: Ctx) -> list[Event]:
+    """The 1st player card to a random seat, and the rating tokens shuffled onto the regions."""
+    first = ctx.rng.randrange(state.players)
+    tokens = list(RATING_TOKENS)
+    ctx.rng.shuffle(tokens)
+    ratings = tuple(
+        RatingPlaced(region=region, token=token, price=RATING[token].price)
+        for region, token in zip(REGIONS, tokens, strict=True)
+    )
+    return [FirstPlayerCardGiven(seat=first), RatingTokensPlaced(ratings=ratings)]
+
+
+# -- evolve ------------------------------------------------------------------------------
+
+
+def _cards(seats: tuple[tuple[str, ...], ...], seat: int, cards: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return (*seats[:seat], cards, *seats[seat + 1 :])
+
+
+def _without(cards: tuple[str, ...], *gone: str) -> tuple[str, ...]:
+    drop = set(gone)
+    return tuple(c for c in cards if c not in drop)
+
+
+def evolve(state: State, event: Event) -> State:
+    match event:
+        case FirstPlayerCardGiven(seat=seat):
+            return replace(state, first=seat, current=seat, phase="colour")
+        case RatingTokensPlaced(ratings=ratings):
+            return replace(state, ratings=tuple(r.token for r in ratings))
+        case ColourChosen(seat=seat, colour=colour):
+            colours = (*state.colours[:seat], colour, *state.colours[seat + 1 :])
+            state = replace(state, colours=colours)
+            waiting = [s for s in order_from_first(state) if colours[s] is None]
+            if waiting:
+                return replace(state, current=waiting[0])
+            return replace(state, phase="tourist", current=last_seat(state))
+        case DrawPileShuffled(seat=seat, order=order):
+            pile = order or ()
+            return replace(
+                state,
+                draw=_cards(state.draw, seat, pile),
+                discards=_cards(state.discards, seat, _without(state.discards[seat], *pile)),
+                box=_without(state.box, *pile),
+            )
+        case HandDrawn(seat=seat, cards=cards):
+            drawn = cards or ()
+            return replace(
+                state,
+                draw=_cards(state.draw, seat, _without(state.draw[seat], *drawn)),
+                hands=_cards(state.hands, seat, state.hands[seat] + drawn),
+            )
+        case NeutralCubesPlaced(regions=regions):
+            capacity = tuple(c - 1 if r in regions else c for r, c in zip(REGIONS, state.capacity, strict=True))
+            return replace(state, neutral=regions, capacity=capacity)
+        case TouristPlaced(seat=seat, region=region):
+            tourists = (*state.tourists[:seat], region, *state.tourists[seat + 1 :])
+            following = None if seat == state.first else (seat - 1) % state.players
+            return replace(state, tourists=tourists, current=following)
+        case TurnPassedTo(seat=seat):
+            return replace(state, phase="turn", current=seat, spent=0)
+        case CardBought(seat=seat, pile=pile, card=card, price=price):
+            index = PILE_KINDS.index(pile) if pile in PILE_KINDS else 0
+            piles = (*state.piles[:index], _without(state.piles[index], card), *state.piles[index + 1 :])
+            discard = (*state.discards[seat], card)
+            return replace(
+                state, piles=piles, discards=_cards(state.discards, seat, discard), spent=state.spent + price
+            )
+        case TouristMoved(seat=seat, to=to, cost=cost):
+            tourists = (*state.tourists[:seat], to, *state.tourists[seat + 1 :])
+            return replace(state, tourists=tourists, spent=state.spent + cost)
+        case PlaneFlown(seat=seat, card=card, to=to):
+            tourists = (*state.tourists[:seat], to, *state.tourists[seat + 1 :])
+            return replace(
+                state,
+                tourists=tourists,
+                hands=_cards(state.hands, seat, _without(state.hands[seat], card)),
+                discards=_cards(state.discards, seat, (*state.discards[seat], card)),
+            )
+        case PhotoBought(seat=seat, region=region, card=card, price=price):
+            index = REGION_INDEX[region]
+            cubes = (*state.cubes[:index], (*state.cubes[index], seat), *state.cubes[index + 1 :])
+            return replace(
+                state,
+                photo_pile=_without(state.photo_pile, card),
+                discards=_cards(state.discards, seat, (*state.discards[seat], card)),
+                photos=_cards(state.photos, seat, (*state.photos[seat], card)),
+                cubes=cubes,
+                cubes_left=(*state.cubes_left[:seat], state.cubes_left[seat] - 1, *state.cubes_left[seat + 1 :]),
+                scores=(*state.scores[:seat], state.scores[seat] + price, *state.scores[seat + 1 :]),
+                spent=state.spent + price,
+            )
+        case LastCubePlaced():
+            return replace(state, final_round=True)
+        case HandDiscarded(seat=seat, cards=cards):
+            return replace(
+                state,
+                hands=_cards(state.hands, seat, _without(state.hands[seat], *cards)),
+                discards=_cards(state.discards, seat, state.discards[seat] + cards),
+                spent=0,
+            )
+        case FinalScoresCounted():
+            return replace(state, phase="over", current=None)
+    return state
+
+
+def fold(state: State, events: list[Event]) -> State:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+# -- who is awaited, and what they may send ----------------------------------------------
+
+
+def awaited(state: State) -> list[Awaited]:
+    if state.current is None or state.phase not in ("colour", "tourist", "turn"):
+        return []
+    return [Awaited(seat=state.current, reason=state.phase)]
+
+
+def legal_commands(state: State, seat: Seat) -> list[Command]:
+    if seat != state.current:
+        return []
+    if state.phase == "colour":
+        return [ChooseColour(colour=c) for c in COLOURS if c not in state.colours]
+    if state.phase == "tourist":
+        return [PlaceTourist(region=r) for r in starting_regions(state)]
+    if state.phase != "turn":
+        return []
+    commands: list[Command] = []
+    for kind, pile in zip(PILE_KINDS, state.piles, strict=True):
+        if pile and can_afford(state, seat, PILE[kind].price):
+            commands.append(BuyCard(pile=kind))
+    here = state.tourists[seat] or ""
+    if can_afford(state, seat, MOVE_COST):
+        commands += [MoveTourist(to=c) for c in NEIGHBOURS.get(here, ())]
+    if _plane_in_hand(state, seat) is not None and _can_fly(state, seat):
+        commands += [FlyTo(airport=a) for a in AIRPORTS if a != here]
+    if _photo_problem(state, seat) is None:
+        commands.append(BuyPhoto())
+    commands.append(EndTurnAndDraw())
+    return commands
+
+
+# -- decide ------------------------------------------------------------------------------
+
+
+def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
+    if state.phase == "over":
+        raise Rejected("game_over", "This game is over.")
+    if state.current is None or state.phase == "setup":
+        raise Rejected("game_not_started", "The game has not started yet.")
+    if seat != state.current:
+        raise Rejected("not_your_turn", "It is not your turn.", {"turn": state.current})
+    match command:
+        case ChooseColour(colour=colour):
+            if state.phase != "colour":
+                raise Rejected("colours_chosen", "Every player has chosen a colour already.")
+            if colour not in COLOURS:
+                raise Rejected("no_such_colour", f"The colours are {', '.join(COLOURS)}.", {"field": "colour"})
+            if colour in state.colours:
+                raise Rejected("colour_taken", "Another player has that colour.", {"field": "colour"})
+            return _choose_colour(state, seat, colour, ctx)
+        case PlaceTourist(region=region):
+            if state.phase == "colour":
+                raise Rejected("choose_colour_first", "Every player chooses a colour before tourists are placed.")
+            if state.phase != "tourist":
+                raise Rejected("tourists_placed", "Every tourist is on the board already.")
+            if region not in REGION:
+                raise Rejected("no_such_region", "There is no region of that name.", {"field": "region"})
+            if REGION[region].colour in (GREY, ORANGE):
+                raise Rejected(
+                    "not_a_starting_region", "A tourist cannot start in a grey or orange region.", {"field": "region"}
+                )
+            if region in state.tourists:
+                raise Rejected("region_occupied", "Another tourist already starts there.", {"field": "region"})
+            events: list[Event] = [TouristPlaced(seat=seat, region=region)]
+            if seat == state.first:
+                events.append(TurnPassedTo(seat=seat))
+            return events
+    if state.phase != "turn":
+        raise Rejected("setup_under_way", "The game is still being set up: choose a colour or place your tourist.")
+    match command:
+        case BuyCard(pile=pile):
+            index = PILE_KINDS.index(pile)
+            if not state.piles[index]:
+                raise Rejected("pile_empty", f"There are no {PILE[pile].name} cards left on the board.")
+            _check_pay(state, seat, PILE[pile].price)
+            return [CardBought(seat=seat, pile=pile, card=state.piles[index][0], price=PILE[pile].price)]
+        case MoveTourist(to=to):
+            here = state.tourists[seat] or ""
+            if to not in NEIGHBOURS:
+                raise Rejected("no_such_circle", "There is no circle of that name on the map.", {"field": "to"})
+            if to not in NEIGHBOURS.get(here, ()):
+                raise Rejected("not_connected", "Your tourist moves one connection at a time.", {"field": "to"})
+            _check_pay(state, seat, MOVE_COST)
+            return [TouristMoved(seat=seat, origin=here, to=to, cost=MOVE_COST)]
+        case FlyTo(airport=airport):
+            here = state.tourists[seat] or ""
+            if airport not in AIRPORTS:
+                raise Rejected(
+                    "not_an_airport", "A Plane card flies only to a circle with an airport.", {"field": "airport"}
+                )
+            if airport == here:
+                raise Rejected("already_there", "Your tourist is already at that airport.", {"field": "airport"})
+            plane = _plane_in_hand(state, seat)
+            if plane is None:
+                raise Rejected("no_plane", "You have no Plane card in your hand.")
+            if not _can_fly(state, seat):
+                raise Rejected(
+                    "cannot_pay",
+                    "Without that Plane card your hand could not pay for this turn.",
+                    {"cost": state.spent},
+                )
+            return [PlaneFlown(seat=seat, card=plane, origin=here, to=airport)]
+        case BuyPhoto():
+            problem = _photo_problem(state, seat, check_money=False)
+            if problem is not None:
+                raise Rejected(*problem)
+            region = state.tourists[seat] or ""
+            price = RATING[state.ratings[REGION_INDEX[region]]].price
+            _check_pay(state, seat, price)
+            card = next(c for c in state.photo_pile if CARDS[c].region == region)
+            events = [PhotoBought(seat=seat, region=region, card=card, price=price)]
+            if state.cubes_left[seat] == 1:
+                events.append(LastCubePlaced(seat=seat))
+                if seat == last_seat(state):  # the round is over at once
+                    return _end_turn(state, seat, events, game_ends=True)
+            return events
+        case EndTurnAndDraw():
+            return _end_turn(state, seat, [], game_ends=state.final_round and seat == last_seat(state), ctx=ctx)
+    raise Rejected("unknown_command", "I Love Portugal does not know that command.")
+
+
+def _choose_colour(state: State, seat: Seat, colour: str, ctx: Ctx) -> list[Event]:
+    pile = list(BACKPACKS[colour])
+    ctx.rng.shuffle(pile)
+    events: list[Event] = [
+        ColourChosen(seat=seat, colour=colour),
+        DrawPileShuffled(seat=seat, count=len(pile), order=tuple(pile)),
+        HandDrawn(seat=seat, count=HAND_SIZE, cards=tuple(pile[:HAND_SIZE])),
+    ]
+    colours = {*(c for c in state.colours if c is not None), colour}
+    if state.players == 2 and len(colours) == 2:
+        full = colours | {GREY, ORANGE}
+        events.append(NeutralCubesPlaced(regions=tuple(r for r in REGIONS if REGION[r].colour not in full)))
+    return events
+
+
+def _check_pay(state: State, seat: Seat, cost: int) -> None:
+    if not can_afford(state, seat, cost):
+        raise Rejected(
+            "cannot_pay",
+            f"Your hand cannot pay for that: this turn would cost {state.spent + cost} EUR.",
+            {"cost": state.spent + cost},
+        )
+
+
+def _plane_in_hand(state: State, seat: Seat) -> str | None:
+    return next((c for c in sorted(state.hands[seat]) if CARDS[c].kind == "plane"), None)
+
+
+def _can_fly(state: State, seat: Seat) -> bool:
+    """Playing a Plane for its ability takes its 3 EUR out of the hand."""
+    plane = _plane_in_hand(state, seat)
+    rest = [c for c in state.hands[seat] if c != plane]
+    return state.spent <= hand_value(rest)
+
+
+def _photo_problem(state: State, seat: Seat, check_money: bool = True) -> tuple[str, str] | None:
+    """Why this seat cannot buy a photo here and now, or None."""
+    region = state.tourists[seat] or ""
+    if region not in REGION:
+        return ("not_on_black_circle", "Photos are bought on a region's black circle only.")
+    index = REGION_INDEX[region]
+    if seat in state.cubes[index]:
+        return ("photo_already_bought", "You already have this region's photo: one photo per region.")
+    if state.cubes_left[seat] == 0:
+        return ("no_cubes_left", "You have no cubes left to place.")
+    if free_spaces(state, index) <= 0:
+        return ("region_full", "Every space of this region holds a cube: no more photos here.")
+    if check_money and not can_afford(state, seat, RATING[state.ratings[index]].price):
+        return ("cannot_pay", "Your hand cannot pay for that photo.")
+    return None
+
+
+def _end_turn(state: State, seat: Seat, events: list[Event], game_ends: bool, ctx: Ctx | None = None) -> list[Event]:
+    """Pay with no change, lay the whole hand on the discard pile, then draw 5 or end the game."""
+    after = fold(state, events)
+    events = [*events, HandDiscarded(seat=seat, paid=after.spent, cards=after.hands[seat])]
+    after = fold(after, events[-1:])
+    if game_ends:
+        return [*events, FinalScoresCounted(scores=tuple(s.points for s in final_scores(after)))]
+    assert ctx is not None
+    pile = after.draw[seat]
+    if len(pile) >= HAND_SIZE:
+        events.append(HandDrawn(seat=seat, count=HAND_SIZE, cards=pile[:HAND_SIZE]))
+    else:
+        if pile:
+            events.append(HandDrawn(seat=seat, count=len(pile), cards=pile))
+        fresh = list(after.discards[seat])
+        ctx.rng.shuffle(fresh)
+        rest = tuple(fresh[: HAND_SIZE - len(pile)])
+        events.append(DrawPileShuffled(seat=seat, count=len(fresh), order=tuple(fresh)))
+        if rest:
+            events.append(HandDrawn(seat=seat, count=len(rest), cards=rest))
+    following = order_from_first(after)[(order_from_first(after).index(seat) + 1) % state.players]
+    events.append(TurnPassedTo(seat=following))
+    return events

@@ -1,0 +1,102 @@
+"""The state of one game: every card's place, the board, and how far the turn went."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.i_love_portugal.cards import (
+    BACKPACKS,
+    GREY,
+    ORANGE,
+    PHOTOS,
+    PILE_CARDS,
+    PILE_KINDS,
+    REGION,
+    REGIONS,
+    cubes_for,
+    hand_value,
+    spaces_for,
+)
+
+# setup: before the opening facts; colour: seats choose colours in turn order; tourist: seats
+# place tourists in reverse turn order; turn: a seat plays its turn; over: the game has ended.
+Phase = Literal["setup", "colour", "tourist", "turn", "over"]
+
+
+class PortugalOptions(msgspec.Struct, kw_only=True):
+    """I Love Portugal has no table options."""
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    players: int
+    phase: Phase = "setup"
+    first: int | None = None  # holder of the 1st player card
+    current: int | None = None  # the seat awaited (a setup choice or a turn)
+    colours: tuple[str | None, ...]
+    ratings: tuple[str, ...] = ()  # rating token per region, board order
+    capacity: tuple[int, ...]  # usable cube spaces per region (a neutral cube takes one)
+    neutral: tuple[str, ...] = ()  # regions holding a neutral cube
+    cubes: tuple[tuple[int, ...], ...]  # per region, the seats with a cube there, in order placed
+    cubes_left: tuple[int, ...]
+    tourists: tuple[str | None, ...]  # the circle of each seat's tourist
+    scores: tuple[int, ...]  # victory points scored during the game
+    piles: tuple[tuple[str, ...], ...]  # Selfie, Album, Plane piles on the board (top first)
+    photo_pile: tuple[str, ...] = PHOTOS
+    box: tuple[str, ...] = ()  # Backpacks of colours nobody chose
+    draw: tuple[tuple[str, ...], ...]  # each seat's draw pile, top first
+    hands: tuple[tuple[str, ...], ...]
+    discards: tuple[tuple[str, ...], ...]  # bottom first
+    photos: tuple[tuple[str, ...], ...]  # each seat's photos, in the order bought (public)
+    spent: int = 0  # the running total of the turn under way
+    final_round: bool = False  # someone placed their last cube
+
+
+def initial(players: int, options: PortugalOptions | None = None) -> State:
+    empty: tuple[tuple[str, ...], ...] = ((),) * players
+    return State(
+        players=players,
+        colours=(None,) * players,
+        capacity=(spaces_for(players),) * len(REGIONS),
+        cubes=((),) * len(REGIONS),
+        cubes_left=(cubes_for(players),) * players,
+        tourists=(None,) * players,
+        scores=(0,) * players,
+        piles=tuple(PILE_CARDS[kind] for kind in PILE_KINDS),
+        box=tuple(c for cards in BACKPACKS.values() for c in cards),
+        draw=empty,
+        hands=empty,
+        discards=empty,
+        photos=empty,
+    )
+
+
+def order_from_first(state: State) -> list[int]:
+    """Seats in turn order (clockwise = increasing seat), the first player first."""
+    first = state.first or 0
+    return [(first + i) % state.players for i in range(state.players)]
+
+
+def last_seat(state: State) -> int:
+    """The player to the right of the first player: the last of every round."""
+    return order_from_first(state)[-1]
+
+
+def budget(state: State, seat: int) -> int:
+    """What the seat's hand can pay this turn."""
+    return hand_value(state.hands[seat])
+
+
+def can_afford(state: State, seat: int, cost: int) -> bool:
+    return state.spent + cost <= budget(state, seat)
+
+
+def starting_regions(state: State) -> list[str]:
+    """Regions a tourist may start on: not grey, not orange, no tourist yet."""
+    taken = set(state.tourists)
+    return [r for r in REGIONS if REGION[r].colour not in (GREY, ORANGE) and r not in taken]
+
+
+def free_spaces(state: State, index: int) -> int:
+    return state.capacity[index] - len(state.cubes[index])
