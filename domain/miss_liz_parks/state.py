@@ -1,0 +1,220 @@
+"""The state of one game, and what follows from a park's layout: activity, income, Food Courts."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Literal
+
+import msgspec
+
+from domain.miss_liz_parks.components import (
+    BOARD,
+    COLUMNS,
+    EMPLOYEES_PER_THEME,
+    FOOD_COURT_INCOME,
+    FOOD_COURT_SIZE,
+    GRID_COLUMNS,
+    NO_THEME,
+    ROWS,
+    STREETS,
+    THEME_TOKENS,
+    TILES,
+)
+
+Cell = tuple[int, int]
+
+# setup: before the opening facts; themes: choosing themes in turn; opening: entrances, first
+# streets and planning cards (every seat at once); turns: the rounds; over: the game has ended.
+Phase = Literal["setup", "themes", "opening", "turns", "over"]
+# Within a turn: action (free actions, then one action), build (place the tile bought), keep
+# (choose a planning card), give_back (return one of 4 planning cards), free (action taken:
+# free actions, then EndTurn), between (between a turn's last fact and the next turn).
+Step = Literal["action", "build", "keep", "give_back", "free", "between"]
+
+
+class Options(msgspec.Struct, kw_only=True):
+    investment: bool = False  # variant: take up to 10 income a game, paid back in happiness
+    side_b: bool = False  # variant: +3 happiness per reserved space left uncovered
+
+
+class Building(msgspec.Struct, frozen=True, kw_only=True):
+    cell: Cell
+    tile: str
+    employees: int = 0
+    token: str | None = None  # a theme token's theme
+    reward: tuple[int, int, int] | None = None  # (employees, theme tokens, purchase tokens) held from activation
+
+
+class Park(msgspec.Struct, frozen=True, kw_only=True):
+    theme: str | None = None
+    buildings: tuple[Building, ...] = ()  # the Entrance among them
+    streets: tuple[Cell, ...] = ()
+    income: int = 0
+    employees: int = 0  # in the supply beside the board
+    purchase_tokens: int = 0  # owned
+    tokens_used: int = 0  # on the projects board this round
+    theme_tokens: int = 0  # held, not yet placed
+    planning: tuple[str, ...] = ()  # secret
+    looking: tuple[str, ...] = ()  # planning cards being looked at (secret)
+    bought_planning: bool = False  # this round
+    invested: int = 0
+    passed: bool = False
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    players: int
+    options: Options = msgspec.field(default_factory=Options)
+    phase: Phase = "setup"
+    step: Step = "between"
+    round: int = 0
+    first: int = 0
+    current: int | None = None
+    order: tuple[int, ...] = ()  # this round's turn order
+    passing: tuple[int, ...] = ()  # seats in the order they passed this round
+    parks: tuple[Park, ...]
+    piles: tuple[tuple[str, ...], ...] = ()  # secret; pile i is laid out in round i + 1
+    removed: tuple[str, ...] = ()  # secret until the end
+    projects: tuple[tuple[str | None, ...], ...] = ((None,) * COLUMNS,) * 3  # rows cost 4, 3, 2
+    discarded: tuple[str, ...] = ()
+    planning_deck: tuple[str, ...] = ()  # top first, secret
+    pending_tile: str | None = None  # bought, not yet built
+    theme_tokens: int = THEME_TOKENS  # in the box
+
+
+def initial(players: int, options: Options | None = None) -> State:
+    return State(players=players, options=options or Options(), parks=(Park(),) * players)
+
+
+def themes_in_play(state: State) -> list[str]:
+    return [p.theme for p in state.parks if p.theme is not None]
+
+
+# -- the grid ------------------------------------------------------------------------------------
+
+SIDES = ((-1, 0), (1, 0), (0, -1), (0, 1))
+CORNERS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+BONUS_STEPS = SIDES + CORNERS if BOARD.bonus_adjacency == "sides_and_corners" else SIDES
+PATH_STEPS = SIDES + CORNERS if BOARD.path_adjacency == "sides_and_corners" else SIDES
+ALL_CELLS: tuple[Cell, ...] = tuple((r, c) for r in range(ROWS) for c in range(GRID_COLUMNS))
+
+
+def on_grid(cell: Cell) -> bool:
+    return 0 <= cell[0] < ROWS and 0 <= cell[1] < GRID_COLUMNS
+
+
+def around(cell: Cell, steps: tuple[Cell, ...]) -> list[Cell]:
+    return [n for dr, dc in steps if on_grid(n := (cell[0] + dr, cell[1] + dc))]
+
+
+def occupied(park: Park) -> set[Cell]:
+    return {b.cell for b in park.buildings} | set(park.streets)
+
+
+def empty_cells(park: Park) -> list[Cell]:
+    taken = occupied(park)
+    return [cell for cell in ALL_CELLS if cell not in taken]
+
+
+def building_at(park: Park, cell: Cell) -> Building | None:
+    return next((b for b in park.buildings if b.cell == cell), None)
+
+
+def kind(building: Building) -> str:
+    return TILES[building.tile].type
+
+
+def theme_of(building: Building) -> str:
+    """The building's theme now: a theme token's, else the printed one."""
+    return building.token or TILES[building.tile].theme
+
+
+def entrance(park: Park) -> Building | None:
+    return next((b for b in park.buildings if kind(b) == "Entrance"), None)
+
+
+def connected(park: Park) -> set[Cell]:
+    """Cells that touch (across a side) a street path reaching the Entrance: buildings block streets."""
+    gate = entrance(park)
+    if gate is None:
+        return set()
+    streets = set(park.streets)
+    reached = [s for s in around(gate.cell, PATH_STEPS) if s in streets]
+    seen = set(reached)
+    while reached:
+        cell = reached.pop()
+        for n in around(cell, PATH_STEPS):
+            if n in streets and n not in seen:
+                seen.add(n)
+                reached.append(n)
+    return {n for s in seen for n in around(s, PATH_STEPS)}
+
+
+def active(park: Park) -> list[Building]:
+    """Buildings with an employee and a street path to the Entrance."""
+    linked = connected(park)
+    return [b for b in park.buildings if b.employees > 0 and b.cell in linked]
+
+
+def neighbours(park: Park, building: Building) -> list[Building]:
+    cells = set(around(building.cell, BONUS_STEPS))
+    return [b for b in park.buildings if b.cell in cells]
+
+
+def food_courts(park: Park, on: list[Building] | None = None) -> list[tuple[Cell, ...]]:
+    """As many disjoint Food Courts as the active Restaurants make: four, each by two others."""
+    restaurants = [b.cell for b in (active(park) if on is None else on) if kind(b) == "Restaurant"]
+    near = {cell: set(around(cell, BONUS_STEPS)) for cell in restaurants}
+    courts = [
+        group
+        for group in combinations(sorted(restaurants), FOOD_COURT_SIZE)
+        if all(sum(1 for other in group if other in near[cell]) >= 2 for cell in group)
+    ]
+
+    def best(left: list[tuple[Cell, ...]], used: frozenset[Cell]) -> list[tuple[Cell, ...]]:
+        if not left:
+            return []
+        first, rest = left[0], left[1:]
+        skip = best(rest, used)
+        if used & set(first):
+            return skip
+        take = [first, *best(rest, used | set(first))]
+        return take if len(take) > len(skip) else skip
+
+    return best(courts, frozenset())
+
+
+def building_income(park: Park, building: Building) -> int:
+    """What one active building pays in an income phase: its printed income and its bonus."""
+    tile = TILES[building.tile]
+    amount = tile.income
+    if tile.type == "Ride":
+        amount += 2 * sum(1 for n in neighbours(park, building) if kind(n) in ("Shop", "Restaurant"))
+    elif tile.type == "Shop" and any(kind(n) == "Shop" for n in neighbours(park, building)):
+        amount += 1
+    return amount
+
+
+def income_due(park: Park) -> int:
+    """A park's income phase: every active building and bonus, +5 per Food Court."""
+    on = active(park)
+    return sum(building_income(park, b) for b in on) + FOOD_COURT_INCOME * len(food_courts(park, on))
+
+
+# -- supplies ------------------------------------------------------------------------------------
+
+
+def employees_left(park: Park) -> int:
+    """Employees of the park's colour still in the box (15 a colour)."""
+    return EMPLOYEES_PER_THEME - park.employees - sum(b.employees for b in park.buildings)
+
+
+def streets_left(state: State) -> int:
+    return STREETS - sum(len(p.streets) for p in state.parks)
+
+
+def tokens_free(park: Park) -> int:
+    return park.purchase_tokens - park.tokens_used
+
+
+def no_theme(building: Building) -> bool:
+    return theme_of(building) == NO_THEME

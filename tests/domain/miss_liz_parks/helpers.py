@@ -1,0 +1,109 @@
+"""Shared helpers for the Miss Liz tests: start a game, play commands, lay out parks by hand."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.engine import Ctx, Rejected
+from domain.miss_liz_parks import GAME
+from domain.miss_liz_parks.commands import (
+    ChooseTheme,
+    Command,
+    KeepPlanningCard,
+    PassRound,
+    PlaceEntrance,
+    PlaceFirstStreet,
+)
+from domain.miss_liz_parks.components import ENTRANCES, THEME_IDS
+from domain.miss_liz_parks.events import Event
+from domain.miss_liz_parks.state import Building, Cell, Options, Park, State
+
+OCEAN, CASTLE, TERROR, WILD, WESTERN = THEME_IDS
+
+
+def ctx(seed: int = 0) -> Ctx:
+    return Ctx(rng=random.Random(seed))
+
+
+def fold(state: State, events: Iterable[Event]) -> State:
+    for event in events:
+        state = GAME.evolve(state, event)
+    return state
+
+
+def play(state: State, command: Command, seat: int | None = None, seed: int = 0) -> tuple[State, list[Event]]:
+    """Decide and apply one command (by the seat whose turn it is, unless told)."""
+    who = state.current if seat is None else seat
+    assert who is not None
+    events = GAME.decide(state, command, who, ctx(seed))
+    return fold(state, events), events
+
+
+def rejection(state: State, command: Command, seat: int | None = None) -> Rejected:
+    who = state.current if seat is None else seat
+    assert who is not None
+    try:
+        GAME.decide(state, command, who, ctx())
+    except Rejected as exc:
+        return exc
+    raise AssertionError(f"{command} was accepted")
+
+
+def themes_chosen(players: int, seed: int = 0, options: Options | None = None) -> tuple[State, list[Event]]:
+    """A game whose players took the themes in THEME_IDS order (the first player the first theme)."""
+    state = GAME.initial(players, options)
+    log: list[Event] = GAME.setup(state, ctx(seed))
+    state = fold(state, log)
+    for theme in THEME_IDS[:players]:
+        state, events = play(state, ChooseTheme(theme=theme), seed=seed)
+        log += events
+    return state, log
+
+
+def start(players: int, seed: int = 0, options: Options | None = None) -> tuple[State, list[Event]]:
+    """A game at the first turn of round 1: entrances in column 3, first street above, first card kept."""
+    state, log = themes_chosen(players, seed, options)
+    for seat in range(players):
+        for command in (
+            PlaceEntrance(column=3),
+            PlaceFirstStreet(cell=(4, 3)),
+            KeepPlanningCard(card=state.parks[seat].looking[0]),
+        ):
+            state, events = play(state, command, seat)
+            log += events
+    return state, log
+
+
+def park(
+    theme: str,
+    buildings: Iterable[tuple[Cell, str, int]] = (),
+    streets: Iterable[Cell] = (),
+    income: int = 0,
+    entrance: Cell = (5, 3),
+    **fields: Any,
+) -> Park:
+    """A park laid out by hand: its Entrance (unstaffed), buildings as (cell, tile, employees), streets."""
+    built = (
+        Building(cell=entrance, tile=ENTRANCES[theme]),
+        *(Building(cell=c, tile=t, employees=e) for c, t, e in buildings),
+    )
+    fields.setdefault("purchase_tokens", 2)
+    return Park(theme=theme, buildings=built, streets=tuple(streets), income=income, **fields)
+
+
+def with_park(state: State, seat: int, new: Park) -> State:
+    return replace(state, parks=(*state.parks[:seat], new, *state.parks[seat + 1 :]))
+
+
+def pass_all(state: State) -> tuple[State, list[Event]]:
+    """Every seat passes, in turn, until the round ends."""
+    log: list[Event] = []
+    number = state.round
+    while state.round == number and state.phase == "turns":
+        state, events = play(state, PassRound())
+        log += events
+    return state, log
