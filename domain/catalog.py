@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from domain.engine import AnyGame
+from domain.i_love_portugal import GAME as I_LOVE_PORTUGAL
+from domain.miss_liz_parks import GAME as MISS_LIZ_PARKS
 from domain.vilar_de_mouros import GAME as VILAR_DE_MOUROS
 
-GAMES: dict[str, AnyGame] = {game.id: game for game in (VILAR_DE_MOUROS,)}
+GAMES: dict[str, AnyGame] = {game.id: game for game in (VILAR_DE_MOUROS, I_LOVE_PORTUGAL, MISS_LIZ_PARKS)}
