@@ -11,6 +11,7 @@ import json
 import random
 from typing import Any
 
+import msgspec
 import pytest
 from websockets.asyncio.client import connect
 
@@ -19,14 +20,27 @@ from tests.server.conftest import Running
 
 MAX_STEPS = 20_000
 
-CASES = [(game.id, players) for game in GAMES.values() for players in range(game.min_players, game.max_players + 1)]
+
+def cases() -> list[tuple[str, int, dict[str, bool]]]:
+    """Every player count with the default options; each on/off option switched on alone at the
+    fewest players, and all of them at the most."""
+    found = []
+    for game in GAMES.values():
+        found += [(game.id, n, {}) for n in range(game.min_players, game.max_players + 1)]
+        switches = [f.name for f in msgspec.structs.fields(game.options_type) if f.type is bool]
+        found += [(game.id, game.min_players, {name: True}) for name in switches]
+        if len(switches) > 1:
+            found.append((game.id, game.max_players, dict.fromkeys(switches, True)))
+    return found
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize(("game", "players"), CASES)
-async def test_a_game_runs_to_its_final_scores_over_the_api(server: Running, game: str, players: int) -> None:
-    rng = random.Random(f"{game}/{players}")
-    game_id = await server.create(players, game)
+@pytest.mark.parametrize(("game", "players", "options"), cases())
+async def test_a_game_runs_to_its_final_scores_over_the_api(
+    server: Running, game: str, players: int, options: dict[str, bool]
+) -> None:
+    rng = random.Random(f"{game}/{players}/{sorted(options)}")
+    game_id = await server.create(players, game, **options)
     tokens = await server.seat_all(game_id, players)
     async with connect(f"{server.ws_url}/api/v1/games/{game_id}/ws") as ws:
         await ws.send(json.dumps({"type": "hello", "token": tokens[0], "after": 0}))
