@@ -118,6 +118,7 @@ class Game(Generic[S, C, E, R]):
     awaited: Callable[[S], list[Awaited]]
     outcome: Callable[[S], R | None]
     deadlines: Callable[[S], list[Deadline]] = no_deadlines  # windows that close by themselves
+    components: Any = None  # the printed parts as data (cards, map, tiles), for frontends to draw
 
 
 AnyGame = Game[Any, Any, Any, Any]

@@ -19,6 +19,12 @@ class CatalogEntry(msgspec.Struct):
     options: dict[str, Any]  # each option with its default
 
 
+class GameComponents(msgspec.Struct):
+    game: str
+    title: str
+    components: Any  # the game's data file: cards, map, tiles, each value with its source
+
+
 class LobbyEntry(msgspec.Struct):
     game_id: str
     game: str

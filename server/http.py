@@ -11,7 +11,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
 from domain.table import status
-from projections.lobby import CatalogEntry, LobbyEntry, catalog
+from projections.lobby import CatalogEntry, GameComponents, LobbyEntry, catalog
 from projections.views import TableView, VersionedEvent
 from server.auth import bearer, require_admin
 from server.codec import encode
@@ -132,6 +132,13 @@ async def get_catalog(request: Request) -> Response:
     return answer(Catalog(catalog(games_of(request).games.values())))
 
 
+async def get_components(request: Request) -> Response:
+    game = games_of(request).games.get(request.path_params["game"])
+    if game is None:
+        raise ApiError(404, "unknown_game_type", "This server has no such game.")
+    return answer(GameComponents(game.id, game.title, game.components))
+
+
 async def create_game(request: Request) -> Response:
     body = await read_json(request, CreateGame)
     return answer(await games_of(request).create(body.game, body.players, body.options), 201)
@@ -238,6 +245,17 @@ class Endpoint:
 GAME = (404, 401, 403, 503)
 ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/games/catalog", get_catalog, "The games this server hosts, with their options", Catalog),
+    Endpoint(
+        "GET",
+        "/games/catalog/{game}",
+        get_components,
+        "A game's printed parts as data, to draw it",
+        GameComponents,
+        200,
+        None,
+        (),
+        (404,),
+    ),
     Endpoint("POST", "/games", create_game, "Open a new table", LobbyEntry, 201, CreateGame, (), (400, 413, 422, 503)),
     Endpoint(
         "GET",

@@ -7,6 +7,7 @@ are the games' own unions.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -112,11 +113,10 @@ def operation(endpoint: Endpoint) -> dict[str, Any]:
         "responses": {str(endpoint.status): {"description": "OK", "content": content(endpoint.answer)}}
         | {str(s): error_response(s) for s in sorted(set(endpoint.errors))},
     }
-    parameters = (
-        [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}]
-        if "{game_id}" in endpoint.path
-        else []
-    )
+    parameters = [
+        {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+        for name in re.findall(r"{(\w+)}", endpoint.path)
+    ]
     parameters += [{"name": q, "in": "query", "required": False, "schema": {"type": "string"}} for q in endpoint.query]
     if parameters:
         op["parameters"] = parameters

@@ -6,6 +6,7 @@ Rules page and rulings: docs/games/i-love-portugal.md.
 from __future__ import annotations
 
 from domain.engine import Game
+from domain.i_love_portugal.cards import BOARD
 from domain.i_love_portugal.commands import Command
 from domain.i_love_portugal.events import Event
 from domain.i_love_portugal.rules import awaited, decide, evolve, legal_commands, setup
@@ -32,6 +33,7 @@ GAME: Game[State, Command, Event, PortugalOutcome] = Game(
     legal_commands=legal_commands,
     awaited=awaited,
     outcome=outcome,
+    components=BOARD,
 )
 
 __all__ = ["GAME"]

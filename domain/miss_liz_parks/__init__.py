@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from domain.engine import Game
 from domain.miss_liz_parks.commands import Command
+from domain.miss_liz_parks.components import COMPONENTS
 from domain.miss_liz_parks.events import Event
 from domain.miss_liz_parks.rules import awaited, decide, evolve, legal_commands, setup
 from domain.miss_liz_parks.scoring import ParkOutcome, outcome
@@ -33,6 +34,7 @@ GAME: Game[State, Command, Event, ParkOutcome] = Game(
     legal_commands=legal_commands,
     awaited=awaited,
     outcome=outcome,
+    components=COMPONENTS,
 )
 
 __all__ = ["GAME"]

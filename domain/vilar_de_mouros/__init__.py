@@ -6,6 +6,7 @@ Rules page and rulings: docs/games/vilar-de-mouros.md.
 from __future__ import annotations
 
 from domain.engine import Game
+from domain.vilar_de_mouros.cards import CARD_FILE
 from domain.vilar_de_mouros.commands import Command
 from domain.vilar_de_mouros.events import Event
 from domain.vilar_de_mouros.rules import awaited, decide, evolve, legal_commands, setup
@@ -32,6 +33,7 @@ GAME: Game[State, Command, Event, VilarOutcome] = Game(
     legal_commands=legal_commands,
     awaited=awaited,
     outcome=outcome,
+    components=CARD_FILE,
 )
 
 __all__ = ["GAME"]

@@ -18,6 +18,15 @@ async def test_catalog_lists_every_game_with_its_players_and_options(server: Run
     assert isinstance(games["vilar-de-mouros"]["options"], dict)
 
 
+async def test_each_games_printed_parts_are_served_as_data(server: Running) -> None:
+    for game in ("vilar-de-mouros", "i-love-portugal", "miss-liz-parks"):
+        r = await server.http.get(f"/api/v1/games/catalog/{game}")
+        assert r.status_code == 200 and r.json()["game"] == game
+        assert r.json()["components"]
+    r = await server.http.get("/api/v1/games/catalog/chess")
+    assert r.status_code == 404 and r.json()["error"] == "unknown_game_type"
+
+
 async def test_create_answers_201_with_an_open_table(server: Running) -> None:
     r = await server.http.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 3})
     assert r.status_code == 201
