@@ -28,6 +28,7 @@ from server.errors import ApiError, ErrorBody
 from server.feeds import Feeds
 from server.games import Games
 from server.http import ENDPOINTS, answer, healthz, readyz
+from server.logs import RequestContext
 from server.metrics import Metrics, TimeRequests, scrape
 from server.openapi import document
 from server.settings import Settings
@@ -146,6 +147,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
     return Starlette(
         routes=table,
         middleware=[
+            Middleware(RequestContext),
             Middleware(TimeRequests, metrics=metrics, paths=paths),
             Middleware(
                 CORSMiddleware,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import uvicorn
 
+from server import logs
 from server.app import create_app
 from server.settings import Settings
 
@@ -25,13 +25,14 @@ def serve(args: argparse.Namespace) -> int:
         "log_level": args.log_level,
     }
     settings = dataclasses.replace(settings, **{k: v for k, v in changes.items() if v is not None})
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(settings.log_level)
     # uvicorn turns SIGTERM and SIGINT into a graceful shutdown, which stops the embedded Redis.
     uvicorn.run(
         create_app(settings),
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
+        log_config=None,  # server.logs configured every logger: JSON lines
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         timeout_graceful_shutdown=5,

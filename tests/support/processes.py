@@ -26,13 +26,21 @@ def free_port() -> int:
 class Serve:
     """``ludoteca serve`` on a free port, ready to answer once entered; stopped on exit."""
 
-    def __init__(self, port: int, *, data_dir: Path | None = None, redis_url: str | None = None, **env: str) -> None:
+    def __init__(
+        self,
+        port: int,
+        *,
+        data_dir: Path | None = None,
+        redis_url: str | None = None,
+        log_level: str = "warning",
+        **env: str,
+    ) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.environ = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | env
         if redis_url:
             self.environ["REDIS_URL"] = redis_url
-        self.args = [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--log-level", "warning"]
+        self.args = [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--log-level", log_level]
         if data_dir is not None:
             self.args += ["--data-dir", str(data_dir)]
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in __exit__, after the process

@@ -1,0 +1,77 @@
+"""Structured logs: one JSON object a line, with the request id and game id of the request
+that caused it. Nothing secret is logged: tokens travel only in headers and hello
+messages, which are never logged, and events and views are never logged at all.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sys
+import time
+import uuid
+from contextvars import ContextVar
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
+game_id: ContextVar[str | None] = ContextVar("game_id", default=None)
+
+GAME_IN_PATH = re.compile(r"^/api/v1/games/([0-9a-f]{16})(?:/|$)")
+CLIENT_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        line = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+            "request_id": request_id.get(),
+            "game_id": game_id.get(),
+        }
+        if record.exc_info:
+            line["error"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False)
+
+
+def configure(level: str) -> None:
+    """Every logger (uvicorn's too) writes JSON lines to standard error."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).handlers[:] = []
+        logging.getLogger(name).propagate = True
+
+
+class RequestContext:
+    """ASGI middleware: a request id (the client's ``X-Request-Id`` when sane, else a new one)
+    and the game id of the path, for every log line the request causes; the id is echoed back."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        asked = dict(scope["headers"]).get(b"x-request-id", b"").decode("latin-1")
+        rid = asked if CLIENT_REQUEST_ID.match(asked) else uuid.uuid4().hex
+        match = GAME_IN_PATH.match(scope["path"])
+        tokens = request_id.set(rid), game_id.set(match.group(1) if match else None)
+
+        async def send_with_id(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", rid.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            request_id.reset(tokens[0])
+            game_id.reset(tokens[1])
