@@ -1,0 +1,112 @@
+"""What a seat may ask for. Actions are one per turn; answers and reactions come from other seats.
+
+Every command that names cards is checked whole by decide (docs/games/itchy-feet.md lists which
+ones ``legal_commands`` enumerates: a practical subset, never every combination).
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class Draw(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Action: take 1 card from the deck."""
+
+
+class Recycle(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Action: discard ``pay`` (2 cards; 1 for the Bargain Hunter), take ``take`` from the discard pile."""
+
+    pay: tuple[str, ...]
+    take: str
+
+
+class OfferTrade(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Offer ``give`` (own cards, face up) to ``target`` for cards of the kinds ``ask``."""
+
+    target: int
+    give: tuple[str, ...]
+    ask: tuple[str, ...]
+
+
+class AcceptTrade(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """The offer's target hands over cards of the asked kinds and takes the offered cards."""
+
+
+class RejectTrade(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """The offer's target turns it down (the only answer for one who lacks the cards)."""
+
+
+class Steal(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Action: discard ``pay`` (none for the Pickpocket), take a random card from ``target``'s hand."""
+
+    target: int
+    pay: str | None = None
+
+
+class Travel(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Action: travel to ``country`` (your own first, then the centre one)."""
+
+    country: str
+
+
+class DitchForbidden(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Action (the whole turn): discard a forbidden object together with 1 other card."""
+
+    forbidden: str
+    other: str
+
+
+class Smuggle(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Action of the Smuggler: hand 1 forbidden object to another player."""
+
+    card: str
+    target: int
+
+
+class PlaySpecial(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Play a special object from your hand; ``cards`` names what it needs (see the card)."""
+
+    card: str
+    cards: tuple[str, ...] = ()
+
+
+class PlayMousetrap(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Reaction: spring a Mousetrap on the action waiting in the open window."""
+
+    card: str
+
+
+class PassReaction(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Reaction: let the action waiting in the open window go ahead."""
+
+
+class DiscardDownToSeven(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Over the hand limit: discard one card (never a forbidden object)."""
+
+    card: str
+
+
+class CloseWindow(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """From the table clock only: close a trade offer or a reaction window whose time is up."""
+
+    window: str
+
+
+Action = Draw | Recycle | OfferTrade | Steal | Travel | DitchForbidden | Smuggle | PlaySpecial
+
+Command = (
+    Draw
+    | Recycle
+    | OfferTrade
+    | AcceptTrade
+    | RejectTrade
+    | Steal
+    | Travel
+    | DitchForbidden
+    | Smuggle
+    | PlaySpecial
+    | PlayMousetrap
+    | PassReaction
+    | DiscardDownToSeven
+    | CloseWindow
+)
