@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import FULL, AnyGame, Viewer
+from domain.engine import FULL, AnyGame, Awaited, Viewer
 from domain.table import TABLE_EVENTS, SeatInfo, Status, Table, status
 
 
@@ -32,6 +32,7 @@ class TableView(msgspec.Struct, kw_only=True):
     seat: int | None
     players: int
     seats: list[SeatInfo | None]
+    awaiting: list[Awaited]  # who the game waits for now, and why (any game, any viewer)
     view: Any
     outcome: Any
 
@@ -70,6 +71,7 @@ def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> Tab
         seat=viewer if viewer is not None and viewer != FULL else None,
         players=table.players,
         seats=list(table.seats),
+        awaiting=[] if table.state is None else game.awaited(table.state),
         view=None if table.state is None else game.view(table.state, viewer),
         outcome=outcome,
     )

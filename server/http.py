@@ -135,7 +135,7 @@ async def get_catalog(request: Request) -> Response:
 async def get_components(request: Request) -> Response:
     game = games_of(request).games.get(request.path_params["game"])
     if game is None:
-        raise ApiError(404, "unknown_game_type", "This server has no such game.")
+        raise ApiError(404, "not_found", "This server has no such game.")
     return answer(GameComponents(game.id, game.title, game.components))
 
 

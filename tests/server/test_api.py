@@ -24,7 +24,7 @@ async def test_each_games_printed_parts_are_served_as_data(server: Running) -> N
         assert r.status_code == 200 and r.json()["game"] == game
         assert r.json()["components"]
     r = await server.http.get("/api/v1/games/catalog/chess")
-    assert r.status_code == 404 and r.json()["error"] == "unknown_game_type"
+    assert r.status_code == 404 and r.json()["error"] == "not_found"
 
 
 async def test_create_answers_201_with_an_open_table(server: Running) -> None:
