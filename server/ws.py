@@ -3,6 +3,11 @@
 The socket joins its game's feed before catch-up starts, so nothing written during
 catch-up is missed; every message to the client goes through one bounded queue and
 one sender, and a client too slow to drain it is closed with ``CLOSE_RESUME``.
+
+Abuse: a message over ``ws_max_message`` bytes closes the socket with 1009; after the
+hello, a token bucket (``ws_rate`` messages a second, bursts of ``ws_burst``) refuses
+messages beyond it with ``too_many``, and a client that goes on flooding
+(``ws_flood_limit`` refusals in a row) is closed with ``CLOSE_FLOOD``.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 import msgspec
@@ -31,6 +37,8 @@ CLOSE_POLICY = 1008  # no hello in time, a malformed hello, a foreign origin
 CLOSE_RESUME = 4008  # too slow: reconnect and resume with "after" = the last version you hold
 CLOSE_RESET = 4009  # the stream went backwards: drop what you hold and reconnect with after=0
 CLOSE_DENIED = 4003  # the hello's token was refused or the game does not exist (see the error sent first)
+CLOSE_TOO_BIG = 1009  # a message over the size limit (LUDOTECA_WS_MAX_MESSAGE)
+CLOSE_FLOOD = 4029  # kept sending far faster than the rate limit after being told too_many
 
 
 class Hello(msgspec.Struct, tag="hello", tag_field="type"):
@@ -63,6 +71,34 @@ def error_message(exc: ApiError, command_id: str | None = None) -> bytes:
     return encode(ErrorMessage(exc.code, exc.message, exc.details, command_id))
 
 
+class TooBig(Exception):
+    """A client message over the size limit."""
+
+
+class Throttle:
+    """A token bucket: ``rate`` messages a second on average, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.stamp = now
+        self.refused = 0  # messages refused since the last one let through
+
+    def allow(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            self.refused = 0
+            return True
+        self.refused += 1
+        return False
+
+
+TOO_MANY = ApiError(429, "too_many", "Too many messages; slow down.")
+
+
 async def send(websocket: WebSocket, message: bytes) -> None:
     await websocket.send_text(message.decode())
 
@@ -78,10 +114,13 @@ async def game_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     game_id = websocket.path_params["game_id"]
     try:
-        raw = await asyncio.wait_for(receive(websocket), settings.hello_timeout)
+        raw = await asyncio.wait_for(receive(websocket, settings.ws_max_message), settings.hello_timeout)
         hello = CLIENT_MESSAGE.decode(raw) if raw is not None else None
     except TimeoutError:
         await websocket.close(CLOSE_POLICY, "say hello first")
+        return
+    except TooBig:
+        await websocket.close(CLOSE_TOO_BIG, "message too big")
         return
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         await send(websocket, error_message(malformed(exc)))
@@ -106,29 +145,61 @@ async def game_socket(websocket: WebSocket) -> None:
         await websocket.close(1011, "store unavailable")
         return
     sender = asyncio.create_task(send_loop(websocket, games, sub, game, game_id, table, hello.after))
+    close: tuple[int, str] | None = None
     try:
-        await receive_loop(websocket, games, feeds, game_id, sub)
+        close = await receive_loop(websocket, games, feeds, game_id, sub)
     finally:
         feeds.unsubscribe(feed_, sub)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
+    if close is not None:
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
+            await websocket.close(*close)
 
 
 STORE_DOWN = ApiError(503, "store_unavailable", "The game store is unreachable; try again shortly.")
 
 
-async def receive(websocket: WebSocket) -> bytes | None:
-    """The next client message, ``None`` once the client has gone."""
+async def receive(websocket: WebSocket, limit: int) -> bytes | None:
+    """The next client message, ``None`` once the client has gone; :class:`TooBig` past ``limit`` bytes."""
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         return None
     text = message.get("text")
-    return text.encode() if text is not None else message.get("bytes") or b""
+    raw: bytes = text.encode() if text is not None else message.get("bytes") or b""
+    if len(raw) > limit:
+        raise TooBig
+    return raw
 
 
-async def receive_loop(websocket: WebSocket, games: Games, feeds: Feeds, game_id: str, sub: Subscriber) -> None:
-    while (raw := await receive(websocket)) is not None:
+def command_id_of(raw: bytes) -> str | None:
+    try:
+        message = CLIENT_MESSAGE.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return message.command_id if isinstance(message, SendCommand) else None
+
+
+async def receive_loop(
+    websocket: WebSocket, games: Games, feeds: Feeds, game_id: str, sub: Subscriber
+) -> tuple[int, str] | None:
+    """Handle the client's messages until it leaves (``None``) or must be closed (code and reason)."""
+    settings = websocket.app.state.settings
+    throttle = Throttle(settings.ws_rate, settings.ws_burst, time.monotonic())
+    while True:
+        try:
+            raw = await receive(websocket, settings.ws_max_message)
+        except TooBig:
+            return CLOSE_TOO_BIG, "message too big"
+        if raw is None:
+            return None
+        if not throttle.allow(time.monotonic()):
+            if throttle.refused > settings.ws_flood_limit:
+                log.warning("closing a flooding socket on game %s", game_id)
+                return CLOSE_FLOOD, "too many messages"
+            sub.push(0, error_message(TOO_MANY, command_id_of(raw)))
+            continue
         command_id: str | None = None
         try:
             message = CLIENT_MESSAGE.decode(raw)

@@ -1,0 +1,128 @@
+"""Hidden information, attacked over the wire: a leak oracle for every game.
+
+For random games of every game in the catalog, played to a random point through a
+real ``ludoteca serve`` (log level debug, its log captured), everything each seat and
+the spectator receives is collected: REST bodies and headers (the table, legal
+commands, the event feed, replays at every version, the export refused before the end),
+errors for commands naming hidden cards, and every WebSocket message. The stored log
+(read with the admin export) tells the oracle which strings each viewer may not see;
+none may occur in what it received, and none hidden from the spectator may occur in
+the server's log lines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import msgspec
+import pytest
+from websockets.asyncio.client import connect
+
+from domain.catalog import GAMES
+from tests.projections.test_no_leak import probes
+from tests.reliability.harness import ADMIN, Api, auth, figure, own_redis, replica
+from tests.reliability.sizes import SIZE
+from tests.security.oracle import hidden_from, leaks, log_from_export
+from tests.support.processes import Serve
+
+
+@pytest.fixture(scope="module")
+def serve() -> Iterator[Serve]:
+    with own_redis("everysec") as redis:
+        server = replica(redis.url)
+        server.args[server.args.index("--log-level") + 1] = "debug"
+        with server:
+            yield server
+
+
+@pytest.fixture
+async def api(serve: Serve) -> AsyncIterator[Api]:
+    async with Api([serve.url]) as api:
+        yield api
+
+
+def headers_text(r: Any) -> str:
+    return "\n".join(f"{k}: {v}" for k, v in r.headers.items())
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("kind", sorted(GAMES))
+async def test_nothing_any_viewer_receives_names_a_card_hidden_from_it(api: Api, serve: Serve, kind: str) -> None:
+    game = GAMES[kind]
+    rng = random.Random(f"leak-{kind}")
+    checked = hidden_total = 0
+    for n in range(SIZE.leak_games):
+        players = rng.randint(game.min_players, game.max_players)
+        game_id, tokens = await api.started(players, kind)
+        viewers: list[str | None] = [*tokens, None]
+        ws_url = serve.url.replace("http://", "ws://") + f"/api/v1/games/{game_id}/ws"
+        sockets = [await connect(ws_url) for _ in viewers]
+        inboxes: list[list[str]] = [[] for _ in viewers]
+        for ws, token in zip(sockets, viewers, strict=True):
+            await ws.send(json.dumps({"type": "hello", "token": token, "after": 0}))
+        texts: list[list[str]] = [[] for _ in viewers]
+        for _ in range(rng.randint(0, 40)):
+            answers = await asyncio.gather(
+                *(api.at(0).get(f"/api/v1/games/{game_id}/legal-commands", headers=auth(t)) for t in tokens)
+            )
+            for i, r in enumerate(answers):
+                texts[i] += [r.text, headers_text(r)]
+            awaited = [s for s, r in enumerate(answers) if r.json()["commands"]]
+            if not awaited:
+                break
+            seat = rng.choice(awaited)
+            r = await api.send(game_id, tokens[seat], rng.choice(answers[seat].json()["commands"]))
+            assert r.status_code == 200, r.text
+            texts[seat] += [r.text, headers_text(r)]
+        table = await api.table(game_id)
+        version = table["version"]
+        export = await api.at(0).get(f"/api/v1/games/{game_id}/export", headers=auth(ADMIN))
+        log = log_from_export(game, export.text)
+        for i, token in enumerate(viewers):
+            h = auth(token)
+            reads = [
+                api.at(0).get(f"/api/v1/games/{game_id}", headers=h),
+                api.at(0).get(f"/api/v1/games/{game_id}/events", headers=h),
+                api.at(0).get(f"/api/v1/games/{game_id}/export", headers=h),
+                *(
+                    api.at(0).get(f"/api/v1/games/{game_id}/replay", params={"version": v}, headers=h)
+                    for v in range(1, version + 1, max(1, version // 8))
+                ),
+            ]
+            for r in await asyncio.gather(*reads):
+                texts[i] += [r.text, headers_text(r)]
+        async with asyncio.timeout(10):
+            for ws, box in zip(sockets, inboxes, strict=True):
+                while not box or json.loads(box[-1]).get("version", -1) < version:
+                    box.append(str(await ws.recv()))
+        for ws in sockets:
+            await ws.close()
+        finished = table["status"] == "finished"
+        for i, token in enumerate(viewers):
+            viewer = None if token is None else i
+            hidden = hidden_from(game, log, viewer)
+            assert not finished or not hidden, "a finished game hides nothing"
+            if viewer is not None and hidden and not finished:
+                named = rng.sample(sorted(hidden), min(3, len(hidden)))
+                for command in probes(game, named):
+                    if not msgspec.structs.fields(command):
+                        continue  # names nothing
+                    body = {"command": msgspec.to_builtins(command), "command_id": f"probe-{n}"}
+                    r = await api.at(0).post(f"/api/v1/games/{game_id}/commands", json=body, headers=auth(token))
+                    assert r.status_code != 500, r.text
+                    assert not leaks(hidden - set(named), r.text, headers_text(r)), r.text
+            found = leaks(hidden, *texts[i], *inboxes[i])
+            assert not found, f"viewer {viewer} of {game_id} received hidden {sorted(found)[:5]}"
+            checked += 1
+            hidden_total += len(hidden)
+        spectator_hidden = hidden_from(game, log, None)
+        assert not leaks(spectator_hidden, serve.output(), bare=True), "a hidden card reached the server's log"
+    figure(
+        f"leak oracle ({kind})",
+        f"{SIZE.leak_games} random games, {checked} viewers: {hidden_total} hidden strings checked against "
+        "REST bodies and headers, WebSocket messages, errors, replays and log lines: 0 leaked",
+    )
