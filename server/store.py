@@ -533,13 +533,17 @@ async def initialize(client: Client) -> None:
         await client.initialize()
 
 
-def connect(url: str, *, socket_timeout: float = 5.0, connect_timeout: float = 2.0) -> Client:
+def connect(
+    url: str, *, socket_timeout: float = 1.5, connect_timeout: float = 1.0, max_connections: int = 64
+) -> Client:
     """A client for ``redis://``, ``rediss://`` or ``unix://`` URLs, or a Redis Cluster for
     ``redis+cluster://host:port`` (any node; the client discovers the others).
 
     Replies are bytes. Connection errors are not retried by the client, so a
     Redis that is down surfaces at once (the server answers 503); idle pooled
-    connections are checked with a PING after ``health_check_interval``.
+    connections are checked with a PING after ``health_check_interval``. The pool is
+    bounded and *waits* for a free connection (up to ``socket_timeout``) rather than
+    failing: a burst of sockets saying hello at once must queue, not be refused.
     """
     if url.startswith(CLUSTER_SCHEME):
         return RedisCluster.from_url(
@@ -548,11 +552,14 @@ def connect(url: str, *, socket_timeout: float = 5.0, connect_timeout: float = 2
             socket_connect_timeout=connect_timeout,
             decode_responses=False,
         )
-    return aioredis.Redis.from_url(
+    pool = aioredis.BlockingConnectionPool.from_url(
         url,
+        max_connections=max_connections,
+        timeout=socket_timeout,
         socket_timeout=socket_timeout,
         socket_connect_timeout=connect_timeout,
         health_check_interval=10,
         retry=Retry(NoBackoff(), 0),
         decode_responses=False,
     )
+    return aioredis.Redis.from_pool(pool)
