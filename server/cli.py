@@ -40,6 +40,12 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench(args: argparse.Namespace) -> int:
+    from server.bench import main as run_bench  # the bench imports what serve never needs
+
+    return run_bench(args.quick, args.json)
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="ludoteca", description="A server for turn-based tabletop games.")
     verbs = top.add_subparsers(dest="verb", required=True)
@@ -50,6 +56,10 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--redis-url", help="use this Redis instead of the embedded one (REDIS_URL)")
     run.add_argument("--log-level", choices=["debug", "info", "warning", "error"], help="LUDOTECA_LOG_LEVEL")
     run.set_defaults(func=serve)
+    measure = verbs.add_parser("bench", help="measure Ludoteca against the ceiling of each path (docs/performance.md)")
+    measure.add_argument("--quick", action="store_true", help="a short run (under a minute), for CI")
+    measure.add_argument("--json", type=Path, metavar="FILE", help="also write every figure to FILE as JSON")
+    measure.set_defaults(func=bench)
     return top
 
 

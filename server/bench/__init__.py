@@ -1,0 +1,20 @@
+"""``ludoteca bench``: Ludoteca measured against the ceiling of each path it takes, in one run.
+
+Each figure pairs a ceiling (what the same machine does on the same path with nothing of
+Ludoteca around it: the Lua append alone, a bare Starlette endpoint, a raw WebSocket
+broadcast, XRANGE + decode) with Ludoteca on that path, and their ratio; docs/performance.md
+explains every figure and records a full run. Modules: ``run`` (the phases), ``load`` (bots,
+sockets), ``client`` (HTTP and WebSocket clients), ``play`` (games played in process,
+streams), ``procs`` (servers under test), ``bare`` (the ceilings' server), ``gcserve``
+(``ludoteca serve`` with its collector watched), ``report`` (table and JSON).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def main(quick: bool = False, json_path: Path | None = None) -> int:
+    from server.bench.run import bench
+
+    return bench(quick, json_path)

@@ -1,0 +1,158 @@
+"""Games played in process by random legal commands: the rules alone, and the streams the bench stores.
+
+A stream longer than one game can be: a game's log can hold any number of played
+games back to back, because ``domain.table.evolve`` starts a fresh game state when a
+``SeatTaken`` fills the table. So a long stream is the opening of a table, then for
+each game played: the last ``SeatTaken`` with the game's setup facts, then the facts
+of its commands, each one decided by the rules on the state it applies to. Every
+event is real; the game is one long table where play started again many times.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from domain.engine import CLOCK, AnyGame, Ctx
+from domain.table import Table, fold, open_table, status, take_seat
+from domain.table import decide as decide_at_table
+from projections.lobby import lobby_entry, meta_fields
+from server.auth import new_token, token_hash
+from server.codec import SCHEMA, encode
+from server.games import GAME_ID_BYTES
+from server.store import Appended, EventStore
+
+
+def seat_counts(game: AnyGame) -> Iterator[int]:
+    """Every table size the game allows, round and round."""
+    while True:
+        yield from range(game.min_players, game.max_players + 1)
+
+
+def choose(game: AnyGame, table: Table, rng: random.Random) -> tuple[int, Any, int] | None:
+    """A random legal command: ``(seat, command, now_ms)``; a due deadline when nobody may act; None when over."""
+    if status(game, table) != "active":
+        return None
+    state = table.state
+    options = [
+        (a.seat, command)
+        for a in {a.seat: a for a in game.awaited(state)}.values()
+        for command in game.legal_commands(state, a.seat)
+    ]
+    if options:
+        seat, command = rng.choice(options)
+        return seat, command, 0
+    deadlines = game.deadlines(state)
+    if deadlines:
+        first = min(deadlines, key=lambda d: d.due_ms)
+        return CLOCK, first.command, first.due_ms
+    return None
+
+
+def opening(game: AnyGame, players: int, rng: random.Random) -> tuple[list[Any], list[Any]]:
+    """A full table: the events up to the last seat, and the last seat's batch (its SeatTaken and the setup)."""
+    events: list[Any] = [open_table(game, players, {})]
+    table = fold(game, None, events)
+    for _ in range(players - 1):
+        assert table is not None
+        batch = take_seat(game, table, None, "", None, Ctx(rng=rng))
+        table = fold(game, table, batch)
+        events += batch
+    assert table is not None
+    return events, take_seat(game, table, None, "", None, Ctx(rng=rng))
+
+
+def play(game: AnyGame, table: Table, rng: random.Random, limit: int = 100_000) -> list[list[Any]]:
+    """The batches of events of random legal commands from ``table`` to the end (or ``limit`` commands)."""
+    batches = []
+    for _ in range(limit):
+        chosen = choose(game, table, rng)
+        if chosen is None:
+            break
+        seat, command, now_ms = chosen
+        batch = decide_at_table(game, table, command, seat, Ctx(rng=rng, now_ms=now_ms))
+        folded = fold(game, table, batch)
+        assert folded is not None
+        table = folded
+        batches.append(batch)
+    return batches
+
+
+def stream(game: AnyGame, players: int, rng: random.Random, at_least: int, tail: int | None) -> list[Any]:
+    """A table's events: games played back to back until ``at_least`` events, then the last game cut.
+
+    ``tail`` None: stop as soon as there are ``at_least`` events. ``tail`` n: whole games
+    until there are ``at_least`` events, then one more game played for n commands only,
+    so the stream ends mid-play.
+    """
+    events, _ = opening(game, players, rng)
+    while True:
+        head, last_seat = opening(game, players, rng)
+        table = fold(game, None, [*head, *last_seat])
+        assert table is not None
+        batches = play(game, table, rng)
+        played = last_seat + [e for b in batches for e in b]
+        if tail is None:
+            if len(events) + len(played) < at_least:
+                events += played
+                continue
+            events += last_seat
+            for batch in batches:
+                if len(events) >= at_least:
+                    break
+                events += batch
+            return events
+        if len(events) < at_least:
+            events += played
+            continue
+        return events + last_seat + [e for b in batches[:tail] for e in b]
+
+
+def rules_steps(game: AnyGame, seconds: float, rng: random.Random) -> tuple[int, float]:
+    """Random legal steps (awaited + legal_commands + decide + evolve) for ``seconds``: (steps, time spent)."""
+    steps, spent = 0, 0.0
+    sizes = seat_counts(game)
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        head, last_seat = opening(game, next(sizes), rng)
+        table = fold(game, None, [*head, *last_seat])
+        assert table is not None
+        state = table.state
+        start = time.perf_counter()
+        for _ in range(100_000):
+            awaited = [a.seat for a in game.awaited(state)]
+            options = [(seat, c) for seat in dict.fromkeys(awaited) for c in game.legal_commands(state, seat)]
+            if not options:
+                break
+            seat, command = rng.choice(options)
+            for event in game.decide(state, command, seat, Ctx(rng=rng)):
+                state = game.evolve(state, event)
+            steps += 1
+        spent += time.perf_counter() - start
+    return steps, spent
+
+
+async def store_game(store: EventStore, game: AnyGame, events: list[Any], players: int) -> tuple[str, list[str]]:
+    """Append ``events`` as a new game through the store (with seat tokens and lobby fields): its id and tokens."""
+    game_id = secrets.token_hex(GAME_ID_BYTES)
+    tokens = [f"{game_id}.{new_token()}" for _ in range(players)]
+    table = fold(game, None, events)
+    assert table is not None
+    entry = lobby_entry(game, game_id, table)
+    sequence = await store.next_sequence()
+    for start in range(0, len(events), 500):
+        last = start + 500 >= len(events)
+        result = await store.append(
+            game_id,
+            start,
+            [encode(e) for e in events[start : start + 500]],
+            schema=SCHEMA,
+            meta={**meta_fields(entry), "sequence": sequence} if last else None,
+            tokens={token_hash(t): seat for seat, t in enumerate(tokens)} if start == 0 else None,
+        )
+        assert isinstance(result, Appended), result
+    await store.index(game_id, entry.status, sequence)
+    return game_id, tokens

@@ -1,0 +1,141 @@
+"""The processes a bench run starts (servers under test), and what it reads about them."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import IO
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The uvicorn settings `ludoteca serve` runs with (server/cli.py), for every server under test.
+UVICORN: dict[str, object] = {
+    "log_level": "warning",
+    "ws_ping_interval": 20.0,
+    "ws_ping_timeout": 20.0,
+    "timeout_graceful_shutdown": 5,
+}
+
+
+def raise_fd_limit() -> int:
+    """Lift this process's descriptor limit to its hard limit (children inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        return hard
+    return soft
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def rss(pid: int) -> int:
+    """Resident memory of a process, in bytes."""
+    for line in (Path("/proc") / str(pid) / "status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far."""
+    fields = (Path("/proc") / str(pid) / "stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _die_with_parent() -> None:
+    # Runs between fork and exec: a server under test never outlives the bench.
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+class Server:
+    """A server process on a loopback port, ready once ``start`` returns; stopped by ``stop``."""
+
+    def __init__(self, name: str, args: list[str], port: int, env: dict[str, str]) -> None:
+        self.name = name
+        self.args = args
+        self.port = port
+        self.env = {**os.environ, **env}
+        self.log: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def start(self, ready_path: str = "/readyz", timeout: float = 30.0) -> Server:
+        self.process = subprocess.Popen(
+            self.args, cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log, preexec_fn=_die_with_parent
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.name} exited while starting:\n{self.output()}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{ready_path}", timeout=1) as answer:
+                    if answer.status == 200:
+                        return self
+            except (urllib.error.URLError, OSError):
+                pass
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"{self.name} did not answer {ready_path} within {timeout:g} s:\n{self.output()}")
+
+    def signal(self, sig: int) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(sig)
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-4000:]
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        with contextlib.suppress(OSError):
+            self.log.close()
+
+
+def ludoteca(redis_url: str) -> Server:
+    """``ludoteca serve`` as an operator runs it, on the bench's Redis."""
+    port = free_port()
+    args = [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--log-level", "warning"]
+    return Server("ludoteca serve", args, port, {"REDIS_URL": redis_url})
+
+
+def ludoteca_gc(redis_url: str, mode: str, stats: Path) -> Server:
+    """``ludoteca serve`` with its garbage collector observed (and tuned by ``mode``)."""
+    port = free_port()
+    args = [sys.executable, "-m", "server.bench.gcserve", "--mode", mode, "--port", str(port), "--stats", str(stats)]
+    return Server(f"ludoteca serve (gc {mode})", args, port, {"REDIS_URL": redis_url})
+
+
+def bare(redis_url: str) -> Server:
+    """The bare Starlette endpoint and raw WebSocket broadcast, under the same uvicorn settings."""
+    port = free_port()
+    args = [sys.executable, "-m", "server.bench.bare", "--port", str(port)]
+    return Server("bare endpoint", args, port, {"REDIS_URL": redis_url})

@@ -1,0 +1,542 @@
+"""The bench run: start Redis and the servers, measure every ceiling and Ludoteca on it, stop everything."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import json
+import random
+import shutil
+import signal
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from domain.catalog import GAMES
+from domain.table import fold
+from server.bench import load, play, procs
+from server.bench.client import Http, Watcher, percentile, quiet_gc
+from server.bench.load import API, Holder, Seated, hello
+from server.bench.report import Row, table, write_json
+from server.codec import GameCodec, encode
+from server.embedded import EmbeddedRedis
+from server.games import Games
+from server.store import EventStore, connect, events_key
+
+KIB = 1024
+
+
+@dataclass(frozen=True)
+class Plan:
+    quick: bool
+    clients: int  # concurrent HTTP clients (and Lua append callers)
+    seconds: float  # each timed load
+    pool: int  # games played at once by the bots
+    fanout_sockets: int
+    fanout_rounds: int
+    replay_events: int
+    growth_version: int
+    growth_commands: int
+    idle_sockets: int
+    cached_games: int
+    rules_seconds: float
+    repeats: int
+
+
+FULL = Plan(False, 50, 10.0, 300, 1000, 40, 10_000, 5_000, 40, 10_000, 1_000, 3.0, 5)
+QUICK = Plan(True, 50, 2.0, 80, 100, 8, 2_000, 1_000, 10, 300, 150, 0.4, 2)
+
+
+def say(text: str) -> None:
+    print(f"bench: {text}", file=sys.stderr, flush=True)
+
+
+class Bench:
+    """One run: the Redis, the servers, the bench's own replica of every game, and the figures."""
+
+    def __init__(self, plan: Plan, url: str) -> None:
+        self.plan = plan
+        self.url = url
+        self.redis = connect(url)
+        self.store = EventStore(self.redis)
+        self.mirror = Games(self.store, GAMES, cache_size=1_000_000)  # the bots' replica of each game
+        self.rng = random.Random(20240601)
+        self.rows: list[Row] = []
+
+    def ws_url(self, port: int, path: str) -> str:
+        return f"ws://127.0.0.1:{port}{path}"
+
+    async def pool(self, port: int, count: int) -> list[Seated]:
+        games = await load.new_games(port, count, self.plan.clients)
+        for g in games:
+            await self.mirror.load(g.game_id)
+        return games
+
+    # -- the rules, in process -----------------------------------------------------------
+
+    def rules(self) -> None:
+        for kind, game in GAMES.items():
+            steps, seconds = play.rules_steps(game, self.plan.rules_seconds, self.rng)
+            self.rows.append(
+                Row(f"rules[{kind}]", "steps/s", None, steps / seconds, note="legal_commands+decide+evolve, no I/O")
+            )
+
+    # -- commands over HTTP, and command to push -------------------------------------------
+
+    async def commands(self, bare_server: procs.Server, server: procs.Server) -> float:
+        plan = self.plan
+        append = await load.lua_append(self.url, plan.clients, plan.seconds / 2)
+        with quiet_gc():
+            bare = await load.on_server(
+                bare_server.pid, load.bare_commands(bare_server.port, plan.clients, plan.seconds)
+            )
+        pool = await self.pool(server.port, plan.pool)
+        with quiet_gc():
+            ours = await load.on_server(
+                server.pid, load.bots(server.port, self.mirror, pool, plan.clients, plan.seconds)
+            )
+        self.rows += [
+            Row(
+                "append: Lua script vs HTTP commands",
+                "per s",
+                append.rate,
+                ours.rate,
+                note=f"the append alone, {plan.clients} callers: p50 {append.ms(50):.2f} ms, "
+                f"p99 {append.ms(99):.2f} ms",
+            ),
+            Row(
+                "http: commands",
+                "per s",
+                bare.rate,
+                ours.rate,
+                0.6,
+                note=f"{plan.clients} clients; bare p50 {bare.ms(50):.2f} / p99 {bare.ms(99):.2f} ms, "
+                f"Ludoteca p50 {ours.ms(50):.2f} / p99 {ours.ms(99):.2f} ms; "
+                f"{ours.count} commands in {len(pool)} games, {ours.errors + bare.errors} errors; server CPU per "
+                f"request: bare {bare.cpu_us:.0f} us, Ludoteca {ours.cpu_us:.0f} us",
+            ),
+            Row("http: command p99 at max load", "ms", bare.ms(99), ours.ms(99), note="info: latency under full load"),
+        ]
+        return ours.rate
+
+    async def push(self, bare_port: int, port: int, rate: float) -> None:
+        plan = self.plan
+        pool = await self.pool(port, plan.pool)
+        watchers: dict[str, list[Watcher]] = {}
+        for g in pool:
+            _, t = await self.mirror.load(g.game_id)
+            path = f"{API}/games/{g.game_id}/ws"
+            watchers[g.game_id] = [Watcher(self.ws_url(port, path), hello(tok, t.version)) for tok in g.tokens]
+        every = [w for ws in watchers.values() for w in ws]
+        answers: list[tuple[str, int, float]] = []
+        try:
+            opened = await load.open_all(every)
+            for game_id, ws in watchers.items():
+                watchers[game_id] = [w for w in ws if w in opened]
+            with quiet_gc():
+                ours = await load.bots(
+                    port,
+                    self.mirror,
+                    pool,
+                    plan.clients,
+                    plan.seconds,
+                    rate,
+                    lambda g, version, at: answers.append((g.game_id, version, at)),
+                )
+            await asyncio.sleep(1.0)  # the last pushes land
+        finally:
+            await load.close_all(every)
+        delays, missing = [], 0
+        for game_id, version, at in answers:
+            for w in watchers[game_id]:
+                arrived = w.arrival(version)
+                if arrived is None:
+                    missing += 1
+                else:
+                    delays.append(max(0.0, arrived - at))
+        with quiet_gc():
+            bare = await load.bare_commands(bare_port, plan.clients, plan.seconds, rate)
+        self.rows.append(
+            Row(
+                "push: command to every seat's socket, p99",
+                "ms",
+                bare.ms(99),
+                1000 * percentile(delays, 99),
+                2.0,
+                "<=",
+                note=f"at {rate:.0f} commands/s (half the maximum), {len(opened)} seat sockets "
+                f"({len(every) - len(opened)} refused); push p50 "
+                f"{1000 * percentile(delays, 50):.2f} ms, {missing} not delivered; ceiling: the bare endpoint's "
+                f"request p99 at the same rate (p50 {bare.ms(50):.2f} ms); Ludoteca commands p99 {ours.ms(99):.2f} ms",
+            )
+        )
+
+    # -- fan-out --------------------------------------------------------------------------
+
+    async def fanout(self, bare_port: int, port: int) -> None:
+        plan = self.plan
+        kind, game = next(iter(GAMES.items()))
+        [seated] = await load.new_games(port, 1, 1, players=game.max_players)
+        _, t = await self.mirror.load(seated.game_id)
+        path = f"{API}/games/{seated.game_id}/ws"
+        ours_ws = [
+            Watcher(self.ws_url(port, path), hello(None, t.version), keep=i == 0) for i in range(plan.fanout_sockets)
+        ]
+        http = Http(port)
+        version = t.version
+
+        async def command() -> None:
+            nonlocal version
+            g, table = await self.mirror.load(seated.game_id)
+            chosen = play.choose(g, table, self.rng)
+            assert chosen is not None, "the fan-out game ended early"
+            seat, cmd, _ = chosen
+            body = encode({"command": cmd, "command_id": f"f{version}"})
+            status, answer = await http.request("POST", f"{path[:-3]}/commands", body, seated.tokens[seat])
+            assert status == 200, answer
+            version = load.ANSWERED.decode(answer).version
+
+        try:
+            ours_ws = await load.open_all(ours_ws)
+            assert ours_ws and ours_ws[0].keep, "the fan-out sockets were refused"
+            with quiet_gc():
+                ours = load.Rounds()
+                for _ in range(plan.fanout_rounds):
+                    step = await load.rounds(ours_ws, [(version + 1, command)])
+                    ours.rounds += 1
+                    ours.seconds += step.seconds
+                    ours.delays += step.delays
+                    ours.missed += step.missed
+            # What the first socket received after its catch-up: the same messages go through the raw broadcast.
+            messages = list(zip(ours_ws[0].versions, ours_ws[0].messages, strict=True))[1:]
+        finally:
+            await load.close_all(ours_ws)
+            await http.close()
+        raw_ws = [Watcher(self.ws_url(bare_port, "/ws"), b'{"type":"hello"}') for _ in range(plan.fanout_sockets)]
+        bare_http = Http(bare_port)
+
+        def broadcast(message: str) -> Any:
+            return lambda: bare_http.request("POST", "/broadcast", message.encode())
+
+        try:
+            raw_ws = await load.open_all(raw_ws)
+            with quiet_gc():
+                raw = await load.rounds(raw_ws, [(v, broadcast(m)) for v, m in messages])
+        finally:
+            await load.close_all(raw_ws)
+            await bare_http.close()
+        size = statistics.mean(len(m) for _, m in messages) if messages else 0
+        self.rows += [
+            Row(
+                "fanout: deliveries to spectators",
+                "per s",
+                raw.rate,
+                ours.rate,
+                0.7,
+                note=f"one {kind} game, {len(ours_ws)} spectator sockets, {ours.rounds} commands, "
+                f"{ours.missed} missed; raw: the same {len(messages)} messages (mean {size:.0f} B) broadcast by "
+                f"the bare server to {len(raw_ws)} sockets, {raw.missed} missed",
+            ),
+            Row(
+                "fanout: delay p99",
+                "ms",
+                1000 * percentile(raw.delays, 99),
+                1000 * percentile(ours.delays, 99),
+                note="info: from the command (or broadcast) request sent to the socket's arrival",
+            ),
+        ]
+
+    # -- replay -----------------------------------------------------------------------------
+
+    async def replay(self) -> None:
+        for kind, game in GAMES.items():
+            events = play.stream(game, game.max_players, self.rng, self.plan.replay_events, None)
+            game_id, _ = await play.store_game(self.store, game, events, game.max_players)
+            codec = GameCodec(game)
+            raw_times, load_times = [], []
+            for _ in range(self.plan.repeats):
+                with quiet_gc():
+                    start = time.perf_counter()
+                    entries: Any = await self.redis.xrange(events_key(game_id))
+                    decoded = [codec.events.decode(fields[b"e"]) for _, fields in entries]
+                    raw_times.append(time.perf_counter() - start)
+                    assert len(decoded) == len(events)
+                    games = Games(self.store, GAMES)
+                    start = time.perf_counter()
+                    _, loaded = await games.load(game_id)
+                    load_times.append(time.perf_counter() - start)
+                    assert loaded.version == len(events)
+            self.rows.append(
+                Row(
+                    f"replay[{kind}]",
+                    "events/s",
+                    len(events) / statistics.median(raw_times),
+                    len(events) / statistics.median(load_times),
+                    0.5,
+                    note=f"Games.load of a {len(events)}-event stream ({game.max_players} seats, games played back "
+                    "to back) vs XRANGE + msgspec decode of the same stream; median of "
+                    f"{self.plan.repeats}",
+                )
+            )
+
+    # -- growth: latency, cached games, idle sockets ----------------------------------------------
+
+    async def growth(self, port: int) -> None:
+        plan = self.plan
+        for kind, game in GAMES.items():
+            players = game.min_players
+            [short] = await load.new_games(port, 1, 1, players=players)
+            events = play.stream(game, players, self.rng, plan.growth_version, 0)
+            long_id, tokens = await play.store_game(self.store, game, events, players)
+            long = Seated(long_id, tokens, kind)
+            http = Http(port)
+            timings: dict[str, list[float]] = {short.game_id: [], long.game_id: []}
+            versions: dict[str, list[int]] = {short.game_id: [], long.game_id: []}
+            try:
+                for g in (short, long):
+                    await http.request("GET", f"{API}/games/{g.game_id}", token=g.tokens[0])  # as a client would
+                with quiet_gc():
+                    for i in range(2 * plan.growth_commands):
+                        g = (short, long)[i % 2]
+                        state_game, t = await self.mirror.load(g.game_id)
+                        chosen = play.choose(state_game, t, self.rng)
+                        if chosen is None:
+                            break
+                        seat, cmd, _ = chosen
+                        body = encode({"command": cmd, "command_id": f"g{i}"})
+                        start = time.perf_counter()
+                        status, _ = await http.request(
+                            "POST", f"{API}/games/{g.game_id}/commands", body, g.tokens[seat]
+                        )
+                        timings[g.game_id].append(time.perf_counter() - start)
+                        versions[g.game_id].append(t.version)
+                        assert status == 200
+            finally:
+                await http.close()
+            a, b = timings[short.game_id], timings[long.game_id]
+            self.rows.append(
+                Row(
+                    f"growth[{kind}]: command p50, long log vs new game",
+                    "ms",
+                    1000 * statistics.median(a),
+                    1000 * statistics.median(b),
+                    1.2,
+                    "<=",
+                    note=f"{len(a)} + {len(b)} commands one at a time, alternating: a new game from version "
+                    f"{versions[short.game_id][0]}, and one from version {versions[long.game_id][0]} "
+                    "(games played back to back in one log)",
+                )
+            )
+
+    async def cached_games(self, server: procs.Server) -> None:
+        plan = self.plan
+        stored: list[tuple[str, list[Any]]] = []
+        kinds = list(GAMES.items())
+        sizes = {kind: play.seat_counts(game) for kind, game in kinds}
+        for i in range(plan.cached_games + 10):
+            kind, game = kinds[i % len(kinds)]
+            players = next(sizes[kind])
+            events = play.stream(game, players, self.rng, 0, self.rng.randint(5, 60))
+            game_id, _ = await play.store_game(self.store, game, events, players)
+            stored.append((game_id, events))
+        warm, measured = stored[:10], stored[10:]
+        conns = [Http(server.port) for _ in range(20)]
+
+        async def fetch(batch: list[tuple[str, list[Any]]]) -> None:
+            async def one(i: int) -> None:
+                status, _ = await conns[i % 20].request("GET", f"{API}/games/{batch[i][0]}")
+                assert status == 200
+
+            lanes = [list(range(c, len(batch), 20)) for c in range(20)]
+            await asyncio.gather(*(asyncio.create_task(_lane(one, lane)) for lane in lanes))
+
+        try:
+            await fetch(warm)
+            await asyncio.sleep(0.5)
+            before = procs.rss(server.pid)
+            await fetch(measured)
+            await asyncio.sleep(0.5)
+            after = procs.rss(server.pid)
+        finally:
+            for http in conns:
+                await http.close()
+        # The ceiling: the same tables, decoded from the same bytes and folded here, measured by tracemalloc.
+        gc.collect()
+        tracemalloc.start()
+        try:
+            base = tracemalloc.get_traced_memory()[0]
+            tables = []
+            for _, events in measured:
+                game = GAMES[events[0].game]
+                decoder = GameCodec(game).events
+                tables.append(fold(game, None, [decoder.decode(encode(e)) for e in events]))
+            gc.collect()
+            held = tracemalloc.get_traced_memory()[0] - base
+        finally:
+            tracemalloc.stop()
+        mean_events = statistics.mean(len(e) for _, e in measured)
+        self.rows.append(
+            Row(
+                "memory: per cached game",
+                "KiB",
+                held / len(tables) / KIB,
+                (after - before) / len(measured) / KIB,
+                64,
+                "<=",
+                "value",
+                note=f"server RSS growth over {len(measured)} games mid-play (mean {mean_events:.0f} events) "
+                "loaded by GET; ceiling: the folded tables alone (tracemalloc, in process)",
+            )
+        )
+
+    async def idle_sockets(self, bare_port: int, server: procs.Server, bare: procs.Server, pool: list[Seated]) -> None:
+        n = self.plan.idle_sockets
+        ours_targets = []
+        for i in range(n):
+            g = pool[i % len(pool)]
+            _, t = await self.mirror.load(g.game_id)
+            ours_targets.append((self.ws_url(server.port, f"{API}/games/{g.game_id}/ws"), hello(None, t.version)))
+        raw_targets = [(self.ws_url(bare_port, "/ws"), b'{"type":"hello"}')] * n
+        per_socket: list[float] = []
+        counts: list[int] = []
+        for target, targets in ((server, ours_targets), (bare, raw_targets)):
+            holder = Holder(targets)
+            try:
+                before = procs.rss(target.pid)
+                opened = await asyncio.get_running_loop().run_in_executor(None, holder.start, 300.0)
+                await asyncio.sleep(1.0)
+                after = procs.rss(target.pid)
+            finally:
+                await asyncio.get_running_loop().run_in_executor(None, holder.stop)
+            assert opened, f"{target.name} refused every socket"
+            per_socket.append((after - before) / opened / KIB)
+            counts.append(opened)
+        self.rows.append(
+            Row(
+                "memory: per idle WebSocket",
+                "KiB",
+                per_socket[1],
+                per_socket[0],
+                20,
+                "<=",
+                "value",
+                note=f"server RSS growth over {counts[0]} of {n} spectator sockets (opened by another process) "
+                f"across {min(n, len(pool))} games; ceiling: the bare server's {counts[1]} sockets; the client offers "
+                "permessage-deflate, as browsers do",
+            )
+        )
+
+    # -- garbage collection -----------------------------------------------------------------
+
+    async def gc(self, scratch: Path) -> None:
+        plan = self.plan
+        results: dict[str, tuple[load.Load, list[tuple[int, float]]]] = {}
+        for mode in ("default", "off", "freeze"):
+            stats = scratch / f"gc-{mode}.json"
+            server = procs.ludoteca_gc(self.url, mode, stats).start()
+            try:
+                pool = await self.pool(server.port, plan.pool)
+                await self._gc_stats(server, stats)  # forget start-up
+                with quiet_gc():
+                    ours = await load.on_server(
+                        server.pid, load.bots(server.port, self.mirror, pool, plan.clients, plan.seconds)
+                    )
+                results[mode] = (ours, await self._gc_stats(server, stats))
+            finally:
+                server.stop()
+        off = results["off"][0]
+        for mode, label in (("default", "as is"), ("freeze", "gc.freeze() after start-up")):
+            ours, pauses = results[mode]
+            full = [p for g, p in pauses if g == 2]
+            longest = 1000 * max((p for _, p in pauses), default=0.0)
+            self.rows.append(
+                Row(
+                    f"gc: command p99, {label} vs gc off",
+                    "ms",
+                    off.ms(99),
+                    ours.ms(99),
+                    note=f"{len(pauses)} collections in {ours.seconds:.1f} s ({len(full)} full), pauses: total "
+                    f"{1000 * sum(p for _, p in pauses):.1f} ms, max {longest:.2f} ms; "
+                    f"{ours.rate:.0f} commands/s, server CPU {ours.cpu_us:.0f} us per command (gc off: "
+                    f"{off.rate:.0f}/s, {off.cpu_us:.0f} us); p50 {ours.ms(50):.2f} ms (gc off {off.ms(50):.2f})",
+                )
+            )
+
+    async def _gc_stats(self, server: procs.Server, stats: Path) -> list[tuple[int, float]]:
+        stats.unlink(missing_ok=True)
+        server.signal(signal.SIGUSR1)
+        for _ in range(500):
+            if stats.exists():
+                return [(int(g), float(p)) for g, p in json.loads(stats.read_text())["pauses"]]
+            await asyncio.sleep(0.01)
+        raise RuntimeError(f"{server.name} wrote no GC statistics")
+
+    # -- the whole run ----------------------------------------------------------------------
+
+    async def run(self, scratch: Path) -> list[Row]:
+        with contextlib.ExitStack() as stack:
+            bare = stack.enter_context(_running(procs.bare(self.url)))
+            server = stack.enter_context(_running(procs.ludoteca(self.url)))
+            say("memory per cached game")
+            await self.cached_games(server)
+            say(f"memory per idle WebSocket ({self.plan.idle_sockets} sockets)")
+            await self.idle_sockets(bare.port, server, bare, await self.pool(server.port, 50))
+            say("rules alone")
+            self.rules()
+            say("Lua append, bare endpoint, HTTP commands")
+            rate = await self.commands(bare, server)
+            say(f"command to push at {rate / 2:.0f} commands/s")
+            await self.push(bare.port, server.port, rate / 2)
+            say("fan-out")
+            await self.fanout(bare.port, server.port)
+            say("replay")
+            await self.replay()
+            say("growth")
+            await self.growth(server.port)
+        say("garbage collection")
+        await self.gc(scratch)
+        await self.redis.aclose()
+        return self.rows
+
+
+async def _lane(one: Any, indexes: list[int]) -> None:
+    for i in indexes:
+        await one(i)
+
+
+@contextlib.contextmanager
+def _running(server: procs.Server) -> Iterator[procs.Server]:
+    try:
+        yield server.start()
+    except BaseException:
+        say(f"{server.name} said:\n{server.output()}")
+        raise
+    finally:
+        server.stop()
+
+
+def bench(quick: bool, json_path: Path | None) -> int:
+    plan = QUICK if quick else FULL
+    procs.raise_fd_limit()
+    started = time.perf_counter()
+    scratch = Path(tempfile.mkdtemp(prefix="lt-bench-"))
+    redis = EmbeddedRedis(scratch / "redis")
+    try:
+        redis.start()
+        rows = asyncio.run(Bench(plan, redis.url).run(scratch))
+    finally:
+        redis.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+    seconds = time.perf_counter() - started
+    print(table(rows))
+    print(f"\n{'quick' if quick else 'full'} run, {seconds:.0f} s")
+    if json_path is not None:
+        write_json(json_path, rows, quick, seconds)
+    return 0
