@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator, Coroutine, Mapping
 from importlib.metadata import PackageNotFoundError
@@ -142,6 +143,10 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             background(stack, Notifications(pubsub).run(feeds.notify, feeds.wake_all))
             background(stack, feeds.sweep())
             background(stack, deadlines.run(service, settings.deadline_interval))
+            # What start-up built lives as long as the process: keep it out of every future
+            # collection, so garbage-collection pauses stay short (docs/performance.md).
+            gc.collect()
+            gc.freeze()
             yield
 
     return Starlette(

@@ -34,6 +34,7 @@ def serve(args: argparse.Namespace) -> int:
         log_level=settings.log_level,
         log_config=None,  # server.logs configured every logger: JSON lines
         ws_ping_interval=20.0,
+        ws_per_message_deflate=False,  # small JSON messages: compression costs each socket more memory than it saves
         ws_ping_timeout=20.0,
         timeout_graceful_shutdown=5,
     )

@@ -30,6 +30,7 @@ from server.errors import ApiError, malformed
 from server.feeds import RESET, SLOW, Feeds, Reset, Subscriber, Update
 from server.games import Games, Seated
 from server.http import origin_allowed
+from server.metrics import Metrics
 
 log = logging.getLogger("ludoteca.ws")
 
@@ -101,9 +102,24 @@ TOO_MANY = ApiError(429, "too_many", "Too many messages; slow down.")
 
 async def send(websocket: WebSocket, message: bytes) -> None:
     await websocket.send_text(message.decode())
+    metrics_of(websocket).socket_messages.labels("out").inc()
+
+
+def metrics_of(websocket: WebSocket) -> Metrics:
+    metrics: Metrics = websocket.app.state.metrics
+    return metrics
 
 
 async def game_socket(websocket: WebSocket) -> None:
+    gauge = metrics_of(websocket).sockets
+    gauge.inc()
+    try:
+        await serve_socket(websocket)
+    finally:
+        gauge.dec()
+
+
+async def serve_socket(websocket: WebSocket) -> None:
     app = websocket.app
     games: Games = app.state.games
     feeds: Feeds = app.state.feeds
@@ -166,6 +182,7 @@ async def receive(websocket: WebSocket, limit: int) -> bytes | None:
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         return None
+    metrics_of(websocket).socket_messages.labels("in").inc()
     text = message.get("text")
     raw: bytes = text.encode() if text is not None else message.get("bytes") or b""
     if len(raw) > limit:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+
+from websockets.asyncio.client import connect
+
 from tests.server.conftest import Running
 
 
@@ -18,3 +23,17 @@ async def test_metrics_count_commands_by_game_and_result(server: Running) -> Non
     assert 'ludoteca_games{status="active"} 1.0' in text
     assert 'route="/api/v1/games/{game_id}/commands"' in text
     assert "ludoteca_redis_roundtrip_seconds_count 1.0" in text
+
+
+async def test_metrics_count_websockets_and_their_messages(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    async with connect(f"{server.ws_url}/api/v1/games/{game_id}/ws") as ws:
+        await ws.send(json.dumps({"type": "hello", "token": tokens[0], "after": 0}))
+        await ws.recv()
+        text = (await server.http.get("/metrics")).text
+        assert "ludoteca_websockets 1.0" in text
+        assert 'ludoteca_websocket_messages_total{direction="in"} 1.0' in text
+        assert 'ludoteca_websocket_messages_total{direction="out"} 1.0' in text
+    async with asyncio.timeout(5):
+        while "ludoteca_websockets 0.0" not in (await server.http.get("/metrics")).text:
+            await asyncio.sleep(0.02)
