@@ -13,13 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
 from domain.engine import FULL, Awaited, Viewer
 from domain.i_love_portugal.cards import CARDS, PILE, PILE_KINDS, RATING, REGION, REGIONS, hand_value
 from domain.i_love_portugal.events import DrawPileShuffled, Event, HandDrawn
 from domain.i_love_portugal.rules import awaited
 from domain.i_love_portugal.state import State
+from domain.visibility import Rule, redactor, secret, seen_by
 
 
 class PortugalRegionView(msgspec.Struct, kw_only=True):
@@ -129,23 +129,10 @@ def view(state: State, viewer: Viewer) -> PortugalView:
 # -- redaction: one entry per private event type; every other type is public ---------------
 
 
-def _hide_order(event: Any, viewer: Viewer) -> Any:
-    return replace(event, order=None)  # a shuffled order is secret from every seat
-
-
-def _drawn(event: Any, viewer: Viewer) -> Any:
-    return event if viewer == event.seat else replace(event, cards=None)
-
-
-REDACTIONS: dict[type[Any], Callable[[Any, Viewer], Any]] = {
-    DrawPileShuffled: _hide_order,
-    HandDrawn: _drawn,
+REDACTIONS: dict[type[Any], Rule] = {
+    DrawPileShuffled: secret("order"),
+    HandDrawn: seen_by("seat", hides=("cards",)),
 }
 
 
-def redact(event: Event, viewer: Viewer) -> Event | None:
-    if viewer == FULL:
-        return event
-    rule = REDACTIONS.get(type(event))
-    redacted: Event = rule(event, viewer) if rule is not None else event
-    return redacted
+redact: Callable[[Event, Viewer], Event | None] = redactor(REDACTIONS)

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
 from domain.engine import FULL, Awaited, Viewer
 from domain.itchy_feet.commands import Action
@@ -27,6 +26,7 @@ from domain.itchy_feet.events import (
 )
 from domain.itchy_feet.rules import awaited, deadlines
 from domain.itchy_feet.state import State, hand_limit
+from domain.visibility import Rule, redactor, secret, seen_by
 
 
 class SeatView(msgspec.Struct, kw_only=True):
@@ -138,40 +138,15 @@ def view(state: State, viewer: Viewer) -> ItchyView:
 # -- redaction: one entry per private event type; every other type is public ---------------
 
 
-def _hide_order(event: Any, viewer: Viewer) -> Any:
-    return replace(event, order=None)  # the shuffled order is secret from every seat
-
-
-def _own_cards(event: Any, viewer: Viewer) -> Any:
-    return event if viewer == event.seat else replace(event, cards=None)
-
-
-def _own_card(event: Any, viewer: Viewer) -> Any:
-    return event if viewer == event.seat else replace(event, card=None)
-
-
-def _stolen(event: Any, viewer: Viewer) -> Any:
-    return event if viewer in (event.thief, event.victim) else replace(event, card=None)
-
-
-def _passed(event: Any, viewer: Viewer) -> Any:
-    return event if viewer in (event.giver, event.receiver) else replace(event, card=None)
-
-
-REDACTIONS: dict[type[Any], Callable[[Any, Viewer], Any]] = {
-    ItchyDeckShuffled: _hide_order,
-    DiscardPileReshuffled: _hide_order,
-    PassportReceived: _own_card,
-    StartingHandDealt: _own_cards,
-    ItchyCardDrawn: _own_card,
-    CardStolen: _stolen,
-    CardPassed: _passed,
+REDACTIONS: dict[type[Any], Rule] = {
+    ItchyDeckShuffled: secret("order"),
+    DiscardPileReshuffled: secret("order"),
+    PassportReceived: seen_by("seat", hides=("card",)),
+    StartingHandDealt: seen_by("seat", hides=("cards",)),
+    ItchyCardDrawn: seen_by("seat", hides=("card",)),
+    CardStolen: seen_by("thief", "victim", hides=("card",)),  # the others learn only that a card moved
+    CardPassed: seen_by("giver", "receiver", hides=("card",)),
 }
 
 
-def redact(event: Event, viewer: Viewer) -> Event | None:
-    if viewer == FULL:
-        return event
-    rule = REDACTIONS.get(type(event))
-    redacted: Event = rule(event, viewer) if rule is not None else event
-    return redacted
+redact: Callable[[Event, Viewer], Event | None] = redactor(REDACTIONS)

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
 from domain.engine import FULL, Awaited, Viewer
 from domain.miss_liz_parks.components import INVESTMENT_LIMIT, ROW_COSTS
@@ -28,6 +27,7 @@ from domain.miss_liz_parks.events import (
 )
 from domain.miss_liz_parks.rules import awaited
 from domain.miss_liz_parks.state import State, active, employees_left, food_courts, income_due, streets_left
+from domain.visibility import Rule, redactor, secret, seen_by
 
 
 class BuildingView(msgspec.Struct, kw_only=True):
@@ -167,40 +167,15 @@ def view(state: State, viewer: Viewer) -> ParkGameView:
 # -- redaction: one entry per private event type; every other type is public -------------------
 
 
-def _hidden_from_all(event: Any, viewer: Viewer) -> Any:
-    if isinstance(event, TilesRemovedUnseen):
-        return replace(event, tiles=None)
-    if isinstance(event, ProjectPilesDealt):
-        return replace(event, piles=None)
-    return replace(event, order=None)
-
-
-def _cards_to_seat(event: Any, viewer: Viewer) -> Any:
-    return event if viewer == event.seat else replace(event, cards=None)
-
-
-def _kept(event: Any, viewer: Viewer) -> Any:
-    return event if viewer == event.seat else replace(event, card=None, returned=None)
-
-
-def _returned(event: Any, viewer: Viewer) -> Any:
-    return event if viewer == event.seat else replace(event, card=None)
-
-
-REDACTIONS: dict[type[Any], Callable[[Any, Viewer], Any]] = {
-    TilesRemovedUnseen: _hidden_from_all,
-    ProjectPilesDealt: _hidden_from_all,
-    PlanningDeckShuffled: _hidden_from_all,
-    PlanningCardsDealt: _cards_to_seat,
-    PlanningCardsDrawn: _cards_to_seat,
-    PlanningCardKept: _kept,
-    PlanningCardReturned: _returned,
+REDACTIONS: dict[type[Any], Rule] = {
+    TilesRemovedUnseen: secret("tiles"),
+    ProjectPilesDealt: secret("piles"),
+    PlanningDeckShuffled: secret("order"),
+    PlanningCardsDealt: seen_by("seat", hides=("cards",)),
+    PlanningCardsDrawn: seen_by("seat", hides=("cards",)),
+    PlanningCardKept: seen_by("seat", hides=("card", "returned")),
+    PlanningCardReturned: seen_by("seat", hides=("card",)),
 }
 
 
-def redact(event: Event, viewer: Viewer) -> Event | None:
-    if viewer == FULL:
-        return event
-    rule = REDACTIONS.get(type(event))
-    redacted: Event = rule(event, viewer) if rule is not None else event
-    return redacted
+redact: Callable[[Event, Viewer], Event | None] = redactor(REDACTIONS)

@@ -11,12 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
 from domain.engine import FULL, Awaited, Viewer
 from domain.vilar_de_mouros.events import BonusDeckShuffled, CardDrawn, CardsDealt, DeckShuffled, Event
 from domain.vilar_de_mouros.rules import awaited
 from domain.vilar_de_mouros.state import State, bonus_count, turns_left
+from domain.visibility import Rule, redactor, secret, seen_by
 
 
 class SeatView(msgspec.Struct, kw_only=True):
@@ -77,29 +77,17 @@ def view(state: State, viewer: Viewer) -> VilarView:
 # -- redaction: one entry per private event type; every other type is public ---------------
 
 
-def _hide_order(event: Any, viewer: Viewer) -> Any:
-    return replace(event, order=None)  # the shuffled order is secret from every seat
-
-
-def _dealt(event: Any, viewer: Viewer) -> Any:
-    return event if viewer == event.seat else replace(event, cards=None)
-
-
 def _drawn(event: Any, viewer: Viewer) -> Any:
-    return event if event.source == "centre" or viewer == event.seat else replace(event, card=None)
+    # from the centre a card was face up already; from the deck only the drawer sees it
+    return event if event.source == "centre" else seen_by("seat", hides=("card",))(event, viewer)
 
 
-REDACTIONS: dict[type[Any], Callable[[Any, Viewer], Any]] = {
-    DeckShuffled: _hide_order,
-    BonusDeckShuffled: _hide_order,
-    CardsDealt: _dealt,
+REDACTIONS: dict[type[Any], Rule] = {
+    DeckShuffled: secret("order"),
+    BonusDeckShuffled: secret("order"),
+    CardsDealt: seen_by("seat", hides=("cards",)),
     CardDrawn: _drawn,
 }
 
 
-def redact(event: Event, viewer: Viewer) -> Event | None:
-    if viewer == FULL:
-        return event
-    rule = REDACTIONS.get(type(event))
-    redacted: Event = rule(event, viewer) if rule is not None else event
-    return redacted
+redact: Callable[[Event, Viewer], Event | None] = redactor(REDACTIONS)
