@@ -23,7 +23,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from domain.catalog import GAMES
 from domain.engine import AnyGame
-from server import deadlines
+from server import deadlines, housekeeping
 from server.embedded import EmbeddedRedis
 from server.errors import ApiError, ErrorBody
 from server.feeds import Feeds
@@ -49,7 +49,10 @@ def version() -> str:
 
 async def api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return answer(exc.body, exc.status)
+    response = answer(exc.body, exc.status)
+    if "retry_after" in exc.details:
+        response.headers["Retry-After"] = str(exc.details["retry_after"])
+    return response
 
 
 async def store_down(request: Request, exc: Exception) -> Response:
@@ -125,7 +128,12 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             for warning in await check_server(redis):
                 log.warning(warning)
             service = Games(
-                EventStore(redis), games, cache_size=settings.cache_size, command_retries=settings.command_retries
+                EventStore(redis),
+                games,
+                cache_size=settings.cache_size,
+                command_retries=settings.command_retries,
+                create_per_hour=settings.create_per_hour,
+                max_open_games=settings.max_open_games,
             )
             service.metrics = metrics
             feeds = Feeds(service, settings.sweep_interval)
@@ -143,6 +151,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             background(stack, Notifications(pubsub).run(feeds.notify, feeds.wake_all))
             background(stack, feeds.sweep())
             background(stack, deadlines.run(service, settings.deadline_interval))
+            background(stack, housekeeping.run(service, settings))
             # What start-up built lives as long as the process: keep it out of every future
             # collection, so garbage-collection pauses stay short (docs/performance.md).
             gc.collect()

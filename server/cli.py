@@ -1,8 +1,9 @@
-"""The ``ludoteca`` command: ``serve`` (and, as later issues land, bench and admin verbs)."""
+"""The ``ludoteca`` command: ``serve``, ``bench`` and the ``admin`` verbs."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import dataclasses
 import sys
 from collections.abc import Sequence
@@ -47,6 +48,48 @@ def bench(args: argparse.Namespace) -> int:
     return run_bench(args.quick, args.json)
 
 
+def admin(args: argparse.Namespace) -> int:
+    """Expire or archive now, on the Redis every replica uses (REDIS_URL)."""
+    settings = Settings.from_env()
+    if settings.redis_url is None:
+        print("ludoteca admin needs REDIS_URL: the Redis the servers use", file=sys.stderr)
+        return 2
+    logs.configure(settings.log_level)
+    return asyncio.run(housekeep(args, settings.redis_url, settings))
+
+
+async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> int:
+    from domain.catalog import GAMES
+    from server import housekeeping
+    from server.games import Games
+    from server.store import EventStore, connect, initialize
+
+    redis = connect(url, socket_timeout=30)
+    try:
+        await initialize(redis)
+        games = Games(EventStore(redis), GAMES)
+        if args.action == "expire":
+            if args.older_than is None and settings.open_ttl <= 0:
+                print("open games never expire (LUDOTECA_OPEN_TTL=0); give --older-than", file=sys.stderr)
+                return 2
+            age = args.older_than if args.older_than is not None else settings.open_ttl
+            expired = await housekeeping.expire_open(games, int(age * 1000))
+            print(f"expired {len(expired)} open games")
+            return 0
+        directory = Path(args.dir) if args.dir else settings.archive_dir
+        if directory is None:
+            print("ludoteca admin archive needs --dir or LUDOTECA_ARCHIVE_DIR", file=sys.stderr)
+            return 2
+        age = args.older_than if args.older_than is not None else settings.retention
+        total = 0
+        while archived := await housekeeping.archive_finished(games, directory, int(age * 1000)):
+            total += len(archived)
+        print(f"archived {total} finished games to {directory}")
+        return 0
+    finally:
+        await redis.aclose()
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="ludoteca", description="A server for turn-based tabletop games.")
     verbs = top.add_subparsers(dest="verb", required=True)
@@ -61,6 +104,16 @@ def parser() -> argparse.ArgumentParser:
     measure.add_argument("--quick", action="store_true", help="a short run (under a minute), for CI")
     measure.add_argument("--json", type=Path, metavar="FILE", help="also write every figure to FILE as JSON")
     measure.set_defaults(func=bench)
+    manage = verbs.add_parser("admin", help="housekeeping on the servers' Redis (REDIS_URL)")
+    actions = manage.add_subparsers(dest="action", required=True)
+    archive = actions.add_parser("archive", help="archive finished games past their retention, then delete them")
+    archive.add_argument("--dir", help="the archive directory (LUDOTECA_ARCHIVE_DIR)")
+    archive.add_argument(
+        "--older-than", type=float, metavar="SECONDS", help="finished this long ago (LUDOTECA_RETENTION)"
+    )
+    expire = actions.add_parser("expire", help="delete open games that never filled")
+    expire.add_argument("--older-than", type=float, metavar="SECONDS", help="created this long ago (LUDOTECA_OPEN_TTL)")
+    manage.set_defaults(func=admin)
     return top
 
 

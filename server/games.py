@@ -31,6 +31,7 @@ from server.metrics import Metrics
 from server.store import Appended, Conflict, Duplicate, EventStore
 
 GAME_ID_BYTES = 8
+HOUR_MS = 3_600_000
 log = logging.getLogger("ludoteca.games")
 
 
@@ -81,6 +82,8 @@ class Games:
         cache_size: int = 1000,
         command_retries: int = 5,
         on_append: Callable[[str], None] | None = None,
+        create_per_hour: int = 0,
+        max_open_games: int = 0,
     ) -> None:
         self.store = store
         self.games = dict(games)
@@ -92,6 +95,8 @@ class Games:
         self.cache_size = cache_size
         self.command_retries = command_retries
         self.on_append = on_append  # tells this replica's feeds at once, before the notification
+        self.create_per_hour = create_per_hour  # games one client address may open an hour (0: no limit)
+        self.max_open_games = max_open_games  # open games in total, every replica together (0: no limit)
         self.metrics: Metrics | None = None
         self.rng = random.SystemRandom()
 
@@ -105,6 +110,9 @@ class Games:
         # Read from the cached version itself, to check it is still the event we folded.
         entries, head = await self.store.catch_up(game_id, cached.version - 1 if cached else 0)
         if cached is not None:
+            if head == 0:  # deleted (expired or archived) since we cached it
+                self.forget(game_id)
+                raise ApiError(404, "unknown_game", "There is no game with that id.")
             if head < cached.version or not entries or entries[0] != (cached.version, self.heads.get(game_id)):
                 # The stream went backwards (a failover lost acknowledged writes), and may
                 # have been written past them again: forget what we folded and start
@@ -157,7 +165,7 @@ class Games:
 
     # -- the lobby ---------------------------------------------------------------
 
-    async def create(self, kind: str, players: int, options: dict[str, Any]) -> LobbyEntry:
+    async def create(self, kind: str, players: int, options: dict[str, Any], client: str | None = None) -> LobbyEntry:
         game = self.games.get(kind)
         if game is None:
             raise ApiError(400, "unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
@@ -169,14 +177,35 @@ class Games:
         table = fold(game, None, [opened])
         assert table is not None
         entry = lobby_entry(game, game_id, table)
+        now = await self.store.now_ms()
+        await self._admit(client, now)
         sequence = await self.store.next_sequence()
-        result = await self.store.append(
-            game_id, 0, [encode(opened)], schema=SCHEMA, meta={**meta_fields(entry), "sequence": sequence}
-        )
+        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now}
+        result = await self.store.append(game_id, 0, [encode(opened)], schema=SCHEMA, meta=meta)
         assert isinstance(result, Appended), "a new game id is never taken"
         await self.store.index(game_id, entry.status, sequence)
         self.remember(game_id, table, encode(opened))
         return entry
+
+    async def _admit(self, client: str | None, now_ms: int) -> None:
+        """Refuse a new game past the quotas: open games in total, then games per client address an hour."""
+        if self.max_open_games and await self.store.count("open") >= self.max_open_games:
+            raise ApiError(
+                429,
+                "too_many_open_games",
+                f"This server already has {self.max_open_games} open games; join one or try again later.",
+                {"limit": self.max_open_games},
+            )
+        if self.create_per_hour and client:
+            window = now_ms // HOUR_MS
+            if await self.store.count_creation(client, window, HOUR_MS // 1000 + 60) > self.create_per_hour:
+                retry_after = ((window + 1) * HOUR_MS - now_ms) // 1000 + 1
+                raise ApiError(
+                    429,
+                    "too_many_games",
+                    f"This address may open {self.create_per_hour} games an hour; try again later.",
+                    {"limit": self.create_per_hour, "retry_after": retry_after},
+                )
 
     async def join(self, game_id: str, seat: int | None, name: str, bot: str | None) -> Joined:
         for _ in range(self.command_retries):
@@ -222,7 +251,11 @@ class Games:
             game, table = await self.load(game_id)
             meta = await self.store.meta(game_id)
             sequence = int(meta["sequence"]) if "sequence" in meta else await self.store.next_sequence()
-            await self.store.index(game_id, status(game, table), sequence)
+            finished = None
+            if status(game, table) == "finished":
+                now = await self.store.now_ms()
+                finished = await self.store.stamp(game_id, "finished_ms", now) or now
+            await self.store.index(game_id, status(game, table), sequence, finished)
             await self.schedule(game_id, game, table)
             count += 1
         return count
@@ -336,7 +369,11 @@ class Games:
         await self.schedule(game_id, game, after)
         if status(game, before) != status(game, after):
             meta = await self.store.meta(game_id)
-            await self.store.index(game_id, status(game, after), int(meta["sequence"]))
+            finished = None
+            if status(game, after) == "finished":
+                now = await self.store.now_ms()
+                finished = await self.store.stamp(game_id, "finished_ms", now) or now
+            await self.store.index(game_id, status(game, after), int(meta["sequence"]), finished)
         if self.on_append is not None:
             self.on_append(game_id)
 
@@ -415,10 +452,10 @@ class Games:
         game_id = secrets.token_hex(GAME_ID_BYTES)
         entry = lobby_entry(codec.game, game_id, table)
         sequence = await self.store.next_sequence()
-        await self.store.append(
-            game_id, 0, [encode(e) for e in events], schema=SCHEMA, meta={**meta_fields(entry), "sequence": sequence}
-        )
-        await self.store.index(game_id, entry.status, sequence)
+        now = await self.store.now_ms()  # an imported game is kept a whole retention again
+        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now}
+        await self.store.append(game_id, 0, [encode(e) for e in events], schema=SCHEMA, meta=meta)
+        await self.store.index(game_id, entry.status, sequence, now)
         return game_id
 
 

@@ -141,7 +141,8 @@ async def get_components(request: Request) -> Response:
 
 async def create_game(request: Request) -> Response:
     body = await read_json(request, CreateGame)
-    return answer(await games_of(request).create(body.game, body.players, body.options), 201)
+    client = request.client.host if request.client else None  # behind a proxy: uvicorn's --forwarded-allow-ips
+    return answer(await games_of(request).create(body.game, body.players, body.options, client), 201)
 
 
 async def list_games(request: Request) -> Response:
@@ -256,7 +257,9 @@ ENDPOINTS: list[Endpoint] = [
         (),
         (404,),
     ),
-    Endpoint("POST", "/games", create_game, "Open a new table", LobbyEntry, 201, CreateGame, (), (400, 413, 422, 503)),
+    Endpoint(
+        "POST", "/games", create_game, "Open a new table", LobbyEntry, 201, CreateGame, (), (400, 413, 422, 429, 503)
+    ),
     Endpoint(
         "GET",
         "/games",

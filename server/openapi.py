@@ -26,6 +26,7 @@ STATUS_TEXT = {
     409: "Version conflict, a reused command id, or a table that moved on",
     413: "The body is too large",
     422: "The game's rules refuse this: error is the rule's code",
+    429: "Over a quota: details.retry_after says when to try again, when it is known",
     503: "The store (Redis) is unreachable",
 }
 # Fields typed ``Any`` in the envelope whose inside belongs to a game.

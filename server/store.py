@@ -22,9 +22,12 @@ reconnect or periodically.
 The lobby index spans games, so it is written outside a game's script, and can
 be rebuilt from the streams (:meth:`EventStore.all_game_ids`): the sorted sets
 ``lt:{games}:open``, ``lt:{games}:active`` and ``lt:{games}:finished``, scored
-by a creation sequence from ``INCR lt:{games}:seq``. (The three sets share the
-hash tag ``{games}`` so that moving a game between them is one MULTI on Redis
-Cluster too.)
+by a creation sequence from ``INCR lt:{games}:seq``, and ``lt:{games}:retention``,
+the finished games scored by their finish time (ms, Redis TIME), for archiving. (The
+sets share the hash tag ``{games}`` so that moving a game between them is one MULTI
+on Redis Cluster too.)
+
+Quotas count in ``lt:{quota}:client:<address>:<hour>`` (one slot, keys that expire).
 """
 
 from __future__ import annotations
@@ -70,6 +73,8 @@ GameStatus = Literal["open", "active", "finished"]
 STATUSES: Final[tuple[GameStatus, ...]] = ("open", "active", "finished")
 DEADLINES_KEY: Final = "lt:{deadlines}:due"  # "<game_id> <window>" scored by due time (ms)
 SEQUENCE_KEY: Final = "lt:{games}:seq"
+RETENTION_KEY: Final = "lt:{games}:retention"  # finished games scored by finish time (ms)
+LOCK_PREFIX: Final = "lt:{housekeeping}:lock:"
 MIN_REDIS_VERSION: Final = (6, 2)
 
 # A game id becomes part of a hash tag and of the space-separated notification.
@@ -215,6 +220,37 @@ return {'ok', version}
 """
 
 
+# KEYS: events, commands, meta, tokens (one hash tag). ARGV: the status the game must have.
+# 1: deleted; 0: the game has another status; -1: there is no such game.
+DELETE_LUA: Final = r"""
+local status = redis.call('HGET', KEYS[3], 'status')
+if not status and redis.call('EXISTS', KEYS[1]) == 0 then
+  return -1
+end
+if status ~= ARGV[1] then
+  return 0
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+return 1
+"""
+
+# KEYS: meta. ARGV: field, value. The field's value, set first if it was not (nil: no such game).
+STAMP_LUA: Final = r"""
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return false
+end
+redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+return redis.call('HGET', KEYS[1], ARGV[1])
+"""
+
+UNLOCK_LUA: Final = r"""
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
 # -- the store -----------------------------------------------------------------
 
 
@@ -228,6 +264,9 @@ class EventStore:
     def __init__(self, redis: Client) -> None:
         self.redis = redis
         self._append = redis.register_script(APPEND_LUA)
+        self._delete = redis.register_script(DELETE_LUA)
+        self._stamp = redis.register_script(STAMP_LUA)
+        self._unlock = redis.register_script(UNLOCK_LUA)
 
     # -- one game ----------------------------------------------------------------
 
@@ -340,6 +379,24 @@ class EventStore:
         raw = await self.redis.hgetall(_game_keys(game_id)[2])
         return {_text(k): _text(v) for k, v in raw.items()}
 
+    async def stamp(self, game_id: str, field: str, value: int) -> int | None:
+        """Set an int meta field unless it is set; the field's value either way (None: no such game)."""
+        stamped = await self._stamp(keys=[_game_keys(_check_game_id(game_id))[2]], args=[field, value])
+        return None if stamped is None else int(stamped)
+
+    async def delete_game(self, game_id: str, status: str) -> bool:
+        """Delete every key of the game and its index entries, if its meta status is still ``status``.
+
+        A game that no longer exists leaves the index too (and answers False).
+        """
+        deleted = int(await self._delete(keys=_game_keys(_check_game_id(game_id)), args=[status]))
+        if deleted != 0:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.zrem(_status_key(status), game_id)
+                pipe.zrem(RETENTION_KEY, game_id)
+                await pipe.execute()
+        return deleted == 1
+
     async def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
         seat = await self.redis.hget(_game_keys(game_id)[3], token_hash)
         return None if seat is None else int(seat)
@@ -354,8 +411,11 @@ class EventStore:
         """A new creation sequence number (``INCR lt:{games}:seq``)."""
         return int(await self.redis.incr(SEQUENCE_KEY))
 
-    async def index(self, game_id: str, status: str, sequence: int) -> None:
-        """File the game under ``status`` (scored by ``sequence``) and remove it from the other two."""
+    async def index(self, game_id: str, status: str, sequence: int, finished_ms: int | None = None) -> None:
+        """File the game under ``status`` (scored by ``sequence``) and remove it from the other two.
+
+        ``finished_ms`` files a finished game for retention too (kept if it is there already).
+        """
         _check_game_id(game_id)
         target = _status_key(status)
         async with self.redis.pipeline(transaction=True) as pipe:
@@ -363,7 +423,50 @@ class EventStore:
             for other in STATUSES:
                 if other != status:
                     pipe.zrem(_status_key(other), game_id)
+            if finished_ms is not None:
+                pipe.zadd(RETENTION_KEY, {game_id: finished_ms}, nx=True)
             await pipe.execute()
+
+    async def count(self, status: str) -> int:
+        """How many games the index holds under ``status``."""
+        return int(await self.redis.zcard(_status_key(status)))
+
+    async def finished_before(self, ms: int, limit: int) -> list[str]:
+        """Finished games whose finish time is at or before ``ms``, earliest first."""
+        members: Any = await self.redis.zrangebyscore(RETENTION_KEY, "-inf", ms, start=0, num=limit)
+        return [_text(m) for m in members]
+
+    async def unfiled(self, now_ms: int) -> int:
+        """File every finished game that has no finish time (finished before retention existed) at ``now_ms``."""
+        if await self.redis.zcard(RETENTION_KEY) >= await self.count("finished"):
+            return 0
+        added = 0
+        cursor: int | None = None
+        while True:
+            ids, cursor = await self.list_games("finished", 500, cursor)
+            if ids:
+                count: Any = await self.redis.zadd(RETENTION_KEY, dict.fromkeys(ids, now_ms), nx=True)
+                added += int(count)
+            if cursor is None:
+                return added
+
+    # -- quotas and locks (one slot each, keys that expire) ------------------------
+
+    async def count_creation(self, client: str, window: int, ttl_s: int) -> int:
+        """Count one creation by ``client`` in the numbered ``window``; the count so far."""
+        key = f"lt:{{quota}}:client:{client}:{window}"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.incr(key)
+            pipe.expire(key, ttl_s)
+            count, _ = await pipe.execute()
+        return int(count)
+
+    async def lock(self, name: str, owner: str, ttl_ms: int) -> bool:
+        """Take the lock ``name`` for ``ttl_ms`` unless another owner holds it."""
+        return bool(await self.redis.set(LOCK_PREFIX + name, owner, nx=True, px=ttl_ms))
+
+    async def unlock(self, name: str, owner: str) -> None:
+        await self._unlock(keys=[LOCK_PREFIX + name], args=[owner])
 
     async def list_games(self, status: str, limit: int, cursor: int | None = None) -> tuple[list[str], int | None]:
         """Game ids with ``status``, oldest first (ascending creation sequence).
