@@ -23,7 +23,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from domain.catalog import GAMES
 from domain.engine import AnyGame
-from server import deadlines, housekeeping
+from server import deadlines, housekeeping, lobby
 from server.embedded import EmbeddedRedis
 from server.errors import ApiError, ErrorBody
 from server.feeds import Feeds
@@ -140,7 +140,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             service.on_append = feeds.notify
             stack.push_async_callback(feeds.close)
             if not await redis.exists(SEQUENCE_KEY):
-                log.info("rebuilt the lobby index from %d streams", await service.rebuild_index())
+                log.info("rebuilt the lobby index from %d streams", await lobby.rebuild_index(service))
             app.state.settings = settings
             app.state.games = service
             app.state.feeds = feeds

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -19,19 +18,18 @@ from typing import Any
 import msgspec
 
 from domain.engine import FULL, AnyGame, Ctx, Rejected, Viewer, no_deadlines
-from domain.table import Table, TableOpened, fold, open_table, status, take_seat
+from domain.table import Table, fold, status
 from domain.table import decide as decide_at_table
-from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
+from projections.lobby import lobby_entry, meta_fields
 from projections.replay import replay
 from projections.views import TableView, VersionedEvent, feed, is_revealed, table_view
-from server.auth import new_token, token_hash
+from server.auth import token_hash
 from server.codec import SCHEMA, TABLE_OPENED, GameCodec, encode
 from server.errors import ApiError, malformed, rejected
 from server.metrics import Metrics
 from server.store import Appended, Conflict, Duplicate, EventStore
 
 GAME_ID_BYTES = 8
-HOUR_MS = 3_600_000
 log = logging.getLogger("ludoteca.games")
 
 
@@ -47,11 +45,6 @@ class CommandRecord(msgspec.Struct):
 class CommandAnswer(msgspec.Struct):
     version: int
     events: list[VersionedEvent]
-
-
-class Joined(msgspec.Struct):
-    seat: int
-    token: str
 
 
 RECORD = msgspec.json.Decoder(CommandRecord)
@@ -163,103 +156,6 @@ class Games:
     async def ctx(self) -> Ctx:
         return Ctx(rng=self.rng, now_ms=await self.store.now_ms())
 
-    # -- the lobby ---------------------------------------------------------------
-
-    async def create(self, kind: str, players: int, options: dict[str, Any], client: str | None = None) -> LobbyEntry:
-        game = self.games.get(kind)
-        if game is None:
-            raise ApiError(400, "unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
-        try:
-            opened = open_table(game, players, options)
-        except Rejected as exc:
-            raise rejected(exc) from None
-        game_id = secrets.token_hex(GAME_ID_BYTES)
-        table = fold(game, None, [opened])
-        assert table is not None
-        entry = lobby_entry(game, game_id, table)
-        now = await self.store.now_ms()
-        await self._admit(client, now)
-        sequence = await self.store.next_sequence()
-        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now}
-        result = await self.store.append(game_id, 0, [encode(opened)], schema=SCHEMA, meta=meta)
-        assert isinstance(result, Appended), "a new game id is never taken"
-        await self.store.index(game_id, entry.status, sequence)
-        self.remember(game_id, table, encode(opened))
-        return entry
-
-    async def _admit(self, client: str | None, now_ms: int) -> None:
-        """Refuse a new game past the quotas: open games in total, then games per client address an hour."""
-        if self.max_open_games and await self.store.count("open") >= self.max_open_games:
-            raise ApiError(
-                429,
-                "too_many_open_games",
-                f"This server already has {self.max_open_games} open games; join one or try again later.",
-                {"limit": self.max_open_games},
-            )
-        if self.create_per_hour and client:
-            window = now_ms // HOUR_MS
-            if await self.store.count_creation(client, window, HOUR_MS // 1000 + 60) > self.create_per_hour:
-                retry_after = ((window + 1) * HOUR_MS - now_ms) // 1000 + 1
-                raise ApiError(
-                    429,
-                    "too_many_games",
-                    f"This address may open {self.create_per_hour} games an hour; try again later.",
-                    {"limit": self.create_per_hour, "retry_after": retry_after},
-                )
-
-    async def join(self, game_id: str, seat: int | None, name: str, bot: str | None) -> Joined:
-        for _ in range(self.command_retries):
-            game, table = await self.load(game_id)
-            try:
-                events = take_seat(game, table, seat, name, bot, await self.ctx())
-            except Rejected as exc:
-                raise rejected(exc) from None
-            token = f"{game_id}.{new_token()}"
-            taken = events[0].seat
-            new_table = fold(game, table, events)
-            assert new_table is not None
-            entry = lobby_entry(game, game_id, new_table)
-            encoded = [encode(e) for e in events]
-            result = await self.store.append(
-                game_id,
-                table.version,
-                encoded,
-                schema=SCHEMA,
-                meta=meta_fields(entry),
-                tokens={token_hash(token): taken},
-            )
-            if isinstance(result, Appended):
-                await self._appended(game_id, game, table, new_table, encoded)
-                return Joined(taken, token)
-            self._conflicted(game_id, table, result)
-        raise ApiError(409, "version_conflict", "The table changed while you joined; try again.")
-
-    async def list_games(self, status_: str, limit: int, cursor: int | None) -> tuple[list[LobbyEntry], int | None]:
-        ids, next_cursor = await self.store.list_games(status_, limit, cursor)
-        entries = []
-        for game_id in ids:
-            meta = await self.store.meta(game_id)
-            if meta:
-                entries.append(entry_from_meta(game_id, meta))
-        return entries, next_cursor
-
-    async def rebuild_index(self) -> int:
-        """The lobby index again from the streams, which are the authority."""
-        await self.store.clear_index()
-        count = 0
-        for game_id in await self.store.all_game_ids():
-            game, table = await self.load(game_id)
-            meta = await self.store.meta(game_id)
-            sequence = int(meta["sequence"]) if "sequence" in meta else await self.store.next_sequence()
-            finished = None
-            if status(game, table) == "finished":
-                now = await self.store.now_ms()
-                finished = await self.store.stamp(game_id, "finished_ms", now) or now
-            await self.store.index(game_id, status(game, table), sequence, finished)
-            await self.schedule(game_id, game, table)
-            count += 1
-        return count
-
     # -- seats -------------------------------------------------------------------
 
     async def seat_of(self, game_id: str, token: str | None) -> int | None:
@@ -334,7 +230,7 @@ class Games:
                 meta=meta_fields(lobby_entry(game, game_id, new_table)),
             )
             if isinstance(result, Appended):
-                await self._appended(game_id, game, table, new_table, encoded)
+                await self.appended(game_id, game, table, new_table, encoded)
                 mine = feed(game, zip(range(first, last + 1), events, strict=True), seat, is_revealed(game, new_table))
                 return CommandAnswer(last, mine)
             if isinstance(result, Duplicate):
@@ -364,18 +260,23 @@ class Games:
         events = await self.read(game, game_id, record.first - 1, record.last)
         return CommandAnswer(record.last, feed(game, events, seat, is_revealed(game, table)))
 
-    async def _appended(self, game_id: str, game: AnyGame, before: Table, after: Table, encoded: list[bytes]) -> None:
+    async def appended(self, game_id: str, game: AnyGame, before: Table, after: Table, encoded: list[bytes]) -> None:
         self.remember(game_id, after, encoded[-1] if encoded else self.heads.get(game_id))
         await self.schedule(game_id, game, after)
         if status(game, before) != status(game, after):
             meta = await self.store.meta(game_id)
-            finished = None
-            if status(game, after) == "finished":
-                now = await self.store.now_ms()
-                finished = await self.store.stamp(game_id, "finished_ms", now) or now
-            await self.store.index(game_id, status(game, after), int(meta["sequence"]), finished)
+            await self.file(game_id, game, after, int(meta["sequence"]))
         if self.on_append is not None:
             self.on_append(game_id)
+
+    async def file(self, game_id: str, game: AnyGame, table: Table, sequence: int) -> None:
+        """File the game in the lobby index under its status; a finished game also by when it finished."""
+        current = status(game, table)
+        finished = None
+        if current == "finished":
+            now = await self.store.now_ms()
+            finished = await self.store.stamp(game_id, "finished_ms", now) or now
+        await self.store.index(game_id, current, sequence, finished)
 
     async def schedule(self, game_id: str, game: AnyGame, table: Table) -> None:
         """File the game's open windows in the due index (closed ones drop out when due)."""
@@ -423,46 +324,3 @@ class Games:
         _, table = await self.load(game_id)
         entries = await self.store.read(game_id, after=0, limit=table.version)
         return [b'{"version":%d,"schema":%d,"event":%s}' % (v, SCHEMA, data) for v, data in entries]
-
-    async def import_log(self, lines: list[bytes]) -> str:
-        """A new game from an exported log (JSON lines of ``{"version", "event"}``)."""
-        try:
-            entries = [LOG_LINE.decode(line) for line in lines if line.strip()]
-            if not entries:
-                raise ApiError(400, "malformed", "The log is empty.", {"field": "log"})
-            kind = msgspec.convert(entries[0].event, TableOpened).game
-            codec = self.codecs[kind]
-            events = [msgspec.convert(e.event, codec.events_type) for e in entries]
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise malformed(exc, prefix="log") from None
-        except KeyError:
-            raise ApiError(400, "unknown_game_type", "This server does not host that game.", {"field": "log"}) from None
-        if any(e.schema > SCHEMA for e in entries):
-            raise ApiError(400, "malformed", "That log comes from a newer server.", {"field": "log.schema"})
-        if [e.version for e in entries] != list(range(1, len(entries) + 1)):
-            raise ApiError(400, "malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version"})
-        try:
-            table = fold(codec.game, None, events)
-        except Exception:  # a log that does not fold is not a game
-            raise ApiError(400, "malformed", "Those events do not make a game.", {"field": "log"}) from None
-        assert table is not None
-        if status(codec.game, table) != "finished":
-            # An unfinished game would come back with no seat tokens: nobody could play it.
-            raise ApiError(400, "unfinished_log", "Only the log of a finished game can be imported.", {"field": "log"})
-        game_id = secrets.token_hex(GAME_ID_BYTES)
-        entry = lobby_entry(codec.game, game_id, table)
-        sequence = await self.store.next_sequence()
-        now = await self.store.now_ms()  # an imported game is kept a whole retention again
-        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now}
-        await self.store.append(game_id, 0, [encode(e) for e in events], schema=SCHEMA, meta=meta)
-        await self.store.index(game_id, entry.status, sequence, now)
-        return game_id
-
-
-class LogLine(msgspec.Struct):
-    version: int
-    event: dict[str, Any]
-    schema: int = SCHEMA
-
-
-LOG_LINE = msgspec.json.Decoder(LogLine)

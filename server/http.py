@@ -13,10 +13,12 @@ from starlette.responses import Response
 from domain.table import status
 from projections.lobby import CatalogEntry, GameComponents, LobbyEntry, catalog
 from projections.views import TableView, VersionedEvent
+from server import lobby
 from server.auth import bearer, require_admin
 from server.codec import encode
 from server.errors import ApiError, malformed
-from server.games import CommandAnswer, Games, Joined, Seated
+from server.games import CommandAnswer, Games, Seated
+from server.lobby import Joined
 
 T = TypeVar("T")
 Handler = Callable[[Request], Awaitable[Response]]
@@ -142,7 +144,7 @@ async def get_components(request: Request) -> Response:
 async def create_game(request: Request) -> Response:
     body = await read_json(request, CreateGame)
     client = request.client.host if request.client else None  # behind a proxy: uvicorn's --forwarded-allow-ips
-    return answer(await games_of(request).create(body.game, body.players, body.options, client), 201)
+    return answer(await lobby.create(games_of(request), body.game, body.players, body.options, client), 201)
 
 
 async def list_games(request: Request) -> Response:
@@ -153,7 +155,7 @@ async def list_games(request: Request) -> Response:
     cursor = request.query_params.get("cursor")
     if cursor is not None and not cursor.isdigit():
         raise ApiError(400, "malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor"})
-    entries, next_cursor = await games_of(request).list_games(status, limit, int(cursor) if cursor else None)
+    entries, next_cursor = await lobby.list_games(games_of(request), status, limit, int(cursor) if cursor else None)
     return answer(GameList(entries, next_cursor))
 
 
@@ -163,7 +165,8 @@ async def take_seat(request: Request) -> Response:
         raise ApiError(422, "no_such_bot", "This server has no bots to seat yet.", {"field": "bot"})
     if len(body.name) > 40:
         raise ApiError(400, "malformed", "A name has at most 40 characters.", {"field": "name"})
-    return answer(await games_of(request).join(request.path_params["game_id"], body.seat, body.name, body.bot), 201)
+    seated = await lobby.join(games_of(request), request.path_params["game_id"], body.seat, body.name, body.bot)
+    return answer(seated, 201)
 
 
 async def get_game(request: Request) -> Response:
@@ -213,7 +216,7 @@ async def export_game(request: Request) -> Response:
 async def import_game(request: Request) -> Response:
     require_admin(request, request.app.state.settings.admin_token)
     body = await read_body(request, request.app.state.settings.max_import)
-    return answer(Imported(await games_of(request).import_log(body.splitlines())), 201)
+    return answer(Imported(await lobby.import_log(games_of(request), body.splitlines())), 201)
 
 
 async def healthz(request: Request) -> Response:
