@@ -28,7 +28,7 @@ from server.embedded import EmbeddedRedis
 from server.errors import ApiError, ErrorBody
 from server.feeds import Feeds
 from server.games import Games
-from server.http import ENDPOINTS, answer, healthz, readyz
+from server.http import ENDPOINTS, Handler, answer, healthz, readyz
 from server.logs import RequestContext
 from server.metrics import Metrics, TimeRequests, scrape
 from server.openapi import document
@@ -68,7 +68,9 @@ async def internal_error(request: Request, exc: Exception) -> Response:
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-    return answer(ErrorBody(code, str(exc.detail)), exc.status_code)
+    response = answer(ErrorBody(code, str(exc.detail)), exc.status_code)
+    response.headers.update(exc.headers or {})  # a 405 says which methods are allowed (Allow)
+    return response
 
 
 async def openapi(request: Request) -> Response:
@@ -79,8 +81,32 @@ async def docs(request: Request) -> Response:
     return FileResponse(STATIC / "docs.html")
 
 
+def by_path() -> list[tuple[str, Handler, list[str]]]:
+    """One route per path, so that a wrong method is answered 405 with every allowed one."""
+    handlers: dict[str, dict[str, Handler]] = {}
+    for endpoint in ENDPOINTS:
+        handlers.setdefault(endpoint.path, {})[endpoint.method] = endpoint.handler
+    found = []
+    for path, methods in handlers.items():
+        if len(methods) == 1:
+            [(method, handler)] = methods.items()
+            found.append((path, handler, [method]))
+        else:
+            found.append((path, dispatcher(methods), sorted(methods)))
+    return found
+
+
+def dispatcher(handlers: dict[str, Handler]) -> Handler:
+    async def dispatch(request: Request) -> Response:
+        method = "GET" if request.method == "HEAD" else request.method
+        return await handlers[method](request)
+
+    dispatch.__name__ = "_or_".join(h.__name__ for h in handlers.values())
+    return dispatch
+
+
 def routes() -> list[BaseRoute]:
-    api: list[BaseRoute] = [Route("/api/v1" + e.path, e.handler, methods=[e.method]) for e in ENDPOINTS]
+    api: list[BaseRoute] = [Route("/api/v1" + path, endpoint, methods=methods) for path, endpoint, methods in by_path()]
     # /games/catalog and /games/import must win over /games/{game_id}: ENDPOINTS lists them first.
     return [
         *api,

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.engine import AnyGame
+from domain.table import TABLE_EVENTS
 from server.errors import ErrorBody
 from server.http import ENDPOINTS, Endpoint
 
@@ -31,6 +32,7 @@ STATUS_TEXT = {
 }
 # Fields typed ``Any`` in the envelope whose inside belongs to a game.
 GAME_FIELDS = {"command": "Command", "event": "Event", "view": "View", "outcome": "Outcome"}
+NULLABLE = {"view", "outcome"}  # no view while a table is open, no outcome until the end
 
 
 def document(games: Iterable[AnyGame], version: str) -> dict[str, Any]:
@@ -38,7 +40,8 @@ def document(games: Iterable[AnyGame], version: str) -> dict[str, Any]:
     types: list[Any] = [ErrorBody]
     for endpoint in ENDPOINTS:
         types += [t for t in (endpoint.body, endpoint.answer) if t is not None and not isinstance(t, str)]
-    per_game = {name: [] for name in GAME_FIELDS.values()}  # type: dict[str, list[Any]]
+    per_game: dict[str, list[Any]] = {name: [] for name in GAME_FIELDS.values()}
+    per_game["Event"] += TABLE_EVENTS  # every stream starts with the table's own events
     for game in games:
         per_game["Command"].append(game.command_type)
         per_game["Event"].append(game.event_type)
@@ -54,7 +57,8 @@ def document(games: Iterable[AnyGame], version: str) -> dict[str, Any]:
         for field, prop in schema.get("properties", {}).items():
             if field in GAME_FIELDS and prop in ({}, {"anyOf": [{}, {"type": "null"}]}):
                 target = {"$ref": REF.format(name=GAME_FIELDS[field])}
-                schema["properties"][field] = target if prop == {} else {"anyOf": [target, {"type": "null"}]}
+                nullable = prop != {} or field in NULLABLE
+                schema["properties"][field] = {"anyOf": [target, {"type": "null"}]} if nullable else target
         items = schema.get("properties", {}).get("commands", {}).get("items")
         if items == {}:
             schema["properties"]["commands"]["items"] = {"$ref": REF.format(name="Command")}
