@@ -37,7 +37,9 @@ def serve(args: argparse.Namespace) -> int:
         ws_ping_interval=20.0,
         ws_per_message_deflate=False,  # small JSON messages: compression costs each socket more memory than it saves
         ws_ping_timeout=20.0,
-        timeout_graceful_shutdown=5,
+        # On SIGTERM uvicorn stops accepting, closes WebSockets with 1012 (clients reconnect to
+        # another replica and resume), and waits this long for the requests in flight.
+        timeout_graceful_shutdown=max(1, round(settings.shutdown_grace)),
     )
     return 0
 

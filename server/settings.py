@@ -31,6 +31,7 @@ class Settings:
     ws_burst: int = 40  # ...with bursts of this many (a token bucket)
     ws_flood_limit: int = 40  # messages refused with too_many in a row before the socket is closed (4029)
     deadline_interval: float = 0.2  # how often each replica looks for windows that are due
+    shutdown_grace: float = 10.0  # on SIGTERM: seconds to finish requests in flight before closing
     create_per_hour: int = 0  # games one client address may open an hour (0: no limit)
     max_open_games: int = 10_000  # open games in total, waiting for players (0: no limit)
     open_ttl: float = 86_400.0  # seconds an open game waits for players before it is deleted (0: forever)
@@ -69,6 +70,7 @@ class Settings:
             ws_burst=int(get("WS_BURST", str(default.ws_burst))),
             ws_flood_limit=int(get("WS_FLOOD_LIMIT", str(default.ws_flood_limit))),
             deadline_interval=float(get("DEADLINE_INTERVAL", str(default.deadline_interval))),
+            shutdown_grace=float(get("SHUTDOWN_GRACE", str(default.shutdown_grace))),
             create_per_hour=int(get("CREATE_PER_HOUR", str(default.create_per_hour))),
             max_open_games=int(get("MAX_OPEN_GAMES", str(default.max_open_games))),
             open_ttl=float(get("OPEN_TTL", str(default.open_ttl))),
