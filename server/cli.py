@@ -11,6 +11,7 @@ from pathlib import Path
 
 import uvicorn
 
+from clients.cli import add_play_verbs
 from server import logs
 from server.app import create_app
 from server.settings import Settings
@@ -116,6 +117,7 @@ def parser() -> argparse.ArgumentParser:
     expire = actions.add_parser("expire", help="delete open games that never filled")
     expire.add_argument("--older-than", type=float, metavar="SECONDS", help="created this long ago (LUDOTECA_OPEN_TTL)")
     manage.set_defaults(func=admin)
+    add_play_verbs(verbs)
     return top
 
 
