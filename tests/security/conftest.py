@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.reliability.harness import print_figures
+from tests.server.conftest import server  # noqa: F401 - the real server, for the fuzzing tests
 
 
 def pytest_configure(config: pytest.Config) -> None:

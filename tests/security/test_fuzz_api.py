@@ -1,4 +1,4 @@
-"""schemathesis against the live server's /openapi.json: no server errors, and every
+"""schemathesis against the server server's /openapi.json: no server errors, and every
 response as the document describes it (issue 9, part 6).
 
 The server is the real one (uvicorn in this process, on the test Redis, on 127.0.0.1);
@@ -30,18 +30,14 @@ import asyncio
 import importlib.util
 import re
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import httpx
 import pytest
-import redis.asyncio as aioredis
 
 from domain.catalog import GAMES
-from server.settings import Settings
 from tests.reliability.harness import figure
 from tests.reliability.sizes import SOAK
-from tests.server.conftest import ADMIN, Running, start_server, stop_server
+from tests.server.conftest import Running
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("schemathesis") is None, reason="schemathesis is not installed (pip install schemathesis)"
@@ -52,27 +48,17 @@ NARROWED = ("positive_data_acceptance",)
 SKIPPED_PATHS = ("/api/v1/games/{game_id}/ws", "/api/v1/games/import")
 
 
-@pytest.fixture
-async def live(redis: aioredis.Redis, redis_url: str) -> AsyncIterator[Running]:
-    settings = Settings(redis_url=redis_url, admin_token=ADMIN, sweep_interval=0.5)
-    srv, task, app, port = await start_server(settings)
-    url = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient(base_url=url, timeout=10) as http:
-        yield Running(url, app, http)
-    await stop_server(srv, task)
-
-
 async def schemathesis(
-    live: Running, tmp_path: Path, game: str, *, checks: str, exclude: tuple[str, ...]
+    server: Running, tmp_path: Path, game: str, *, checks: str, exclude: tuple[str, ...]
 ) -> tuple[int, str, int]:
-    """Run ``st run`` against ``live`` on one started game; (exit code, output, test cases generated)."""
+    """Run ``st run`` against ``server`` on one started game; (exit code, output, test cases generated)."""
     players = GAMES[game].min_players
-    game_id = await live.create(players, game)
-    await live.seat_all(game_id, players)
+    game_id = await server.create(players, game)
+    await server.seat_all(game_id, players)
     config = tmp_path / "schemathesis.toml"
     config.write_text(f'[parameters]\n"path.game_id" = "{game_id}"\n"path.game" = "{game}"\n')
     args = [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "--no-color", "run"]
-    args += [f"{live.url}/openapi.json", "--checks", checks, "-n", str(EXAMPLES), "--seed", "9"]
+    args += [f"{server.url}/openapi.json", "--checks", checks, "-n", str(EXAMPLES), "--seed", "9"]
     args += ["--request-timeout", "10", "--output-truncate", "false", "--generation-database", "none"]
     if exclude:
         args += ["--exclude-checks", ",".join(exclude)]
@@ -90,10 +76,10 @@ async def schemathesis(
 @pytest.mark.timeout(1200 if SOAK else 60)
 @pytest.mark.parametrize("game", sorted(GAMES))
 async def test_schemathesis_finds_no_server_error_and_passes_every_other_check(
-    live: Running, tmp_path: Path, game: str
+    server: Running, tmp_path: Path, game: str
 ) -> None:
     code, output, generated = await schemathesis(
-        live, tmp_path, game, checks="all", exclude=(*NARROWED, "response_schema_conformance")
+        server, tmp_path, game, checks="all", exclude=(*NARROWED, "response_schema_conformance")
     )
     assert "500" not in re.findall(r"\[(\d{3})\]", output), output
     assert code == 0 and generated > 0, output
@@ -101,14 +87,14 @@ async def test_schemathesis_finds_no_server_error_and_passes_every_other_check(
 
 
 @pytest.mark.timeout(1200 if SOAK else 60)
-async def test_every_response_matches_the_openapi_document(live: Running, tmp_path: Path) -> None:
+async def test_every_response_matches_the_openapi_document(server: Running, tmp_path: Path) -> None:
     code, output, _ = await schemathesis(
-        live, tmp_path, "vilar-de-mouros", checks="response_schema_conformance,not_a_server_error", exclude=()
+        server, tmp_path, "vilar-de-mouros", checks="response_schema_conformance,not_a_server_error", exclude=()
     )
     assert code == 0, output
 
 
-async def test_a_405_lists_the_allowed_methods(live: Running) -> None:
-    r = await live.http.delete("/api/v1/games")
+async def test_a_405_lists_the_allowed_methods(server: Running) -> None:
+    r = await server.http.delete("/api/v1/games")
     assert r.status_code == 405
     assert {"GET", "POST"} <= {m.strip() for m in r.headers.get("allow", "").split(",")}
