@@ -18,7 +18,7 @@ through ``Ctx`` and their results are written into events, so a replay needs no 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -124,8 +124,8 @@ class Game(Generic[S, C, E, R]):
 AnyGame = Game[Any, Any, Any, Any]
 
 
-def fold(game: AnyGame, state: Any, events: Sequence[Any]) -> Any:
-    """Apply events in order."""
+def fold(evolve: Callable[[S, E], S], state: S, events: Iterable[E]) -> S:
+    """Apply events in order (a game's decide uses it to look ahead at what its facts do)."""
     for event in events:
-        state = game.evolve(state, event)
+        state = evolve(state, event)
     return state

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.engine import Awaited, Ctx, Rejected, Seat
+from domain.engine import Awaited, Ctx, Rejected, Seat, fold
 from domain.i_love_portugal.cards import (
     AIRPORTS,
     BACKPACKS,
@@ -170,12 +170,6 @@ def evolve(state: State, event: Event) -> State:
             )
         case FinalScoresCounted():
             return replace(state, phase="over", current=None)
-    return state
-
-
-def fold(state: State, events: list[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
     return state
 
 
@@ -356,9 +350,9 @@ def _photo_problem(state: State, seat: Seat, check_money: bool = True) -> tuple[
 
 def _end_turn(state: State, seat: Seat, events: list[Event], game_ends: bool, ctx: Ctx | None = None) -> list[Event]:
     """Pay with no change, lay the whole hand on the discard pile, then draw 5 or end the game."""
-    after = fold(state, events)
+    after = fold(evolve, state, events)
     events = [*events, HandDiscarded(seat=seat, paid=after.spent, cards=after.hands[seat])]
-    after = fold(after, events[-1:])
+    after = fold(evolve, after, events[-1:])
     if game_ends:
         return [*events, FinalScoresCounted(scores=tuple(s.points for s in final_scores(after)))]
     assert ctx is not None

@@ -141,7 +141,6 @@ CARD_FILE = load()
 CARDS: dict[str, Card] = {c.id: c for c in CARD_FILE.cards}
 COUNTRIES: dict[str, Country] = {c.id: c for c in CARD_FILE.countries}
 CHARACTERS: dict[str, Character] = {c.id: c for c in CARD_FILE.characters}
-KINDS: frozenset[str] = frozenset(c.kind for c in CARD_FILE.cards if c.type != "event")
 HAND_LIMIT = CARD_FILE.hand_limit
 
 

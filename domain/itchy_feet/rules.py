@@ -241,12 +241,6 @@ def evolve(state: State, event: Event) -> State:
     return state
 
 
-def fold(state: State, events: Iterable[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
-
-
 # -- the batch of facts one command causes ------------------------------------------------
 
 

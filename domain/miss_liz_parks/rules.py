@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.engine import Awaited, Ctx, Rejected, Seat
+from domain.engine import Awaited, Ctx, Rejected, Seat, fold
 from domain.miss_liz_parks.commands import (
     AssignEmployee,
     BuildTile,
@@ -294,12 +294,6 @@ def evolve(state: State, event: Event) -> State:
     return state
 
 
-def fold(state: State, events: list[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
-
-
 # -- who is awaited, and what they may send ----------------------------------------------------
 
 
@@ -513,7 +507,7 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
             passed = [PassedForTheRound(seat=seat, position=len(state.passing))]
             if len(state.passing) + 1 < state.players:
                 return [*passed, ParkTurnBegan(seat=_next_seat(state, seat))]
-            return [*passed, *_end_round(fold(state, list(passed)))]
+            return [*passed, *_end_round(fold(evolve, state, list(passed)))]
     raise Rejected("unknown_command", "Miss Liz's parks do not know that command.")
 
 
@@ -559,7 +553,7 @@ def _decide_theme(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[
     if any(p.theme == command.theme for p in state.parks):
         raise Rejected("theme_taken", "Another player already took that theme.", {"field": "theme"})
     events: list[Event] = [ThemeChosen(seat=seat, theme=command.theme)]
-    after = fold(state, events)
+    after = fold(evolve, state, events)
     return events + (_deal(after, ctx) if after.phase == "opening" else [])
 
 
@@ -601,7 +595,7 @@ def _decide_opening(state: State, command: Command, seat: Seat) -> list[Event]:
             events = [PlanningCardKept(seat=seat, card=card, returned=others[0] if others else None)]
         case _:
             raise Rejected("setup_not_done", "Every player must finish setting up their park first.")
-    after = fold(state, events)
+    after = fold(evolve, state, events)
     if any(_opening_need(p) for p in after.parks):
         return events
     order = tuple((state.first + i) % state.players for i in range(state.players))
@@ -638,7 +632,7 @@ def _end_round(state: State) -> list[Event]:
             slid.append(lowest)
         cost2 = tuple(slid)
     ended: list[Event] = [ParkRoundEnded(round=state.round, cost2=cost2, discarded=tuple(discarded))]
-    after = fold(state, ended)
+    after = fold(evolve, state, ended)
     if state.round >= ROUNDS:
         return [*ended, ParkGameEnded(scores=tuple(s.total for s in score(after)))]
     return ended + _begin_round(after, state.round + 1, state.passing)
@@ -646,7 +640,7 @@ def _end_round(state: State) -> list[Event]:
 
 def _rewards(state: State, events: list[Event], seat: int) -> list[Event]:
     """Administrations and Boards of Directors that the events made active give their reward."""
-    after = fold(state, events)
+    after = fold(evolve, state, events)
     rewards: list[Event] = []
     for building in active(after.parks[seat]):
         if kind(building) not in REWARDING or building.reward is not None:

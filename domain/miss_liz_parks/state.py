@@ -14,7 +14,6 @@ from domain.miss_liz_parks.components import (
     FOOD_COURT_INCOME,
     FOOD_COURT_SIZE,
     GRID_COLUMNS,
-    NO_THEME,
     ROWS,
     STREETS,
     THEME_TOKENS,
@@ -83,10 +82,6 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
 
 def initial(players: int, options: Options | None = None) -> State:
     return State(players=players, options=options or Options(), parks=(Park(),) * players)
-
-
-def themes_in_play(state: State) -> list[str]:
-    return [p.theme for p in state.parks if p.theme is not None]
 
 
 # -- the grid ------------------------------------------------------------------------------------
@@ -214,7 +209,3 @@ def streets_left(state: State) -> int:
 
 def tokens_free(park: Park) -> int:
     return park.purchase_tokens - park.tokens_used
-
-
-def no_theme(building: Building) -> bool:
-    return theme_of(building) == NO_THEME

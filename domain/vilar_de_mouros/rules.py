@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.engine import Awaited, Ctx, Rejected, Seat
+from domain.engine import Awaited, Ctx, Rejected, Seat, fold
 from domain.vilar_de_mouros.cards import BONUS_CARDS, DEAL, GAME_CARDS
 from domain.vilar_de_mouros.commands import Command, DrawFromCentre, DrawFromDeck, PlaceCards, TakeBonus
 from domain.vilar_de_mouros.events import (
@@ -105,12 +105,6 @@ def evolve(state: State, event: Event) -> State:
     return state
 
 
-def fold(state: State, events: list[Event]) -> State:
-    for event in events:
-        state = evolve(state, event)
-    return state
-
-
 # -- who is awaited, and what they may send ----------------------------------------------
 
 
@@ -192,7 +186,7 @@ def _check_may_draw(state: State, seat: Seat) -> None:
 
 
 def _end_turn(state: State, seat: Seat, events: list[Event]) -> list[Event]:
-    after = fold(state, events)
+    after = fold(evolve, state, events)
     following = next_seat(after, seat)
     if following is None:
         return [*events, GameEnded(scores=tuple(s.points for s in score(after)))]
