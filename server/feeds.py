@@ -73,7 +73,7 @@ class Feed:
         self.game_id = game_id
         self.games = games
         self.table: Table | None = None  # the table at the last delivered version
-        self.head: bytes | None = None  # the stored bytes of the event at that version
+        self.head: str | None = None  # the chain link of the event at that version
         self.subscribers: set[Subscriber] = set()
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
@@ -88,9 +88,11 @@ class Feed:
         game, table = await self.games.load(self.game_id)
         delivered = self.table.version if self.table is not None else table.version
         # From the last delivered version itself: still the same event, or writes were lost.
-        entries = await self.games.store.read(self.game_id, after=delivered - 1, limit=table.version - delivered + 1)
+        entries = await self.games.store.read_entries(
+            self.game_id, after=delivered - 1, limit=table.version - delivered + 1
+        )
         if self.table is not None and (
-            table.version < self.table.version or not entries or entries[0] != (delivered, self.head)
+            table.version < self.table.version or not entries or entries[0].link != self.head
         ):
             # The stream went backwards (and may have been written past it again): the
             # sockets start again; the next advance starts this feed again from the stream.
@@ -99,10 +101,10 @@ class Feed:
             for sub in self.subscribers:
                 sub.stop(RESET, message)
             return
-        if entries and entries[-1][0] == table.version:
-            self.head = entries[-1][1]
+        if entries and entries[-1].version == table.version:
+            self.head = entries[-1].link
         if self.table is not None and table.version > self.table.version:
-            events = self.games.codecs[game.id].decode_entries(entries[1:])
+            events = self.games.codecs[game.id].decode_entries([(e.version, e.data) for e in entries[1:]])
             revealed = is_revealed(game, table)
             viewers: dict[Viewer, list[Subscriber]] = {}
             for sub in self.subscribers:

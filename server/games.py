@@ -82,9 +82,9 @@ class Games:
         self.games = dict(games)
         self.codecs = {kind: GameCodec(game) for kind, game in games.items()}
         self.cache: OrderedDict[str, Table] = OrderedDict()
-        # The stored bytes of each cached table's last event: a stream that lost writes and
-        # was written past them again has other bytes at that version.
-        self.heads: dict[str, bytes] = {}
+        # The chain link of each cached table's last event: a stream that lost writes and
+        # was written past them again has another link at that version.
+        self.heads: dict[str, str] = {}
         self.cache_size = cache_size
         self.command_retries = command_retries
         self.on_append = on_append  # tells this replica's feeds at once, before the notification
@@ -106,7 +106,7 @@ class Games:
             if head == 0:  # deleted (expired or archived) since we cached it
                 self.forget(game_id)
                 raise ApiError(404, "unknown_game", "There is no game with that id.")
-            if head < cached.version or not entries or entries[0] != (cached.version, self.heads.get(game_id)):
+            if head < cached.version or not entries or entries[0].link != self.heads.get(game_id):
                 # The stream went backwards (a failover lost acknowledged writes), and may
                 # have been written past them again: forget what we folded and start
                 # again from what Redis holds.
@@ -116,11 +116,11 @@ class Games:
             entries = entries[1:]
         if cached is None and not entries:
             raise ApiError(404, "unknown_game", "There is no game with that id.")
-        kind = cached.game if cached else TABLE_OPENED.decode(entries[0][1]).game
+        kind = cached.game if cached else TABLE_OPENED.decode(entries[0].data).game
         codec = self.codecs[kind]
-        table = fold(codec.game, cached, [event for _, event in codec.decode_entries(entries)])
+        table = fold(codec.game, cached, [codec.events.decode(entry.data) for entry in entries])
         assert table is not None
-        self.remember(game_id, table, entries[-1][1] if entries else self.heads.get(game_id))
+        self.remember(game_id, table, entries[-1].link if entries else self.heads.get(game_id))
         return codec.game, table
 
     async def sit(self, game_id: str, token: str | None) -> Seated:
@@ -128,8 +128,8 @@ class Games:
         game, table = await self.load(game_id)  # 404 before 401: an unknown game is unknown to everyone
         return Seated(game_id, game, table, await self.seat_of(game_id, token))
 
-    def remember(self, game_id: str, table: Table, head: bytes | None) -> None:
-        """Cache ``table``, whose last event is stored as ``head``."""
+    def remember(self, game_id: str, table: Table, head: str | None) -> None:
+        """Cache ``table``, whose last event has the chain link ``head``."""
         current = self.cache.get(game_id)
         if current is None or current.version <= table.version:
             if head is None:
@@ -230,7 +230,7 @@ class Games:
                 meta=meta_fields(lobby_entry(game, game_id, new_table)),
             )
             if isinstance(result, Appended):
-                await self.appended(game_id, game, table, new_table, encoded)
+                await self.appended(game_id, game, table, new_table, result.link)
                 mine = feed(game, zip(range(first, last + 1), events, strict=True), seat, is_revealed(game, new_table))
                 return CommandAnswer(last, mine)
             if isinstance(result, Duplicate):
@@ -260,8 +260,8 @@ class Games:
         events = await self.read(game, game_id, record.first - 1, record.last)
         return CommandAnswer(record.last, feed(game, events, seat, is_revealed(game, table)))
 
-    async def appended(self, game_id: str, game: AnyGame, before: Table, after: Table, encoded: list[bytes]) -> None:
-        self.remember(game_id, after, encoded[-1] if encoded else self.heads.get(game_id))
+    async def appended(self, game_id: str, game: AnyGame, before: Table, after: Table, link: str) -> None:
+        self.remember(game_id, after, link or self.heads.get(game_id))
         await self.schedule(game_id, game, after)
         if status(game, before) != status(game, after):
             meta = await self.store.meta(game_id)

@@ -46,7 +46,7 @@ async def create(
     result = await games.store.append(game_id, 0, [encode(opened)], schema=SCHEMA, meta=meta)
     assert isinstance(result, Appended), "a new game id is never taken"
     await games.store.index(game_id, entry.status, sequence)
-    games.remember(game_id, table, encode(opened))
+    games.remember(game_id, table, result.link)
     return entry
 
 
@@ -93,7 +93,7 @@ async def join(games: Games, game_id: str, seat: int | None, name: str, bot: str
             tokens={token_hash(token): taken},
         )
         if isinstance(result, Appended):
-            await games.appended(game_id, game, table, new_table, encoded)
+            await games.appended(game_id, game, table, new_table, result.link)
             return Joined(taken, token)
         games._conflicted(game_id, table, result)
     raise ApiError(409, "version_conflict", "The table changed while you joined; try again.")

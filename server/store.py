@@ -107,6 +107,14 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+def _stored(entry_id: bytes | str, fields: dict[Any, Any]) -> StoredEvent:
+    def field(name: str, default: bytes | str) -> bytes | str:
+        value: bytes | str = fields.get(name.encode(), fields.get(name, default))
+        return value
+
+    return StoredEvent(_version_of(entry_id), int(field("s", b"1")), _bytes(field("e", b"")), _text(field("h", "")))
+
+
 def _bytes(value: bytes | str) -> bytes:
     return value.encode() if isinstance(value, str) else bytes(value)
 
@@ -121,9 +129,10 @@ def _version_of(entry_id: bytes | str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Appended:
-    """The events landed; ``version`` is the version of the last one."""
+    """The events landed; ``version`` is the version of the last one, ``link`` its chain link."""
 
     version: int
+    link: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,11 +154,18 @@ AppendResult = Appended | Conflict | Duplicate
 
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
-    """One stream entry: its version, event schema version and encoded event."""
+    """One stream entry: its version, event schema version and encoded event.
+
+    ``link`` chains the stream: the SHA-1 of the previous entry's link and this event's
+    bytes, so one link names the whole history up to its version. A stream that lost
+    writes and was written past them again has another link at the same version, even
+    when the new event's bytes happen to equal the lost one's.
+    """
 
     version: int
     schema: int
     data: bytes
+    link: str = ""
 
 
 # -- the append script ---------------------------------------------------------
@@ -173,6 +189,7 @@ if has_command then
 end
 
 local current = 0
+local link = ''
 local last = redis.call('XREVRANGE', events_key, '+', '-', 'COUNT', 1)
 if #last > 0 then
   local n = string.match(last[1][1], '^0%-(%d+)$')
@@ -180,6 +197,12 @@ if #last > 0 then
     return redis.error_reply('ERR ludoteca: unexpected stream id ' .. last[1][1] .. ' in ' .. events_key)
   end
   current = tonumber(n)
+  local fields = last[1][2]
+  for f = 1, #fields, 2 do
+    if fields[f] == 'h' then
+      link = fields[f + 1]
+    end
+  end
 end
 if current ~= expected then
   return {'conflict', current}
@@ -191,7 +214,8 @@ local i = 8
 local version = current
 for _ = 1, n_events do
   version = version + 1
-  redis.call('XADD', events_key, string.format('0-%d', version), 'e', ARGV[i], 's', schema)
+  link = redis.sha1hex(link .. ARGV[i])
+  redis.call('XADD', events_key, string.format('0-%d', version), 'e', ARGV[i], 's', schema, 'h', link)
   i = i + 1
 end
 
@@ -216,7 +240,7 @@ end
 if n_events > 0 then
   redis.call('PUBLISH', 'lt:notify', game_id .. ' ' .. string.format('%d', version))
 end
-return {'ok', version}
+return {'ok', version, link}
 """
 
 
@@ -326,7 +350,7 @@ class EventStore:
         reply = await self._append(keys=keys, args=args)
         kind = _text(reply[0])
         if kind == "ok":
-            return Appended(int(reply[1]))
+            return Appended(int(reply[1]), _text(reply[2]))
         if kind == "conflict":
             return Conflict(int(reply[1]))
         if kind == "dup":
@@ -344,14 +368,9 @@ class EventStore:
         if limit is not None and limit <= 0:
             return []
         entries: Any = await self.redis.xrange(events_key(game_id), f"0-{after + 1}", "+", count=limit)
-        result = []
-        for entry_id, fields in entries:
-            schema = fields.get(b"s", fields.get("s", 1))
-            data = fields.get(b"e", fields.get("e", b""))
-            result.append(StoredEvent(_version_of(entry_id), int(schema), _bytes(data)))
-        return result
+        return [_stored(entry_id, fields) for entry_id, fields in entries]
 
-    async def catch_up(self, game_id: str, after: int) -> tuple[list[tuple[int, bytes]], int]:
+    async def catch_up(self, game_id: str, after: int) -> tuple[list[StoredEvent], int]:
         """The events after ``after`` and the stream's last version, in one round trip.
 
         A last version below ``after`` means the stream went backwards (lost writes).
@@ -361,9 +380,8 @@ class EventStore:
         pipe.xrange(key, f"0-{after + 1}", "+")
         pipe.xrevrange(key, "+", "-", count=1)
         entries, last = await pipe.execute()
-        events = [(_version_of(i), _bytes(f.get(b"e", f.get("e", b"")))) for i, f in entries]
         head = _version_of(last[0][0]) if last else 0
-        return events, head
+        return [_stored(entry_id, fields) for entry_id, fields in entries], head
 
     async def version(self, game_id: str) -> int:
         """The version of the last event (0 when the game has none)."""

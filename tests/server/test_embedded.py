@@ -193,7 +193,7 @@ async def test_the_store_across_a_restart_of_redis(data_dir: Path) -> None:
         try:
             async with asyncio.timeout(10):
                 await notifications.subscribed.wait()
-                assert await store.append("g", 0, [b"before"]) == Appended(1)
+                assert isinstance(await store.append("g", 0, [b"before"]), Appended)
 
                 embedded.stop()
                 with pytest.raises(RedisError):
@@ -202,7 +202,7 @@ async def test_the_store_across_a_restart_of_redis(data_dir: Path) -> None:
 
                 await reconnected.wait()
                 assert await store.read("g") == [(1, b"before")]
-                assert await store.append("g", 1, [b"after"]) == Appended(2)
+                assert isinstance(await store.append("g", 1, [b"after"]), Appended)
                 while ("g", 2) not in notes:
                     await asyncio.sleep(0.01)
         finally:

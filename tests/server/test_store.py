@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -23,6 +24,11 @@ from server.store import (
 )
 
 GAME = "g1"
+
+
+def landed(result: Any) -> int | None:
+    """The version an append reached, or None if it did not land."""
+    return result.version if isinstance(result, Appended) else None
 EVENTS = "lt:{g1}:events"
 
 
@@ -49,24 +55,41 @@ async def test_append_and_read_back(store: EventStore) -> None:
     assert await store.version(GAME) == 0
     assert await store.read(GAME) == []
 
-    assert await store.append(GAME, 0, [b"one", b"two"]) == Appended(2)
-    assert await store.append(GAME, 2, [b"three"], schema=3) == Appended(3)
+    assert landed(await store.append(GAME, 0, [b"one", b"two"])) == 2
+    assert landed(await store.append(GAME, 2, [b"three"], schema=3)) == 3
 
     assert await store.exists(GAME)
     assert await store.version(GAME) == 3
     assert await store.read(GAME) == [(1, b"one"), (2, b"two"), (3, b"three")]
+    one = hashlib.sha1(b"one").hexdigest()
+    two = hashlib.sha1(one.encode() + b"two").hexdigest()
+    three = hashlib.sha1(two.encode() + b"three").hexdigest()
     assert await store.read_entries(GAME) == [
-        StoredEvent(1, 1, b"one"),
-        StoredEvent(2, 1, b"two"),
-        StoredEvent(3, 3, b"three"),
+        StoredEvent(1, 1, b"one", one),
+        StoredEvent(2, 1, b"two", two),
+        StoredEvent(3, 3, b"three", three),
     ]
+
+
+async def test_each_link_names_the_whole_history_up_to_its_version(store: EventStore) -> None:
+    # Two streams whose last events are the same bytes after different histories: the
+    # links differ, which is how a replica tells a stream written past lost versions.
+    await store.append("a", 0, [b"start", b"lost", b"same"])
+    await store.append("b", 0, [b"start", b"other", b"same"])
+    await store.append("c", 0, [b"start"])
+    await store.append("c", 1, [b"lost", b"same"])
+    a, b, c = [await store.read_entries(game) for game in ("a", "b", "c")]
+    assert a[0].link == b[0].link and a[2].data == b[2].data
+    assert a[2].link != b[2].link
+    assert [e.link for e in a] == [e.link for e in c]  # the same history, however it was appended
+    assert (await store.append("a", 3, [b"more"])) == Appended(4, (await store.read_entries("a"))[-1].link)
 
 
 async def test_versions_are_contiguous_and_equal_the_stream_ids(store: EventStore, redis: aioredis.Redis) -> None:
     version = 0
     for size in (1, 3, 2, 5):
         result = await store.append(GAME, version, [f"e{version + i + 1}".encode() for i in range(size)])
-        assert result == Appended(version + size)
+        assert landed(result) == version + size
         version += size
     entries: Any = await redis.xrange(EVENTS, "-", "+")
     assert [entry_id for entry_id, _ in entries] == [f"0-{v}".encode() for v in range(1, version + 1)]
@@ -77,7 +100,7 @@ async def test_versions_are_contiguous_and_equal_the_stream_ids(store: EventStor
 
 async def test_binary_events_round_trip(store: EventStore) -> None:
     blobs = [bytes(range(256)), b"", b"\x00\xff\r\n", "ação".encode()]
-    assert await store.append(GAME, 0, blobs) == Appended(4)
+    assert landed(await store.append(GAME, 0, blobs)) == 4
     assert [data for _, data in await store.read(GAME)] == blobs
 
 
@@ -122,16 +145,16 @@ async def test_fifty_concurrent_appends_with_one_expected_version_land_once(stor
         )
     finally:
         await asyncio.gather(*(client.aclose() for client in clients))
-    landed = [i for i, result in enumerate(results) if result == Appended(3)]
-    assert len(landed) == 1
-    assert all(result == Conflict(3) for result in results if result != Appended(3))
-    assert await store.read(GAME) == [(1, b"start"), (2, f"from {landed[0]}".encode()), (3, b"second")]
+    winners = [i for i, result in enumerate(results) if landed(result) == 3]
+    assert len(winners) == 1
+    assert all(result == Conflict(3) for i, result in enumerate(results) if i != winners[0])
+    assert await store.read(GAME) == [(1, b"start"), (2, f"from {winners[0]}".encode()), (3, b"second")]
 
 
 async def test_a_command_id_appends_once_and_then_answers_duplicate(store: EventStore, redis: aioredis.Redis) -> None:
     await store.append(GAME, 0, [b"setup"])
     first = await store.append(GAME, 1, [b"move", b"moved"], command_id="cmd-1", command_record=b"first answer")
-    assert first == Appended(3)
+    assert landed(first) == 3
     after_first = await raw_game(redis)
 
     for attempt in range(3):
@@ -158,7 +181,7 @@ async def test_meta_and_tokens_are_written_with_the_events(store: EventStore, re
     result = await store.append(
         GAME, 0, [b"opened"], meta={"game": "itchy-feet", "status": "open", "sequence": 7}, tokens={"aa" * 32: 0}
     )
-    assert result == Appended(1)
+    assert landed(result) == 1
     assert await store.meta(GAME) == {"game": "itchy-feet", "status": "open", "sequence": "7"}
     assert await store.seat_for_token(GAME, "aa" * 32) == 0
     assert await store.seat_for_token(GAME, "bb" * 32) is None
@@ -175,7 +198,7 @@ async def test_meta_and_tokens_are_written_with_the_events(store: EventStore, re
 
 async def test_an_empty_append_writes_only_the_records(store: EventStore) -> None:
     await store.append(GAME, 0, [b"a"])
-    assert await store.append(GAME, 1, [], command_id="c", command_record=b"r", meta={"k": "v"}) == Appended(1)
+    assert landed(await store.append(GAME, 1, [], command_id="c", command_record=b"r", meta={"k": "v"})) == 1
     assert await store.version(GAME) == 1
     assert await store.command(GAME, "c") == b"r"
     assert await store.meta(GAME) == {"k": "v"}
@@ -183,7 +206,7 @@ async def test_an_empty_append_writes_only_the_records(store: EventStore) -> Non
 
 async def test_games_are_separate(store: EventStore) -> None:
     await store.append("a", 0, [b"a1"], command_id="same", command_record=b"in a")
-    assert await store.append("b", 0, [b"b1"], command_id="same", command_record=b"in b") == Appended(1)
+    assert landed(await store.append("b", 0, [b"b1"], command_id="same", command_record=b"in b")) == 1
     assert await store.read("a") == [(1, b"a1")]
     assert await store.read("b") == [(1, b"b1")]
     assert await store.command("b", "same") == b"in b"
