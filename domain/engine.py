@@ -12,6 +12,11 @@
 - ``outcome(state)`` is the final result, or ``None`` while the game goes on;
 - ``deadlines(state)`` lists the open windows that close by themselves (optional).
 
+Rules change: ``rules_version`` is recorded in every new table (``TableOpened.rules``);
+a change to the shape of a game's stored events bumps its event schema by adding an
+upcaster, which lifts a stored event of the previous schema to the next one, so logs of
+every earlier version still fold (tests/domain/test_old_logs.py replays kept logs).
+
 Domain code does no I/O and has no clock or randomness of its own: both come in
 through ``Ctx`` and their results are written into events, so a replay needs no seed.
 """
@@ -95,6 +100,9 @@ def places_from_keys(keys: Sequence[tuple[int, ...]]) -> list[int]:
     return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
 
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]  # one stored event, as JSON data, one schema on
+
+
 @dataclass(frozen=True)
 class Game(Generic[S, C, E, R]):
     """A game: data that describes it, and the pure functions that play it."""
@@ -119,6 +127,19 @@ class Game(Generic[S, C, E, R]):
     outcome: Callable[[S], R | None]
     deadlines: Callable[[S], list[Deadline]] = no_deadlines  # windows that close by themselves
     components: Any = None  # the printed parts as data (cards, map, tiles), for frontends to draw
+    rules_version: int = 1  # bumped when a rule changes; every table records the one it opened with
+    upcasters: tuple[Upcaster, ...] = ()  # upcasters[n - 1] lifts a stored event of schema n to n + 1
+
+    @property
+    def event_schema(self) -> int:
+        """The schema of the events this code writes: 1, plus one per upcaster."""
+        return 1 + len(self.upcasters)
+
+    def upcast(self, raw: dict[str, Any], schema: int) -> dict[str, Any]:
+        """A stored event (as plain JSON data) of ``schema``, lifted to this code's schema."""
+        for lift in self.upcasters[schema - 1 :]:
+            raw = lift(raw)
+        return raw
 
 
 AnyGame = Game[Any, Any, Any, Any]

@@ -21,6 +21,7 @@ class TableOpened(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
     game: str
     players: int
     options: dict[str, Any] = {}
+    rules: int = 1  # the game's rules version when the table opened (logs from before it: 1)
 
 
 class SeatTaken(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
@@ -47,6 +48,7 @@ class Table(msgspec.Struct, frozen=True):
     seats: tuple[SeatInfo | None, ...]
     state: Any = None  # the game's own state once play has started
     version: int = 0
+    rules: int = 1  # the rules version the table opened with
 
     @property
     def seats_taken(self) -> int:
@@ -79,7 +81,9 @@ def open_table(game: AnyGame, players: int, options: dict[str, Any]) -> TableOpe
         decoded = msgspec.convert(options, game.options_type)
     except msgspec.ValidationError as exc:
         raise Rejected("bad_options", f"Those options do not fit {game.title}: {exc}.", {"field": "options"}) from None
-    return TableOpened(game=game.id, players=players, options=msgspec.to_builtins(decoded))
+    return TableOpened(
+        game=game.id, players=players, options=msgspec.to_builtins(decoded), rules=game.rules_version
+    )
 
 
 def take_seat(game: AnyGame, table: Table, seat: Seat | None, name: str, bot: str | None, ctx: Ctx) -> list[Any]:
@@ -103,7 +107,14 @@ def evolve(game: AnyGame, table: Table | None, event: Any) -> Table:
     """Apply one stored fact, table or game."""
     if isinstance(event, TableOpened):
         options = msgspec.convert(event.options, game.options_type)
-        return Table(game=event.game, players=event.players, options=options, seats=(None,) * event.players, version=1)
+        return Table(
+            game=event.game,
+            players=event.players,
+            options=options,
+            seats=(None,) * event.players,
+            version=1,
+            rules=event.rules,
+        )
     assert table is not None, "a stream starts with TableOpened"
     if isinstance(event, SeatTaken):
         seats = list(table.seats)

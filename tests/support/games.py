@@ -1,0 +1,45 @@
+"""Random games played at the table level, in process: the stored log of a whole game."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.engine import CLOCK, AnyGame, Ctx
+from domain.table import Table, decide, evolve, open_table, status, take_seat
+
+
+def play_to_end(
+    game: AnyGame, players: int, options: dict[str, Any], seed: int, max_steps: int = 20_000
+) -> tuple[list[Any], Table]:
+    """Every stored event of a random game played to its end, and the final table.
+
+    An awaited seat with legal commands plays one of them at random; when nobody can
+    act, the clock closes the earliest open window (as the server's deadlines do).
+    """
+    rng = random.Random(seed)
+    now_ms = 0
+    log: list[Any] = [open_table(game, players, options)]
+    table = evolve(game, None, log[0])
+
+    def apply(events: list[Any]) -> None:
+        nonlocal table
+        for event in events:
+            log.append(event)
+            table = evolve(game, table, event)
+
+    for _ in range(players):
+        apply(take_seat(game, table, None, "", None, Ctx(rng=rng, now_ms=now_ms)))
+    for _ in range(max_steps):
+        if status(game, table) != "active":
+            return log, table
+        now_ms += 1000
+        choices = [(seat, c) for seat in range(players) for c in game.legal_commands(table.state, seat)]
+        if choices:
+            seat, command = rng.choice(choices)
+            apply(decide(game, table, command, seat, Ctx(rng=rng, now_ms=now_ms)))
+            continue
+        deadline = min(game.deadlines(table.state), key=lambda d: d.due_ms)
+        now_ms = max(now_ms, deadline.due_ms)
+        apply(decide(game, table, deadline.command, CLOCK, Ctx(rng=rng, now_ms=now_ms)))
+    raise RuntimeError(f"{game.id}: no end after {max_steps} steps")
