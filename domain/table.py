@@ -1,8 +1,11 @@
-"""The table around every game: opening it, taking seats, and starting play.
+"""The table around every game: opening it, taking seats, starting play, and leaving.
 
 A game's stream begins with table facts (``TableOpened``, one ``SeatTaken`` per
 seat); the game's own setup facts follow in the same append as the last seat, so a
-table starts by itself when it is full. ``Table`` is the fold of the whole stream.
+table starts by itself when it is full. Later table facts are the same for every game:
+a seat resigns (a bot plays it on, or the game ends when too few remain), the creator
+calls off a table that never started, a finished table points to its rematch.
+``Table`` is the fold of the whole stream.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Any, Literal, Union
 
 import msgspec
 
-from domain.engine import AnyGame, Ctx, Rejected, Seat
+from domain.engine import AnyGame, Ctx, Outcome, Rejected, Seat
 
 Status = Literal["open", "active", "finished"]
 
@@ -30,7 +33,37 @@ class SeatTaken(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
     bot: str | None = None
 
 
-TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (TableOpened, SeatTaken)
+Leaving = Literal["resigned", "dropped", "timed_out"]
+
+
+class SeatResigned(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+    """A seat left a game under way: by resigning, dropped after a long disconnection, or out of time."""
+
+    seat: int
+    reason: Leaving = "resigned"
+    bot: str | None = None  # the bot that plays the seat on; None when the game ends with it
+
+
+class TableCancelled(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+    """The creator called the table off before it started."""
+
+
+class RematchOpened(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+    """A finished game's rematch: a new game of the same kind and options."""
+
+    game_id: str
+
+
+TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (TableOpened, SeatTaken, SeatResigned, TableCancelled, RematchOpened)
+
+
+class Abandoned(Outcome, tag="abandoned", kw_only=True):
+    """The end of a game that did not reach its own: called off, or too few seats left in it.
+
+    Scores are all 0; the seats still in the game share first place, and those that left
+    rank behind them, the last to leave first."""
+
+    reason: Literal["cancelled", "resigned"]
 
 
 class SeatInfo(msgspec.Struct, frozen=True):
@@ -49,6 +82,9 @@ class Table(msgspec.Struct, frozen=True):
     state: Any = None  # the game's own state once play has started
     version: int = 0
     rules: int = 1  # the rules version the table opened with
+    resigned: tuple[int, ...] = ()  # seats that left the game, in the order they left
+    cancelled: bool = False
+    rematch: str | None = None  # the id of the game that is this one's rematch
 
     @property
     def seats_taken(self) -> int:
@@ -61,9 +97,33 @@ def event_union(game: AnyGame) -> Any:
 
 
 def status(game: AnyGame, table: Table) -> Status:
+    if table.cancelled:
+        return "finished"
     if table.state is None:
         return "open"
-    return "finished" if game.outcome(table.state) is not None else "active"
+    return "finished" if outcome(game, table) is not None else "active"
+
+
+def outcome(game: AnyGame, table: Table) -> Any:
+    """How the game ended (``None`` while it goes on): its own outcome, or ``Abandoned``."""
+    if table.cancelled:
+        return Abandoned(scores=[0] * table.players, places=[1] * table.players, winners=[], reason="cancelled")
+    if table.state is None:
+        return None
+    if too_few_remain(table):
+        staying = [s for s in range(table.players) if s not in table.resigned]
+        left = list(reversed(table.resigned))  # the last to leave ranks first among those who left
+        places = [1 if s in staying else 1 + len(staying) + left.index(s) for s in range(table.players)]
+        return Abandoned(scores=[0] * table.players, places=places, winners=staying, reason="resigned")
+    return game.outcome(table.state)
+
+
+def too_few_remain(table: Table) -> bool:
+    """After a resignation, the game ends when fewer than two seats, or no person, remain in it."""
+    if not table.resigned:
+        return False
+    staying = [s for s in table.seats if s is not None and s.seat not in table.resigned]
+    return len(staying) < 2 or all(s.bot is not None for s in staying)
 
 
 def open_table(game: AnyGame, players: int, options: dict[str, Any]) -> TableOpened:
@@ -81,9 +141,7 @@ def open_table(game: AnyGame, players: int, options: dict[str, Any]) -> TableOpe
         decoded = msgspec.convert(options, game.options_type)
     except msgspec.ValidationError as exc:
         raise Rejected("bad_options", f"Those options do not fit {game.title}: {exc}.", {"field": "options"}) from None
-    return TableOpened(
-        game=game.id, players=players, options=msgspec.to_builtins(decoded), rules=game.rules_version
-    )
+    return TableOpened(game=game.id, players=players, options=msgspec.to_builtins(decoded), rules=game.rules_version)
 
 
 def take_seat(game: AnyGame, table: Table, seat: Seat | None, name: str, bot: str | None, ctx: Ctx) -> list[Any]:
@@ -101,6 +159,32 @@ def take_seat(game: AnyGame, table: Table, seat: Seat | None, name: str, bot: st
     if len(free) == 1:
         events += game.setup(game.initial(table.players, table.options), ctx)
     return events
+
+
+def resign(game: AnyGame, table: Table, seat: Seat, reason: Leaving = "resigned", bot: str | None = None) -> list[Any]:
+    """``seat`` leaves the game under way; ``bot`` plays it on unless too few would remain."""
+    if status(game, table) != "active":
+        raise Rejected("game_not_active", "Only a game under way can be left; this one has not started or is over.")
+    if seat in table.resigned:
+        raise Rejected("resigned", "You have already left this game.")
+    left = SeatResigned(seat=seat, reason=reason, bot=bot)
+    if too_few_remain(evolve(game, table, left)):
+        left = SeatResigned(seat=seat, reason=reason, bot=None)
+    return [left]
+
+
+def cancel(game: AnyGame, table: Table) -> list[Any]:
+    """The creator calls off a table that has not started."""
+    if table.cancelled or table.state is not None:
+        raise Rejected("game_started", "Only a table that has not started can be called off.")
+    return [TableCancelled()]
+
+
+def open_rematch(game: AnyGame, table: Table, game_id: str) -> list[Any]:
+    """Link a finished game to its rematch (once)."""
+    if status(game, table) != "finished" or table.cancelled:
+        raise Rejected("game_not_finished", "A rematch is offered once the game is over.")
+    return [] if table.rematch is not None else [RematchOpened(game_id=game_id)]
 
 
 def evolve(game: AnyGame, table: Table | None, event: Any) -> Table:
@@ -123,6 +207,17 @@ def evolve(game: AnyGame, table: Table | None, event: Any) -> Table:
         if all(s is not None for s in seats):
             state = game.initial(table.players, table.options)
         return msgspec.structs.replace(table, seats=tuple(seats), state=state, version=table.version + 1)
+    if isinstance(event, SeatResigned):
+        seats = list(table.seats)
+        left = seats[event.seat]
+        assert left is not None
+        seats[event.seat] = SeatInfo(left.seat, left.name, event.bot)
+        resigned = (*table.resigned, event.seat)
+        return msgspec.structs.replace(table, seats=tuple(seats), resigned=resigned, version=table.version + 1)
+    if isinstance(event, TableCancelled):
+        return msgspec.structs.replace(table, cancelled=True, version=table.version + 1)
+    if isinstance(event, RematchOpened):
+        return msgspec.structs.replace(table, rematch=event.game_id, version=table.version + 1)
     return msgspec.structs.replace(table, state=game.evolve(table.state, event), version=table.version + 1)
 
 

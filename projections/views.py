@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.engine import FULL, AnyGame, Awaited, Viewer
-from domain.table import TABLE_EVENTS, SeatInfo, Status, Table, status
+from domain.table import TABLE_EVENTS, SeatInfo, Status, Table, outcome, status
 
 
 class VersionedEvent(msgspec.Struct):
@@ -35,6 +35,8 @@ class TableView(msgspec.Struct, kw_only=True):
     awaiting: list[Awaited]  # who the game waits for now, and why (any game, any viewer)
     view: Any
     outcome: Any
+    resigned: list[int] = []  # seats that left the game, in the order they left (a bot may play them on)
+    rematch: str | None = None  # the finished game's rematch, once someone opened it
 
 
 def redact(game: AnyGame, event: Any, viewer: Viewer, revealed: bool) -> Any | None:
@@ -62,7 +64,7 @@ def is_revealed(game: AnyGame, table: Table) -> bool:
 def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> TableView:
     """The table as ``viewer`` sees it now (``FULL`` for everything)."""
     current = status(game, table)
-    outcome = game.outcome(table.state) if current == "finished" else None
+    ended = outcome(game, table) if current == "finished" else None
     return TableView(
         game_id=game_id,
         game=game.id,
@@ -73,5 +75,7 @@ def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> Tab
         seats=list(table.seats),
         awaiting=[] if table.state is None else game.awaited(table.state),
         view=None if table.state is None else game.view(table.state, viewer),
-        outcome=outcome,
+        outcome=ended,
+        resigned=list(table.resigned),
+        rematch=table.rematch,
     )

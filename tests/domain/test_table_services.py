@@ -1,0 +1,149 @@
+"""Leaving, calling off and rematching: table facts that work the same for every game."""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import pytest
+
+from domain.catalog import GAMES
+from domain.engine import AnyGame, Ctx, Rejected
+from domain.table import (
+    Abandoned,
+    SeatResigned,
+    Table,
+    TableCancelled,
+    cancel,
+    event_union,
+    evolve,
+    fold,
+    open_rematch,
+    open_table,
+    outcome,
+    resign,
+    status,
+    take_seat,
+)
+from tests.support.games import play_to_end
+
+EVERY_GAME = pytest.mark.parametrize("kind", sorted(GAMES))
+
+
+def opened(game: AnyGame, players: int) -> Table:
+    return evolve(game, None, open_table(game, players, {}))
+
+
+def started(game: AnyGame, players: int, bots: tuple[int, ...] = ()) -> Table:
+    table = opened(game, players)
+    ctx = Ctx(rng=random.Random(1))
+    for seat in range(players):
+        table_ = fold(game, table, take_seat(game, table, seat, "", "random" if seat in bots else None, ctx))
+        assert table_ is not None
+        table = table_
+    assert status(game, table) == "active"
+    return table
+
+
+def apply(game: AnyGame, table: Table, events: list[object]) -> Table:
+    after = fold(game, table, events)
+    assert after is not None
+    return after
+
+
+@EVERY_GAME
+def test_a_seat_that_resigns_is_played_on_by_a_bot(kind: str) -> None:
+    game = GAMES[kind]
+    table = started(game, 3)
+    events = resign(game, table, 1, bot="greedy")
+    assert events == [SeatResigned(seat=1, reason="resigned", bot="greedy")]
+    table = apply(game, table, events)
+    assert status(game, table) == "active"
+    assert table.resigned == (1,)
+    assert table.seats[1] is not None and table.seats[1].bot == "greedy"
+
+
+@EVERY_GAME
+def test_the_game_ends_when_fewer_than_two_seats_remain(kind: str) -> None:
+    game = GAMES[kind]
+    table = started(game, 2)
+    events = resign(game, table, 0, bot="greedy")
+    assert events == [SeatResigned(seat=0, reason="resigned", bot=None)]  # nobody to play against: no bot
+    table = apply(game, table, events)
+    assert status(game, table) == "finished"
+    assert outcome(game, table) == Abandoned(scores=[0, 0], places=[2, 1], winners=[1], reason="resigned")
+
+
+@EVERY_GAME
+def test_the_game_ends_when_no_person_remains(kind: str) -> None:
+    game = GAMES[kind]
+    table = started(game, 3, bots=(1, 2))
+    table = apply(game, table, resign(game, table, 0, reason="dropped", bot="greedy"))
+    assert status(game, table) == "finished"
+    assert outcome(game, table) == Abandoned(scores=[0] * 3, places=[3, 1, 1], winners=[1, 2], reason="resigned")
+
+
+def test_those_who_left_rank_behind_those_who_stayed_the_last_to_leave_first() -> None:
+    game = GAMES["vilar-de-mouros"]
+    table = started(game, 4)
+    for seat in (2, 0, 3):
+        table = apply(game, table, resign(game, table, seat, bot="random"))
+    assert outcome(game, table) == Abandoned(scores=[0] * 4, places=[3, 1, 4, 2], winners=[1], reason="resigned")
+
+
+def test_a_seat_resigns_once_and_only_from_a_game_under_way() -> None:
+    game = GAMES["miss-liz-parks"]
+    with pytest.raises(Rejected) as before:
+        resign(game, opened(game, 3), 0)
+    assert before.value.code == "game_not_active"
+    table = started(game, 3)
+    table = apply(game, table, resign(game, table, 2, bot="random"))
+    with pytest.raises(Rejected) as twice:
+        resign(game, table, 2)
+    assert twice.value.code == "resigned"
+    _, finished = play_to_end(game, 2, {}, seed=3)
+    with pytest.raises(Rejected) as after:
+        resign(game, finished, 0)
+    assert after.value.code == "game_not_active"
+
+
+def test_an_outcome_of_a_game_played_to_its_end_is_the_games_own() -> None:
+    game = GAMES["vilar-de-mouros"]
+    _, table = play_to_end(game, 3, {}, seed=2)
+    assert outcome(game, table) == game.outcome(table.state)
+
+
+@EVERY_GAME
+def test_the_creator_calls_off_a_table_only_before_it_starts(kind: str) -> None:
+    game = GAMES[kind]
+    table = opened(game, 2)
+    table = apply(game, table, take_seat(game, table, 0, "", None, Ctx(rng=random.Random(0))))
+    assert cancel(game, table) == [TableCancelled()]
+    called_off = apply(game, table, cancel(game, table))
+    assert status(game, called_off) == "finished"
+    assert outcome(game, called_off) == Abandoned(scores=[0, 0], places=[1, 1], winners=[], reason="cancelled")
+    with pytest.raises(Rejected) as again:
+        cancel(game, called_off)
+    assert again.value.code == "game_started"
+    with pytest.raises(Rejected) as under_way:
+        cancel(game, started(game, 2))
+    assert under_way.value.code == "game_started"
+
+
+def test_a_finished_game_links_to_one_rematch() -> None:
+    game = GAMES["i-love-portugal"]
+    with pytest.raises(Rejected) as early:
+        open_rematch(game, started(game, 2), "next")
+    assert early.value.code == "game_not_finished"
+    _, table = play_to_end(game, 2, {}, seed=4)
+    events = open_rematch(game, table, "next")
+    table = apply(game, table, events)
+    assert table.rematch == "next"
+    assert open_rematch(game, table, "another") == []  # already linked: the same rematch for everyone
+
+
+def test_new_table_facts_round_trip_through_the_stored_form() -> None:
+    game = GAMES["itchy-feet"]
+    union = event_union(game)
+    for event in (SeatResigned(seat=1, reason="timed_out", bot="greedy"), TableCancelled()):
+        assert msgspec.json.decode(msgspec.json.encode(event), type=union) == event
