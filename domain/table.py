@@ -16,6 +16,7 @@ from typing import Any, Literal, Union
 import msgspec
 
 from domain.engine import AnyGame, Ctx, Outcome, Rejected, Seat
+from domain.undo import RecordingRng, can_undo
 
 Status = Literal["open", "active", "finished"]
 
@@ -54,7 +55,56 @@ class RematchOpened(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
     game_id: str
 
 
-TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (TableOpened, SeatTaken, SeatResigned, TableCancelled, RematchOpened)
+class Undoable(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+    """The next ``events`` events are one step of ``seat`` that it may take back (domain/undo.py)."""
+
+    seat: int
+    events: int
+
+
+class StepsUndone(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+    """``seat`` took back its steps after ``version``: the game is as it was then.
+
+    The steps stay in the stream before this fact, so a replay shows what happened."""
+
+    seat: int
+    version: int
+
+
+TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (
+    TableOpened,
+    SeatTaken,
+    SeatResigned,
+    TableCancelled,
+    RematchOpened,
+    Undoable,
+    StepsUndone,
+)
+
+
+# -- the table's own commands, sent like any game command -------------------------------
+
+
+class Resign(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Leave the game under way: a bot plays the seat on (or the game ends if too few remain)."""
+
+
+class Undo(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """Take back the last step of this turn, or every step after ``version``."""
+
+    version: int | None = None
+
+
+TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (Resign, Undo)
+TAKEOVER_BOT = "greedy"  # who plays a seat that resigned (Board Game Arena's zombie mode)
+
+
+class Checkpoint(msgspec.Struct, frozen=True):
+    """Where an undoable step started: the version and the game's state then."""
+
+    version: int
+    seat: int
+    state: Any
 
 
 class Abandoned(Outcome, tag="abandoned", kw_only=True):
@@ -85,6 +135,8 @@ class Table(msgspec.Struct, frozen=True):
     resigned: tuple[int, ...] = ()  # seats that left the game, in the order they left
     cancelled: bool = False
     rematch: str | None = None  # the id of the game that is this one's rematch
+    checkpoints: tuple[Checkpoint, ...] = ()  # the steps the acting seat may take back, oldest first
+    covered: int = 0  # events still to come of the last step marked Undoable
 
     @property
     def seats_taken(self) -> int:
@@ -94,6 +146,11 @@ class Table(msgspec.Struct, frozen=True):
 def event_union(game: AnyGame) -> Any:
     """The tagged union of everything stored in one game's stream."""
     return Union[(*TABLE_EVENTS, game.event_type)]
+
+
+def command_union(game: AnyGame) -> Any:
+    """The tagged union of every command a seat may send to one game."""
+    return Union[(*TABLE_COMMANDS, game.command_type)]
 
 
 def status(game: AnyGame, table: Table) -> Status:
@@ -187,6 +244,28 @@ def open_rematch(game: AnyGame, table: Table, game_id: str) -> list[Any]:
     return [] if table.rematch is not None else [RematchOpened(game_id=game_id)]
 
 
+def undo(game: AnyGame, table: Table, seat: Seat, version: int | None = None) -> list[Any]:
+    """``seat`` takes back its last step, or every step after ``version``."""
+    if status(game, table) != "active":
+        raise Rejected("game_not_active", "Only a game under way has steps to take back.")
+    mine = [c.version for c in table.checkpoints if c.seat == seat]
+    if not mine:
+        raise Rejected(
+            "nothing_to_undo",
+            "You have no step to take back: only your own steps of this turn can be, and not past a "
+            "draw, a card revealed or another player's move.",
+        )
+    if version is None:
+        version = mine[-1]
+    elif version not in mine:
+        raise Rejected(
+            "cannot_undo",
+            f"You can go back to version {', '.join(map(str, mine))}, not {version}.",
+            {"field": "version"},
+        )
+    return [StepsUndone(seat=seat, version=version)]
+
+
 def evolve(game: AnyGame, table: Table | None, event: Any) -> Table:
     """Apply one stored fact, table or game."""
     if isinstance(event, TableOpened):
@@ -207,18 +286,46 @@ def evolve(game: AnyGame, table: Table | None, event: Any) -> Table:
         if all(s is not None for s in seats):
             state = game.initial(table.players, table.options)
         return msgspec.structs.replace(table, seats=tuple(seats), state=state, version=table.version + 1)
+    if isinstance(event, Undoable):
+        checkpoint = Checkpoint(table.version, event.seat, table.state)
+        return msgspec.structs.replace(
+            table, checkpoints=(*table.checkpoints, checkpoint), covered=event.events, version=table.version + 1
+        )
+    if isinstance(event, StepsUndone):
+        kept = tuple(c for c in table.checkpoints if c.version < event.version)
+        back = next(c for c in table.checkpoints if c.version == event.version)
+        return msgspec.structs.replace(table, state=back.state, checkpoints=kept, covered=0, version=table.version + 1)
     if isinstance(event, SeatResigned):
         seats = list(table.seats)
         left = seats[event.seat]
         assert left is not None
         seats[event.seat] = SeatInfo(left.seat, left.name, event.bot)
         resigned = (*table.resigned, event.seat)
-        return msgspec.structs.replace(table, seats=tuple(seats), resigned=resigned, version=table.version + 1)
+        return msgspec.structs.replace(
+            table, seats=tuple(seats), resigned=resigned, checkpoints=(), version=table.version + 1
+        )
     if isinstance(event, TableCancelled):
         return msgspec.structs.replace(table, cancelled=True, version=table.version + 1)
     if isinstance(event, RematchOpened):
         return msgspec.structs.replace(table, rematch=event.game_id, version=table.version + 1)
-    return msgspec.structs.replace(table, state=game.evolve(table.state, event), version=table.version + 1)
+    state = game.evolve(table.state, event)
+    if table.covered:  # an event of an undoable step
+        return msgspec.structs.replace(table, state=state, covered=table.covered - 1, version=table.version + 1)
+    # a step that cannot be taken back: nothing before it can be either
+    return msgspec.structs.replace(table, state=state, checkpoints=(), version=table.version + 1)
+
+
+def legal_commands(game: AnyGame, table: Table, seat: Seat) -> list[Any]:
+    """What ``seat`` may send now: the game's commands, and ``Undo`` while it has a step to take back.
+
+    ``Resign`` is always open to a seat in a game under way, so it is not listed (a bot
+    choosing among legal commands never resigns)."""
+    if status(game, table) != "active":
+        return []
+    commands = game.legal_commands(table.state, seat)
+    if any(c.seat == seat for c in table.checkpoints):
+        commands = [*commands, Undo()]
+    return commands
 
 
 def fold(game: AnyGame, table: Table | None, events: Sequence[Any]) -> Table | None:
@@ -234,4 +341,12 @@ def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> l
         raise Rejected("game_not_started", "The game starts when every seat is taken.")
     if current == "finished":
         raise Rejected("game_over", "This game is over.")
-    return game.decide(table.state, command, seat, ctx)
+    if isinstance(command, Resign):
+        return resign(game, table, seat, bot=TAKEOVER_BOT)
+    if isinstance(command, Undo):
+        return undo(game, table, seat, command.version)
+    rng = RecordingRng(ctx.rng)
+    events = game.decide(table.state, command, seat, Ctx(rng=rng, now_ms=ctx.now_ms))
+    if seat >= 0 and can_undo(game, table.players, seat, table.state, events, rng.used):
+        return [Undoable(seat=seat, events=len(events)), *events]
+    return events

@@ -1,0 +1,169 @@
+"""Undo as compensating facts (domain/undo.py): a seat takes back its own steps within
+its turn, never past a draw, a reveal or another seat's part."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.catalog import GAMES
+from domain.engine import FULL, AnyGame, Ctx, Rejected
+from domain.table import (
+    StepsUndone,
+    Table,
+    Undo,
+    Undoable,
+    decide,
+    evolve,
+    legal_commands,
+    open_table,
+    status,
+    take_seat,
+)
+
+UNDOABLE_GAMES = ["i-love-portugal", "miss-liz-parks", "vilar-de-mouros"]
+
+
+def started(game: AnyGame, players: int, rng: random.Random) -> tuple[Table, list[Any]]:
+    log: list[Any] = [open_table(game, players, {})]
+    table = evolve(game, None, log[0])
+    for _ in range(players):
+        for event in take_seat(game, table, None, "", None, Ctx(rng=rng)):
+            log.append(event)
+            table = evolve(game, table, event)
+    return table, log
+
+
+def step(game: AnyGame, table: Table, log: list[Any], seat: int, command: Any, rng: random.Random) -> Table:
+    for event in decide(game, table, command, seat, Ctx(rng=rng)):
+        log.append(event)
+        table = evolve(game, table, event)
+    return table
+
+
+def until_undoable(game: AnyGame, seed: int) -> tuple[Table, Table, list[Any], int]:
+    """Play randomly until a step is marked undoable; the tables before and after it."""
+    rng = random.Random(seed)
+    table, log = started(game, 2, rng)
+    for _ in range(5000):
+        assert status(game, table) == "active"
+        seat, command = rng.choice([(s, c) for s in range(2) for c in game.legal_commands(table.state, s)])
+        before, mark = table, len(log)
+        table = step(game, table, log, seat, command, rng)
+        if isinstance(log[mark], Undoable):
+            return before, table, log, seat
+    raise AssertionError("no undoable step")
+
+
+@pytest.mark.parametrize("kind", UNDOABLE_GAMES)
+def test_a_seat_takes_back_its_last_step_and_the_game_is_as_it_was(kind: str) -> None:
+    game = GAMES[kind]
+    before, table, _, seat = until_undoable(game, 1)
+    assert Undo() in legal_commands(game, table, seat)
+    undone = decide(game, table, Undo(), seat, Ctx(rng=random.Random()))
+    assert undone == [StepsUndone(seat=seat, version=before.version)]
+    back = evolve(game, table, undone[0])
+    assert back.state == before.state
+    assert back.version == table.version + 1  # the steps stay in the log, followed by their undoing
+    for viewer in (None, FULL, *range(2)):
+        assert game.view(back.state, viewer) == game.view(before.state, viewer)
+    assert Undo() not in legal_commands(game, back, seat)
+
+
+def test_several_steps_of_one_turn_are_taken_back_to_a_chosen_version() -> None:
+    game = GAMES["i-love-portugal"]  # moving the tourist circle by circle: many steps in one turn
+    rng = random.Random(2)
+    table, log = started(game, 2, rng)
+    marks: list[tuple[int, Any]] = []
+    for _ in range(5000):
+        seat, command = rng.choice([(s, c) for s in range(2) for c in game.legal_commands(table.state, s)])
+        before = table
+        size = len(log)
+        table = step(game, table, log, seat, command, rng)
+        if isinstance(log[size], Undoable):
+            marks.append((before.version, before.state))
+            if len(marks) == 3:
+                break
+        else:
+            marks.clear()
+    assert len(marks) == 3
+    version, state = marks[0]
+    back = evolve(game, table, decide(game, table, Undo(version=version), seat, Ctx(rng=rng))[0])
+    assert back.state == state and back.checkpoints == ()
+
+
+def test_an_undo_to_a_version_that_is_not_a_step_of_this_turn_is_refused() -> None:
+    game = GAMES["miss-liz-parks"]
+    before, table, _, seat = until_undoable(game, 3)
+    with pytest.raises(Rejected) as refused:
+        decide(game, table, Undo(version=before.version - 1), seat, Ctx(rng=random.Random()))
+    assert refused.value.code == "cannot_undo"
+    with pytest.raises(Rejected) as not_yours:
+        decide(game, table, Undo(), 1 - seat, Ctx(rng=random.Random()))
+    assert not_yours.value.code == "nothing_to_undo"
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_no_undo_past_a_card_drawn_in_secret(kind: str) -> None:
+    """A step that draws on randomness or shows someone a hidden card starts the turn afresh."""
+    game = GAMES[kind]
+    rng = random.Random(4)
+    table, log = started(game, 2, rng)
+    for _ in range(5000):
+        seat, command = rng.choice([(s, c) for s in range(2) for c in game.legal_commands(table.state, s)])
+        size = len(log)
+        table = step(game, table, log, seat, command, rng)
+        secret = any(game.redact(e, v) != e for e in log[size:] for v in (None, 0, 1))
+        if secret and status(game, table) == "active":
+            assert not isinstance(log[size], Undoable)
+            assert table.checkpoints == ()
+            with pytest.raises(Rejected) as refused:
+                decide(game, table, Undo(), seat, Ctx(rng=rng))
+            assert refused.value.code == "nothing_to_undo"
+            return
+    raise AssertionError("no secret step")
+
+
+def test_itchy_feet_never_offers_an_undo_every_action_ends_the_turn_or_involves_another_seat() -> None:
+    game = GAMES["itchy-feet"]
+    rng = random.Random(5)
+    table, log = started(game, 3, rng)
+    for _ in range(300):
+        if status(game, table) != "active":
+            break
+        choices = [(s, c) for s in range(3) for c in game.legal_commands(table.state, s)]
+        if not choices:
+            break
+        table = step(game, table, log, *rng.choice(choices), rng)
+    assert not any(isinstance(e, Undoable) for e in log)
+
+
+@settings(max_examples=15, deadline=None)
+@given(kind=st.sampled_from(UNDOABLE_GAMES), seed=st.integers(0, 10**6))
+def test_random_games_with_undos_reach_their_end_and_every_undo_restores_its_checkpoint(kind: str, seed: int) -> None:
+    game = GAMES[kind]
+    rng = random.Random(seed)
+    table, log = started(game, 2, rng)
+    undos = 0
+    for _ in range(20_000):
+        if status(game, table) != "active":
+            break
+        seat, command = rng.choice([(s, c) for s in range(2) for c in legal_commands(game, table, s)])
+        if isinstance(command, Undo):
+            if undos >= 50:  # enough: let the game end
+                continue
+            undos += 1
+            target = next(c for c in reversed(table.checkpoints) if c.seat == seat)
+            table = step(game, table, log, seat, command, rng)
+            assert table.state == target.state
+            continue
+        table = step(game, table, log, seat, command, rng)
+    assert status(game, table) == "finished"
+    replayed = None
+    for event in log:
+        replayed = evolve(game, replayed, event)
+    assert replayed == table
