@@ -15,7 +15,9 @@ from typing import Any, Literal, Union
 
 import msgspec
 
-from domain.engine import AnyGame, Ctx, Outcome, Rejected, Seat
+from domain import clock
+from domain.clock import Clock, Clocks
+from domain.engine import CLOCK, AnyGame, Ctx, Deadline, Outcome, Rejected, Seat
 from domain.undo import RecordingRng, can_undo
 
 Status = Literal["open", "active", "finished"]
@@ -26,6 +28,7 @@ class TableOpened(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
     players: int
     options: dict[str, Any] = {}
     rules: int = 1  # the game's rules version when the table opened (logs from before it: 1)
+    clock: Clock | None = None  # the turn clock, if the table has one
 
 
 class SeatTaken(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
@@ -55,6 +58,19 @@ class RematchOpened(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
     game_id: str
 
 
+class ClockTicked(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+    """The end of a step at a table with a clock: when it happened, on the shared clock."""
+
+    at_ms: int
+    seat: int | None = None  # who acted (None: the game started, or the clock itself)
+
+
+class TimeRanOut(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+    """The seat's clock ran out; what follows is the table's policy (a default move, or leaving)."""
+
+    seat: int
+
+
 class Undoable(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
     """The next ``events`` events are one step of ``seat`` that it may take back (domain/undo.py)."""
 
@@ -79,6 +95,8 @@ TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (
     RematchOpened,
     Undoable,
     StepsUndone,
+    ClockTicked,
+    TimeRanOut,
 )
 
 
@@ -95,7 +113,16 @@ class Undo(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True
     version: int | None = None
 
 
-TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (Resign, Undo)
+class TimeUp(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """From the shared clock: a seat's clock (``window``) ran out. ``move`` is the default
+    move a bot chose for the seat, when the policy is ``bot_move`` (the server's deadline
+    worker chooses it, as any bot would)."""
+
+    window: str
+    move: dict[str, Any] | None = None
+
+
+TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (Resign, Undo, TimeUp)
 TAKEOVER_BOT = "greedy"  # who plays a seat that resigned (Board Game Arena's zombie mode)
 
 
@@ -137,6 +164,8 @@ class Table(msgspec.Struct, frozen=True):
     rematch: str | None = None  # the id of the game that is this one's rematch
     checkpoints: tuple[Checkpoint, ...] = ()  # the steps the acting seat may take back, oldest first
     covered: int = 0  # events still to come of the last step marked Undoable
+    clock: Clock | None = None
+    clocks: Clocks | None = None  # running once the game has started
 
     @property
     def seats_taken(self) -> int:
@@ -183,8 +212,10 @@ def too_few_remain(table: Table) -> bool:
     return len(staying) < 2 or all(s.bot is not None for s in staying)
 
 
-def open_table(game: AnyGame, players: int, options: dict[str, Any]) -> TableOpened:
-    """Check a new table's size and options; the fact that opens it."""
+def open_table(game: AnyGame, players: int, options: dict[str, Any], turn_clock: Clock | None = None) -> TableOpened:
+    """Check a new table's size, options and clock; the fact that opens it."""
+    if turn_clock is not None and not 5 <= turn_clock.seconds <= 7 * 24 * 3600:
+        raise Rejected("bad_clock", "A turn clock gives 5 seconds to 7 days.", {"field": "clock.seconds"})
     if not game.min_players <= players <= game.max_players:
         raise Rejected(
             "bad_players",
@@ -198,7 +229,13 @@ def open_table(game: AnyGame, players: int, options: dict[str, Any]) -> TableOpe
         decoded = msgspec.convert(options, game.options_type)
     except msgspec.ValidationError as exc:
         raise Rejected("bad_options", f"Those options do not fit {game.title}: {exc}.", {"field": "options"}) from None
-    return TableOpened(game=game.id, players=players, options=msgspec.to_builtins(decoded), rules=game.rules_version)
+    return TableOpened(
+        game=game.id,
+        players=players,
+        options=msgspec.to_builtins(decoded),
+        rules=game.rules_version,
+        clock=turn_clock,
+    )
 
 
 def take_seat(game: AnyGame, table: Table, seat: Seat | None, name: str, bot: str | None, ctx: Ctx) -> list[Any]:
@@ -215,6 +252,8 @@ def take_seat(game: AnyGame, table: Table, seat: Seat | None, name: str, bot: st
     events: list[Any] = [SeatTaken(seat=seat, name=name or f"Player {seat + 1}", bot=bot)]
     if len(free) == 1:
         events += game.setup(game.initial(table.players, table.options), ctx)
+        if table.clock is not None:
+            events.append(ClockTicked(at_ms=ctx.now_ms))
     return events
 
 
@@ -277,6 +316,7 @@ def evolve(game: AnyGame, table: Table | None, event: Any) -> Table:
             seats=(None,) * event.players,
             version=1,
             rules=event.rules,
+            clock=event.clock,
         )
     assert table is not None, "a stream starts with TableOpened"
     if isinstance(event, SeatTaken):
@@ -304,6 +344,14 @@ def evolve(game: AnyGame, table: Table | None, event: Any) -> Table:
         return msgspec.structs.replace(
             table, seats=tuple(seats), resigned=resigned, checkpoints=(), version=table.version + 1
         )
+    if isinstance(event, ClockTicked):
+        if table.clock is None or table.state is None:
+            return msgspec.structs.replace(table, version=table.version + 1)
+        awaited = {a.seat for a in game.awaited(table.state)} if outcome(game, table) is None else set()
+        clocks = clock.tick(table.clocks or clock.stopped(table.players), awaited, event.seat, event.at_ms)
+        return msgspec.structs.replace(table, clocks=clocks, version=table.version + 1)
+    if isinstance(event, TimeRanOut):
+        return msgspec.structs.replace(table, version=table.version + 1)
     if isinstance(event, TableCancelled):
         return msgspec.structs.replace(table, cancelled=True, version=table.version + 1)
     if isinstance(event, RematchOpened):
@@ -341,12 +389,59 @@ def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> l
         raise Rejected("game_not_started", "The game starts when every seat is taken.")
     if current == "finished":
         raise Rejected("game_over", "This game is over.")
+    if isinstance(command, TimeUp):
+        return time_up(game, table, command, seat, ctx)
     if isinstance(command, Resign):
-        return resign(game, table, seat, bot=TAKEOVER_BOT)
-    if isinstance(command, Undo):
-        return undo(game, table, seat, command.version)
-    rng = RecordingRng(ctx.rng)
-    events = game.decide(table.state, command, seat, Ctx(rng=rng, now_ms=ctx.now_ms))
-    if seat >= 0 and can_undo(game, table.players, seat, table.state, events, rng.used):
-        return [Undoable(seat=seat, events=len(events)), *events]
-    return events
+        events = resign(game, table, seat, bot=TAKEOVER_BOT)
+    elif isinstance(command, Undo):
+        events = undo(game, table, seat, command.version)
+    else:
+        rng = RecordingRng(ctx.rng)
+        events = game.decide(table.state, command, seat, Ctx(rng=rng, now_ms=ctx.now_ms))
+        if seat >= 0 and can_undo(game, table.players, seat, table.state, events, rng.used):
+            events = [Undoable(seat=seat, events=len(events)), *events]
+    return ticked(table, events, seat, ctx)
+
+
+def ticked(table: Table, events: list[Any], seat: Seat | None, ctx: Ctx) -> list[Any]:
+    """A step's events, closed by the clock's tick when the table has a clock."""
+    if table.clock is None or not events:
+        return events
+    return [*events, ClockTicked(at_ms=ctx.now_ms, seat=seat if seat is not None and seat >= 0 else None)]
+
+
+def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) -> list[Any]:
+    """A seat's clock ran out: its default move is played, or it leaves the game."""
+    if seat != CLOCK:
+        raise Rejected("not_the_clock", "Only the clock says when time is up.")
+    running = [s for s in range(table.players) if table.clocks and clock.window(table.clocks, s) == command.window]
+    if table.clock is None or table.clocks is None or not running:
+        raise Rejected("window_closed", "That clock is no longer running.")
+    late = running[0]
+    due = clock.due_ms(table.clock, table.clocks, late)
+    if due is None or ctx.now_ms < due:
+        raise Rejected("not_yet", "That clock has time left.")
+    if table.clock.on_timeout == "time_out":
+        return ticked(table, [TimeRanOut(seat=late), *resign(game, table, late, "timed_out", TAKEOVER_BOT)], late, ctx)
+    if command.move is None:
+        raise Rejected("no_default_move", "A default move is needed when time runs out.", {"field": "move"})
+    try:
+        move = msgspec.convert(command.move, game.command_type)
+    except msgspec.ValidationError as exc:
+        raise Rejected("no_default_move", f"That default move is not a command: {exc}.", {"field": "move"}) from None
+    played = [e for e in decide(game, table, move, late, ctx) if not isinstance(e, Undoable)]  # no taking it back
+    return [TimeRanOut(seat=late), *played]
+
+
+def deadlines(game: AnyGame, table: Table) -> list[Deadline]:
+    """Every window of the table that closes by itself: the game's own, and running clocks."""
+    if status(game, table) != "active":
+        return []
+    found = list(game.deadlines(table.state))
+    if table.clock is not None and table.clocks is not None:
+        for seat in range(table.players):
+            due = clock.due_ms(table.clock, table.clocks, seat)
+            if due is not None:
+                window = clock.window(table.clocks, seat)
+                found.append(Deadline(window=window, due_ms=due, command=TimeUp(window=window)))
+    return found

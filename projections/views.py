@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from domain.clock import Clock
 from domain.engine import FULL, AnyGame, Awaited, Viewer
 from domain.table import TABLE_EVENTS, SeatInfo, Status, Table, outcome, status
 
@@ -20,6 +21,14 @@ from domain.table import TABLE_EVENTS, SeatInfo, Status, Table, outcome, status
 class VersionedEvent(msgspec.Struct):
     version: int
     event: Any
+
+
+class SeatClock(msgspec.Struct):
+    """One seat's turn clock: running since when (None: stopped), and the time left then."""
+
+    seat: int
+    running_since_ms: int | None
+    left_ms: int
 
 
 class TableView(msgspec.Struct, kw_only=True):
@@ -37,6 +46,8 @@ class TableView(msgspec.Struct, kw_only=True):
     outcome: Any
     resigned: list[int] = []  # seats that left the game, in the order they left (a bot may play them on)
     rematch: str | None = None  # the finished game's rematch, once someone opened it
+    clock: Clock | None = None  # the table's turn clock, if it has one
+    clocks: list[SeatClock] = []  # each seat's clock, once the game has started
 
 
 def redact(game: AnyGame, event: Any, viewer: Viewer, revealed: bool) -> Any | None:
@@ -78,4 +89,17 @@ def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> Tab
         outcome=ended,
         resigned=list(table.resigned),
         rematch=table.rematch,
+        clock=table.clock,
+        clocks=seat_clocks(table),
     )
+
+
+def seat_clocks(table: Table) -> list[SeatClock]:
+    if table.clock is None or table.clocks is None:
+        return []
+    budget = table.clock.seconds * 1000
+    out = []
+    for seat, since in enumerate(table.clocks.since):
+        left = budget if table.clock.per == "move" else budget - table.clocks.spent[seat]
+        out.append(SeatClock(seat, since, max(0, left)))
+    return out
