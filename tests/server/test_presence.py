@@ -1,0 +1,49 @@
+"""Presence against a real Redis: keys per connection, read by any replica, expiring with a dead one."""
+
+from __future__ import annotations
+
+import asyncio
+
+import redis.asyncio as aioredis
+
+from server.presence import PRESENCE_CHANNEL, Presence, Present, SeatPresence
+
+GAME = "g1"
+
+
+async def test_connected_seats_with_their_oldest_connection_and_the_spectators(redis: aioredis.Redis) -> None:
+    one, two = Presence(redis), Presence(redis)  # two replicas
+    a = await one.arrive(GAME, 0, 1_000)
+    await two.arrive(GAME, 0, 2_000)  # the same seat on a second device
+    await two.arrive(GAME, 2, 3_000)
+    await one.arrive(GAME, None, 4_000)
+    assert await one.present(GAME) == Present([SeatPresence(0, 1_000), SeatPresence(2, 3_000)], 1)
+    await one.leave(a)
+    assert await two.present(GAME) == Present([SeatPresence(0, 2_000), SeatPresence(2, 3_000)], 1)
+    assert await one.present("another") == Present([], 0)
+
+
+async def test_a_dead_replicas_connections_expire_and_a_live_one_renews_its_own(redis: aioredis.Redis) -> None:
+    dead, alive = Presence(redis, ttl_ms=300), Presence(redis, ttl_ms=300)
+    await dead.arrive(GAME, 1, 10)
+    await alive.arrive(GAME, 0, 20)
+    for _ in range(4):
+        await asyncio.sleep(0.1)
+        await alive.renew()  # the dead replica renews nothing
+    assert await alive.present(GAME) == Present([SeatPresence(0, 20)], 0)
+    assert len(await redis.smembers(f"lt:{{{GAME}}}:present")) == 1  # the expired member was dropped
+
+
+async def test_every_change_is_published_for_the_other_replicas(redis: aioredis.Redis) -> None:
+    pubsub = redis.pubsub(ignore_subscribe_messages=True)
+    await pubsub.subscribe(PRESENCE_CHANNEL)
+    presence = Presence(redis)
+    conn = await presence.arrive(GAME, 1, 5)
+    await presence.leave(conn)
+    got = []
+    while len(got) < 2:
+        message = await pubsub.get_message(timeout=2.0)
+        if message is not None:
+            got.append(message["data"])
+    assert got == [GAME.encode(), GAME.encode()]
+    await pubsub.aclose()
