@@ -107,7 +107,7 @@ class Resign(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=Tr
     """Leave the game under way: a bot plays the seat on (or the game ends if too few remain)."""
 
 
-class Undo(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class Undo(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True, omit_defaults=True):
     """Take back the last step of this turn, or every step after ``version``."""
 
     version: int | None = None
@@ -214,8 +214,8 @@ def too_few_remain(table: Table) -> bool:
 
 def open_table(game: AnyGame, players: int, options: dict[str, Any], turn_clock: Clock | None = None) -> TableOpened:
     """Check a new table's size, options and clock; the fact that opens it."""
-    if turn_clock is not None and not 5 <= turn_clock.seconds <= 7 * 24 * 3600:
-        raise Rejected("bad_clock", "A turn clock gives 5 seconds to 7 days.", {"field": "clock.seconds"})
+    if turn_clock is not None and not 1 <= turn_clock.seconds <= 7 * 24 * 3600:
+        raise Rejected("bad_clock", "A turn clock gives 1 second to 7 days.", {"field": "clock.seconds"})
     if not game.min_players <= players <= game.max_players:
         raise Rejected(
             "bad_players",
@@ -262,7 +262,7 @@ def resign(game: AnyGame, table: Table, seat: Seat, reason: Leaving = "resigned"
     if status(game, table) != "active":
         raise Rejected("game_not_active", "Only a game under way can be left; this one has not started or is over.")
     if seat in table.resigned:
-        raise Rejected("resigned", "You have already left this game.")
+        raise Rejected("already_resigned", "You have already left this game.")
     left = SeatResigned(seat=seat, reason=reason, bot=bot)
     if too_few_remain(evolve(game, table, left)):
         left = SeatResigned(seat=seat, reason=reason, bot=None)
@@ -279,7 +279,7 @@ def cancel(game: AnyGame, table: Table) -> list[Any]:
 def open_rematch(game: AnyGame, table: Table, game_id: str) -> list[Any]:
     """Link a finished game to its rematch (once)."""
     if status(game, table) != "finished" or table.cancelled:
-        raise Rejected("game_not_finished", "A rematch is offered once the game is over.")
+        raise Rejected("game_not_over", "A rematch is offered once the game is over.")
     return [] if table.rematch is not None else [RematchOpened(game_id=game_id)]
 
 
@@ -287,7 +287,7 @@ def undo(game: AnyGame, table: Table, seat: Seat, version: int | None = None) ->
     """``seat`` takes back its last step, or every step after ``version``."""
     if status(game, table) != "active":
         raise Rejected("game_not_active", "Only a game under way has steps to take back.")
-    mine = [c.version for c in table.checkpoints if c.seat == seat]
+    mine = undo_versions(table, seat)
     if not mine:
         raise Rejected(
             "nothing_to_undo",
@@ -363,17 +363,12 @@ def evolve(game: AnyGame, table: Table | None, event: Any) -> Table:
     return msgspec.structs.replace(table, state=state, checkpoints=(), version=table.version + 1)
 
 
-def legal_commands(game: AnyGame, table: Table, seat: Seat) -> list[Any]:
-    """What ``seat`` may send now: the game's commands, and ``Undo`` while it has a step to take back.
+def undo_versions(table: Table, seat: Seat) -> list[int]:
+    """The versions ``seat`` may go back to with ``Undo``, oldest first (none: nothing to undo).
 
-    ``Resign`` is always open to a seat in a game under way, so it is not listed (a bot
-    choosing among legal commands never resigns)."""
-    if status(game, table) != "active":
-        return []
-    commands = game.legal_commands(table.state, seat)
-    if any(c.seat == seat for c in table.checkpoints):
-        commands = [*commands, Undo()]
-    return commands
+    Kept apart from the legal commands, so that a client choosing among those (a bot) never
+    walks back and forth; a frontend shows an undo button while this is not empty."""
+    return [c.version for c in table.checkpoints if c.seat == seat]
 
 
 def fold(game: AnyGame, table: Table | None, events: Sequence[Any]) -> Table | None:
@@ -414,10 +409,9 @@ def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) 
     """A seat's clock ran out: its default move is played, or it leaves the game."""
     if seat != CLOCK:
         raise Rejected("not_the_clock", "Only the clock says when time is up.")
-    running = [s for s in range(table.players) if table.clocks and clock.window(table.clocks, s) == command.window]
-    if table.clock is None or table.clocks is None or not running:
+    late = late_seat(table, command.window)
+    if table.clock is None or table.clocks is None or late is None:
         raise Rejected("window_closed", "That clock is no longer running.")
-    late = running[0]
     due = clock.due_ms(table.clock, table.clocks, late)
     if due is None or ctx.now_ms < due:
         raise Rejected("not_yet", "That clock has time left.")
@@ -431,6 +425,12 @@ def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) 
         raise Rejected("no_default_move", f"That default move is not a command: {exc}.", {"field": "move"}) from None
     played = [e for e in decide(game, table, move, late, ctx) if not isinstance(e, Undoable)]  # no taking it back
     return [TimeRanOut(seat=late), *played]
+
+
+def late_seat(table: Table, window: str) -> Seat | None:
+    """The seat whose running clock is ``window`` (None: no clock runs under that name)."""
+    clocks = table.clocks
+    return next((s for s in range(table.players) if clocks and clock.window(clocks, s) == window), None)
 
 
 def deadlines(game: AnyGame, table: Table) -> list[Deadline]:

@@ -7,8 +7,9 @@ involved another seat. A step is one command's events. It can be undone when
 - deciding it asked the random generator nothing;
 - every one of its events is the same for every viewer (none is redacted: nobody
   learns anything privately);
-- nobody, the seat included, sees after it anything that was hidden from them before
-  (a card drawn into the hand, a card from the hand played face up);
+- its events name nothing the spectator could not see before (a card from the hand
+  played face up), and the seat sees after it nothing that was hidden from it before
+  (a card drawn into the hand without being named);
 - the game awaited this seat alone before the step and still does after it.
 
 The check needs the states before and after and the rng's use, which only decide has;
@@ -18,6 +19,7 @@ and evolve keeps, per step so marked, the state to return to.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
@@ -51,22 +53,44 @@ def can_undo(game: AnyGame, players: int, seat: Seat, before: Any, events: list[
     after = fold(game.evolve, before, events)
     if [a.seat for a in game.awaited(after)] != [seat] or game.outcome(after) is not None:
         return False
-    # Nothing hidden from a viewer before (in the full view, not in theirs) may show in
-    # what that viewer sees after: a card drawn into the hand, a card played face up.
-    full = _strings(msgspec.to_builtins(game.view(before, FULL)))
-    for viewer in (seat, *others):
-        seen = _strings(msgspec.to_builtins(game.view(before, viewer)))
-        shown = _strings(msgspec.to_builtins(game.view(after, viewer))) - seen
-        if shown & (full - seen):
-            return False
-    return True
+    # Nothing hidden before may show after. The others learn of a step only through its
+    # events, the same for all of them: none may name a thing the spectator could not see
+    # (what the spectator sees, every viewer sees). The seat itself may also learn through
+    # its own view: nothing may appear there that was hidden from it (a card drawn unnamed).
+    public = msgspec.json.encode(game.view(before, None))
+    news = {name for name in _strings(events) if name not in public}
+    mine_before, mine_after = game.view(before, seat), game.view(after, seat)
+    seen = msgspec.json.encode(mine_before)
+    mine_news = {name for name in _strings(_changed(mine_before, mine_after)) if name not in seen}
+    if not news and not mine_news:
+        return True
+    # New names are fine (a new phase, a score): only those hidden before are not.
+    full = msgspec.json.encode(game.view(before, FULL))
+    return not any(name in full for name in news | mine_news)
 
 
-def _strings(value: Any) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(*map(_strings, value.values())) if value else set()
-    if isinstance(value, list):
-        return set().union(*map(_strings, value)) if value else set()
-    return set()
+def _changed(before: Any, after: Any) -> list[Any]:
+    """The parts of a view that a step changed (only those can show something new)."""
+    if not isinstance(after, msgspec.Struct) or type(before) is not type(after):
+        return [after]
+    fields = after.__struct_fields__
+    return [getattr(after, f) for f in fields if getattr(after, f) != getattr(before, f)]
+
+
+# Every JSON string of a value, quoted as in its encoding, but keys and type tags (they
+# name no thing of the game): a regular expression over the encoding, then plain byte
+# searches, is many times faster than walking the built-in objects.
+_JSON_STRING = re.compile(rb'("(?:[^"\\]|\\.)*")(:?)')
+
+
+def _strings(value: Any) -> set[bytes]:
+    found: set[bytes] = set()
+    key = b""
+    for text, colon in _JSON_STRING.findall(msgspec.json.encode(value)):
+        if colon:
+            key = text
+        elif key != b'"type"':
+            found.add(text)
+        else:
+            key = b""
+    return found

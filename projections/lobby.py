@@ -31,6 +31,7 @@ class LobbyEntry(msgspec.Struct):
     status: Status
     players: int
     seats_taken: int
+    bots: list[int] = []  # the seats bots hold (the server plays them)
 
 
 def catalog(games: Iterable[AnyGame]) -> list[CatalogEntry]:
@@ -40,12 +41,21 @@ def catalog(games: Iterable[AnyGame]) -> list[CatalogEntry]:
 
 
 def lobby_entry(game: AnyGame, game_id: str, table: Table) -> LobbyEntry:
-    return LobbyEntry(game_id, game.id, status(game, table), table.players, table.seats_taken)
+    bots = [s.seat for s in table.seats if s is not None and s.bot is not None]
+    return LobbyEntry(game_id, game.id, status(game, table), table.players, table.seats_taken, bots)
 
 
 def meta_fields(entry: LobbyEntry) -> dict[str, str | int]:
-    """The entry as the short fields kept beside a game's stream."""
-    return {"game": entry.game, "status": entry.status, "players": entry.players, "seats_taken": entry.seats_taken}
+    """The entry as the short fields kept beside a game's stream (``bots`` only once a bot sits)."""
+    fields: dict[str, str | int] = {
+        "game": entry.game,
+        "status": entry.status,
+        "players": entry.players,
+        "seats_taken": entry.seats_taken,
+    }
+    if entry.bots:
+        fields["bots"] = ",".join(map(str, entry.bots))
+    return fields
 
 
 def entry_from_meta(game_id: str, meta: Mapping[str, str]) -> LobbyEntry:
@@ -55,4 +65,5 @@ def entry_from_meta(game_id: str, meta: Mapping[str, str]) -> LobbyEntry:
         msgspec.convert(meta["status"], Status),
         int(meta["players"]),
         int(meta["seats_taken"]),
+        [int(seat) for seat in meta.get("bots", "").split(",") if seat],
     )

@@ -31,6 +31,20 @@ class SeatClock(msgspec.Struct):
     left_ms: int
 
 
+class SeatPresence(msgspec.Struct, frozen=True):
+    """A seat with at least one live connection, connected since ``since_ms`` (its oldest)."""
+
+    seat: int
+    since_ms: int
+
+
+class Present(msgspec.Struct, frozen=True, tag="presence", tag_field="type"):
+    """Who is at a game's table now: the connected seats and how many spectators watch."""
+
+    seats: list[SeatPresence]
+    spectators: int
+
+
 class TableView(msgspec.Struct, kw_only=True):
     """The answer of ``GET /games/{id}``: the envelope every game shares."""
 
@@ -46,8 +60,10 @@ class TableView(msgspec.Struct, kw_only=True):
     outcome: Any
     resigned: list[int] = []  # seats that left the game, in the order they left (a bot may play them on)
     rematch: str | None = None  # the finished game's rematch, once someone opened it
+    rules: int = 1  # the rules version the table opened with
     clock: Clock | None = None  # the table's turn clock, if it has one
     clocks: list[SeatClock] = []  # each seat's clock, once the game has started
+    presence: Present | None = None  # who is connected now (the server fills it in)
 
 
 def redact(game: AnyGame, event: Any, viewer: Viewer, revealed: bool) -> Any | None:
@@ -89,6 +105,7 @@ def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> Tab
         outcome=ended,
         resigned=list(table.resigned),
         rematch=table.rematch,
+        rules=table.rules,
         clock=table.clock,
         clocks=seat_clocks(table),
     )

@@ -19,11 +19,12 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 
 from domain.catalog import GAMES
 from domain.engine import AnyGame
-from server import deadlines, housekeeping, lobby
+from server import bots, deadlines, housekeeping, lobby
 from server.embedded import EmbeddedRedis
 from server.errors import ApiError, ErrorBody
 from server.feeds import Feeds
@@ -32,12 +33,14 @@ from server.http import ENDPOINTS, Handler, answer, healthz, readyz
 from server.logs import RequestContext
 from server.metrics import Metrics, TimeRequests, scrape
 from server.openapi import document
+from server.presence import Presence, keep_dropping
 from server.settings import Settings
 from server.store import SEQUENCE_KEY, EventStore, Notifications, check_server, connect, initialize
 from server.ws import game_socket
 
 log = logging.getLogger("ludoteca")
 STATIC = Path(__file__).parent / "static"
+WEB = Path(__file__).parent.parent / "clients" / "web"  # the web table: static files, only the public API
 
 
 def version() -> str:
@@ -81,6 +84,10 @@ async def docs(request: Request) -> Response:
     return FileResponse(STATIC / "docs.html")
 
 
+async def web_table(request: Request) -> Response:
+    return FileResponse(WEB / "index.html")
+
+
 def by_path() -> list[tuple[str, Handler, list[str]]]:
     """One route per path, so that a wrong method is answered 405 with every allowed one."""
     handlers: dict[str, dict[str, Handler]] = {}
@@ -116,6 +123,8 @@ def routes() -> list[BaseRoute]:
         Route("/metrics", scrape),
         Route("/openapi.json", openapi),
         Route("/docs", docs),
+        Route("/", web_table),
+        Mount("/web", StaticFiles(directory=WEB, check_dir=False), name="web"),
     ]
 
 
@@ -162,7 +171,8 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
                 max_open_games=settings.max_open_games,
             )
             service.metrics = metrics
-            feeds = Feeds(service, settings.sweep_interval)
+            presence = Presence(redis)
+            feeds = Feeds(service, settings.sweep_interval, presence)
             service.on_append = feeds.notify
             stack.push_async_callback(feeds.close)
             if not await redis.exists(SEQUENCE_KEY):
@@ -170,13 +180,18 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             app.state.settings = settings
             app.state.games = service
             app.state.feeds = feeds
+            app.state.presence = presence
             app.state.metrics = metrics
             app.state.openapi = document(games.values(), version())
             pubsub = connect(url)  # the replica's one pub/sub connection
             stack.push_async_callback(pubsub.aclose)
-            background(stack, Notifications(pubsub).run(feeds.notify, feeds.wake_all))
+            background(stack, Notifications(pubsub).run(feeds.notify, feeds.wake_all, feeds.presence_changed))
+            background(stack, presence.keep())
+            if settings.drop_after > 0:
+                background(stack, keep_dropping(service, presence, settings.drop_after))
             background(stack, feeds.sweep())
             background(stack, deadlines.run(service, settings.deadline_interval))
+            background(stack, bots.BotWorker(service, settings.bot_delay_ms).run())  # plays bot seats
             background(stack, housekeeping.run(service, settings))
             # What start-up built lives as long as the process: keep it out of every future
             # collection, so garbage-collection pauses stay short (docs/performance.md).
@@ -192,7 +207,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             Middleware(
                 CORSMiddleware,
                 allow_origins=list(settings.allowed_origins),
-                allow_methods=["GET", "POST"],
+                allow_methods=["GET", "POST", "DELETE"],
                 allow_headers=["Authorization", "Content-Type"],
             ),
         ],

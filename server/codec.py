@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
 from domain.engine import AnyGame
-from domain.table import TableOpened, event_union
+from domain.table import TableOpened, command_union, event_union
 
 ENCODER = msgspec.json.Encoder()
 TABLE_OPENED = msgspec.json.Decoder(TableOpened)
-SCHEMA = 1  # the stored events' schema version; events only gain fields with defaults
+
+
+class Stored(Protocol):
+    """A stream entry: its version, the schema its event was written in, and the event."""
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def schema(self) -> int: ...
+
+    @property
+    def data(self) -> bytes: ...
 
 
 class GameCodec:
@@ -22,10 +34,17 @@ class GameCodec:
         self.game = game
         self.events_type = event_union(game)
         self.events: msgspec.json.Decoder[Any] = msgspec.json.Decoder(self.events_type)
-        self.commands: msgspec.json.Decoder[Any] = msgspec.json.Decoder(game.command_type)
+        # The table's own commands (Resign, Undo, TimeUp) beside the game's.
+        self.commands: msgspec.json.Decoder[Any] = msgspec.json.Decoder(command_union(game))
 
-    def decode_entries(self, entries: Sequence[tuple[int, bytes]]) -> list[tuple[int, Any]]:
-        return [(version, self.events.decode(data)) for version, data in entries]
+    def decode_entries(self, entries: Sequence[Stored]) -> list[tuple[int, Any]]:
+        return [(e.version, self.decode_stored(e.data, e.schema)) for e in entries]
+
+    def decode_stored(self, data: bytes, schema: int) -> Any:
+        """A stored event of any schema: one written by older code is lifted by the game's upcasters."""
+        if schema >= self.game.event_schema:
+            return self.events.decode(data)
+        return msgspec.convert(self.game.upcast(msgspec.json.decode(data), schema), self.events_type)
 
 
 def encode(value: Any) -> bytes:

@@ -1,6 +1,7 @@
 """Windows that close by themselves: turn clocks, trade answers, reaction windows.
 
-A game says which of its windows are open and when each is due (``Game.deadlines``);
+A game says which of its windows are open and when each is due (``Game.deadlines``),
+and so does its table for running turn clocks (``domain.table.deadlines``);
 the command handler files them in one sorted set. Every replica polls that set on the
 shared clock (Redis TIME) and sends a due window's closing command from the seat
 ``CLOCK`` through the ordinary command path, with the command id
@@ -12,8 +13,14 @@ memory, so deadlines survive restarts.
 from __future__ import annotations
 
 import logging
+import random
 
-from domain.engine import CLOCK
+import msgspec
+
+from domain.bots import BOTS
+from domain.engine import CLOCK, AnyGame
+from domain.table import Table, TimeUp, late_seat
+from domain.table import deadlines as open_windows
 from server.codec import encode
 from server.errors import ApiError
 from server.games import Games, Seated
@@ -33,8 +40,7 @@ async def fire_due(games: Games, limit: int = 100) -> int:
         except ApiError:  # the game is gone
             await store.unschedule(game_id, window)
             continue
-        open_windows = game.deadlines(table.state) if table.state is not None else []
-        deadline = next((d for d in open_windows if d.window == window), None)
+        deadline = next((d for d in open_windows(game, table) if d.window == window), None)
         if deadline is None:  # closed by a player's move before it was due
             await store.unschedule(game_id, window)
             continue
@@ -42,14 +48,26 @@ async def fire_due(games: Games, limit: int = 100) -> int:
             await store.schedule(game_id, {window: deadline.due_ms})
             continue
         try:
-            await games.command(
-                Seated(game_id, game, table, CLOCK), CLOCK, encode(deadline.command), f"deadline:{window}", None
-            )
+            command = with_default_move(game, table, deadline.command)
+            await games.command(Seated(game_id, game, table, CLOCK), CLOCK, encode(command), f"deadline:{window}", None)
             fired += 1
         except ApiError as exc:  # another replica closed it first, or the game refused: either way it is done
             log.info("deadline %s of %s not applied: %s", window, game_id, exc.code)
         await store.unschedule(game_id, window)
     return fired
+
+
+def with_default_move(game: AnyGame, table: Table, command: object) -> object:
+    """A running clock's ``TimeUp``, with the move the greedy bot would make for the late seat.
+
+    The bot sees what that seat sees (domain/bots.py), like any bot client would."""
+    if not isinstance(command, TimeUp) or table.clock is None or table.clock.on_timeout != "bot_move":
+        return command
+    seat = late_seat(table, command.window)
+    if seat is None:
+        return command
+    move = BOTS["greedy"](game, table.state, seat, random.Random())
+    return msgspec.structs.replace(command, move=None if move is None else msgspec.to_builtins(move))
 
 
 async def run(games: Games, interval: float) -> None:

@@ -3,24 +3,29 @@
 The append script PUBLISHes ``(game, version)`` on one channel; this replica's single
 pub/sub connection wakes the feed of that game, which reads the new entries with
 XRANGE from the last version it delivered, renders one message per distinct viewer
-(each seat, one spectator form) and queues the same bytes on every socket of that
-viewer. Notifications are only hints: a periodic sweep covers a lost one.
+(each seat, one spectator form) and queues the same text on every socket of that
+viewer. A command this replica appended is handed to its feed directly (``Games.on_change``),
+with no read. Notifications are only hints: a periodic sweep reads every watched game's
+head in one round trip and wakes the feeds that are behind it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 from typing import Any
 
 import msgspec
+from redis.exceptions import RedisError
 
-from domain.engine import Viewer
+from domain.engine import AnyGame, Viewer
 from domain.table import Table
 from projections.views import VersionedEvent, feed, is_revealed
 from server.codec import encode
-from server.games import Games
+from server.games import Change, Games
+from server.presence import Presence
 from server.tasks import cancelled, pause
 
 log = logging.getLogger("ludoteca.feeds")
@@ -43,15 +48,59 @@ SLOW = -1  # the socket fell too far behind: it should resume from its last vers
 RESET = -2  # the stream went backwards: it should start again
 
 
-class Subscriber:
-    """One socket's place in a feed: its viewer and its bounded queue of messages."""
+Message = tuple[int, bytes | str]  # a version (or a marker) and JSON, as bytes or already as text
 
-    def __init__(self, viewer: Viewer, size: int) -> None:
+
+class Mailbox:
+    """One socket's messages, first in first out, for its one sender: what ``asyncio.Queue``
+    does here, in a deque and a future made only while the sender waits (a third of the
+    memory; thousands of idle sockets hold one each)."""
+
+    __slots__ = ("items", "waiter")
+
+    def __init__(self) -> None:
+        self.items: collections.deque[Message] = collections.deque()
+        self.waiter: asyncio.Future[None] | None = None
+
+    def qsize(self) -> int:
+        return len(self.items)
+
+    def empty(self) -> bool:
+        return not self.items
+
+    def put_nowait(self, item: Message) -> None:
+        self.items.append(item)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def get_nowait(self) -> Message:
+        if not self.items:
+            raise asyncio.QueueEmpty
+        return self.items.popleft()
+
+    async def get(self) -> Message:
+        while not self.items:
+            self.waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiter
+            finally:
+                self.waiter = None
+        return self.items.popleft()
+
+
+class Subscriber:
+    """One socket's place in a feed: its viewer, its bounded queue of messages, and whether
+    it asked to be told who is at the table."""
+
+    __slots__ = ("presence", "queue", "size", "viewer")
+
+    def __init__(self, viewer: Viewer, size: int, presence: bool = False) -> None:
         self.viewer = viewer
-        self.queue: asyncio.Queue[tuple[int, bytes]] = asyncio.Queue(size + 2)  # room for the markers
+        self.presence = presence
+        self.queue = Mailbox()  # at most ``size`` messages, then the markers
         self.size = size
 
-    def push(self, version: int, message: bytes) -> None:
+    def push(self, version: int, message: bytes | str) -> None:
         if self.queue.qsize() >= self.size:
             self.stop(SLOW)
         else:
@@ -104,17 +153,34 @@ class Feed:
         if entries and entries[-1].version == table.version:
             self.head = entries[-1].link
         if self.table is not None and table.version > self.table.version:
-            events = self.games.codecs[game.id].decode_entries([(e.version, e.data) for e in entries[1:]])
-            revealed = is_revealed(game, table)
-            viewers: dict[Viewer, list[Subscriber]] = {}
-            for sub in self.subscribers:
-                viewers.setdefault(sub.viewer, []).append(sub)
-            for viewer, subs in viewers.items():
-                view = game.view(table.state, viewer) if table.state is not None else None
-                message = encode(Update(table.version, feed(game, events, viewer, revealed), view))
-                for sub in subs:
-                    sub.push(table.version, message)
+            self.deliver(game, table, self.games.codecs[game.id].decode_entries(entries[1:]))
         self.table = table
+
+    def handoff(self, change: Change) -> bool:
+        """Deliver a command this replica appended, if it follows what was delivered last
+        (same version, same chain link) and no read is under way; ``False`` otherwise."""
+        if self.lock.locked() or self.table is None:
+            return False
+        if self.table.version != change.before.version or self.head != change.before_link:
+            return False
+        first = change.before.version + 1
+        self.deliver(
+            change.game, change.after, list(zip(range(first, change.after.version + 1), change.events, strict=True))
+        )
+        self.table, self.head = change.after, change.after_link
+        return True
+
+    def deliver(self, game: AnyGame, table: Table, events: list[tuple[int, Any]]) -> None:
+        """Queue ``events`` (ending at ``table``) on every socket: one message per distinct viewer."""
+        revealed = is_revealed(game, table)
+        viewers: dict[Viewer, list[Subscriber]] = {}
+        for sub in self.subscribers:
+            viewers.setdefault(sub.viewer, []).append(sub)
+        for viewer, subs in viewers.items():
+            view = game.view(table.state, viewer) if table.state is not None else None
+            message = encode(Update(table.version, feed(game, events, viewer, revealed), view)).decode()
+            for sub in subs:
+                sub.push(table.version, message)
 
     async def run(self) -> None:
         while not cancelled():
@@ -133,15 +199,48 @@ class Feed:
 class Feeds:
     """Every feed this replica runs, woken by notifications and by a periodic sweep."""
 
-    def __init__(self, games: Games, sweep_interval: float) -> None:
+    def __init__(self, games: Games, sweep_interval: float, presence: Presence | None = None) -> None:
         self.games = games
         self.sweep_interval = sweep_interval
         self.feeds: dict[str, Feed] = {}
+        self.presence = presence
+        self.pushing: set[asyncio.Task[None]] = set()  # presence pushes under way
+        games.on_change = self.handoff  # this replica's commands reach their feed without a read
+
+    def presence_changed(self, game_id: str) -> None:
+        """Someone came to or left the game's table (on any replica): tell its sockets here."""
+        feed_ = self.feeds.get(game_id)
+        if feed_ is not None and self.presence is not None and any(s.presence for s in feed_.subscribers):
+            task = asyncio.create_task(self._push_presence(feed_, self.presence))
+            self.pushing.add(task)
+            task.add_done_callback(self.pushing.discard)
+
+    async def _push_presence(self, feed_: Feed, presence: Presence) -> None:
+        try:
+            message = encode(await presence.present(feed_.game_id))
+        except RedisError:
+            log.warning("could not read who is at game %s", feed_.game_id)
+            return
+        for sub in list(feed_.subscribers):
+            if sub.presence:
+                sub.push(0, message)
 
     def notify(self, game_id: str, version: int = 0) -> None:
+        """Wake the game's feed unless it has delivered ``version`` (0: the version this
+        replica's cache holds, when it holds the game)."""
         feed_ = self.feeds.get(game_id)
-        if feed_ is not None and (version == 0 or version != feed_.version):
+        if feed_ is None:
+            return
+        if version == 0:
+            cached = self.games.cache.get(game_id)
+            version = cached.version if cached is not None else 0
+        if version == 0 or version != feed_.version:
             feed_.wake.set()
+
+    def handoff(self, change: Change) -> None:
+        feed_ = self.feeds.get(change.game_id)
+        if feed_ is not None and not feed_.handoff(change):
+            feed_.wake.set()  # it reads what it missed
 
     def wake_all(self) -> None:
         for feed_ in self.feeds.values():
@@ -150,7 +249,21 @@ class Feeds:
     async def sweep(self) -> None:
         while True:
             await pause(self.sweep_interval)
-            self.wake_all()
+            try:
+                await self.wake_behind()
+            except (RedisError, OSError) as exc:
+                log.warning("the sweep could not read the watched games' heads (%s)", exc)
+
+    async def wake_behind(self) -> None:
+        """Wake every feed whose last delivered event is not the stream's last one (version
+        and chain link): a lost notification, or a stream that went backwards."""
+        watched = list(self.feeds.values())
+        if not watched:
+            return
+        heads = await self.games.store.heads([f.game_id for f in watched])
+        for feed_ in watched:
+            if feed_.table is None or heads[feed_.game_id] != (feed_.version, feed_.head):
+                feed_.wake.set()
 
     async def subscribe(self, game_id: str, sub: Subscriber) -> tuple[Feed, Table]:
         """Join a game's feed; the table returned is where live updates start from."""

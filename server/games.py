@@ -11,23 +11,24 @@ import hashlib
 import logging
 import random
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
 from domain.engine import FULL, AnyGame, Ctx, Rejected, Viewer, no_deadlines
-from domain.table import Table, fold, status
+from domain.table import Table, fold, status, undo_versions
+from domain.table import deadlines as open_windows
 from domain.table import decide as decide_at_table
 from projections.lobby import lobby_entry, meta_fields
 from projections.replay import replay
 from projections.views import TableView, VersionedEvent, feed, is_revealed, table_view
 from server.auth import token_hash
-from server.codec import SCHEMA, TABLE_OPENED, GameCodec, encode
+from server.codec import TABLE_OPENED, GameCodec, encode
 from server.errors import ApiError, malformed, rejected
 from server.metrics import Metrics
-from server.store import Appended, Conflict, Duplicate, EventStore
+from server.store import Appended, Conflict, Duplicate, EventStore, Look
 
 GAME_ID_BYTES = 8
 log = logging.getLogger("ludoteca.games")
@@ -52,12 +53,41 @@ RECORD = msgspec.json.Decoder(CommandRecord)
 
 @dataclass(frozen=True)
 class Seated:
-    """A request's game, caught up, and the seat asking (``None``: a spectator)."""
+    """A request's game, caught up, and the seat asking (``None``: a spectator).
+
+    ``look`` is what was read with the catch-up for a command (its id's record and the
+    clock), so that the command needs no other read before its append.
+    """
 
     game_id: str
     game: AnyGame
     table: Table
     seat: int | None
+    look: Look | None = None
+
+
+@dataclass(frozen=True)
+class Change:
+    """An append this replica made: the tables before and after it, the events between
+    them, and the chain links of both tables' last events. Enough for this replica's feed
+    of the game to deliver it without reading it back from Redis."""
+
+    game_id: str
+    game: AnyGame
+    before: Table
+    after: Table
+    events: Sequence[Any]
+    before_link: str
+    after_link: str
+
+
+def acting_seat(at: Seated) -> int:
+    """The seat a command comes from; spectators and seats that left (a bot plays them) may not act."""
+    if at.seat is None:
+        raise ApiError(403, "spectator", "Spectators cannot send commands; take a seat and send its token.")
+    if at.seat in at.table.resigned:
+        raise ApiError(403, "resigned", "You left this game; a bot plays your seat now.")
+    return at.seat
 
 
 def valid_game_id(game_id: str) -> bool:
@@ -88,6 +118,7 @@ class Games:
         self.cache_size = cache_size
         self.command_retries = command_retries
         self.on_append = on_append  # tells this replica's feeds at once, before the notification
+        self.on_change: Callable[[Change], None] | None = None  # hands a command's events to this replica's feed
         self.create_per_hour = create_per_hour  # games one client address may open an hour (0: no limit)
         self.max_open_games = max_open_games  # open games in total, every replica together (0: no limit)
         self.metrics: Metrics | None = None
@@ -97,11 +128,22 @@ class Games:
 
     async def load(self, game_id: str) -> tuple[AnyGame, Table]:
         """The game's table, caught up with its stream."""
+        game, table, _ = await self.look(game_id)
+        return game, table
+
+    async def look(
+        self, game_id: str, token_hash: str | None = None, command_id: str | None = None
+    ) -> tuple[AnyGame, Table, Look]:
+        """:meth:`load`, and in the same round trip what :meth:`EventStore.look` reads
+        for a token and a command id."""
         if not valid_game_id(game_id):
             raise ApiError(404, "unknown_game", "There is no game with that id.")
         cached = self.cache.get(game_id)
         # Read from the cached version itself, to check it is still the event we folded.
-        entries, head = await self.store.catch_up(game_id, cached.version - 1 if cached else 0)
+        look = await self.store.look(
+            game_id, cached.version - 1 if cached else 0, token_hash=token_hash, command_id=command_id
+        )
+        entries, head = look.entries, look.head
         if cached is not None:
             if head == 0:  # deleted (expired or archived) since we cached it
                 self.forget(game_id)
@@ -112,21 +154,28 @@ class Games:
                 # again from what Redis holds.
                 log.warning("game %s: the stream lost versions this replica had seen; reloading it", game_id)
                 self.forget(game_id)
-                return await self.load(game_id)
+                return await self.look(game_id, token_hash, command_id)
             entries = entries[1:]
         if cached is None and not entries:
             raise ApiError(404, "unknown_game", "There is no game with that id.")
         kind = cached.game if cached else TABLE_OPENED.decode(entries[0].data).game
         codec = self.codecs[kind]
-        table = fold(codec.game, cached, [codec.events.decode(entry.data) for entry in entries])
+        table = fold(codec.game, cached, [codec.decode_stored(entry.data, entry.schema) for entry in entries])
         assert table is not None
         self.remember(game_id, table, entries[-1].link if entries else self.heads.get(game_id))
-        return codec.game, table
+        return codec.game, table, look
 
-    async def sit(self, game_id: str, token: str | None) -> Seated:
-        """The game, caught up, and who is asking: a seat, or ``None`` for a spectator."""
-        game, table = await self.load(game_id)  # 404 before 401: an unknown game is unknown to everyone
-        return Seated(game_id, game, table, await self.seat_of(game_id, token))
+    async def sit(self, game_id: str, token: str | None, command_id: str | None = None) -> Seated:
+        """The game, caught up, and who is asking: a seat, or ``None`` for a spectator.
+
+        With the ``command_id`` of a command about to be sent, what :meth:`command` reads
+        first comes in the same round trip (``Seated.look``).
+        """
+        hashed = token_hash(token) if token is not None else None
+        # 404 before 401: an unknown game is unknown to everyone
+        game, table, look = await self.look(game_id, hashed, command_id)
+        seat = look.seat if look.seat is not None else await self.seat_of(game_id, token)
+        return Seated(game_id, game, table, seat, look if command_id is not None else None)
 
     def remember(self, game_id: str, table: Table, head: str | None) -> None:
         """Cache ``table``, whose last event has the chain link ``head``."""
@@ -150,7 +199,7 @@ class Games:
         """Decoded events in ``(after, until]``."""
         if until <= after:
             return []
-        entries = await self.store.read(game_id, after=after, limit=until - after)
+        entries = await self.store.read_entries(game_id, after=after, limit=until - after)
         return self.codecs[game.id].decode_entries(entries)
 
     async def ctx(self) -> Ctx:
@@ -196,12 +245,15 @@ class Games:
         game_id, game, table = at.game_id, at.game, at.table
         command = self.decode_command(game, body)
         body_hash = hashlib.sha256(encode(command)).hexdigest()
-        known = await self.store.command(game_id, command_id)
+        look = at.look if at.look is not None and at.look.command_id == command_id else None
+        known = look.record if look is not None else await self.store.command(game_id, command_id)
         if known is not None:
             return await self._answer_again(game, game_id, seat, body_hash, known)
+        now_ms = look.now_ms if look is not None else None
         for attempt in range(self.command_retries):
             if attempt:
                 game, table = await self.load(game_id)
+                now_ms = None
                 if self.metrics is not None:
                     self.metrics.retries.labels(game.id).inc()
             if expected_version is not None and expected_version != table.version:
@@ -212,7 +264,8 @@ class Games:
                     {"version": table.version},
                 )
             try:
-                events = decide_at_table(game, table, command, seat, await self.ctx())
+                ctx = Ctx(rng=self.rng, now_ms=now_ms) if now_ms is not None else await self.ctx()
+                events = decide_at_table(game, table, command, seat, ctx)
             except Rejected as exc:
                 raise rejected(exc) from None
             first, last = table.version + 1, table.version + len(events)
@@ -224,13 +277,13 @@ class Games:
                 game_id,
                 table.version,
                 encoded,
-                schema=SCHEMA,
+                schema=game.event_schema,
                 command_id=command_id,
                 command_record=encode(record),
                 meta=meta_fields(lobby_entry(game, game_id, new_table)),
             )
             if isinstance(result, Appended):
-                await self.appended(game_id, game, table, new_table, result.link)
+                await self.appended(game_id, game, table, new_table, result.link, events)
                 mine = feed(game, zip(range(first, last + 1), events, strict=True), seat, is_revealed(game, new_table))
                 return CommandAnswer(last, mine)
             if isinstance(result, Duplicate):
@@ -260,8 +313,15 @@ class Games:
         events = await self.read(game, game_id, record.first - 1, record.last)
         return CommandAnswer(record.last, feed(game, events, seat, is_revealed(game, table)))
 
-    async def appended(self, game_id: str, game: AnyGame, before: Table, after: Table, link: str) -> None:
+    async def appended(
+        self, game_id: str, game: AnyGame, before: Table, after: Table, link: str, events: Sequence[Any] | None = None
+    ) -> None:
+        """This replica appended ``events`` (when given) to ``before``, which made ``after``."""
+        # The link of ``before`` is known when ``before`` is still the table this replica caches.
+        previous = self.heads.get(game_id) if self.cache.get(game_id) is before else None
         self.remember(game_id, after, link or self.heads.get(game_id))
+        if self.on_change is not None and events is not None and previous and link:
+            self.on_change(Change(game_id, game, before, after, events, previous, link))
         await self.schedule(game_id, game, after)
         if status(game, before) != status(game, after):
             meta = await self.store.meta(game_id)
@@ -280,8 +340,8 @@ class Games:
 
     async def schedule(self, game_id: str, game: AnyGame, table: Table) -> None:
         """File the game's open windows in the due index (closed ones drop out when due)."""
-        if game.deadlines is not no_deadlines and table.state is not None and status(game, table) == "active":
-            await self.store.schedule(game_id, {d.window: d.due_ms for d in game.deadlines(table.state)})
+        if (game.deadlines is not no_deadlines or table.clock is not None) and status(game, table) == "active":
+            await self.store.schedule(game_id, {d.window: d.due_ms for d in open_windows(game, table)})
 
     def _conflicted(self, game_id: str, table: Table, result: Conflict | Duplicate) -> None:
         if isinstance(result, Conflict) and result.current_version < table.version:
@@ -314,13 +374,16 @@ class Games:
             return int(value)
         raise ApiError(400, "malformed", f"'as' is a seat from 0 to {players - 1}, or 'full'.", {"field": "as"})
 
-    def legal(self, at: Seated) -> list[Any]:
-        if at.seat is None or status(at.game, at.table) != "active":
-            return []
-        return at.game.legal_commands(at.table.state, at.seat)
+    def legal(self, at: Seated) -> tuple[list[Any], list[int]]:
+        """The caller's legal commands, and the versions it may go back to with ``Undo``.
+
+        None for a spectator, or for a person whose seat a bot plays since they left."""
+        if at.seat is None or at.seat in at.table.resigned or status(at.game, at.table) != "active":
+            return [], []
+        return at.game.legal_commands(at.table.state, at.seat), undo_versions(at.table, at.seat)
 
     async def export_lines(self, game_id: str) -> list[bytes]:
         """The whole log, one ``{"version", "schema", "event"}`` JSON object a line."""
         _, table = await self.load(game_id)
-        entries = await self.store.read(game_id, after=0, limit=table.version)
-        return [b'{"version":%d,"schema":%d,"event":%s}' % (v, SCHEMA, data) for v, data in entries]
+        entries = await self.store.read_entries(game_id, after=0, limit=table.version)
+        return [b'{"version":%d,"schema":%d,"event":%s}' % (e.version, e.schema, e.data) for e in entries]

@@ -10,6 +10,8 @@ import msgspec
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
+from domain.bots import BOTS
+from domain.clock import Clock
 from domain.table import status
 from projections.lobby import CatalogEntry, GameComponents, LobbyEntry, catalog
 from projections.views import TableView, VersionedEvent
@@ -17,8 +19,8 @@ from server import lobby
 from server.auth import bearer, require_admin
 from server.codec import encode
 from server.errors import ApiError, malformed
-from server.games import CommandAnswer, Games, Seated
-from server.lobby import Joined
+from server.games import CommandAnswer, Games, Seated, acting_seat
+from server.lobby import Joined, NewGame, Rematch
 
 T = TypeVar("T")
 Handler = Callable[[Request], Awaitable[Response]]
@@ -31,12 +33,13 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     game: str
     players: int
     options: dict[str, Any] = {}
+    clock: Clock | None = None  # a turn clock for every seat (docs/table-services.md)
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
     name: str = ""
     seat: int | None = None
-    bot: str | None = None
+    bot: str | None = None  # "random" or "greedy": a bot the server plays takes the seat
 
 
 class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
@@ -57,6 +60,9 @@ class GameList(msgspec.Struct):
 class LegalCommands(msgspec.Struct):
     version: int
     commands: list[Any]
+    # Versions the seat may go back to with {"type": "Undo", "version": V} (the last one: plain
+    # {"type": "Undo"}); empty when it has no step of this turn to take back.
+    undo: list[int] = []
 
 
 class EventPage(msgspec.Struct):
@@ -144,7 +150,16 @@ async def get_components(request: Request) -> Response:
 async def create_game(request: Request) -> Response:
     body = await read_json(request, CreateGame)
     client = request.client.host if request.client else None  # behind a proxy: uvicorn's --forwarded-allow-ips
-    return answer(await lobby.create(games_of(request), body.game, body.players, body.options, client), 201)
+    created = await lobby.create(games_of(request), body.game, body.players, body.options, client, body.clock)
+    return answer(created, 201)
+
+
+async def call_off(request: Request) -> Response:
+    return answer(await lobby.call_off(games_of(request), request.path_params["game_id"], bearer(request)))
+
+
+async def rematch(request: Request) -> Response:
+    return answer(await lobby.rematch(games_of(request), request.path_params["game_id"], bearer(request)), 201)
 
 
 async def list_games(request: Request) -> Response:
@@ -161,8 +176,10 @@ async def list_games(request: Request) -> Response:
 
 async def take_seat(request: Request) -> Response:
     body = await read_json(request, TakeSeat)
-    if body.bot is not None:
-        raise ApiError(422, "no_such_bot", "This server has no bots to seat yet.", {"field": "bot"})
+    if body.bot is not None and body.bot not in BOTS:
+        known = sorted(BOTS)
+        message = f"There is no bot {body.bot!r}; bots: {', '.join(known)}."
+        raise ApiError(422, "no_such_bot", message, {"field": "bot", "bots": known})
     if len(body.name) > 40:
         raise ApiError(400, "malformed", "A name has at most 40 characters.", {"field": "name"})
     seated = await lobby.join(games_of(request), request.path_params["game_id"], body.seat, body.name, body.bot)
@@ -170,22 +187,31 @@ async def take_seat(request: Request) -> Response:
 
 
 async def get_game(request: Request) -> Response:
-    return answer(games_of(request).view(await seated(request)))
+    at = await seated(request)
+    view = games_of(request).view(at)
+    view.presence = await request.app.state.presence.present(at.game_id)
+    return answer(view)
 
 
 async def legal_commands(request: Request) -> Response:
     at = await seated(request)
-    return answer(LegalCommands(at.table.version, games_of(request).legal(at)))
+    commands, undo = games_of(request).legal(at)
+    return answer(LegalCommands(at.table.version, commands, undo))
 
 
 async def send_command(request: Request) -> Response:
-    at = await seated(request)
-    body = await read_json(request, SendCommand)
-    if at.seat is None:
-        raise ApiError(403, "spectator", "Spectators cannot send commands; take a seat and send its token.")
+    # The body first: its command id's record and the clock are read with the catch-up, in one
+    # round trip. A bad body is answered after the game and the token are checked, as any request.
+    try:
+        body = await read_json(request, SendCommand)
+    except ApiError:
+        await seated(request)
+        raise
+    at = await games_of(request).sit(request.path_params["game_id"], bearer(request), body.command_id)
+    seat = acting_seat(at)
     if not 1 <= len(body.command_id) <= 100:
         raise ApiError(400, "malformed", "A command_id has 1 to 100 characters.", {"field": "command_id"})
-    result = await games_of(request).command(at, at.seat, bytes(body.command), body.command_id, body.expected_version)
+    result = await games_of(request).command(at, seat, bytes(body.command), body.command_id, body.expected_version)
     return answer(result)
 
 
@@ -233,7 +259,7 @@ async def readyz(request: Request) -> Response:
 
 @dataclass(frozen=True)
 class Endpoint:
-    method: Literal["GET", "POST"]
+    method: Literal["GET", "POST", "DELETE"]
     path: str
     handler: Handler
     summary: str
@@ -261,7 +287,30 @@ ENDPOINTS: list[Endpoint] = [
         (404,),
     ),
     Endpoint(
-        "POST", "/games", create_game, "Open a new table", LobbyEntry, 201, CreateGame, (), (400, 413, 422, 429, 503)
+        "POST", "/games", create_game, "Open a new table", NewGame, 201, CreateGame, (), (400, 413, 422, 429, 503)
+    ),
+    Endpoint(
+        "DELETE",
+        "/games/{game_id}",
+        call_off,
+        "Call off a table that has not started (its creator's token)",
+        LobbyEntry,
+        200,
+        None,
+        (),
+        (401, 403, 404, 409, 422, 503),
+    ),
+    Endpoint(
+        "POST",
+        "/games/{game_id}/rematch",
+        rematch,
+        "Sit at the finished game's rematch, in the same seat (opened for everyone by the first to ask)",
+        Rematch,
+        201,
+        None,
+        (),
+        (401, 403, 404, 409, 422, 503),
+        seat=True,
     ),
     Endpoint(
         "GET",

@@ -3,16 +3,22 @@ bringing games in from exported logs or rebuilding the index from the streams.""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
-from domain.engine import Rejected
-from domain.table import TableOpened, fold, open_table, status, take_seat
+from domain.clock import Clock
+from domain.engine import AnyGame, Rejected
+from domain.table import Table, TableOpened, cancel, fold, open_rematch, open_table, status, take_seat
 from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
+from server import bots
 from server.auth import new_token, token_hash
-from server.codec import SCHEMA, encode
+from server.codec import encode
 from server.errors import ApiError, malformed, rejected
 from server.games import GAME_ID_BYTES, Games
 from server.store import Appended
@@ -22,32 +28,149 @@ HOUR_MS = 3_600_000
 
 class Joined(msgspec.Struct):
     seat: int
+    token: str | None  # None for a bot's seat: the server plays it, nobody else may act for it
+
+
+class NewGame(LobbyEntry, kw_only=True):
+    """A table just opened, with the token that lets its creator call it off before it starts."""
+
+    creator_token: str
+
+
+class Rematch(msgspec.Struct):
+    """A seat of a finished game, seated again at its rematch: the same seat, a new token."""
+
+    game_id: str
+    seat: int
     token: str
 
 
+# -- appending table facts -----------------------------------------------------------
+
+
+async def append_facts(
+    games: Games,
+    game_id: str,
+    decide: Callable[[AnyGame, Table], list[Any]],
+    tokens: Callable[[list[Any]], dict[str, int] | None] = lambda events: None,
+) -> tuple[list[Any], Table]:
+    """Decide table facts on the caught-up table and append them, again if another write came first.
+
+    ``tokens`` gives the token hashes (and seats) to store with the facts. The facts and
+    the table after them; no facts, no append."""
+    for _ in range(games.command_retries):
+        game, table = await games.load(game_id)
+        try:
+            events = decide(game, table)
+        except Rejected as exc:
+            raise rejected(exc) from None
+        if not events:
+            return events, table
+        new_table = fold(game, table, events)
+        assert new_table is not None
+        result = await games.store.append(
+            game_id,
+            table.version,
+            [encode(e) for e in events],
+            schema=game.event_schema,
+            meta=meta_fields(lobby_entry(game, game_id, new_table)),
+            tokens=tokens(events),
+        )
+        if isinstance(result, Appended):
+            await games.appended(game_id, game, table, new_table, result.link)
+            return events, new_table
+        games._conflicted(game_id, table, result)
+    raise ApiError(409, "version_conflict", "The table kept changing; try again.")
+
+
 async def create(
-    games: Games, kind: str, players: int, options: dict[str, Any], client: str | None = None
-) -> LobbyEntry:
+    games: Games,
+    kind: str,
+    players: int,
+    options: dict[str, Any],
+    client: str | None = None,
+    turn_clock: Clock | None = None,
+    game_id: str | None = None,
+) -> NewGame:
+    """Open a table (``game_id``: a chosen id, for a rematch; None: a new random one)."""
     game = games.games.get(kind)
     if game is None:
         raise ApiError(400, "unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
     try:
-        opened = open_table(game, players, options)
+        opened = open_table(game, players, options, turn_clock)
     except Rejected as exc:
         raise rejected(exc) from None
-    game_id = secrets.token_hex(GAME_ID_BYTES)
+    game_id = game_id or secrets.token_hex(GAME_ID_BYTES)
+    creator = f"{game_id}.{new_token()}"
     table = fold(game, None, [opened])
     assert table is not None
     entry = lobby_entry(game, game_id, table)
     now = await games.store.now_ms()
     await admit(games, client, now)
     sequence = await games.store.next_sequence()
-    meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now}
-    result = await games.store.append(game_id, 0, [encode(opened)], schema=SCHEMA, meta=meta)
-    assert isinstance(result, Appended), "a new game id is never taken"
+    meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "creator": token_hash(creator)}
+    result = await games.store.append(game_id, 0, [encode(opened)], schema=game.event_schema, meta=meta)
+    if not isinstance(result, Appended):  # a rematch another seat opened first: the same table
+        raise ApiError(409, "game_exists", "That table is already open.")
     await games.store.index(game_id, entry.status, sequence)
     games.remember(game_id, table, result.link)
-    return entry
+    return NewGame(*msgspec.structs.astuple(entry), creator_token=creator)
+
+
+async def call_off(games: Games, game_id: str, token: str | None) -> LobbyEntry:
+    """The creator calls off a table that has not started (it is kept, finished, with its log)."""
+    meta = await games.store.meta(game_id)
+    if not meta:
+        raise ApiError(404, "unknown_game", "There is no game with that id.")
+    if token is None:
+        raise ApiError(401, "missing_token", "Calling a table off needs the token its creator was given.")
+    if not hmac.compare_digest(meta.get("creator", ""), token_hash(token)):
+        raise ApiError(403, "not_creator", "Only the person who opened this table may call it off.")
+    _, table = await append_facts(games, game_id, cancel)
+    return lobby_entry(games.games[table.game], game_id, table)
+
+
+async def rematch(games: Games, game_id: str, token: str | None) -> Rematch:
+    """Seat a seat of a finished game at its rematch, opening it (once, for everyone) if need be.
+
+    The rematch has an id derived from the finished game's, so seats asking at the same
+    time open the same table; each seat's new token is derived from its old one, so
+    asking again answers the same seat and token."""
+    at = await games.sit(game_id, token)
+    if at.seat is None or token is None:
+        raise ApiError(403, "spectator", "Only a seat of the finished game may ask for its rematch.")
+    table = at.table
+    if status(at.game, table) != "finished" or table.cancelled:
+        raise ApiError(422, "game_not_over", "A rematch is offered once the game is over.")
+    new_id = table.rematch or hashlib.sha256(f"rematch:{game_id}".encode()).hexdigest()[: 2 * GAME_ID_BYTES]
+    if not await games.store.exists(new_id):
+        try:
+            await create(
+                games, table.game, table.players, msgspec.to_builtins(table.options), None, table.clock, new_id
+            )
+        except ApiError as exc:
+            if exc.code != "game_exists":
+                raise
+    for info in table.seats:  # the bots sit down again (whoever asks first seats them); people one by one
+        if info is not None and info.bot is not None and info.seat not in table.resigned:
+            try:
+                await join(games, new_id, info.seat, info.name, info.bot)
+            except ApiError as exc:
+                if exc.code not in ("seat_taken", "game_started"):
+                    raise
+    await append_facts(games, game_id, lambda game, table: open_rematch(game, table, new_id))
+    new_token_ = f"{new_id}.{_derived(token, new_id)}"
+    info = table.seats[at.seat]
+    name = info.name if info is not None else ""
+    joined = await join(games, new_id, at.seat, name, None, new_token_)
+    assert joined.token is not None
+    return Rematch(new_id, joined.seat, joined.token)
+
+
+def _derived(token: str, game_id: str) -> str:
+    """A seat's token at ``game_id``, from its token at the game before: unguessable without it."""
+    digest = hmac.new(token.encode(), game_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 async def admit(games: Games, client: str | None, now_ms: int) -> None:
@@ -71,32 +194,36 @@ async def admit(games: Games, client: str | None, now_ms: int) -> None:
             )
 
 
-async def join(games: Games, game_id: str, seat: int | None, name: str, bot: str | None) -> Joined:
-    for _ in range(games.command_retries):
-        game, table = await games.load(game_id)
-        try:
-            events = take_seat(game, table, seat, name, bot, await games.ctx())
-        except Rejected as exc:
-            raise rejected(exc) from None
+async def join(
+    games: Games, game_id: str, seat: int | None, name: str, bot: str | None, token: str | None = None
+) -> Joined:
+    """Take a seat for a person (who gets its token) or for a bot the server plays (no token:
+    the seat's ``bot`` field, in the stream, tells every replica to play it).
+
+    ``token``: the person's token, when the server derived it (a rematch); asking again with
+    it answers the seat it already holds."""
+    if bot is not None:  # in the bots' queue before the seat is: a crash between the two loses no bot
+        await bots.enlist(games, game_id)
+    elif token is None:
         token = f"{game_id}.{new_token()}"
-        taken = events[0].seat
-        new_table = fold(game, table, events)
-        assert new_table is not None
-        entry = lobby_entry(game, game_id, new_table)
-        encoded = [encode(e) for e in events]
-        result = await games.store.append(
-            game_id,
-            table.version,
-            encoded,
-            schema=SCHEMA,
-            meta=meta_fields(entry),
-            tokens={token_hash(token): taken},
-        )
-        if isinstance(result, Appended):
-            await games.appended(game_id, game, table, new_table, result.link)
-            return Joined(taken, token)
-        games._conflicted(game_id, table, result)
-    raise ApiError(409, "version_conflict", "The table changed while you joined; try again.")
+    else:
+        held = await games.store.seat_for_token(game_id, token_hash(token))
+        if held is not None:
+            return Joined(held, token)
+    ctx = await games.ctx()
+
+    def sit_down(game: AnyGame, table: Table) -> list[Any]:
+        return take_seat(game, table, seat, name or bot_name(bot), bot, ctx)
+
+    events, _ = await append_facts(
+        games, game_id, sit_down, lambda events: {token_hash(token): events[0].seat} if token else None
+    )
+    return Joined(events[0].seat, token)
+
+
+def bot_name(bot: str | None) -> str:
+    """A bot's default name at the table ("Greedy bot"); a person's default is chosen by the table."""
+    return f"{bot.capitalize()} bot" if bot else ""
 
 
 async def list_games(games: Games, status_: str, limit: int, cursor: int | None) -> tuple[list[LobbyEntry], int | None]:
@@ -131,12 +258,13 @@ async def import_log(games: Games, lines: list[bytes]) -> str:
             raise ApiError(400, "malformed", "The log is empty.", {"field": "log"})
         kind = msgspec.convert(entries[0].event, TableOpened).game
         codec = games.codecs[kind]
-        events = [msgspec.convert(e.event, codec.events_type) for e in entries]
+        # A log written by older code is lifted by the game's upcasters (docs/table-services.md).
+        events = [msgspec.convert(codec.game.upcast(e.event, e.schema), codec.events_type) for e in entries]
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise malformed(exc, prefix="log") from None
     except KeyError:
         raise ApiError(400, "unknown_game_type", "This server does not host that game.", {"field": "log"}) from None
-    if any(e.schema > SCHEMA for e in entries):
+    if any(e.schema > codec.game.event_schema for e in entries):
         raise ApiError(400, "malformed", "That log comes from a newer server.", {"field": "log.schema"})
     if [e.version for e in entries] != list(range(1, len(entries) + 1)):
         raise ApiError(400, "malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version"})
@@ -153,7 +281,7 @@ async def import_log(games: Games, lines: list[bytes]) -> str:
     sequence = await games.store.next_sequence()
     now = await games.store.now_ms()  # an imported game is kept a whole retention again
     meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now}
-    await games.store.append(game_id, 0, [encode(e) for e in events], schema=SCHEMA, meta=meta)
+    await games.store.append(game_id, 0, [encode(e) for e in events], schema=codec.game.event_schema, meta=meta)
     await games.store.index(game_id, entry.status, sequence, now)
     return game_id
 
@@ -161,7 +289,7 @@ async def import_log(games: Games, lines: list[bytes]) -> str:
 class LogLine(msgspec.Struct):
     version: int
     event: dict[str, Any]
-    schema: int = SCHEMA
+    schema: int = 1  # logs exported before lines carried their schema
 
 
 LOG_LINE = msgspec.json.Decoder(LogLine)

@@ -7,32 +7,35 @@ that dies leaves keys that expire by themselves (``ttl``). Readers take the set 
 keys in one round trip and drop members whose key has expired. Every change is
 published on ``lt:presence`` (the game id), so each replica pushes it to its sockets.
 All of a game's keys share its hash tag, so this works on a Redis Cluster too.
+
+A seat whose last socket closed is noted in ``lt:{presence}:away`` (``"<game_id> <seat>"``
+scored by when); with ``LUDOTECA_DROP_AFTER`` set, a seat away that long leaves the game
+(``SeatResigned``, reason ``dropped``) and a bot plays it on. A seat that never held a
+socket (a client of the REST API only) is never dropped.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 import secrets
-from typing import Any, Final
+from typing import Any
 
-import msgspec
+from redis.exceptions import RedisError
 
-from server.store import Client
+from domain.engine import AnyGame
+from domain.table import TAKEOVER_BOT, Table, resign
+from projections.views import Present, SeatPresence
+from server import lobby
+from server.errors import ApiError
+from server.games import Games
+from server.store import PRESENCE_CHANNEL, Client
+from server.tasks import cancelled, pause
 
-PRESENCE_CHANNEL: Final = "lt:presence"
+log = logging.getLogger("ludoteca.presence")
 
 
-class SeatPresence(msgspec.Struct, frozen=True):
-    """A seat with at least one live connection, connected since ``since_ms`` (its oldest)."""
-
-    seat: int
-    since_ms: int
-
-
-class Present(msgspec.Struct, frozen=True):
-    """Who is at a game's table now: the connected seats and how many spectators watch."""
-
-    seats: list[SeatPresence]
-    spectators: int
+AWAY_KEY = "lt:{presence}:away"  # "<game_id> <seat>" of seats whose sockets all closed, scored by when
 
 
 def _set_key(game_id: str) -> str:
@@ -61,18 +64,23 @@ class Presence:
             pipe.pexpire(_set_key(game_id), self.ttl_ms * 4)
             await pipe.execute()
         self.local[conn] = (game_id, value)
+        if seat is not None:
+            await self.redis.zrem(AWAY_KEY, f"{game_id} {seat}")
         await self.redis.publish(PRESENCE_CHANNEL, game_id)
         return conn
 
-    async def leave(self, conn: str) -> None:
+    async def leave(self, conn: str, now_ms: int) -> None:
         found = self.local.pop(conn, None)
         if found is None:
             return
-        game_id, _ = found
+        game_id, value = found
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.delete(_conn_key(game_id, conn))
             pipe.srem(_set_key(game_id), conn)
             await pipe.execute()
+        seat = int(value.split()[0])
+        if seat >= 0 and all(s.seat != seat for s in (await self.present(game_id)).seats):
+            await self.redis.zadd(AWAY_KEY, {f"{game_id} {seat}": now_ms})
         await self.redis.publish(PRESENCE_CHANNEL, game_id)
 
     async def renew(self) -> None:
@@ -87,6 +95,26 @@ class Presence:
                     pipe.sadd(_set_key(game_id), conn)
                 pipe.pexpire(_set_key(game_id), self.ttl_ms * 4)
                 await pipe.execute()
+
+    async def keep(self) -> None:
+        """Renew this replica's connections until cancelled (three times a time to live)."""
+        while True:
+            await pause(self.ttl_ms / 3000)
+            try:
+                await self.renew()
+            except RedisError:
+                if cancelled():
+                    raise
+                log.warning("could not renew this replica's connections", exc_info=True)
+
+    async def away_since(self, before_ms: int, limit: int = 100) -> list[tuple[str, int]]:
+        """Seats whose sockets all closed before ``before_ms``: (game id, seat)."""
+        members: Any = await self.redis.zrangebyscore(AWAY_KEY, "-inf", before_ms, start=0, num=limit)
+        found = []
+        for member in members:
+            game_id, _, seat = (member.decode() if isinstance(member, bytes) else member).partition(" ")
+            found.append((game_id, int(seat)))
+        return found
 
     async def present(self, game_id: str) -> Present:
         """Who is connected to ``game_id`` now, on every replica."""
@@ -110,3 +138,36 @@ class Presence:
             else:
                 since[seat] = min(at, since.get(seat, at))
         return Present([SeatPresence(s, since[s]) for s in sorted(since)], spectators)
+
+
+def leave_seat(game: AnyGame, table: Table, seat: int) -> list[Any]:
+    return resign(game, table, seat, "dropped", TAKEOVER_BOT)
+
+
+async def drop_away(games: Games, presence: Presence, drop_after_ms: int) -> list[tuple[str, int]]:
+    """Hand each seat away for ``drop_after_ms`` to a bot (``SeatResigned``, ``dropped``); those dropped."""
+    now = await games.store.now_ms()
+    dropped = []
+    for game_id, seat in await presence.away_since(now - drop_after_ms):
+        await presence.redis.zrem(AWAY_KEY, f"{game_id} {seat}")
+        if any(s.seat == seat for s in (await presence.present(game_id)).seats):
+            continue  # back on another replica in the meantime
+        try:
+            await lobby.append_facts(games, game_id, functools.partial(leave_seat, seat=seat))
+        except ApiError:  # the game is over or gone, or the seat had already left
+            continue
+        dropped.append((game_id, seat))
+    return dropped
+
+
+async def keep_dropping(games: Games, presence: Presence, drop_after: float) -> None:
+    """Drop seats away too long, a few times per ``drop_after``, until cancelled."""
+    while True:
+        await pause(max(0.2, min(drop_after / 4, 30.0)))
+        try:
+            for game_id, seat in await drop_away(games, presence, int(drop_after * 1000)):
+                log.info("seat %d of game %s was away too long: a bot plays it", seat, game_id)
+        except RedisError:
+            if cancelled():
+                raise
+            log.warning("could not look for seats away too long", exc_info=True)

@@ -38,6 +38,8 @@ class Settings:
     retention: float = 30 * 86_400.0  # seconds a finished game stays in Redis before it is archived
     archive_dir: Path | None = None  # None: finished games are not archived by the schedule
     housekeeping_interval: float = 60.0  # how often each replica looks for games to expire or archive
+    bot_delay_ms: int = 300  # a bot's think time before it moves, so people can follow (0 in tests)
+    drop_after: float = 0.0  # seconds a seat's sockets may stay away before a bot takes it over (0: never)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -77,4 +79,6 @@ class Settings:
             retention=float(get("RETENTION", str(default.retention))),
             archive_dir=Path(archive) if (archive := get("ARCHIVE_DIR", "")) else None,
             housekeeping_interval=float(get("HOUSEKEEPING_INTERVAL", str(default.housekeeping_interval))),
+            drop_after=float(get("DROP_AFTER", str(default.drop_after))),
+            bot_delay_ms=int(get("BOT_DELAY_MS", str(default.bot_delay_ms))),
         )

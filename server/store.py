@@ -33,12 +33,14 @@ Quotas count in ``lt:{quota}:client:<address>:<hour>`` (one slot, keys that expi
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+import msgspec
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
@@ -56,6 +58,7 @@ __all__ = [
     "Duplicate",
     "EventStore",
     "GameStatus",
+    "Look",
     "Notifications",
     "RedisVersionError",
     "StoredEvent",
@@ -67,6 +70,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 NOTIFY_CHANNEL: Final = "lt:notify"
+PRESENCE_CHANNEL: Final = "lt:presence"  # a game id whose connections changed (server/presence.py)
 CLUSTER_SCHEME: Final = "redis+cluster://"
 Client = aioredis.Redis | RedisCluster  # one Redis, or a Redis Cluster: every game's keys share one slot
 GameStatus = Literal["open", "active", "finished"]
@@ -108,20 +112,32 @@ def _text(value: bytes | str) -> str:
 
 
 def _stored(entry_id: bytes | str, fields: dict[Any, Any]) -> StoredEvent:
-    def field(name: str, default: bytes | str) -> bytes | str:
-        value: bytes | str = fields.get(name.encode(), fields.get(name, default))
-        return value
+    data = fields.get(b"e")
+    if data is None:  # a client that decodes replies to text (this module's own reply bytes)
+        fields = {_bytes(k): _bytes(v) for k, v in fields.items()}
+        data = fields.get(b"e", b"")
+    link = fields.get(b"h")
+    return StoredEvent(_version_of(entry_id), int(fields.get(b"s", 1)), data, link.decode() if link else "")
 
-    return StoredEvent(_version_of(entry_id), int(field("s", b"1")), _bytes(field("e", b"")), _text(field("h", "")))
+
+def _pairs(flat: list[Any]) -> dict[Any, Any]:
+    """A stream entry's fields as a script returns them (``[field, value, ...]``), as a dict."""
+    return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
 def _bytes(value: bytes | str) -> bytes:
     return value.encode() if isinstance(value, str) else bytes(value)
 
 
+def _ms(time: tuple[int, int]) -> int:
+    """Redis ``TIME`` (seconds, microseconds) in milliseconds."""
+    seconds, micros = time
+    return int(seconds) * 1000 + int(micros) // 1000
+
+
 def _version_of(entry_id: bytes | str) -> int:
     """``0-<n>`` -> n."""
-    return int(_text(entry_id).partition("-")[2])
+    return int(_bytes(entry_id).partition(b"-")[2])
 
 
 # -- results -------------------------------------------------------------------
@@ -152,8 +168,7 @@ class Duplicate:
 AppendResult = Appended | Conflict | Duplicate
 
 
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
+class StoredEvent(msgspec.Struct, frozen=True):
     """One stream entry: its version, event schema version and encoded event.
 
     ``link`` chains the stream: the SHA-1 of the previous entry's link and this event's
@@ -166,6 +181,19 @@ class StoredEvent:
     schema: int
     data: bytes
     link: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """What :meth:`EventStore.look` read: the events after a version, the stream's last
+    version, and, when asked, a token's seat, a command id's record and the clock (ms)."""
+
+    entries: list[StoredEvent]
+    head: int
+    seat: int | None = None
+    command_id: str | None = None  # the command id whose record was read
+    record: bytes | None = None
+    now_ms: int | None = None
 
 
 # -- the append script ---------------------------------------------------------
@@ -244,6 +272,28 @@ return {'ok', version, link}
 """
 
 
+# KEYS: events, commands, tokens (one hash tag). ARGV: the first stream id to read, a token
+# hash ('' for none), a command id ('' for none). Reads only: the events from that id, the last
+# entry's id, the token's seat, the command id's record and TIME (the last two with a command id).
+LOOK_LUA: Final = r"""
+local entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+')
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local head = false
+if #last > 0 then
+  head = last[1][1]
+end
+local seat = false
+if ARGV[2] ~= '' then
+  seat = redis.call('HGET', KEYS[3], ARGV[2])
+end
+local record, now = false, false
+if ARGV[3] ~= '' then
+  record = redis.call('HGET', KEYS[2], ARGV[3])
+  now = redis.call('TIME')
+end
+return {entries, head, seat, record, now}
+"""
+
 # KEYS: events, commands, meta, tokens (one hash tag). ARGV: the status the game must have.
 # 1: deleted; 0: the game has another status; -1: there is no such game.
 DELETE_LUA: Final = r"""
@@ -288,6 +338,7 @@ class EventStore:
     def __init__(self, redis: Client) -> None:
         self.redis = redis
         self._append = redis.register_script(APPEND_LUA)
+        self._look = redis.register_script(LOOK_LUA)
         self._delete = redis.register_script(DELETE_LUA)
         self._stamp = redis.register_script(STAMP_LUA)
         self._unlock = redis.register_script(UNLOCK_LUA)
@@ -375,13 +426,68 @@ class EventStore:
 
         A last version below ``after`` means the stream went backwards (lost writes).
         """
-        key = events_key(game_id)
+        look = await self.look(game_id, after)
+        return look.entries, look.head
+
+    async def look(
+        self, game_id: str, after: int, *, token_hash: str | None = None, command_id: str | None = None
+    ) -> Look:
+        """What a request needs before it decides, in one round trip: the events after
+        ``after`` and the stream's last version (as :meth:`catch_up`), the seat of
+        ``token_hash`` (as :meth:`seat_for_token`), and, given a ``command_id``, its
+        record (as :meth:`command`) and the shared clock (as :meth:`now_ms`).
+
+        Every key is the game's (one hash tag), so this works on Redis Cluster too. A
+        replica that has the game cached reads a few entries: one read-only script, which
+        costs this process half of what a pipeline of the same commands does. A first load
+        reads the whole stream: a pipeline, since Lua would copy every entry twice, and
+        without the clock (a cluster pipeline cannot carry the keyless TIME: the command
+        reads it itself, on that rare path).
+        """
+        events, commands, _, tokens = _game_keys(game_id)
+        if after > 0:
+            reply = await self._look(
+                keys=[events, commands, tokens], args=[f"0-{after + 1}", token_hash or "", command_id or ""]
+            )
+            entries, last, seat, record, now = reply
+            return Look(
+                entries=[_stored(entry_id, _pairs(fields)) for entry_id, fields in entries],
+                head=0 if last is None else _version_of(last),
+                seat=None if seat is None else int(seat),
+                command_id=command_id,
+                record=None if record is None else _bytes(record),
+                now_ms=None if now is None else _ms(now),
+            )
         pipe = self.redis.pipeline(transaction=False)
-        pipe.xrange(key, f"0-{after + 1}", "+")
-        pipe.xrevrange(key, "+", "-", count=1)
-        entries, last = await pipe.execute()
-        head = _version_of(last[0][0]) if last else 0
-        return [_stored(entry_id, fields) for entry_id, fields in entries], head
+        pipe.xrange(events, f"0-{after + 1}", "+")
+        pipe.xrevrange(events, "+", "-", count=1)
+        if token_hash is not None:
+            pipe.hget(tokens, token_hash)
+        if command_id is not None:
+            pipe.hget(commands, command_id)
+        replies = iter(await pipe.execute())
+        entries, last = next(replies), next(replies)
+        seat = next(replies) if token_hash is not None else None
+        record = next(replies) if command_id is not None else None
+        return Look(
+            entries=[_stored(entry_id, fields) for entry_id, fields in entries],
+            head=_version_of(last[0][0]) if last else 0,
+            seat=None if seat is None else int(seat),
+            command_id=command_id,
+            record=None if record is None else _bytes(record),
+            now_ms=None,
+        )
+
+    async def heads(self, game_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """Each game's last version and its chain link (``(0, "")`` for no events), in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.xrevrange(events_key(game_id), "+", "-", count=1)
+        found: dict[str, tuple[int, str]] = {}
+        for game_id, last in zip(game_ids, await pipe.execute(), strict=True):
+            entry = _stored(*last[0]) if last else None
+            found[game_id] = (entry.version, entry.link) if entry is not None else (0, "")
+        return found
 
     async def version(self, game_id: str) -> int:
         """The version of the last event (0 when the game has none)."""
@@ -537,8 +643,7 @@ class EventStore:
 
     async def now_ms(self) -> int:
         """The shared clock: Redis TIME, in milliseconds."""
-        seconds, micros = await self.redis.time()
-        return int(seconds) * 1000 + int(micros) // 1000
+        return _ms(await self.redis.time())
 
 
 # -- notifications -------------------------------------------------------------
@@ -561,15 +666,20 @@ class Notifications:
         self.subscribed = asyncio.Event()
         self.reconnects = 0
 
-    async def run(self, on_notify: Callable[[str, int], None], on_reconnect: Callable[[], None]) -> None:
-        """Loop until cancelled."""
+    async def run(
+        self,
+        on_notify: Callable[[str, int], None],
+        on_reconnect: Callable[[], None],
+        on_presence: Callable[[str], None] | None = None,
+    ) -> None:
+        """Loop until cancelled (``on_presence(game_id)`` for each change of a game's connections)."""
         backoff = self.min_backoff
         lost = False
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await initialize(self.redis)
-                await pubsub.subscribe(NOTIFY_CHANNEL)
+                await pubsub.subscribe(NOTIFY_CHANNEL, *([PRESENCE_CHANNEL] if on_presence else []))
                 self.subscribed.set()
                 if lost:
                     lost = False
@@ -578,7 +688,11 @@ class Notifications:
                 while not cancelled():
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     backoff = self.min_backoff  # reset only once the connection has proved itself
-                    if message is not None and message.get("type") == "message":
+                    if message is None or message.get("type") != "message":
+                        continue
+                    if on_presence is not None and _text(message.get("channel", b"")) == PRESENCE_CHANNEL:
+                        self._call(functools.partial(on_presence, _text(message.get("data", b""))))
+                    else:
                         self._dispatch(message.get("data"), on_notify)
             except (RedisError, OSError) as exc:  # connection lost, timeouts, and e.g. -LOADING after a restart
                 self.subscribed.clear()
@@ -611,7 +725,7 @@ class Notifications:
         try:
             callback()
         except Exception:
-            log.exception("on_reconnect failed")
+            log.exception("a notification callback failed")
 
 
 # -- the connection ----------------------------------------------------------------

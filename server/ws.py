@@ -28,9 +28,10 @@ from projections.views import feed, is_revealed
 from server.codec import encode
 from server.errors import ApiError, malformed
 from server.feeds import RESET, SLOW, Feeds, Reset, Subscriber, Update
-from server.games import Games, Seated
+from server.games import Games, Seated, acting_seat
 from server.http import origin_allowed
 from server.metrics import Metrics
+from server.presence import Presence
 
 log = logging.getLogger("ludoteca.ws")
 
@@ -45,6 +46,7 @@ CLOSE_FLOOD = 4029  # kept sending far faster than the rate limit after being to
 class Hello(msgspec.Struct, tag="hello", tag_field="type"):
     token: str | None = None
     after: int = 0
+    presence: bool = False  # also send a "presence" message whenever someone arrives or leaves
 
 
 class SendCommand(msgspec.Struct, tag="command", tag_field="type"):
@@ -100,8 +102,8 @@ class Throttle:
 TOO_MANY = ApiError(429, "too_many", "Too many messages; slow down.")
 
 
-async def send(websocket: WebSocket, message: bytes) -> None:
-    await websocket.send_text(message.decode())
+async def send(websocket: WebSocket, message: bytes | str) -> None:
+    await websocket.send_text(message if isinstance(message, str) else message.decode())
     metrics_of(websocket).socket_messages.labels("out").inc()
 
 
@@ -150,7 +152,7 @@ async def serve_socket(websocket: WebSocket) -> None:
     try:
         game, _ = await games.load(game_id)
         seat = await games.seat_of(game_id, hello.token)
-        sub = Subscriber(seat, settings.ws_queue)
+        sub = Subscriber(seat, settings.ws_queue, hello.presence)
         feed_, table = await feeds.subscribe(game_id, sub)
     except ApiError as exc:
         await send(websocket, error_message(exc))
@@ -162,10 +164,17 @@ async def serve_socket(websocket: WebSocket) -> None:
         return
     sender = asyncio.create_task(send_loop(websocket, games, sub, game, game_id, table, hello.after))
     close: tuple[int, str] | None = None
+    presence: Presence = app.state.presence
+    conn: str | None = None
     try:
+        with contextlib.suppress(RedisError):  # who is at the table is a courtesy: never worth a socket
+            conn = await presence.arrive(game_id, seat, await games.store.now_ms())
         close = await receive_loop(websocket, games, feeds, game_id, sub)
     finally:
         feeds.unsubscribe(feed_, sub)
+        if conn is not None:
+            with contextlib.suppress(RedisError):
+                await presence.leave(conn, await games.store.now_ms())
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
@@ -225,10 +234,10 @@ async def receive_loop(
             command_id = message.command_id
             if sub.viewer is None:
                 raise ApiError(403, "spectator", "Spectators cannot send commands; take a seat first.")
-            at = Seated(game_id, *await games.load(game_id), sub.viewer)
-            answer = await games.command(
-                at, sub.viewer, bytes(message.command), message.command_id, message.expected_version
-            )
+            game, table, look = await games.look(game_id, command_id=message.command_id)  # one round trip
+            at = Seated(game_id, game, table, sub.viewer, look)
+            seat = acting_seat(at)
+            answer = await games.command(at, seat, bytes(message.command), message.command_id, message.expected_version)
             sub.push(0, encode(Ack(message.command_id, answer.version)))
             feeds.notify(game_id)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:

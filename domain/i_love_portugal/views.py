@@ -9,6 +9,7 @@ type in ``REDACTIONS``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -72,6 +73,7 @@ class PortugalView(msgspec.Struct, kw_only=True, tag="i-love-portugal", tag_fiel
 
 def view(state: State, viewer: Viewer) -> PortugalView:
     everything = viewer == FULL or state.phase == "over"
+    photos_left = Counter(CARDS[c].region for c in state.photo_pile)
     regions = []
     for index, region in enumerate(REGIONS):
         token = state.ratings[index] if state.ratings else None
@@ -84,7 +86,7 @@ def view(state: State, viewer: Viewer) -> PortugalView:
                 spaces=state.capacity[index],
                 neutral=region in state.neutral,
                 cubes=list(state.cubes[index]),
-                photos_left=sum(1 for c in state.photo_pile if CARDS[c].region == region),
+                photos_left=photos_left[region],
             )
         )
     seats = []

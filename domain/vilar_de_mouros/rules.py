@@ -51,6 +51,9 @@ def setup(state: State, ctx: Ctx) -> list[Event]:
 
 
 def _without(cards: tuple[str, ...], *gone: str) -> tuple[str, ...]:
+    if len(gone) == 1 and gone[0] in cards:  # the common case (a card drawn, taken, revealed): slices, no loop
+        i = cards.index(gone[0])  # card ids are unique, so it is there once
+        return cards[:i] + cards[i + 1 :]
     return tuple(c for c in cards if c not in gone)
 
 

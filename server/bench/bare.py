@@ -24,7 +24,6 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server.bench.procs import UVICORN
-from server.codec import SCHEMA
 from server.store import Appended, Conflict, EventStore, connect
 
 # What a command appends, in size and shape (a drawn card, its record, the lobby fields).
@@ -50,7 +49,7 @@ async def append_once(store: EventStore, versions: dict[str, int], game_id: str,
             game_id,
             versions.get(game_id, 0),
             [EVENT],
-            schema=SCHEMA,
+            schema=1,
             command_id=command_id,
             command_record=RECORD,
             meta=META,

@@ -21,7 +21,7 @@ from domain.table import Table, fold, open_table, status, take_seat
 from domain.table import decide as decide_at_table
 from projections.lobby import lobby_entry, meta_fields
 from server.auth import new_token, token_hash
-from server.codec import SCHEMA, encode
+from server.codec import encode
 from server.games import GAME_ID_BYTES
 from server.store import Appended, EventStore
 
@@ -149,7 +149,7 @@ async def store_game(store: EventStore, game: AnyGame, events: list[Any], player
             game_id,
             start,
             [encode(e) for e in events[start : start + 500]],
-            schema=SCHEMA,
+            schema=game.event_schema,
             meta={**meta_fields(entry), "sequence": sequence} if last else None,
             tokens={token_hash(t): seat for seat, t in enumerate(tokens)} if start == 0 else None,
         )

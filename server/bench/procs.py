@@ -25,6 +25,7 @@ UVICORN: dict[str, object] = {
     "log_level": "warning",
     "ws_ping_interval": 20.0,
     "ws_ping_timeout": 20.0,
+    "ws_per_message_deflate": False,
     "timeout_graceful_shutdown": 5,
 }
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from domain.catalog import GAMES
-from domain.table import fold
+from domain.table import SeatTaken, fold
 from server.bench import load, play, procs
 from server.bench.client import Http, Watcher, percentile, quiet_gc
 from server.bench.load import API, Holder, Seated, hello
@@ -123,6 +123,14 @@ class Bench:
                 f"request: bare {bare.cpu_us:.0f} us, Ludoteca {ours.cpu_us:.0f} us",
             ),
             Row("http: command p99 at max load", "ms", bare.ms(99), ours.ms(99), note="info: latency under full load"),
+            Row(
+                "http: server CPU per command",
+                "us",
+                bare.cpu_us,
+                ours.cpu_us,
+                note="info: the server process's CPU time (user + system) per request under full load; the figure "
+                "that moves least on a shared machine",
+            ),
         ]
         return ours.rate
 
@@ -292,13 +300,24 @@ class Bench:
         plan = self.plan
         for kind, game in GAMES.items():
             players = game.min_players
-            [short] = await load.new_games(port, 1, 1, players=players)
             events = play.stream(game, players, self.rng, plan.growth_version, 0)
             long_id, tokens = await play.store_game(self.store, game, events, players)
             long = Seated(long_id, tokens, kind)
+            # The new game is the long log's last game at the start of a log: the table's opening,
+            # then the same last seat and setup. Both start from the same state and each gets its
+            # own generator, seeded alike: they get the same commands for as long as the
+            # server's own draws (shuffles) leave them alike, so the log's length is what differs.
+            last_seat = max(i for i, e in enumerate(events) if isinstance(e, SeatTaken))
+            short_id, short_tokens = await play.store_game(
+                self.store, game, events[:players] + events[last_seat:], players
+            )
+            short = Seated(short_id, short_tokens, kind)
+            seed = self.rng.random()
+            rngs = {short.game_id: random.Random(seed), long.game_id: random.Random(seed)}
             http = Http(port)
             timings: dict[str, list[float]] = {short.game_id: [], long.game_id: []}
             versions: dict[str, list[int]] = {short.game_id: [], long.game_id: []}
+            sent: dict[str, list[bytes]] = {short.game_id: [], long.game_id: []}
             try:
                 for g in (short, long):
                     await http.request("GET", f"{API}/games/{g.game_id}", token=g.tokens[0])  # as a client would
@@ -306,7 +325,7 @@ class Bench:
                     for i in range(2 * plan.growth_commands):
                         g = (short, long)[i % 2]
                         state_game, t = await self.mirror.load(g.game_id)
-                        chosen = play.choose(state_game, t, self.rng)
+                        chosen = play.choose(state_game, t, rngs[g.game_id])
                         if chosen is None:
                             break
                         seat, cmd, _ = chosen
@@ -317,10 +336,12 @@ class Bench:
                         )
                         timings[g.game_id].append(time.perf_counter() - start)
                         versions[g.game_id].append(t.version)
+                        sent[g.game_id].append(encode((seat, cmd)))
                         assert status == 200
             finally:
                 await http.close()
             a, b = timings[short.game_id], timings[long.game_id]
+            same = sum(x == y for x, y in zip(sent[short.game_id], sent[long.game_id], strict=False))
             self.rows.append(
                 Row(
                     f"growth[{kind}]: command p50, long log vs new game",
@@ -331,7 +352,8 @@ class Bench:
                     "<=",
                     note=f"{len(a)} + {len(b)} commands one at a time, alternating: a new game from version "
                     f"{versions[short.game_id][0]}, and one from version {versions[long.game_id][0]} "
-                    "(games played back to back in one log)",
+                    "(games played back to back in one log, its last game set up as the new one), the same "
+                    f"random choices on both; {same} of {len(a)} commands alike",
                 )
             )
 
@@ -429,7 +451,7 @@ class Bench:
                 "value",
                 note=f"server RSS growth over {counts[0]} of {n} spectator sockets (opened by another process) "
                 f"across {min(n, len(pool))} games; ceiling: the bare server's {counts[1]} sockets; the client offers "
-                "permessage-deflate, as browsers do",
+                "permessage-deflate, as browsers do; both servers decline it (ludoteca serve's uvicorn settings)",
             )
         )
 

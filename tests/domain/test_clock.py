@@ -130,5 +130,5 @@ def test_a_table_without_a_clock_writes_no_ticks() -> None:
 
 def test_a_clock_must_give_a_sensible_time() -> None:
     with pytest.raises(Rejected) as refused:
-        open_table(GAMES["itchy-feet"], 2, {}, Clock(seconds=1))
+        open_table(GAMES["itchy-feet"], 2, {}, Clock(seconds=0))
     assert refused.value.code == "bad_clock"

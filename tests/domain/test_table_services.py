@@ -100,7 +100,7 @@ def test_a_seat_resigns_once_and_only_from_a_game_under_way() -> None:
     table = apply(game, table, resign(game, table, 2, bot="random"))
     with pytest.raises(Rejected) as twice:
         resign(game, table, 2)
-    assert twice.value.code == "resigned"
+    assert twice.value.code == "already_resigned"
     _, finished = play_to_end(game, 2, {}, seed=3)
     with pytest.raises(Rejected) as after:
         resign(game, finished, 0)
@@ -134,7 +134,7 @@ def test_a_finished_game_links_to_one_rematch() -> None:
     game = GAMES["i-love-portugal"]
     with pytest.raises(Rejected) as early:
         open_rematch(game, started(game, 2), "next")
-    assert early.value.code == "game_not_finished"
+    assert early.value.code == "game_not_over"
     _, table = play_to_end(game, 2, {}, seed=4)
     events = open_rematch(game, table, "next")
     table = apply(game, table, events)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
@@ -92,11 +93,29 @@ async def stop_server(server: uvicorn.Server, task: asyncio.Task[None]) -> None:
     await asyncio.wait_for(task, 10)
 
 
-@pytest.fixture
-async def server(redis: aioredis.Redis, redis_url: str) -> AsyncIterator[Running]:
-    settings = Settings(redis_url=redis_url, admin_token=ADMIN, sweep_interval=0.5)
+@contextlib.asynccontextmanager
+async def running(settings: Settings) -> AsyncIterator[Running]:
+    """A server with ``settings`` and an HTTP client for it, until the block ends."""
     srv, task, app, port = await start_server(settings)
     url = f"http://127.0.0.1:{port}"
     async with httpx.AsyncClient(base_url=url, timeout=10) as http:
         yield Running(url, app, http)
     await stop_server(srv, task)
+
+
+def quick_settings(redis_url: str, bot_delay_ms: int = 0) -> Settings:
+    """A server whose bots do not pause to think."""
+    return Settings(redis_url=redis_url, admin_token=ADMIN, sweep_interval=0.5, bot_delay_ms=bot_delay_ms)
+
+
+@pytest.fixture
+async def server(redis: aioredis.Redis, redis_url: str) -> AsyncIterator[Running]:
+    async with running(Settings(redis_url=redis_url, admin_token=ADMIN, sweep_interval=0.5)) as api:
+        yield api
+
+
+@pytest.fixture
+async def quick(redis: aioredis.Redis, redis_url: str) -> AsyncIterator[Running]:
+    """A server whose bots do not pause to think."""
+    async with running(quick_settings(redis_url)) as api:
+        yield api

@@ -19,6 +19,7 @@ FIGURES = [
     "append: Lua script vs HTTP commands",
     "http: commands",
     "http: command p99 at max load",
+    "http: server CPU per command",
     "push: command to every seat's socket, p99",
     "fanout: deliveries to spectators",
     "fanout: delay p99",

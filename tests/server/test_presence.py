@@ -6,7 +6,9 @@ import asyncio
 
 import redis.asyncio as aioredis
 
-from server.presence import PRESENCE_CHANNEL, Presence, Present, SeatPresence
+from projections.views import Present, SeatPresence
+from server.presence import Presence
+from server.store import PRESENCE_CHANNEL
 
 GAME = "g1"
 
@@ -18,7 +20,7 @@ async def test_connected_seats_with_their_oldest_connection_and_the_spectators(r
     await two.arrive(GAME, 2, 3_000)
     await one.arrive(GAME, None, 4_000)
     assert await one.present(GAME) == Present([SeatPresence(0, 1_000), SeatPresence(2, 3_000)], 1)
-    await one.leave(a)
+    await one.leave(a, 5_000)
     assert await two.present(GAME) == Present([SeatPresence(0, 2_000), SeatPresence(2, 3_000)], 1)
     assert await one.present("another") == Present([], 0)
 
@@ -39,7 +41,7 @@ async def test_every_change_is_published_for_the_other_replicas(redis: aioredis.
     await pubsub.subscribe(PRESENCE_CHANNEL)
     presence = Presence(redis)
     conn = await presence.arrive(GAME, 1, 5)
-    await presence.leave(conn)
+    await presence.leave(conn, 6)
     got = []
     while len(got) < 2:
         message = await pubsub.get_message(timeout=2.0)

@@ -29,6 +29,8 @@ GAME = "g1"
 def landed(result: Any) -> int | None:
     """The version an append reached, or None if it did not land."""
     return result.version if isinstance(result, Appended) else None
+
+
 EVENTS = "lt:{g1}:events"
 
 
@@ -202,6 +204,45 @@ async def test_an_empty_append_writes_only_the_records(store: EventStore) -> Non
     assert await store.version(GAME) == 1
     assert await store.command(GAME, "c") == b"r"
     assert await store.meta(GAME) == {"k": "v"}
+
+
+@pytest.mark.parametrize("after", [0, 1, 2], ids=["first-load", "cached", "caught-up"])
+async def test_look_reads_what_a_command_needs_in_one_call(store: EventStore, after: int) -> None:
+    await store.append(GAME, 0, [b"one", b"two"], command_id="c1", command_record=b"r1", tokens={"aa" * 32: 1})
+    await store.append(GAME, 2, [b"three"])
+    entries, head = await store.catch_up(GAME, after)
+    before = await store.now_ms()
+
+    look = await store.look(GAME, after, token_hash="aa" * 32, command_id="c1")
+    assert (look.entries, look.head) == (entries, head) == (entries, 3)
+    assert [e.version for e in look.entries] == list(range(after + 1, 4))
+    assert look.entries[-1].link == (await store.read_entries(GAME, 2))[0].link
+    assert (look.seat, look.command_id, look.record) == (1, "c1", b"r1")
+    if after:  # a cached game's look brings the clock; a first load leaves it to the command
+        assert look.now_ms is not None and before <= look.now_ms <= await store.now_ms()
+    else:
+        assert look.now_ms is None
+
+    # what is not there, and what was not asked for
+    unknown = await store.look(GAME, after, token_hash="bb" * 32, command_id="c2")
+    assert (unknown.seat, unknown.record) == (None, None) and (unknown.now_ms is not None) == (after > 0)
+    bare = await store.look(GAME, after)
+    assert (bare.entries, bare.head) == (entries, 3)
+    assert (bare.seat, bare.command_id, bare.record, bare.now_ms) == (None, None, None, None)
+
+
+async def test_look_at_a_game_that_is_not_there(store: EventStore) -> None:
+    for after in (0, 5):
+        look = await store.look("nothing", after, token_hash="aa" * 32, command_id="c")
+        assert (look.entries, look.head, look.seat, look.record) == ([], 0, None, None)
+
+
+async def test_heads_reads_every_last_version_and_link_at_once(store: EventStore) -> None:
+    await store.append("a", 0, [b"a1", b"a2"])
+    await store.append("b", 0, [b"b1"])
+    links = {g: (await store.read_entries(g))[-1].link for g in ("a", "b")}
+    assert await store.heads(["a", "b", "none"]) == {"a": (2, links["a"]), "b": (1, links["b"]), "none": (0, "")}
+    assert await store.heads([]) == {}
 
 
 async def test_games_are_separate(store: EventStore) -> None:
