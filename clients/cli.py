@@ -1,7 +1,12 @@
-"""``ludoteca play ...``: client verbs on the SDK, printing JSON (one value per line).
+"""The client verbs of the ``ludoteca`` command, on the SDK (clients.python); they speak only the public API.
 
-Every verb takes ``--url`` (default http://127.0.0.1:8000) and ``--token`` (default ``$LUDOTECA_TOKEN``).
-A refusal prints the API's error as JSON on stderr and exits with 1.
+For people (text; ``--json`` for scripts): ``games``, ``new``, ``join``, ``watch``, ``replay``, ``export``,
+``import``, ``bots``, and ``show``, ``legal``, ``send``. For scripts, printing JSON (one value a line), the
+older ``ludoteca play catalog | components | create | games | join | show | legal | send | events | replay |
+watch | bot``. Every verb takes ``--url`` (``$LUDOTECA_URL``, default http://127.0.0.1:8000) and ``--token``
+(``$LUDOTECA_TOKEN``); ``export`` and ``import`` take ``--admin-token`` (``$LUDOTECA_ADMIN_TOKEN``). A refusal
+prints the API's error on stderr (as JSON with ``--json`` and under ``play``) and exits with 1. Long work
+draws a progress line on stderr.
 """
 
 from __future__ import annotations
@@ -9,21 +14,35 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import sys
 from collections.abc import Awaitable, Callable
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeAlias
 
+import httpx
 import msgspec
 
-from clients.bots import play_random
-from clients.sdk import DEFAULT_URL, ApiError, Client
+from clients.bots import play_random, run_bots
+from clients.python import DEFAULT_URL, ApiError, AsyncClient, Progress, TableView, Update, parse_log
 
-Verb = Callable[[Client, argparse.Namespace], Awaitable[Any]]
+Verb = Callable[[AsyncClient, argparse.Namespace], Awaitable[Any]]
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def emit(value: Any) -> None:
     sys.stdout.write(msgspec.json.encode(value).decode() + "\n")
     sys.stdout.flush()
+
+
+def say(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def note(text: str) -> None:
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
 
 
 def json_value(text: str) -> Any:
@@ -50,51 +69,319 @@ def command_json(text: str) -> dict[str, Any]:
     return value
 
 
-async def catalog(client: Client, args: argparse.Namespace) -> Any:
-    return {"games": await client.catalog()}
+def seat_or_full(text: str) -> int | str:
+    if text == "full":
+        return text
+    if text.isdigit():
+        return int(text)
+    raise argparse.ArgumentTypeError(f"a seat number or 'full', not {text!r}")
 
 
-async def components(client: Client, args: argparse.Namespace) -> Any:
+# --- text for people ---------------------------------------------------------------------------------
+
+
+def compact(value: Any, limit: int = 60) -> str:
+    text = value if isinstance(value, str) else msgspec.json.encode(value).decode()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def event_line(version: int, event: dict[str, Any]) -> str:
+    fields = " ".join(f"{k}={compact(v)}" for k, v in event.items() if k != "type")
+    line = f"{version:>6}  {event.get('type', '?'):<22} {fields}".rstrip()
+    width = max(60, shutil.get_terminal_size((160, 24)).columns)
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def seat_name(names: dict[int, str], seat: int) -> str:
+    return f"{names[seat]} (seat {seat})" if seat in names else f"seat {seat}"
+
+
+def awaiting_text(awaiting: Any, names: dict[int, str]) -> str:
+    if not isinstance(awaiting, list) or not awaiting:
+        return "nobody"
+    parts = []
+    for a in awaiting:
+        seat, reason = (a.seat, a.reason) if not isinstance(a, dict) else (a.get("seat"), a.get("reason"))
+        parts.append(f"{seat_name(names, seat)}: {reason}" if isinstance(seat, int) else str(reason))
+    return ", ".join(parts)
+
+
+def names_of(table: TableView) -> dict[int, str]:
+    return {s.seat: s.name for s in table.seats if s is not None}
+
+
+SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+
+
+def ordinal(place: int) -> str:
+    return f"{place}{SUFFIX.get(place if place < 20 else place % 10, 'th')}"
+
+
+def outcome_lines(table: TableView) -> list[str]:
+    outcome = table.outcome or {}
+    scores = outcome.get("scores") or []
+    places = outcome.get("places") or [0] * len(scores)
+    names = names_of(table)
+    rows = sorted(range(len(scores)), key=lambda s: (places[s], s))
+    return [f"  {ordinal(places[s]):>4}  {seat_name(names, s):<28} {scores[s]}" for s in rows]
+
+
+def table_summary(table: TableView) -> list[str]:
+    names = names_of(table)
+    seated = sum(1 for s in table.seats if s is not None)
+    lines = [
+        f"{table.game} {table.game_id}: {table.status} at version {table.version}, "
+        f"{seated}/{table.players} seats taken, viewed as {viewer_text(table)}"
+    ]
+    if table.status == "active":
+        lines.append(f"awaiting {awaiting_text(table.awaiting, names)}")
+    if table.finished:
+        lines += ["final scores:", *outcome_lines(table)]
+    return lines
+
+
+def viewer_text(table: TableView) -> str:
+    if isinstance(table.view, dict) and table.view.get("viewer") == -1:
+        return "everyone (full view)"
+    return "a spectator" if table.seat is None else f"seat {table.seat}"
+
+
+# --- the verbs for people ------------------------------------------------------------------------------
+
+
+async def games(client: AsyncClient, args: argparse.Namespace) -> None:
+    catalog = (await client.catalog()).games
+    tables = []
+    async for entry in client.all_games(args.status):
+        tables.append(entry)
+        if args.limit is not None and len(tables) >= args.limit:
+            break
+    if args.json:
+        emit({"catalog": catalog, "games": tables})
+        return
+    say(f"{'GAME':<18} {'TITLE':<40} {'PLAYERS':<8} OPTIONS")
+    for game in catalog:
+        options = " ".join(f"{k}={compact(v)}" for k, v in game.options.items()) or "-"
+        say(f"{game.game:<18} {game.title:<40} {game.min_players}-{game.max_players:<6} {options}")
+    say()
+    if not tables:
+        say(f"no {args.status} tables (open one: ludoteca new GAME --players N)")
+        return
+    say(f"{args.status} tables:")
+    say(f"{'GAME_ID':<18} {'GAME':<18} SEATS")
+    for entry in tables:
+        say(f"{entry.game_id:<18} {entry.game:<18} {entry.seats_taken}/{entry.players}")
+
+
+async def new(client: AsyncClient, args: argparse.Namespace) -> None:
+    entry = await client.create(args.game, args.players, dict(args.option))
+    if args.json:
+        emit(entry)
+        return
+    say(entry.game_id)
+    note(f"opened a {entry.game} table for {entry.players}: ludoteca join {entry.game_id} --name NAME")
+
+
+async def join(client: AsyncClient, args: argparse.Namespace) -> None:
+    joined = await client.join(args.game_id, args.name, args.seat, args.bot)
+    if args.json:
+        emit(joined)
+        return
+    if joined.token is None:
+        note(f"a {args.bot} bot took seat {joined.seat} at {args.game_id}; the server plays it")
+        return
+    say(joined.token)
+    note(f"seat {joined.seat} at {args.game_id}; the token above is shown once: export LUDOTECA_TOKEN=<it>")
+
+
+async def show(client: AsyncClient, args: argparse.Namespace) -> None:
+    table = await client.table(args.game_id)
+    if args.json:
+        emit(table)
+        return
+    for line in table_summary(table):
+        say(line)
+
+
+async def legal(client: AsyncClient, args: argparse.Namespace) -> None:
+    answer = await client.legal(args.game_id)
+    if args.json:
+        emit(answer)
+        return
+    say(f"at version {answer.version}:" if answer.commands else f"nothing to do at version {answer.version}")
+    for command in answer.commands:
+        say(f"  {msgspec.json.encode(command).decode()}")
+
+
+async def send(client: AsyncClient, args: argparse.Namespace) -> None:
+    answer = await client.send(args.game_id, args.command, args.command_id, args.expected_version)
+    if args.json:
+        emit(answer)
+        return
+    for event in answer.events:
+        say(event_line(event.version, event.event))
+
+
+async def watch(client: AsyncClient, args: argparse.Namespace) -> None:
+    """Follow a game live: every event as it lands, whom the game awaits, and the final scores."""
+    names: dict[int, str] = {}
+    if not args.json:
+        table = await client.table(args.game_id)
+        names = names_of(table)
+        note(f"watching {table.game} {args.game_id} from version {args.after} (Ctrl-C to stop)")
+    seen = 0
+    last = [""]
+    async for update in client.watch(args.game_id, args.after):
+        seen += 1
+        finished = isinstance(update.view, dict) and bool(update.view.get("finished"))
+        if args.json:
+            emit(update)
+        else:
+            show_update(update, names, last)
+        if args.count is not None and seen >= args.count:
+            return
+        if finished and not args.forever:
+            break
+    if not args.json:
+        table = await client.table(args.game_id)
+        say(f"finished at version {table.version}:")
+        for line in outcome_lines(table):
+            say(line)
+
+
+def show_update(update: Update, names: dict[int, str], last: list[str]) -> None:
+    """Print an update's events, then whom the game awaits when that changed (``last`` holds the previous)."""
+    for item in update.events:
+        event = item.event
+        if event.get("type") == "SeatTaken" and isinstance(event.get("seat"), int):
+            names[event["seat"]] = str(event.get("name") or f"Player {event['seat'] + 1}")
+        say(event_line(item.version, event))
+    if isinstance(update.view, dict):
+        awaited = awaiting_text(update.view.get("awaiting"), names)
+        if awaited != last[0]:
+            say(f"{'':>6}  -- awaiting {awaited}")
+            last[0] = awaited
+
+
+async def replay(client: AsyncClient, args: argparse.Namespace) -> None:
+    """The game as it was at ``--to`` (default: now), as ``--as`` saw it, with the events that led there."""
+    version = args.to if args.to is not None else (await client.table(args.game_id)).version
+    table = await client.replay(args.game_id, version, args.as_)
+    if args.json:
+        emit(table)
+        return
+    progress = Progress("events", stream=sys.stderr)
+    progress.start(version)
+    async for item in client.all_events(args.game_id, 0, version):
+        say(event_line(item.version, item.event))
+        progress.update(item.version)
+    progress.done()
+    for line in table_summary(table):
+        say(line)
+    if args.view:
+        say(msgspec.json.format(msgspec.json.encode(table.view), indent=2).decode())
+
+
+async def export(client: AsyncClient, args: argparse.Namespace) -> None:
+    client.token = args.admin_token or client.token
+    log = await client.export(args.game_id, Progress(f"export {args.game_id}", " B"))
+    if args.out:
+        Path(args.out).write_bytes(log)
+    else:
+        sys.stdout.buffer.write(log)
+        sys.stdout.flush()
+    lines = log.count(b"\n")
+    note(f"{lines} events of {args.game_id}" + (f" in {args.out}" if args.out else ""))
+
+
+async def import_(client: AsyncClient, args: argparse.Namespace) -> None:
+    client.token = args.admin_token or client.token
+    log = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    try:
+        lines = parse_log(log)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise ApiError(400, "malformed", f"{args.file} is not an export: {exc}", {"field": "log"}) from None
+    if [line.version for line in lines] != list(range(1, len(lines) + 1)):
+        raise ApiError(400, "malformed", f"{args.file}: versions must run 1, 2, 3...", {"field": "log.version"})
+    imported = await client.import_log(log, Progress(f"import {len(lines)} events", " B"))
+    if args.json:
+        emit(imported)
+        return
+    say(imported.game_id)
+    note(f"imported {len(lines)} events as {imported.game_id}: ludoteca replay {imported.game_id}")
+
+
+async def bots(client: AsyncClient, args: argparse.Namespace) -> None:
+    """Random bots take the free seats and play until the game ends (over the API, like any client)."""
+    progress = Progress(f"bots at {args.game}: version", stream=sys.stderr)
+    progress.start(None)
+
+    def on_update(update: Update) -> None:
+        awaited = update.view.get("awaiting") if isinstance(update.view, dict) else None
+        progress.update(update.version, f"(awaiting {awaiting_text(awaited, {})})")
+
+    seats, table = await run_bots(client.base_url, args.game, args.seed, on_update, args.name)
+    progress.done(f"({table.status})")
+    if args.json:
+        emit(
+            {
+                "game_id": table.game_id,
+                "seats": [s.seat for s in seats],
+                "status": table.status,
+                "version": table.version,
+                "outcome": table.outcome,
+            }
+        )
+        return
+    say(f"bots played seats {', '.join(str(s.seat) for s in seats) or 'none (no free seat)'} of {table.game_id}")
+    for line in table_summary(table):
+        say(line)
+
+
+# --- ``ludoteca play ...``: JSON for scripts -------------------------------------------------------------
+
+
+async def play_catalog(client: AsyncClient, args: argparse.Namespace) -> Any:
+    return await client.catalog()
+
+
+async def play_components(client: AsyncClient, args: argparse.Namespace) -> Any:
     return await client.components(args.game)
 
 
-async def create(client: Client, args: argparse.Namespace) -> Any:
+async def play_create(client: AsyncClient, args: argparse.Namespace) -> Any:
     return await client.create(args.game, args.players, dict(args.option))
 
 
-async def games(client: Client, args: argparse.Namespace) -> Any:
+async def play_games(client: AsyncClient, args: argparse.Namespace) -> Any:
     return await client.games(args.status, args.limit, args.cursor)
 
 
-async def join(client: Client, args: argparse.Namespace) -> Any:
-    seat = await client.join(args.game_id, args.name, args.seat)
-    return {"seat": seat.seat, "token": seat.token}
+async def play_join(client: AsyncClient, args: argparse.Namespace) -> Any:
+    return await client.join(args.game_id, args.name, args.seat, args.bot)
 
 
-async def show(client: Client, args: argparse.Namespace) -> Any:
+async def play_show(client: AsyncClient, args: argparse.Namespace) -> Any:
     return await client.table(args.game_id)
 
 
-async def legal(client: Client, args: argparse.Namespace) -> Any:
+async def play_legal(client: AsyncClient, args: argparse.Namespace) -> Any:
     return await client.legal(args.game_id)
 
 
-async def send(client: Client, args: argparse.Namespace) -> Any:
+async def play_send(client: AsyncClient, args: argparse.Namespace) -> Any:
     return await client.send(args.game_id, args.command, args.command_id, args.expected_version)
 
 
-async def events(client: Client, args: argparse.Namespace) -> Any:
+async def play_events(client: AsyncClient, args: argparse.Namespace) -> Any:
     return await client.events(args.game_id, args.after, args.limit)
 
 
-async def replay(client: Client, args: argparse.Namespace) -> Any:
-    as_: int | str | None = args.as_
-    if isinstance(as_, str) and as_.isdigit():
-        as_ = int(as_)
-    return await client.replay(args.game_id, args.version, as_)
+async def play_replay(client: AsyncClient, args: argparse.Namespace) -> Any:
+    return await client.replay(args.game_id, args.version, args.as_)
 
 
-async def watch(client: Client, args: argparse.Namespace) -> Any:
+async def play_watch(client: AsyncClient, args: argparse.Namespace) -> Any:
     """Print every update; stop after ``--count`` updates or, with ``--until-finished``, at the game's end."""
     seen = 0
     async for update in client.watch(args.game_id, args.after):
@@ -102,35 +389,41 @@ async def watch(client: Client, args: argparse.Namespace) -> Any:
         seen += 1
         if args.count is not None and seen >= args.count:
             break
-        view = update.get("view")
-        if args.until_finished and isinstance(view, dict) and view.get("finished"):
+        if args.until_finished and isinstance(update.view, dict) and update.view.get("finished"):
             break
     return None
 
 
-async def bot(client: Client, args: argparse.Namespace) -> Any:
+async def play_bot(client: AsyncClient, args: argparse.Namespace) -> Any:
     table = await play_random(client, args.game_id, args.seed)
-    return {
-        "game_id": args.game_id,
-        "status": table["status"],
-        "version": table["version"],
-        "outcome": table["outcome"],
-    }
+    return {"game_id": args.game_id, "status": table.status, "version": table.version, "outcome": table.outcome}
 
 
-def run(verb: Verb) -> Callable[[argparse.Namespace], int]:
+# --- wiring ---------------------------------------------------------------------------------------------
+
+
+def run(verb: Verb, json_errors: bool = False) -> Callable[[argparse.Namespace], int]:
     def call(args: argparse.Namespace) -> int:
         async def go() -> Any:
-            async with Client(args.url, args.token or None) as client:
+            async with AsyncClient(args.url, args.token or None) as client:
                 return await verb(client, args)
 
         try:
             result = asyncio.run(go())
         except ApiError as exc:
-            sys.stderr.write(msgspec.json.encode(exc.to_json()).decode() + "\n")
+            if json_errors or getattr(args, "json", False):
+                note(msgspec.json.encode(exc.to_json()).decode())
+            else:
+                note(f"ludoteca: {exc.status} {exc.code}: {exc.message}")
             return 1
         except KeyboardInterrupt:
             return 130
+        except (OSError, httpx.TransportError) as exc:
+            note(f"ludoteca: cannot reach {args.url}: {exc}")
+            return 1
+        except (ValueError, RuntimeError) as exc:  # e.g. a bot without a seat token
+            note(f"ludoteca: {exc}")
+            return 2
         if result is not None:
             emit(result)
         return 0
@@ -138,35 +431,46 @@ def run(verb: Verb) -> Callable[[argparse.Namespace], int]:
     return call
 
 
-def add_play_verbs(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Mount ``play`` and its verbs on a parser's subcommands (``ludoteca play catalog`` ...)."""
+def common_options() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--url", default=os.environ.get("LUDOTECA_URL", DEFAULT_URL), help="the server's base URL")
+    common.add_argument(
+        "--url", default=os.environ.get("LUDOTECA_URL", DEFAULT_URL), help="the server's base URL (LUDOTECA_URL)"
+    )
     common.add_argument(
         "--token", default=os.environ.get("LUDOTECA_TOKEN"), help="a seat token (LUDOTECA_TOKEN); none: a spectator"
     )
-    play = verbs.add_parser("play", help="play and watch games on a server over its API (client verbs)")
-    sub = play.add_subparsers(dest="play_verb", required=True)
+    return common
 
-    def verb(name: str, func: Verb, help: str) -> argparse.ArgumentParser:
-        parser = sub.add_parser(name, parents=[common], help=help)
+
+def add_client_verbs(verbs: Subparsers) -> None:
+    """Mount the client verbs on the ``ludoteca`` command: the verbs for people, and ``play ...`` for scripts."""
+    common = common_options()
+    as_json = argparse.ArgumentParser(add_help=False)
+    as_json.add_argument("--json", action="store_true", help="print JSON instead of text")
+    admin = argparse.ArgumentParser(add_help=False)
+    admin.add_argument(
+        "--admin-token",
+        default=os.environ.get("LUDOTECA_ADMIN_TOKEN"),
+        help="the server's admin token (LUDOTECA_ADMIN_TOKEN)",
+    )
+
+    def verb(name: str, func: Verb, help: str, *parents: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        parser = verbs.add_parser(name, parents=[common, as_json, *parents], help=help, description=help)
         parser.set_defaults(func=run(func))
         return parser
 
-    verb("catalog", catalog, "the games the server hosts")
-    verb("components", components, "a game's printed parts as data").add_argument("game")
-    p = verb("create", create, "open a table")
-    p.add_argument("game")
+    p = verb("games", games, "the games this server hosts, and its open tables")
+    p.add_argument("--status", default="open", choices=["open", "active", "finished"], help="which tables to list")
+    p.add_argument("--limit", type=int, help="list at most this many tables")
+    p = verb("new", new, "open a table; prints its game id")
+    p.add_argument("game", help="a game id of the catalog (ludoteca games)")
     p.add_argument("--players", type=int, required=True)
     p.add_argument("--option", type=option, action="append", default=[], metavar="NAME=VALUE", help="JSON value")
-    p = verb("games", games, "the lobby, one page")
-    p.add_argument("--status", default="open", choices=["open", "active", "finished"])
-    p.add_argument("--limit", type=int)
-    p.add_argument("--cursor", type=int)
-    p = verb("join", join, "take a seat; prints the seat and its token")
+    p = verb("join", join, "take a seat; prints its token (shown once: keep it)")
     p.add_argument("game_id")
+    p.add_argument("--seat", type=int, help="a free seat number (default: the first free one)")
     p.add_argument("--name")
-    p.add_argument("--seat", type=int)
+    p.add_argument("--bot", help="seat a bot the server plays (random, greedy) instead of yourself")
     verb("show", show, "the table as the token's seat (or a spectator) sees it").add_argument("game_id")
     verb("legal", legal, "the commands the token's seat may send now").add_argument("game_id")
     p = verb("send", send, "send one command, given as JSON")
@@ -174,19 +478,76 @@ def add_play_verbs(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument("command", type=command_json, help='e.g. \'{"type": "DrawFromDeck"}\'')
     p.add_argument("--command-id")
     p.add_argument("--expected-version", type=int)
-    p = verb("events", events, "the feed of events after a version")
+    p = verb("watch", watch, "follow a game live in the terminal until it ends (resumes after a dropped connection)")
+    p.add_argument("game_id")
+    p.add_argument("--after", type=int, default=0, help="start after this version")
+    p.add_argument("--count", type=int, help="stop after this many updates")
+    p.add_argument("--forever", action="store_true", help="keep watching after the game ends")
+    p = verb("replay", replay, "the game as it was at a version, with the events that led there")
+    p.add_argument("game_id")
+    p.add_argument("--as", dest="as_", type=seat_or_full, metavar="SEAT|full", help="another seat's view, or all")
+    p.add_argument("--to", type=int, metavar="VERSION", help="the version to show (default: the last)")
+    p.add_argument("--view", action="store_true", help="also print the game's view at that version")
+    p = verb(
+        "export", export, "write a game's whole event log as JSON lines (finished, or with the admin token)", admin
+    )
+    p.add_argument("game_id")
+    p.add_argument("--out", help="write to this file instead of stdout")
+    p = verb("import", import_, "bring a finished game in from an export (admin token); prints its new id", admin)
+    p.add_argument("file", help="an export (JSON lines), '-' for stdin")
+    p = verb("bots", bots, "random bots take a table's free seats over the API and play until the game ends")
+    p.add_argument("--game", required=True, metavar="GAME_ID")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--name", default="Random bot", help="the bots' names: NAME 1, NAME 2...")
+    add_play_verbs(verbs, common)
+
+
+def add_play_verbs(verbs: Subparsers, common: argparse.ArgumentParser | None = None) -> None:
+    """Mount ``play`` and its verbs (``ludoteca play catalog`` ...), which print JSON."""
+    common = common or common_options()
+    play = verbs.add_parser("play", help="the client verbs for scripts, printing JSON")
+    sub = play.add_subparsers(dest="play_verb", required=True)
+
+    def verb(name: str, func: Verb, help: str) -> argparse.ArgumentParser:
+        parser = sub.add_parser(name, parents=[common], help=help)
+        parser.set_defaults(func=run(func, json_errors=True))
+        return parser
+
+    verb("catalog", play_catalog, "the games the server hosts")
+    verb("components", play_components, "a game's printed parts as data").add_argument("game")
+    p = verb("create", play_create, "open a table")
+    p.add_argument("game")
+    p.add_argument("--players", type=int, required=True)
+    p.add_argument("--option", type=option, action="append", default=[], metavar="NAME=VALUE", help="JSON value")
+    p = verb("games", play_games, "the lobby, one page")
+    p.add_argument("--status", default="open", choices=["open", "active", "finished"])
+    p.add_argument("--limit", type=int)
+    p.add_argument("--cursor", type=int)
+    p = verb("join", play_join, "take a seat; prints the seat and its token")
+    p.add_argument("game_id")
+    p.add_argument("--name")
+    p.add_argument("--seat", type=int)
+    p.add_argument("--bot")
+    verb("show", play_show, "the table as the token's seat (or a spectator) sees it").add_argument("game_id")
+    verb("legal", play_legal, "the commands the token's seat may send now").add_argument("game_id")
+    p = verb("send", play_send, "send one command, given as JSON")
+    p.add_argument("game_id")
+    p.add_argument("command", type=command_json, help='e.g. \'{"type": "DrawFromDeck"}\'')
+    p.add_argument("--command-id")
+    p.add_argument("--expected-version", type=int)
+    p = verb("events", play_events, "the feed of events after a version")
     p.add_argument("game_id")
     p.add_argument("--after", type=int, default=0)
     p.add_argument("--limit", type=int)
-    p = verb("replay", replay, "the table at a version")
+    p = verb("replay", play_replay, "the table at a version")
     p.add_argument("game_id")
     p.add_argument("--version", type=int, default=1)
-    p.add_argument("--as", dest="as_", metavar="SEAT|full")
-    p = verb("watch", watch, "print every update of a game, live (resumes after a dropped connection)")
+    p.add_argument("--as", dest="as_", type=seat_or_full, metavar="SEAT|full")
+    p = verb("watch", play_watch, "print every update of a game, live (resumes after a dropped connection)")
     p.add_argument("game_id")
     p.add_argument("--after", type=int, default=0)
     p.add_argument("--count", type=int, help="stop after this many updates")
     p.add_argument("--until-finished", action="store_true", help="stop once the view says the game is finished")
-    p = verb("bot", bot, "play the token's seat with random legal commands until the game ends")
+    p = verb("bot", play_bot, "play the token's seat with random legal commands until the game ends")
     p.add_argument("game_id")
     p.add_argument("--seed", type=int)

@@ -5,15 +5,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import uvicorn
 
-from clients.cli import add_play_verbs
+from clients.cli import add_client_verbs
+from domain.bots import duel as play_duel
+from domain.catalog import GAMES
 from server import logs
 from server.app import create_app
+from server.schema import add_schema_verb
 from server.settings import Settings
 
 
@@ -93,6 +97,25 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
         await redis.aclose()
 
 
+def duel(args: argparse.Namespace) -> int:
+    """Greedy against random, in process (no Redis): the win share per game."""
+    kinds = [args.game] if args.game else sorted(GAMES)
+    unknown = [k for k in kinds if k not in GAMES]
+    if unknown:
+        print(f"no game {unknown[0]!r}; games: {', '.join(sorted(GAMES))}", file=sys.stderr)
+        return 2
+    print(f"greedy against random, {args.games} two-seat games each, alternating who sits first")
+    print(f"{'game':<18} {'greedy':>7} {'ties':>5} {'random':>7} {'greedy share':>13}")
+    for kind in kinds:
+        figure = play_duel(GAMES[kind], args.games, lambda i: random.Random(args.seed + i))
+        unfinished = f"  ({figure.unfinished} unfinished)" if figure.unfinished else ""
+        print(
+            f"{kind:<18} {figure.greedy:>7} {figure.ties:>5} {figure.random:>7} {figure.share:>12.1%}{unfinished}",
+            flush=True,
+        )
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="ludoteca", description="A server for turn-based tabletop games.")
     verbs = top.add_subparsers(dest="verb", required=True)
@@ -117,7 +140,13 @@ def parser() -> argparse.ArgumentParser:
     expire = actions.add_parser("expire", help="delete open games that never filled")
     expire.add_argument("--older-than", type=float, metavar="SECONDS", help="created this long ago (LUDOTECA_OPEN_TTL)")
     manage.set_defaults(func=admin)
-    add_play_verbs(verbs)
+    match = verbs.add_parser("duel", help="the greedy bot against the random one, in process: its win share per game")
+    match.add_argument("--games", type=int, default=200, help="games per game kind (default 200)")
+    match.add_argument("--game", help="only this game (default: every game)")
+    match.add_argument("--seed", type=int, default=0, help="game i is dealt with seed + i (default 0)")
+    match.set_defaults(func=duel)
+    add_client_verbs(verbs)  # games, new, join, watch, replay, export, import, bots, play ...
+    add_schema_verb(verbs)
     return top
 
 

@@ -1,85 +1,263 @@
-"""``ludoteca play ...`` as a subprocess against a real server: every verb prints JSON."""
+"""The ``ludoteca`` client verbs as subprocesses against a real server: every verb, for people and for
+scripts (``--json``, ``play ...``)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import json
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from clients.bots import run_bots
+from clients.python import AsyncClient, Progress
+from server.cli import main
 from tests.clients.conftest import Running
+from tests.server.conftest import ADMIN
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def play(server: Running, *args: str, token: str | None = None) -> tuple[int, str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "LUDOTECA_TOKEN"}
+async def ludoteca(
+    server: Running, *args: str, token: str | None = None, admin: str | None = None, timeout: float = 90
+) -> tuple[int, str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("LUDOTECA_TOKEN", "LUDOTECA_ADMIN_TOKEN")}
+    env["LUDOTECA_URL"] = server.url
     if token is not None:
         env["LUDOTECA_TOKEN"] = token
+    if admin is not None:
+        env["LUDOTECA_ADMIN_TOKEN"] = admin
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "server.cli",
-        "play",
         *args,
-        "--url",
-        server.url,
         cwd=ROOT,
         env=env,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
-    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    out, err = await asyncio.wait_for(proc.communicate(), timeout)
     assert proc.returncode is not None
     return proc.returncode, out.decode(), err.decode()
 
 
-async def ok(server: Running, *args: str, token: str | None = None) -> Any:
-    code, out, err = await play(server, *args, token=token)
+def in_process(argv: list[str]) -> tuple[int, str, str]:
+    """``ludoteca ARGV`` in this process, its stdout and stderr captured (for a thread: see ``cli``)."""
+    out, err = io.TextIOWrapper(io.BytesIO(), "utf-8"), io.TextIOWrapper(io.BytesIO(), "utf-8")
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+    texts = []
+    for stream in (out, err):
+        stream.flush()
+        assert isinstance(stream.buffer, io.BytesIO)
+        texts.append(stream.buffer.getvalue().decode())
+    return code, texts[0], texts[1]
+
+
+async def cli(server: Running, *args: str, token: str | None = None, admin: str | None = None) -> tuple[int, str, str]:
+    """``ludoteca ARGS`` in a thread of this process: as the command runs it, without starting Python each time.
+
+    One at a time (it swaps sys.stdout); verbs that must run side by side use ``ludoteca`` (subprocesses).
+    """
+    argv = [*args, "--url", server.url]
+    if token is not None:
+        argv += ["--token", token]
+    if admin is not None:
+        argv += ["--admin-token", admin]
+    return await asyncio.wait_for(asyncio.to_thread(in_process, argv), 90)
+
+
+async def ok(server: Running, *args: str, token: str | None = None, admin: str | None = None) -> str:
+    code, out, err = await cli(server, *args, token=token, admin=admin)
     assert code == 0, err
-    return json.loads(out)
+    return out
 
 
-async def test_the_verbs_create_join_show_and_send(server: Running) -> None:
-    catalog = await ok(server, "catalog")
+async def ok_json(server: Running, *args: str, token: str | None = None) -> Any:
+    return json.loads(await ok(server, *args, token=token))
+
+
+async def test_games_new_join_show_legal_and_send(server: Running) -> None:
+    text = await ok(server, "games")
+    assert "vilar-de-mouros" in text and "Miss Liz" in text and "no open tables" in text
+    game_id = (await ok(server, "new", "vilar-de-mouros", "--players", "2")).strip()
+    assert len(game_id) == 16
+    entry = await ok_json(server, "new", "miss-liz-parks", "--players", "3", "--option", "side_b=true", "--json")
+    assert (entry["game"], entry["players"], entry["status"]) == ("miss-liz-parks", 3, "open")
+    listed = await ok_json(server, "games", "--json")
+    assert {game_id, entry["game_id"]} <= {g["game_id"] for g in listed["games"]}
+    assert "itchy-feet" in {g["game"] for g in listed["catalog"]}
+    assert f"{game_id}   vilar-de-mouros    0/2" in await ok(server, "games")
+    tokens = [(await ok(server, "join", game_id, "--name", "Ana")).strip()]
+    bruno = await ok_json(server, "join", game_id, "--seat", "1", "--name", "Bruno", "--json")
+    assert bruno["seat"] == 1
+    tokens.append(bruno["token"])
+    assert tokens[0].startswith(game_id + ".")
+    shown = await ok(server, "show", game_id)
+    assert f"vilar-de-mouros {game_id}: active" in shown and "awaiting" in shown and "a spectator" in shown
+    table = await ok_json(server, "show", game_id, "--json")
+    seat = table["awaiting"][0]["seat"]
+    legal = await ok_json(server, "legal", game_id, "--json", token=tokens[seat])
+    assert legal["commands"] and legal["version"] == table["version"]
+    assert '"type":' in await ok(server, "legal", game_id, token=tokens[seat])
+    command = json.dumps(legal["commands"][0])
+    sent = await ok(server, "send", game_id, command, "--expected-version", str(legal["version"]), token=tokens[seat])
+    assert str(legal["version"] + 1) in sent.split()[0]
+    # a refusal: exit 1, the API's error on stderr (text, or JSON with --json)
+    other = tokens[1 - (await ok_json(server, "show", game_id, "--json"))["awaiting"][0]["seat"]]
+    code, out, err = await cli(server, "send", game_id, '{"type": "DrawFromDeck"}', token=other)
+    assert (code, out) == (1, "") and "422 not_your_turn" in err
+    code, out, err = await cli(server, "send", game_id, '{"type": "DrawFromDeck"}', "--json", token=other)
+    assert code == 1 and json.loads(err)["error"] == "not_your_turn"
+    code, _, err = await cli(server, "new", "chess", "--players", "2")
+    assert code == 1 and "unknown_game_type" in err
+    # a seat for a bot the server plays: no token to print
+    table_for_bots = (await ok(server, "new", "vilar-de-mouros", "--players", "3")).strip()
+    code, out, err = await cli(server, "join", table_for_bots, "--bot", "random")
+    assert (code, out) == (0, "") and f"a random bot took seat 0 at {table_for_bots}" in err
+    code, _, err = await cli(server, "join", table_for_bots, "--bot", "nonsense")
+    assert code == 1 and "422 no_such_bot" in err
+
+
+async def test_bots_fill_the_free_seats_and_watch_follows_live_to_the_scores(server: Running) -> None:
+    async with AsyncClient(server.url) as client:
+        game_id = (await client.create("vilar-de-mouros", 3)).game_id
+        human = await client.join(game_id, name="Ana", seat=0)
+    # a person watches from the start, live, while the table fills and the game is played
+    watcher = asyncio.create_task(ludoteca(server, "watch", game_id))
+    human_bot = asyncio.create_task(ludoteca(server, "play", "bot", game_id, "--seed", "3", token=human.token))
+    code, out, err = await ludoteca(server, "bots", "--game", game_id, "--seed", "1")
+    assert code == 0, err
+    assert f"bots played seats 1, 2 of {game_id}" in out and "final scores:" in out
+    assert "Ana (seat 0)" in out and "Random bot 2 (seat 1)" in out
+    assert f"bots at {game_id}: version" in err and "(finished)" in err  # the progress line
+    assert (await human_bot)[0] == 0
+    code, watched, err = await asyncio.wait_for(watcher, 30)
+    assert code == 0, err
+    lines = watched.splitlines()
+    assert "SeatTaken" in lines[1] and "GameEnded" in watched
+    assert lines[-4].startswith("finished at version") and lines[-3].strip().startswith("1st")
+    assert "awaiting" in watched
+
+
+async def test_replay_export_and_import_round_trip(server: Running, tmp_path: Path) -> None:
+    async with AsyncClient(server.url) as lobby:
+        game_id = (await lobby.create("vilar-de-mouros", 2)).game_id
+    await asyncio.wait_for(run_bots(server.url, game_id, seed=5), 90)
+    final = await ok_json(server, "show", game_id, "--json")
+    assert final["status"] == "finished"
+    replay = await ok(server, "replay", game_id, "--to", "12", "--as", "1")
+    lines = replay.splitlines()
+    assert "TableOpened" in lines[0] and lines[11].split()[0] == "12"
+    assert "at version 12" in replay and "viewed as seat 1" in replay
+    full = await ok_json(server, "replay", game_id, "--as", "full", "--json")
+    assert full["version"] == final["version"] and full["view"]["viewer"] == -1
+    assert "final scores:" in await ok(server, "replay", game_id)
+    viewed = await ok(server, "replay", game_id, "--to", "12", "--view")
+    assert '"viewer": null' in viewed
+    # export: the whole log on stdout, progress on stderr; import: admin only
+    code, exported, err = await ludoteca(server, "export", game_id)
+    assert code == 0 and f"{final['version']} events of {game_id}" in err
+    assert [json.loads(line)["version"] for line in exported.splitlines()] == list(range(1, final["version"] + 1))
+    log = tmp_path / "game.jsonl"
+    log.write_text(exported)
+    assert (await ok(server, "export", game_id, "--out", str(tmp_path / "again.jsonl"))) == ""
+    assert (tmp_path / "again.jsonl").read_text() == exported
+    code, _, err = await cli(server, "import", str(log))
+    assert code == 1 and "missing_token" in err
+    copy = (await ok(server, "import", str(log), admin=ADMIN)).strip()
+    assert copy != game_id and len(copy) == 16
+    again = await ok_json(server, "replay", copy, "--as", "full", "--json")
+    assert {**again, "game_id": ""} == {**full, "game_id": ""}
+    code, exported_copy, _ = await cli(server, "export", copy)
+    assert exported_copy == exported
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(exported.splitlines()[0] + "\n" + exported.splitlines()[2] + "\n")
+    code, _, err = await cli(server, "import", str(bad), admin=ADMIN)
+    assert code == 1 and "versions must run" in err
+    # an active game is exported only with the admin token
+    active, _ = await server.started(2)
+    code, _, err = await cli(server, "export", active)
+    assert code == 1 and "missing_token" in err
+    assert (await ok(server, "export", active, "--admin-token", ADMIN)).count("\n") > 2
+
+
+async def test_the_play_verbs_print_json(server: Running) -> None:
+    catalog = await ok_json(server, "play", "catalog")
     assert "vilar-de-mouros" in {g["game"] for g in catalog["games"]}
-    entry = await ok(server, "create", "vilar-de-mouros", "--players", "2")
+    assert (await ok_json(server, "play", "components", "vilar-de-mouros"))["game"] == "vilar-de-mouros"
+    entry = await ok_json(server, "play", "create", "vilar-de-mouros", "--players", "2")
     game_id = entry["game_id"]
-    assert (await ok(server, "games"))["games"][-1]["game_id"] == game_id
-    seats = [await ok(server, "join", game_id, "--name", name) for name in ("Ana", "Bruno")]
+    assert (await ok_json(server, "play", "games"))["games"][-1]["game_id"] == game_id
+    seats = [await ok_json(server, "play", "join", game_id, "--name", name) for name in ("Ana", "Bruno")]
     assert [s["seat"] for s in seats] == [0, 1]
-    table = await ok(server, "show", game_id)
+    table = await ok_json(server, "play", "show", game_id)
     assert table["status"] == "active" and table["seat"] is None
     turn = table["awaiting"][0]["seat"]
     token = seats[turn]["token"]
-    legal = await ok(server, "legal", game_id, token=token)
-    assert legal["commands"]
+    legal = await ok_json(server, "play", "legal", game_id, token=token)
     command = json.dumps(legal["commands"][0])
-    sent = await ok(server, "send", game_id, command, "--expected-version", str(legal["version"]), "--token", token)
-    assert sent["version"] > legal["version"]
-    mine = await ok(server, "show", game_id, token=token)
-    assert mine["seat"] == turn
-    updates = await ok(server, "watch", game_id, "--count", "1")
-    assert updates["type"] == "update" and updates["version"] == sent["version"]
-
-    # a refused command: exit 1, the API's error on stderr
-    awaited = (await ok(server, "show", game_id))["awaiting"][0]["seat"]
-    refused_token = seats[1 - awaited]["token"]
-    code, out, err = await play(server, "send", game_id, '{"type": "DrawFromDeck"}', token=refused_token)
-    assert code == 1 and out == ""
-    assert json.loads(err)["error"] == "not_your_turn"
-
-
-async def test_two_bot_processes_play_a_game_to_the_end(server: Running) -> None:
-    game_id, tokens = await server.started(2)
-    results = await asyncio.gather(
-        *(ok(server, "bot", game_id, "--seed", str(i), "--token", token) for i, token in enumerate(tokens))
+    sent = await ok_json(
+        server, "play", "send", game_id, command, "--expected-version", str(legal["version"]), "--token", token
     )
+    assert sent["version"] > legal["version"]
+    assert (await ok_json(server, "play", "show", game_id, token=token))["seat"] == turn
+    events = await ok_json(server, "play", "events", game_id, "--after", "1", "--limit", "2")
+    assert [e["version"] for e in events["events"]] == [2, 3]
+    assert (await ok_json(server, "play", "replay", game_id, "--version", "3", token=token))["version"] == 3
+    update = await ok_json(server, "play", "watch", game_id, "--count", "1")
+    assert update["type"] == "update" and update["version"] == sent["version"]
+    refused = seats[1 - (await ok_json(server, "play", "show", game_id))["awaiting"][0]["seat"]]["token"]
+    code, out, err = await cli(server, "play", "send", game_id, '{"type": "DrawFromDeck"}', token=refused)
+    assert code == 1 and out == "" and json.loads(err)["error"] == "not_your_turn"
+
+
+async def test_play_watch_until_finished_after_two_bot_processes(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    runs = await asyncio.gather(
+        *(ludoteca(server, "play", "bot", game_id, "--seed", str(i), token=t) for i, t in enumerate(tokens))
+    )
+    assert all(code == 0 for code, _, _ in runs), runs
+    results = [json.loads(out) for _, out, _ in runs]
     assert all(r["status"] == "finished" for r in results)
     assert len(results[0]["outcome"]["scores"]) == 2
-    watched = await play(server, "watch", game_id, "--until-finished")
-    assert watched[0] == 0
-    last = json.loads(watched[1].splitlines()[-1])
-    assert last["view"]["finished"] is True
+    code, out, _ = await cli(server, "play", "watch", game_id, "--until-finished")
+    assert code == 0 and json.loads(out.splitlines()[-1])["view"]["finished"] is True
+
+
+async def test_an_unreachable_server_or_a_missing_token_is_one_line(server: Running) -> None:
+    code, out, err = await ludoteca(server, "games", "--url", "http://127.0.0.1:9")
+    assert (code, out) == (1, "") and "cannot reach http://127.0.0.1:9" in err
+    game_id, _ = await server.started(2)
+    code, out, err = await cli(server, "play", "bot", game_id)
+    assert (code, out, err) == (2, "", "ludoteca: a bot needs a seat token (--token or LUDOTECA_TOKEN)\n")
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_redraws_one_line_on_a_terminal_and_writes_few_lines_elsewhere() -> None:
+    screen = Terminal()
+    bar = Progress("export", " B", stream=screen)
+    bar.start(200)
+    bar.advance(100)
+    bar.done()
+    drawn = screen.getvalue()
+    assert drawn.count("\n") == 1 and drawn.endswith("\n") and "\r\x1b[2K" in drawn
+    assert "export [##############################] 100% 200 B/200 B" in drawn
+    log = io.StringIO()
+    count = Progress("bots: version", stream=log, every=3600)
+    count.start(None)
+    for version in range(1, 500):
+        count.update(version, "(awaiting seat 0: draw)")
+    count.done("(finished)")
+    assert log.getvalue().splitlines() == ["bots: version 0", "bots: version 499 (finished)"]

@@ -1,133 +1,489 @@
-"""The SDK against a real server: create, join, play to the end, errors, and a watch that resumes."""
+"""The SDK (clients.python) against a real server: every route from both clients, errors as exceptions with
+their codes, a watch that resumes after its socket is cut, and an export -> import round trip."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import subprocess
+import sys
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
 
+import msgspec
 import pytest
 
-from clients.bots import play_random
-from clients.sdk import ApiError, Client, Reset
+from clients import sdk
+from clients.bots import play_random, run_bots, take_free_seats
+from clients.python import (
+    ROUTES,
+    ApiError,
+    AsyncClient,
+    BadRequest,
+    Catalog,
+    Client,
+    Conflict,
+    Forbidden,
+    LobbyEntry,
+    NotFound,
+    Reset,
+    RuleViolation,
+    TableView,
+    Unauthorized,
+    Unreachable,
+    Update,
+    models,
+    parse_log,
+)
 from server.feeds import SLOW
 from tests.clients.conftest import Running
+from tests.server.conftest import ADMIN
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
-async def test_two_random_bots_play_vilar_de_mouros_to_the_end(server: Running) -> None:
-    async with Client(server.url) as lobby:
+class Proxy:
+    """A TCP proxy to the server whose connections a test can cut at once (no close frame: a dropped line)."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.writers: list[asyncio.StreamWriter] = []
+        self.server: asyncio.Server | None = None
+        self.connections = 0
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self.accept, "127.0.0.1", 0)
+        port = self.server.sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{port}"
+
+    async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        self.writers += [writer, up_writer]
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(OSError, ConnectionError):
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            dst.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    def cut(self) -> None:
+        for writer in self.writers:
+            writer.transport.abort()
+        self.writers.clear()
+
+    async def stop(self) -> None:
+        self.cut()
+        if self.server is not None:
+            self.server.close()
+
+
+@contextlib.asynccontextmanager
+async def proxied(server: Running) -> AsyncIterator[tuple[Proxy, str]]:
+    port = int(server.url.rsplit(":", 1)[1])
+    proxy = Proxy(port)
+    url = await proxy.start()
+    try:
+        yield proxy, url
+    finally:
+        await proxy.stop()
+
+
+async def finished_game(server: Running, players: int = 2, seed: int = 7) -> str:
+    async with AsyncClient(server.url) as lobby:
+        game_id = (await lobby.create("vilar-de-mouros", players)).game_id
+    _, table = await asyncio.wait_for(run_bots(server.url, game_id, seed), 90)
+    assert table.finished
+    return game_id
+
+
+async def move(client: AsyncClient, players: dict[int, AsyncClient], game_id: str) -> int:
+    """One legal command from whichever seat the game awaits; the new version."""
+    table = await client.table(game_id)
+    player = players[table.awaiting[0].seat]
+    legal = await player.legal(game_id)
+    return (await player.send(game_id, legal.commands[0], expected_version=legal.version)).version
+
+
+# --- every route -------------------------------------------------------------------------------------
+
+
+async def test_every_route_of_the_openapi_document_has_a_method_on_both_clients(server: Running) -> None:
+    async with AsyncClient(server.url) as client:
+        document = await client.openapi()
+    routes = {(method.upper(), path) for path, item in document["paths"].items() for method in item}
+    assert routes <= set(ROUTES), f"routes without an SDK method: {sorted(routes - set(ROUTES))}"
+    for name in ROUTES.values():
+        assert callable(getattr(AsyncClient, name)) and callable(getattr(Client, name)), name
+
+
+async def test_the_sdk_models_carry_every_field_of_the_envelopes_the_server_answers(server: Running) -> None:
+    async with AsyncClient(server.url) as client:
+        schemas = (await client.openapi())["components"]["schemas"]
+    shared = {
+        name: kind
+        for name, kind in vars(models).items()
+        if isinstance(kind, type) and issubclass(kind, msgspec.Struct) and name in schemas
+    }
+    assert {"TableView", "LobbyEntry", "CatalogEntry", "Joined", "ErrorBody", "EventPage"} <= set(shared)
+    for name, kind in shared.items():
+        fields = {f.encode_name for f in msgspec.structs.fields(kind)}
+        assert set(schemas[name].get("properties", {})) <= fields, f"{name} lacks fields the server sends"
+
+
+async def test_the_async_client_calls_every_route(server: Running) -> None:
+    async with AsyncClient(server.url) as lobby, AsyncClient(server.url, ADMIN) as admin:
+        assert (await lobby.health()).status == "ok"
+        assert (await lobby.ready()).status == "ready"
+        assert "ludoteca" in (await lobby.metrics())
+        assert "/api/v1/games" in (await lobby.openapi())["paths"]
         catalog = await lobby.catalog()
-        assert "vilar-de-mouros" in {g["game"] for g in catalog}
+        assert isinstance(catalog, Catalog)
+        assert {"vilar-de-mouros", "miss-liz-parks"} <= {g.game for g in catalog.games}
+        components = await lobby.components("vilar-de-mouros")
+        assert components.game == "vilar-de-mouros" and components.components
         entry = await lobby.create("vilar-de-mouros", 2)
-        assert entry["status"] == "open"
-        game_id = entry["game_id"]
-        assert game_id in {g["game_id"] for g in (await lobby.games("open"))["games"]}
+        assert isinstance(entry, LobbyEntry) and (entry.status, entry.seats_taken) == ("open", 0)
+        game_id = entry.game_id
+        assert game_id in {g.game_id for g in (await lobby.games("open", limit=200)).games}
+        assert game_id in [g.game_id async for g in lobby.all_games("open", page=1)]
         ana = await lobby.join(game_id, name="Ana")
         bruno = await lobby.join(game_id, name="Bruno", seat=1)
         assert (ana.seat, bruno.seat) == (0, 1)
-        bots = [lobby.as_seat(ana.token), lobby.as_seat(bruno.token)]
-        try:
-            finals = await asyncio.wait_for(
-                asyncio.gather(*(play_random(bot, game_id, seed=i) for i, bot in enumerate(bots))), 90
-            )
-        finally:
-            for bot in bots:
-                await bot.aclose()
         table = await lobby.table(game_id)
-        assert table["status"] == "finished"
-        assert [final["seat"] for final in finals] == [0, 1]
-        assert all(final["status"] == "finished" for final in finals)
-        assert len(table["outcome"]["scores"]) == 2
-        assert table["outcome"]["winners"]
-        # the revealed log and a full replay of the finished game
-        feed = await lobby.events(game_id, after=0, limit=5)
-        assert [e["version"] for e in feed["events"]] == [1, 2, 3, 4, 5]
-        assert feed["events"][0]["event"]["type"] == "TableOpened"
-        full = await lobby.replay(game_id, table["version"], as_="full")
-        assert full["seat"] is None and full["view"]["viewer"] == -1
+        assert isinstance(table, TableView) and table.status == "active" and table.seat is None
+        assert [s.name for s in table.seats if s] == ["Ana", "Bruno"]
+        players = {0: lobby.as_seat(ana.token), 1: lobby.as_seat(bruno.token)}
+        try:
+            seat = table.awaiting[0].seat
+            mine = await players[seat].table(game_id)
+            assert mine.seat == seat and mine.awaits(seat)
+            legal = await players[seat].legal(game_id)
+            assert legal.version == table.version and legal.commands
+            sent = await players[seat].send(game_id, legal.commands[0], "first", legal.version)
+            assert sent.version > legal.version and sent.events[0].version == legal.version + 1
+            assert await players[seat].send(game_id, legal.commands[0], "first", legal.version) == sent
+            page = await lobby.events(game_id, after=0, limit=3)
+            assert [e.version for e in page.events] == [1, 2, 3] and page.version == sent.version
+            assert page.events[0].event["type"] == "TableOpened"
+            feed = [e.version async for e in lobby.all_events(game_id, page=4)]
+            assert feed == list(range(1, sent.version + 1))
+            early = await players[0].replay(game_id, 2)
+            assert (early.version, early.seat, early.status) == (2, 0, "open")
+            with pytest.raises(ApiError) as unfinished:
+                await lobby.export(game_id)
+            assert unfinished.value.code == "missing_token"
+            assert (await admin.export(game_id)).count(b"\n") == sent.version  # the admin may export it now
+            finals = await asyncio.wait_for(
+                asyncio.gather(*(play_random(players[s], game_id, seed=s) for s in (0, 1))), 90
+            )
+            assert [f.seat for f in finals] == [0, 1] and all(f.finished for f in finals)
+        finally:
+            for player in players.values():
+                await player.aclose()
+        table = await lobby.table(game_id)
+        assert table.finished and table.outcome is not None and table.outcome["winners"]
+        assert game_id in {g.game_id async for g in lobby.all_games("finished")}
+        full = await lobby.replay(game_id, table.version, as_="full")
+        assert full.seat is None and full.view is not None and full.view["viewer"] == -1
         seat_view = await lobby.replay(game_id, 10, as_=1)
-        assert seat_view["seat"] == 1 and seat_view["version"] == 10
+        assert (seat_view.seat, seat_view.version) == (1, 10)
+        log = await lobby.export_log(game_id)
+        assert [line.version for line in log] == list(range(1, table.version + 1))
+        imported = await admin.import_log(log)
+        assert imported.game_id != game_id
+        assert (await lobby.table(imported.game_id)).outcome == table.outcome
 
 
-async def test_a_refused_command_raises_api_error_with_its_code(server: Running) -> None:
-    async with Client(server.url) as lobby:
-        game_id = (await lobby.create("vilar-de-mouros", 2))["game_id"]
+def sync_session(url: str) -> dict[str, Any]:
+    """Every route from the blocking client (run in a thread: the server shares the test's event loop)."""
+    seen: dict[str, Any] = {}
+    with Client(url) as lobby, Client(url, ADMIN) as admin:
+        seen["health"] = lobby.health().status
+        seen["ready"] = lobby.ready().status
+        seen["metrics"] = "ludoteca" in lobby.metrics()
+        seen["openapi"] = "/api/v1/games" in lobby.openapi()["paths"]
+        seen["catalog"] = sorted(g.game for g in lobby.catalog().games)
+        seen["components"] = lobby.components("i-love-portugal").game
+        game_id = lobby.create("vilar-de-mouros", 2).game_id
+        seen["games"] = game_id in {g.game_id for g in lobby.games().games}
+        seen["all_games"] = game_id in {g.game_id for g in lobby.all_games(page=1)}
+        tokens = [lobby.join(game_id, name="Ana").token, lobby.join(game_id, seat=1).token]
+        table = lobby.table(game_id)
+        seen["table"] = (table.status, table.players)
+        seat = table.awaiting[0].seat
+        with Client(url, tokens[seat]) as player:
+            legal = player.legal(game_id)
+            sent = player.send(game_id, legal.commands[0], expected_version=legal.version)
+            seen["send"] = sent.version == legal.version + len(sent.events)
+            try:
+                player.send(game_id, legal.commands[0], expected_version=legal.version)
+            except ApiError as exc:
+                seen["conflict"] = (type(exc).__name__, exc.code, exc.details.get("version"))
+            seen["replay"] = player.replay(game_id, 5).seat
+        seen["events"] = [e.version for e in lobby.events(game_id, after=2, limit=2).events]
+        seen["all_events"] = [e.version for e in lobby.all_events(game_id, upto=6, page=2)]
+        watched = []
+        for update in lobby.watch(game_id, after=sent.version - 1):
+            watched.append(update.version)
+            break
+        seen["watch"] = watched
+        seen["export"] = admin.export(game_id).count(b"\n")
+        seen["version"] = sent.version
+        try:
+            admin.import_log(admin.export_log(game_id))
+        except ApiError as exc:
+            seen["import"] = (type(exc).__name__, exc.code)
+    return seen
+
+
+async def test_the_sync_client_calls_every_route(server: Running) -> None:
+    seen = await asyncio.wait_for(asyncio.to_thread(sync_session, server.url), 60)
+    version = seen.pop("version")
+    assert seen == {
+        "health": "ok",
+        "ready": "ready",
+        "metrics": True,
+        "openapi": True,
+        "catalog": ["i-love-portugal", "itchy-feet", "miss-liz-parks", "vilar-de-mouros"],
+        "components": "i-love-portugal",
+        "games": True,
+        "all_games": True,
+        "table": ("active", 2),
+        "send": True,
+        "conflict": ("Conflict", "version_conflict", version),
+        "replay": seen["replay"],
+        "events": [3, 4],
+        "all_events": [1, 2, 3, 4, 5, 6],
+        "watch": [version],
+        "export": version,
+        "import": ("BadRequest", "unfinished_log"),
+    }
+    assert seen["replay"] in (0, 1)
+
+
+# --- errors ------------------------------------------------------------------------------------------
+
+
+async def test_refusals_raise_the_exception_of_their_status_with_the_rules_code(server: Running) -> None:
+    async with AsyncClient(server.url) as lobby:
+        game_id = (await lobby.create("vilar-de-mouros", 2)).game_id
         seats = [await lobby.join(game_id), await lobby.join(game_id)]
         table = await lobby.table(game_id)
-        idle = next(s for s in seats if s.seat not in {a["seat"] for a in table["awaiting"]})
+        idle = next(s for s in seats if not table.awaits(s.seat))
         async with lobby.as_seat(idle.token) as player:
-            assert (await player.legal(game_id))["commands"] == []
-            with pytest.raises(ApiError) as refused:
+            assert (await player.legal(game_id)).commands == []
+            with pytest.raises(RuleViolation) as refused:
                 await player.send(game_id, {"type": "DrawFromDeck"})
+            with pytest.raises(BadRequest) as malformed:
+                await player.send(game_id, {"type": "DrawFromCentre"})
+            with pytest.raises(Conflict) as stale:
+                await player.send(game_id, {"type": "DrawFromDeck"}, expected_version=1)
         assert (refused.value.status, refused.value.code) == (422, "not_your_turn")
-        assert refused.value.details["turn"] != idle.seat
-        with pytest.raises(ApiError) as spectator:
+        assert refused.value.details["turn"] != idle.seat and refused.value.message
+        assert (malformed.value.status, malformed.value.code) == (400, "malformed")
+        assert malformed.value.details["field"] == "command.card"
+        assert (stale.value.code, stale.value.details["version"]) == ("version_conflict", table.version)
+        with pytest.raises(Forbidden) as spectator:
             await lobby.send(game_id, {"type": "DrawFromDeck"})
-        assert spectator.value.code == "spectator"
-        with pytest.raises(ApiError) as unknown:
+        assert (spectator.value.status, spectator.value.code) == (403, "spectator")
+        with pytest.raises(NotFound) as unknown:
             await lobby.table("0" * 16)
         assert (unknown.value.status, unknown.value.code) == (404, "unknown_game")
-        with pytest.raises(ApiError) as bad:
+        with pytest.raises(RuleViolation) as bad:
             await lobby.create("vilar-de-mouros", 9)
         assert bad.value.code == "bad_players"
+        with pytest.raises(Conflict) as started:
+            await lobby.join(game_id)
+        assert started.value.code == "game_started"
+        with pytest.raises(BadRequest) as kind:
+            await lobby.create("chess", 2)
+        assert kind.value.to_json() == {
+            "status": 400,
+            "error": "unknown_game_type",
+            "message": kind.value.message,
+            "details": {"field": "game"},
+        }
+    async with AsyncClient(server.url, "nope") as stranger:
+        with pytest.raises(Unauthorized) as token:
+            await stranger.table(game_id)
+        assert token.value.code == "unknown_token"
+        with pytest.raises(Forbidden) as not_admin:
+            await stranger.import_log(b'{"version":1,"event":{}}\n')
+        assert not_admin.value.code == "not_admin"
+    assert issubclass(RuleViolation, ApiError) and sdk.ApiError is ApiError
 
 
-async def test_send_is_idempotent_under_one_command_id(server: Running) -> None:
-    async with Client(server.url) as lobby:
-        game_id = (await lobby.create("vilar-de-mouros", 2))["game_id"]
-        seats = [await lobby.join(game_id), await lobby.join(game_id)]
-        table = await lobby.table(game_id)
-        seat = seats[table["awaiting"][0]["seat"]]
-        async with lobby.as_seat(seat.token) as player:
-            legal = await player.legal(game_id)
-            command = legal["commands"][0]
-            first = await player.send(game_id, command, "the-one", legal["version"])
-            again = await player.send(game_id, command, "the-one", legal["version"])
-            assert first == again and first["version"] > legal["version"]
-            with pytest.raises(ApiError) as stale:
-                await player.send(game_id, command, expected_version=legal["version"])
-            assert stale.value.code in {"version_conflict", "not_your_turn"} or stale.value.status == 422
+# --- the WebSocket subscription ------------------------------------------------------------------------
+
+
+async def test_watch_resumes_after_its_connection_is_cut(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    async with (
+        proxied(server) as (proxy, url),
+        AsyncClient(url) as spectator,
+        AsyncClient(server.url, tokens[0]) as p0,
+        AsyncClient(server.url, tokens[1]) as p1,
+    ):
+        players = {0: p0, 1: p1}
+        updates = spectator.watch(game_id)
+        first = await anext(updates)
+        seen = [e.version for e in first.events]
+        versions = [first.version]
+        for _ in range(2):  # cut the line, then the game moves on while the watch reconnects
+            proxy.cut()
+            for _ in range(3):
+                target = await move(p0, players, game_id)
+            while versions[-1] < target:
+                update = await asyncio.wait_for(anext(updates), 10)
+                versions.append(update.version)
+                seen += [e.version for e in update.events]
+        await updates.aclose()
+    assert seen == list(range(1, target + 1))  # in order, no gap, no repeat across the cuts
+    assert versions == sorted(set(versions))
+    assert spectator.resumes == 2 and proxy.connections >= 3
+
+
+def sync_watch(url: str, game_id: str, cut: threading.Event, target: list[int]) -> tuple[list[int], int]:
+    seen: list[int] = []
+    with Client(url) as spectator:
+        for update in spectator.watch(game_id):
+            seen += [e.version for e in update.events]
+            if not cut.is_set():
+                cut.set()  # the test cuts the line and moves the game on
+            if target[0] and update.version >= target[0]:
+                return seen, spectator.resumes
+    return seen, spectator.resumes
+
+
+async def test_the_sync_watch_resumes_after_its_connection_is_cut(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    async with (
+        proxied(server) as (proxy, url),
+        AsyncClient(server.url, tokens[0]) as p0,
+        AsyncClient(server.url, tokens[1]) as p1,
+    ):
+        cut = threading.Event()
+        target = [0]
+        watcher = asyncio.create_task(asyncio.to_thread(sync_watch, url, game_id, cut, target))
+        while not cut.is_set():
+            await asyncio.sleep(0.01)
+        proxy.cut()
+        for _ in range(3):
+            version = await move(p0, {0: p0, 1: p1}, game_id)
+        target[0] = version
+        seen, resumes = await asyncio.wait_for(watcher, 20)
+    assert seen == list(range(1, version + 1)) and resumes == 1
+
+
+async def test_watch_gives_up_after_max_reconnects_failed_tries_in_a_row(server: Running) -> None:
+    game_id, _ = await server.started(2)
+    async with proxied(server) as (proxy, url), AsyncClient(url, max_reconnects=2) as spectator:
+        updates = spectator.watch(game_id)
+        await anext(updates)
+        await proxy.stop()  # the line is cut and nobody answers any more
+        with pytest.raises(Unreachable) as gone:
+            await asyncio.wait_for(anext(updates), 10)
+    assert (gone.value.status, gone.value.code) == (503, "unreachable") and spectator.resumes == 2
 
 
 async def test_watch_resumes_after_the_server_closes_with_4008(server: Running) -> None:
     game_id, tokens = await server.started(2)
     feeds = server.app.state.feeds
     async with (
-        Client(server.url) as spectator,
-        Client(server.url, tokens[0]) as p0,
-        Client(server.url, tokens[1]) as p1,
+        AsyncClient(server.url) as spectator,
+        AsyncClient(server.url, tokens[0]) as p0,
+        AsyncClient(server.url, tokens[1]) as p1,
     ):
-        players = [p0, p1]
         updates = spectator.watch(game_id)
         first = await anext(updates)
-        versions = [first["version"]]
+        assert isinstance(first, Update)
         subscribers = set(feeds.feeds[game_id].subscribers)
-        assert len(subscribers) == 1
         for sub in subscribers:
             sub.stop(SLOW)  # what the server does to a socket that fell behind: close it with 4008
-        for _ in range(3):  # the game moves on while the socket is being closed and resumed
-            table = await spectator.table(game_id)
-            seat = table["awaiting"][0]["seat"]
-            legal = await players[seat].legal(game_id)
-            await players[seat].send(game_id, legal["commands"][0])
-        target = (await spectator.table(game_id))["version"]
-        seen = [e["version"] for e in first["events"]]
-        while versions[-1] < target:
+        for _ in range(3):
+            target = await move(spectator, {0: p0, 1: p1}, game_id)
+        seen = [e.version for e in first.events]
+        version = first.version
+        while version < target:
             update = await asyncio.wait_for(anext(updates), 10)
-            versions.append(update["version"])
-            seen += [e["version"] for e in update["events"]]
+            version = update.version
+            seen += [e.version for e in update.events]
         resumed = set(feeds.feeds[game_id].subscribers)
         await updates.aclose()
-        assert seen == list(range(1, target + 1))  # in order, no gap, no repeat across the resume
-        assert len(resumed) == 1 and resumed.isdisjoint(subscribers)  # on a new socket
-        assert spectator.resumes == 1
+    assert seen == list(range(1, target + 1))
+    assert len(resumed) == 1 and resumed.isdisjoint(subscribers)
+    assert spectator.resumes == 1
 
 
 async def test_watch_raises_on_a_refused_hello_and_on_reset(server: Running) -> None:
     game_id, _ = await server.started(2)
-    async with Client(server.url, "nope") as stranger:
-        with pytest.raises(ApiError) as denied:
+    async with AsyncClient(server.url, "nope") as stranger:
+        with pytest.raises(Unauthorized) as denied:
             await anext(stranger.watch(game_id))
         assert denied.value.code == "unknown_token"
-    async with Client(server.url) as spectator:
+    async with AsyncClient(server.url) as spectator:
         with pytest.raises(Reset) as reset:
             await anext(spectator.watch(game_id, after=10_000))
         assert reset.value.code == "reset" and reset.value.details["version"] < 10_000
+        with pytest.raises(NotFound):
+            await anext(spectator.watch("0" * 16))
+
+
+# --- export and import ---------------------------------------------------------------------------------
+
+
+async def test_export_then_import_of_a_finished_game_replays_the_same(server: Running) -> None:
+    game_id = await finished_game(server)
+    async with AsyncClient(server.url) as anyone, AsyncClient(server.url, ADMIN) as admin:
+        exported = await anyone.export(game_id)  # anyone may export a finished game
+        log = parse_log(exported)
+        copy = (await admin.import_log(exported)).game_id
+        assert parse_log(await anyone.export(copy)) == log
+        last = log[-1].version
+        for version in sorted({1, 2, 5, last // 3, last // 2, last - 1, last}):
+            for as_ in (None, 0, 1, "full"):
+                original = msgspec.structs.replace(await anyone.replay(game_id, version, as_), game_id="")
+                imported = msgspec.structs.replace(await anyone.replay(copy, version, as_), game_id="")
+                assert imported == original, (version, as_)
+        events = [e async for e in anyone.all_events(game_id)]
+        assert [e async for e in anyone.all_events(copy)] == events
+
+
+async def test_take_free_seats_leaves_taken_seats_alone(server: Running) -> None:
+    async with AsyncClient(server.url) as lobby:
+        game_id = (await lobby.create("vilar-de-mouros", 3)).game_id
+        await lobby.join(game_id, name="Ana", seat=1)
+        seats = await take_free_seats(lobby, game_id)
+        assert [s.seat for s in seats] == [0, 2]
+        table = await lobby.table(game_id)
+        assert [s.name for s in table.seats if s] == ["Random bot 1", "Ana", "Random bot 3"]
+
+
+# --- on its own ------------------------------------------------------------------------------------------
+
+
+def test_the_sdk_imports_nothing_of_the_server() -> None:
+    code = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in {'server', 'projections', 'domain'}:\n"
+        "            raise ImportError('the SDK imported ' + name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import clients.python, clients.sdk, clients.bots, clients.cli\n"
+        "from clients.python import Client, AsyncClient\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'server', 'projections', 'domain'}))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_the_old_sdk_module_keeps_its_names() -> None:
+    assert sdk.Client is AsyncClient and sdk.Seat.__name__ == "Joined" and sdk.Reset is Reset

@@ -1,0 +1,108 @@
+"""Ludoteca's Python SDK: typed sync and async clients of the public HTTP and WebSocket API (docs/sdk.md).
+
+It speaks only HTTP and WebSocket, like any third-party frontend, and imports nothing of the server.
+
+    from clients.python import Client
+
+    with Client("http://127.0.0.1:8000") as lobby:
+        entry = lobby.create("vilar-de-mouros", 2)
+        ana = lobby.join(entry.game_id, name="Ana")
+    with Client("http://127.0.0.1:8000", ana.token) as me:
+        for update in me.watch(entry.game_id):
+            ...
+"""
+
+from clients.python.aio import DEFAULT_URL, AsyncClient
+from clients.python.calls import ROUTES, encode_log, parse_log
+from clients.python.errors import (
+    ApiError,
+    BadRequest,
+    Conflict,
+    Forbidden,
+    NotFound,
+    Reset,
+    RuleViolation,
+    ServerError,
+    TooLarge,
+    TooMany,
+    Unauthorized,
+    Unavailable,
+    Unreachable,
+)
+from clients.python.models import (
+    Ack,
+    Awaited,
+    Catalog,
+    CatalogEntry,
+    CommandAnswer,
+    ErrorBody,
+    ErrorMessage,
+    EventPage,
+    GameComponents,
+    GameList,
+    Health,
+    Imported,
+    Joined,
+    LegalCommands,
+    LobbyEntry,
+    LogLine,
+    NewGame,
+    Presence,
+    Rematch,
+    ResetMessage,
+    SeatInfo,
+    Status,
+    TableView,
+    Update,
+    VersionedEvent,
+)
+from clients.python.progress import Progress
+from clients.python.sync import Client
+
+__all__ = [
+    "DEFAULT_URL",
+    "ROUTES",
+    "Ack",
+    "ApiError",
+    "AsyncClient",
+    "Awaited",
+    "BadRequest",
+    "Catalog",
+    "CatalogEntry",
+    "Client",
+    "CommandAnswer",
+    "Conflict",
+    "ErrorBody",
+    "ErrorMessage",
+    "EventPage",
+    "Forbidden",
+    "GameComponents",
+    "GameList",
+    "Health",
+    "Imported",
+    "Joined",
+    "LegalCommands",
+    "LobbyEntry",
+    "LogLine",
+    "NewGame",
+    "NotFound",
+    "Presence",
+    "Progress",
+    "Rematch",
+    "Reset",
+    "ResetMessage",
+    "RuleViolation",
+    "SeatInfo",
+    "ServerError",
+    "Status",
+    "TableView",
+    "TooLarge",
+    "TooMany",
+    "Unauthorized",
+    "Unavailable",
+    "Unreachable",
+    "Update",
+    "VersionedEvent",
+    "encode_log",
+    "parse_log",
+]

@@ -1,0 +1,271 @@
+"""The async client: every REST route, and a WebSocket subscription that resumes by itself."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
+from types import TracebackType
+from typing import Any, TypeVar
+
+import httpx
+import websockets
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from clients.python import calls
+from clients.python.calls import Call
+from clients.python.errors import error_from
+from clients.python.models import (
+    Catalog,
+    CommandAnswer,
+    EventPage,
+    GameComponents,
+    GameList,
+    Health,
+    Imported,
+    Joined,
+    LegalCommands,
+    LobbyEntry,
+    LogLine,
+    NewGame,
+    Rematch,
+    Status,
+    TableClock,
+    TableView,
+    Update,
+    VersionedEvent,
+)
+from clients.python.progress import Progress, chunks
+from clients.python.stream import Resumer
+
+T = TypeVar("T")
+DEFAULT_URL = "http://127.0.0.1:8000"
+
+
+def ws_url(base_url: str, game_id: str) -> str:
+    base = base_url.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
+    return base + calls.game_path(game_id, "/ws")
+
+
+class AsyncClient:
+    """One caller of one server: a spectator without ``token``, else the seat (or the admin) it names.
+
+    ``async with AsyncClient(url, token) as client: ...`` releases its connections at the end.
+    """
+
+    def __init__(
+        self,
+        base_url: str = DEFAULT_URL,
+        token: str | None = None,
+        timeout: float = 10.0,
+        max_reconnects: int = 8,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+        self.max_reconnects = max_reconnects
+        self.resumes = 0  # how many times watch() reconnected and resumed, over every watch
+        self._http = httpx.AsyncClient(base_url=self.base_url, timeout=timeout, transport=transport)
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    def as_seat(self, token: str | None) -> AsyncClient:
+        """Another client of the same server, for what ``token`` holds (``None``: a spectator)."""
+        return AsyncClient(self.base_url, token, self.timeout, self.max_reconnects)
+
+    def headers(self, call: Call[Any]) -> dict[str, str]:
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        if call.body is not None:
+            headers["Content-Type"] = call.content_type
+        return headers
+
+    async def run(self, call: Call[T], progress: Progress | None = None) -> T:
+        """Send one call; its answer, read; an :class:`ApiError` subclass for a refusal."""
+        headers = self.headers(call)
+        if progress is None or call.body is None:
+            content: Any = call.body
+        else:
+            headers["Content-Length"] = str(len(call.body))
+            content = _upload(call.body, progress)
+        request = self._http.build_request(
+            call.method, call.path, content=content, headers=headers, params=call.query()
+        )
+        response = await self._http.send(request, stream=True)
+        try:
+            if response.status_code >= 400:
+                body = await response.aread()
+                raise error_from(response.status_code, body, response.reason_phrase)
+            if progress is None or call.body is not None:
+                return call.read(await response.aread())
+            total = response.headers.get("content-length")
+            progress.start(int(total) if total and total.isdigit() else None)
+            parts = []
+            async for part in response.aiter_bytes():
+                parts.append(part)
+                progress.advance(len(part))
+            progress.done()
+            return call.read(b"".join(parts))
+        finally:
+            await response.aclose()
+
+    # --- REST: one method per route (calls.ROUTES) --------------------------------------------
+
+    async def catalog(self) -> Catalog:
+        """The games this server hosts, each with its options and their defaults."""
+        return await self.run(calls.catalog())
+
+    async def components(self, game: str) -> GameComponents:
+        """One game's printed parts as data (cards, map, tiles), for drawing them."""
+        return await self.run(calls.components(game))
+
+    async def create(
+        self, game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | None = None
+    ) -> NewGame:
+        """Open a table (with a turn clock, if given); its lobby entry and the creator's token."""
+        return await self.run(calls.create(game, players, options, clock))
+
+    async def call_off(self, game_id: str) -> LobbyEntry:
+        """Call off a table that has not started; this client's token must be its creator's."""
+        return await self.run(calls.call_off(game_id))
+
+    async def rematch(self, game_id: str) -> Rematch:
+        """Sit at the finished game's rematch in this client's old seat: its new game, seat and token."""
+        return await self.run(calls.rematch(game_id))
+
+    async def games(self, status: Status = "open", limit: int | None = None, cursor: int | None = None) -> GameList:
+        """One page of the lobby."""
+        return await self.run(calls.games(status, limit, cursor))
+
+    async def all_games(self, status: Status = "open", page: int = 200) -> AsyncIterator[LobbyEntry]:
+        """Every table with ``status``, page after page."""
+        cursor: int | None = None
+        while True:
+            answer = await self.games(status, page, cursor)
+            for entry in answer.games:
+                yield entry
+            if answer.next_cursor is None:
+                return
+            cursor = answer.next_cursor
+
+    async def join(
+        self, game_id: str, name: str | None = None, seat: int | None = None, bot: str | None = None
+    ) -> Joined:
+        """Take a seat (the first free one without ``seat``); keep the token. This client's token is unchanged."""
+        return await self.run(calls.join(game_id, name, seat, bot))
+
+    async def table(self, game_id: str) -> TableView:
+        """The table as this client may see it."""
+        return await self.run(calls.table(game_id))
+
+    async def legal(self, game_id: str) -> LegalCommands:
+        """Every command this client's seat may send now."""
+        return await self.run(calls.legal(game_id))
+
+    async def send(
+        self,
+        game_id: str,
+        command: Mapping[str, Any],
+        command_id: str | None = None,
+        expected_version: int | None = None,
+    ) -> CommandAnswer:
+        """Send one command (under a fresh command id unless given)."""
+        return await self.run(calls.send(game_id, command, command_id, expected_version))
+
+    async def events(self, game_id: str, after: int = 0, limit: int | None = None) -> EventPage:
+        """This client's feed after ``after``, one page."""
+        return await self.run(calls.events(game_id, after, limit))
+
+    async def all_events(
+        self, game_id: str, after: int = 0, upto: int | None = None, page: int = 1000
+    ) -> AsyncIterator[VersionedEvent]:
+        """This client's feed after ``after`` up to ``upto`` (the current version when ``None``), page by page."""
+        while True:
+            answer = await self.events(game_id, after, page)
+            end = answer.version if upto is None else min(upto, answer.version)
+            for event in answer.events:
+                if event.version <= end:
+                    yield event
+            after = min(after + page, answer.version)
+            if after >= end:
+                return
+
+    async def replay(self, game_id: str, version: int, as_: int | str | None = None) -> TableView:
+        """The table at ``version``; ``as_`` a seat number or ``"full"`` (once the game is finished)."""
+        return await self.run(calls.replay(game_id, version, as_))
+
+    async def export(self, game_id: str, progress: Progress | None = None) -> bytes:
+        """The whole log as JSON lines, as served (a finished game, or with the admin token)."""
+        return await self.run(calls.export(game_id), progress)
+
+    async def export_log(self, game_id: str) -> list[LogLine]:
+        """The whole log, read."""
+        return calls.parse_log(await self.export(game_id))
+
+    async def import_log(self, log: bytes | Iterable[LogLine], progress: Progress | None = None) -> Imported:
+        """A new game from an export (admin token); its new id."""
+        return await self.run(calls.import_log(log), progress)
+
+    async def health(self) -> Health:
+        return await self.run(calls.health())
+
+    async def ready(self) -> Health:
+        return await self.run(calls.ready())
+
+    async def openapi(self) -> dict[str, Any]:
+        return await self.run(calls.openapi())
+
+    async def metrics(self) -> str:
+        return await self.run(calls.metrics())
+
+    # --- WebSocket -------------------------------------------------------------------------------
+
+    def ws_url(self, game_id: str) -> str:
+        return ws_url(self.base_url, game_id)
+
+    async def watch(self, game_id: str, after: int = 0) -> AsyncGenerator[Update, None]:
+        """Every ``update`` of the game after version ``after``, in order, never a version twice.
+
+        After a dropped connection or a close that asks for it (1001, 1011, 1012, 4008, 4029), it reconnects by
+        itself with backoff and resumes after the last version it yielded. A close with 4009 raises
+        :class:`Reset`; a refused hello (4003) raises the :class:`ApiError` the server sent;
+        :class:`Unreachable` after ``max_reconnects`` failed tries in a row.
+        """
+        state = Resumer(self.token, after, self.max_reconnects)
+        while True:
+            code: int | None = None
+            reason = ""
+            try:
+                async with websockets.connect(self.ws_url(game_id), open_timeout=self.timeout, max_size=None) as ws:
+                    await ws.send(state.hello())
+                    while True:
+                        update = state.read(await ws.recv())
+                        if update is not None:
+                            yield update
+            except ConnectionClosed as exc:
+                if exc.rcvd is not None:
+                    code, reason = exc.rcvd.code, exc.rcvd.reason
+            except (OSError, TimeoutError, InvalidHandshake):
+                code = None  # could not connect: like a dropped connection
+            delay = state.closed(code, reason)
+            if delay is None:
+                return
+            await asyncio.sleep(delay)
+            self.resumes += 1
+
+
+async def _upload(body: bytes, progress: Progress) -> AsyncIterator[bytes]:
+    progress.start(len(body))
+    for part in chunks(body):
+        yield part
+        progress.advance(len(part))
+    progress.done()

@@ -1,0 +1,258 @@
+"""The API's envelopes as msgspec Structs (docs/API.md): what is the same for every game.
+
+What differs from game to game (a command, an event, a view, an outcome) stays a plain ``dict`` with a
+``"type"`` field: the JSON Schema of each game's own types is what ``ludoteca schema`` writes. Unknown fields
+in answers are ignored, as docs/API.md ("Stability") asks of clients, so a newer server does not break them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+__all__ = [
+    "Ack",
+    "Awaited",
+    "Catalog",
+    "CatalogEntry",
+    "CommandAnswer",
+    "CommandMessage",
+    "ErrorBody",
+    "ErrorMessage",
+    "EventPage",
+    "GameComponents",
+    "GameList",
+    "Health",
+    "Hello",
+    "Imported",
+    "Joined",
+    "LegalCommands",
+    "LobbyEntry",
+    "LogLine",
+    "ResetMessage",
+    "SeatClock",
+    "SeatInfo",
+    "ServerMessage",
+    "Status",
+    "TableClock",
+    "TableView",
+    "Update",
+    "VersionedEvent",
+]
+
+Status = Literal["open", "active", "finished"]
+Tagged = dict[str, Any]  # a game's own command, event, view or outcome: {"type": ..., ...}
+
+
+class ErrorBody(msgspec.Struct):
+    """Every refusal: ``{"error": code, "message", "details"}``."""
+
+    error: str
+    message: str = ""
+    details: dict[str, Any] = {}
+
+
+class CatalogEntry(msgspec.Struct):
+    game: str
+    title: str
+    min_players: int
+    max_players: int
+    options: dict[str, Any] = {}  # each option with its default
+
+
+class Catalog(msgspec.Struct):
+    games: list[CatalogEntry]
+
+
+class GameComponents(msgspec.Struct):
+    """One game's printed parts as data (cards, map, tiles), each value with its source."""
+
+    game: str
+    title: str
+    components: Any = None
+
+
+class LobbyEntry(msgspec.Struct):
+    game_id: str
+    game: str
+    status: Status
+    players: int
+    seats_taken: int
+    bots: list[int] = []  # the seats bots hold (the server plays them)
+
+
+class NewGame(LobbyEntry, kw_only=True):
+    """A table just opened, with the token that lets its creator call it off before it starts."""
+
+    creator_token: str
+
+
+class Rematch(msgspec.Struct):
+    """A seat seated again at a finished game's rematch: the new game, the same seat, a new token."""
+
+    game_id: str
+    seat: int
+    token: str
+
+
+class SeatPresence(msgspec.Struct):
+    seat: int
+    since_ms: int
+
+
+class Presence(msgspec.Struct, tag="presence", tag_field="type"):
+    """Who is connected to a game now (also pushed on the WebSocket as a ``presence`` message)."""
+
+    seats: list[SeatPresence] = []
+    spectators: int = 0
+
+
+class GameList(msgspec.Struct):
+    games: list[LobbyEntry]
+    next_cursor: int | None = None
+
+
+class Joined(msgspec.Struct):
+    """A seat taken: its number and its token (the server shows it once: keep it); no token for a bot's seat
+    (the server plays it)."""
+
+    seat: int
+    token: str | None = None
+
+
+class SeatInfo(msgspec.Struct):
+    seat: int
+    name: str
+    bot: str | None = None
+
+
+class Awaited(msgspec.Struct):
+    seat: int
+    reason: str
+
+
+class TableClock(msgspec.Struct, kw_only=True):
+    """A table's turn clock: ``seconds`` per move or for the whole game, and what happens when it runs out."""
+
+    per: str = "move"
+    seconds: int = 60
+    on_timeout: str = "bot_move"
+
+
+class SeatClock(msgspec.Struct):
+    """One seat's turn clock: running since when (``None``: stopped), and the time it had left then."""
+
+    seat: int
+    running_since_ms: int | None = None
+    left_ms: int = 0
+
+
+class TableView(msgspec.Struct, kw_only=True):
+    """``GET /games/{id}`` and replays: the table as one viewer may see it, at ``version``."""
+
+    game_id: str
+    game: str
+    status: Status
+    version: int
+    seat: int | None = None
+    players: int = 0
+    seats: list[SeatInfo | None] = []
+    awaiting: list[Awaited] = []
+    view: Tagged | None = None
+    outcome: Tagged | None = None
+    resigned: list[int] = []  # seats that left the game, in the order they left
+    rematch: str | None = None  # the id of the finished game's rematch, once someone opened it
+    clock: TableClock | None = None  # the table's turn clock, if it has one
+    clocks: list[SeatClock] = []  # each seat's clock, once the game has started
+    rules: int = 1  # the rules version the table opened with
+    presence: Presence | None = None  # who is connected now
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+    def awaits(self, seat: int | None) -> bool:
+        """Whether the game waits for ``seat`` now."""
+        return seat is not None and any(a.seat == seat for a in self.awaiting)
+
+    def free_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is None]
+
+
+class LegalCommands(msgspec.Struct):
+    version: int
+    commands: list[Tagged]
+    undo: list[int] = []  # versions the seat may go back to with {"type": "Undo", "version": V}
+
+
+class VersionedEvent(msgspec.Struct):
+    version: int
+    event: Tagged
+
+
+class EventPage(msgspec.Struct):
+    version: int
+    events: list[VersionedEvent]
+
+
+class CommandAnswer(msgspec.Struct):
+    version: int
+    events: list[VersionedEvent]
+
+
+class Imported(msgspec.Struct):
+    game_id: str
+
+
+class Health(msgspec.Struct):
+    status: str
+
+
+class LogLine(msgspec.Struct, kw_only=True):
+    """One line of an export: a stored event, whole, with the schema version it was stored under."""
+
+    version: int
+    schema: int = 1
+    event: Tagged
+
+
+# --- the WebSocket's messages (docs/API.md, "WebSocket"; docs/asyncapi.yaml) -------------------------
+
+
+class Hello(msgspec.Struct, tag="hello", tag_field="type"):
+    token: str | None = None
+    after: int = 0
+
+
+class CommandMessage(msgspec.Struct, tag="command", tag_field="type", omit_defaults=True):
+    command: Tagged
+    command_id: str
+    expected_version: int | None = None
+
+
+class Update(msgspec.Struct, tag="update", tag_field="type"):
+    """Versions up to ``version``: their events (redacted for the viewer) and, on the last chunk, the view."""
+
+    version: int
+    events: list[VersionedEvent] = []
+    view: Tagged | None = None
+
+
+class Ack(msgspec.Struct, tag="ack", tag_field="type"):
+    command_id: str
+    version: int
+
+
+class ErrorMessage(msgspec.Struct, tag="error", tag_field="type"):
+    error: str
+    message: str = ""
+    details: dict[str, Any] = {}
+    command_id: str | None = None
+
+
+class ResetMessage(msgspec.Struct, tag="reset", tag_field="type"):
+    version: int
+
+
+ServerMessage = Update | Ack | ErrorMessage | ResetMessage | Presence

@@ -1,0 +1,96 @@
+// The game's WebSocket (docs/API.md, WebSocket): hello with `after`, updates in order,
+// reconnect with resume from the last version held after a dropped connection.
+
+const FINAL = new Set([1008, 4003, 1009]); // the client is at fault or denied: do not retry as is
+
+export class Live {
+  constructor(gameId, token, handlers) {
+    this.gameId = gameId;
+    this.token = token;
+    this.handlers = handlers; // {update(msg), reset(msg), error(msg), state(text, kind), presence(msg)}
+    this.version = 0; // the highest version received
+    this.ws = null;
+    this.closed = false;
+    this.backoff = 200;
+    this.holdUntil = 0;
+    this.timer = null;
+    this.connects = 0;
+    this.seen = []; // the version of every event received, in order (the tests check there is no gap)
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}/api/v1/games/${this.gameId}/ws`;
+  }
+
+  start() {
+    this.closed = false;
+    this.connect();
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    if (this.closed) return;
+    const wait = this.holdUntil - Date.now();
+    if (wait > 0) {
+      this.timer = setTimeout(() => this.connect(), wait);
+      return;
+    }
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    this.connects += 1;
+    this.handlers.state("connecting…", "pending");
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null, after: this.version, presence: true }));
+    };
+    ws.onmessage = (e) => {
+      if (ws !== this.ws) return;
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      if (msg.type === "update") {
+        this.backoff = 200;
+        const events = (msg.events || []).filter((ev) => ev.version > this.version);
+        if (msg.version > this.version) this.version = msg.version;
+        for (const ev of events) this.seen.push(ev.version);
+        this.handlers.state(`live · v${this.version}`, "ok");
+        this.handlers.update({ ...msg, events });
+      } else if (msg.type === "reset") {
+        this.version = 0;
+        this.handlers.reset(msg);
+      } else if (msg.type === "error") {
+        this.handlers.error(msg);
+      } else if (msg.type === "presence") {
+        if (this.handlers.presence) this.handlers.presence(msg);
+      } else if (msg.type === "ack") {
+        // the events come in an update; nothing to do
+      }
+    };
+    ws.onclose = (e) => {
+      if (ws !== this.ws) return;
+      this.ws = null;
+      if (this.closed) return;
+      if (FINAL.has(e.code)) {
+        this.handlers.state(`disconnected (${e.code} ${e.reason || ""})`, "bad");
+        return;
+      }
+      if (e.code === 4009) this.version = 0; // reset: drop everything and start again
+      const delay = e.code === 1011 ? Math.max(this.backoff, 2000) : this.backoff;
+      this.backoff = Math.min(this.backoff * 2, 5000);
+      this.handlers.state(`reconnecting (${e.code})…`, "pending");
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  // Close the socket as a dropped connection would (a test hook); stay away for `holdMs`.
+  drop(holdMs = 0) {
+    this.holdUntil = Date.now() + holdMs;
+    if (this.ws) this.ws.close(3000, "dropped");
+  }
+
+  stop() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close(1000, "bye");
+    this.ws = null;
+  }
+}

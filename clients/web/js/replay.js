@@ -1,0 +1,123 @@
+// The replay viewer: a game at any version (GET /games/{id}/replay), stepped or scrubbed with a
+// slider, seen as the caller, as any seat, or whole (`as`; others' views only once finished).
+
+import { get, catalog, components, seatOf } from "./api.js";
+import { h, clear, errorMessage, humanize, pill } from "./ui.js";
+import { nameIndex, describeEvent } from "./controls.js";
+import { drawView, outcomeTable, screenOf } from "./view.js";
+import { openDetails, restoreDetails } from "./table.js";
+
+export class ReplayScreen {
+  constructor(root, gameId) {
+    this.root = root;
+    this.gameId = gameId;
+    const held = seatOf(gameId);
+    this.token = held ? held.token : null;
+    this.as = ""; // "": the caller's own view; "full"; or a seat number
+    this.version = 1;
+    this.ask = 0;
+    this.stopped = false;
+  }
+
+  async start() {
+    clear(this.root, h("p", {}, "Loading the replay…"));
+    try {
+      this.table = await get(`/games/${this.gameId}`, { token: this.token });
+    } catch (err) {
+      clear(this.root, h("p", { class: "message error" }, `${err.code || ""} ${err.message}`));
+      return;
+    }
+    this.comp = await components(this.table.game).catch(() => ({}));
+    this.names = nameIndex(this.comp, screenOf(this.table.game));
+    this.title = (await catalog().catch(() => [])).find((g) => g.game === this.table.game)?.title || humanize(this.table.game);
+    this.last = this.table.version;
+    this.finished = this.table.status === "finished";
+    if (this.finished) this.as = "full";
+    this.version = this.last;
+    this.build();
+    await this.show(this.version);
+  }
+
+  stop() {
+    this.stopped = true;
+    clearInterval(this.playing);
+  }
+
+  toggle() {
+    if (this.playing) {
+      clearInterval(this.playing);
+      this.playing = null;
+      this.playButton.textContent = "play";
+      return;
+    }
+    this.playButton.textContent = "pause";
+    this.playing = setInterval(() => {
+      if (this.version >= this.last) this.toggle();
+      else this.show(this.version + 1);
+    }, 500);
+  }
+
+  seatName(seat) {
+    const s = this.table.seats && this.table.seats[seat];
+    return s ? s.name : `Seat ${seat + 1}`;
+  }
+
+  build() {
+    const t = this.table;
+    this.slider = h("input", { type: "range", min: "1", max: String(this.last), value: String(this.version), "data-testid": "replay-slider", "aria-label": "version" });
+    this.slider.addEventListener("input", () => this.show(Number(this.slider.value)));
+    this.number = h("span", { class: "replay-version", "data-testid": "replay-version" });
+    const options = [h("option", { value: "" }, t.seat === null ? "spectator" : `my seat (${this.seatName(t.seat)})`)];
+    (t.seats || []).forEach((s, i) => options.push(h("option", { value: String(i), disabled: !this.finished && i !== t.seat }, `as ${this.seatName(i)}`)));
+    options.push(h("option", { value: "full", disabled: !this.finished }, "full view (everything)"));
+    this.select = h("select", { "data-testid": "replay-as", "aria-label": "whose view" }, options);
+    this.select.value = this.as;
+    this.select.addEventListener("change", () => { this.as = this.select.value; this.show(this.version); });
+    const step = (d) => () => this.show(Math.min(this.last, Math.max(1, this.version + d)));
+    this.body = h("div", { class: "replay-body" });
+    this.eventLine = h("div", { class: "replay-event", "data-testid": "replay-event" });
+    clear(this.root, h("div", { class: "replay-screen", "data-game": t.game, "data-game-id": this.gameId },
+      h("div", { class: "table-head" }, h("h2", {}, `Replay: ${this.title}`), pill(t.status), h("code", {}, this.gameId),
+        h("span", { class: "grow" }), h("a", { href: `#/game/${this.gameId}` }, "to the table")),
+      this.finished ? null : h("p", { class: "muted" }, "The game is not finished: you may replay only your own view (or the spectator's) until it ends."),
+      h("div", { class: "replay-bar" },
+        h("button", { onclick: () => this.show(1), title: "first version" }, "|◀"),
+        h("button", { onclick: step(-1), "data-testid": "replay-prev", title: "previous version" }, "◀"),
+        this.slider,
+        h("button", { onclick: step(1), "data-testid": "replay-next", title: "next version" }, "▶"),
+        h("button", { onclick: () => this.show(this.last), title: "last version" }, "▶|"),
+        this.playButton = h("button", { onclick: () => this.toggle(), "data-testid": "replay-play", title: "play the versions in turn" }, "play"),
+        this.number, this.select),
+      this.eventLine, this.body));
+  }
+
+  async show(version) {
+    this.version = version;
+    this.slider.value = String(version);
+    this.number.textContent = `version ${version} of ${this.last}`;
+    const ask = ++this.ask;
+    const params = { version };
+    if (this.as !== "") params.as = this.as;
+    let answer, events;
+    try {
+      [answer, events] = await Promise.all([
+        get(`/games/${this.gameId}/replay`, { token: this.token, params }),
+        get(`/games/${this.gameId}/events`, { token: this.token, params: { after: version - 1, limit: 1 } }),
+      ]);
+    } catch (err) {
+      if (ask === this.ask) errorMessage(err, "Replay");
+      return;
+    }
+    if (ask !== this.ask || this.stopped) return;
+    const ev = events.events.find((e) => e.version === version);
+    this.eventLine.textContent = ev ? `v${version}: ${describeEvent(ev.event, this.names, (s) => this.seatName(s))}` : `v${version}`;
+    this.eventLine.title = ev ? JSON.stringify(ev.event) : "";
+    const open = openDetails(this.body);
+    clear(this.body, h("div", { "data-version": String(answer.version), "data-as": this.as || "self", class: "replay-view" },
+      h("div", {}, pill(answer.status), " ", answer.seat === null ? pill(this.as === "full" ? "full view" : "spectator") : pill(`seat ${answer.seat + 1}`)),
+      answer.status === "finished" ? outcomeTable(answer.outcome, (s) => this.seatName(s)) : null,
+      drawView(answer.view, { game: this.table.game, comp: this.comp, names: this.names, seats: answer.seats || this.table.seats, viewerLabel: "this view" })));
+    restoreDetails(this.body, open);
+    this.root.querySelector(".replay-screen").setAttribute("data-shown", String(answer.version));
+  }
+}

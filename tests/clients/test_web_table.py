@@ -1,0 +1,545 @@
+"""The web table (clients/web) in a real browser: Debian's Chromium driven by Playwright, against
+the real server over real sockets on the test Redis.
+
+For each game a person's browser creates a table in the lobby, seats bots, plays the opening moves
+by clicking, lets the other seats play the middle, and sees the final scores; a second browser
+context watches as a spectator and is shown no private card; both pages' sockets are cut and they
+resume without a gap; a screenshot of each game's screen is saved under .artifacts/screenshots/.
+The replay viewer is stepped, scrubbed and switched between views once a game is finished.
+
+The other seats are the server's bots (``{"bot": "random"}``, seated by the page's "fill the other
+seats with bots"); the person's seat is played by clicking, then over HTTP with its token. Should
+a server seat no bots (``422 no_such_bot``), the test takes the other seats itself and plays them
+with legal commands over HTTP, as bots would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from tests.clients.conftest import Running
+from tests.server.conftest import quick_settings, running
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / ".artifacts" / "screenshots"
+API = "/api/v1"
+
+try:
+    from playwright.async_api import Browser, Page, async_playwright
+except ImportError:  # pragma: no cover - the test extras install it
+    async_playwright = None  # type: ignore[assignment]
+
+
+def need_chromium() -> None:
+    """Skip without a browser at a desk; in CI (CI set) a missing browser fails the run."""
+    missing = []
+    if async_playwright is None:
+        missing.append("the playwright package (pip install -e '.[test]')")
+    if not CHROMIUM.exists():
+        missing.append("Debian's chromium (apt-get install -y chromium)")
+    if not missing:
+        return
+    text = "the web table's browser tests need " + " and ".join(missing)
+    if os.environ.get("CI"):
+        pytest.fail(text + "; CI must run them (.ci/run installs chromium)")
+    pytest.skip(text)
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    need_chromium()
+    async with async_playwright() as p:
+        launched = await p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+@pytest.fixture
+async def server(redis: aioredis.Redis, redis_url: str) -> AsyncIterator[Running]:
+    """The shared real server (tests/server/conftest.py), with bots that do not pause to think."""
+    async with running(quick_settings(redis_url)) as api:
+        yield api
+
+
+# --- the other seats: server bots, or the test playing them over HTTP ----------------------
+
+
+@dataclass
+class Table:
+    server: Running
+    game: str
+    game_id: str
+    tokens: dict[int, str] = field(default_factory=dict)  # seats whose token the test holds
+    server_bots: bool = False
+    rng: random.Random = field(default_factory=lambda: random.Random(6))
+    sent: int = 0
+
+    def auth(self, seat: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+    async def table(self, token: str | None = None) -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = await self.server.http.get(f"{API}/games/{self.game_id}", headers=headers)
+        assert r.status_code == 200, r.text
+        answer: dict[str, Any] = r.json()
+        return answer
+
+    async def legal(self, seat: int) -> tuple[int, list[dict[str, Any]]]:
+        r = await self.server.http.get(f"{API}/games/{self.game_id}/legal-commands", headers=self.auth(seat))
+        assert r.status_code == 200, r.text
+        return r.json()["version"], r.json()["commands"]
+
+    async def play(self, seat: int) -> bool:
+        """One legal command for ``seat`` (chosen to move the game towards its end); False if none."""
+        version, commands = await self.legal(seat)
+        if not commands:
+            return False
+        command = choose(self.game, commands, self.rng)
+        self.sent += 1
+        body = {"command": command, "command_id": f"test-{seat}-{self.sent}", "expected_version": version}
+        r = await self.server.http.post(f"{API}/games/{self.game_id}/commands", json=body, headers=self.auth(seat))
+        assert r.status_code in (200, 409), r.text  # 409: a clock or a bot moved first
+        return True
+
+    async def step(self, skip: frozenset[int] | set[int] = frozenset()) -> dict[str, Any]:
+        """Play once for every awaited seat the test holds (but ``skip``); the table after."""
+        table = await self.table()
+        for awaited in table["awaiting"]:
+            seat = awaited["seat"]
+            if seat in self.tokens and seat not in skip:
+                await self.play(seat)
+        return table
+
+
+PREFER = {
+    "i-love-portugal": ["BuyPhoto", "PlaceTourist", "ChooseColour"],
+    "itchy-feet": ["Travel", "AcceptTrade", "DiscardDownToSeven", "PassReaction"],
+    "vilar-de-mouros": [],
+    "miss-liz-parks": ["BuildTile", "AssignEmployee", "EndTurn"],
+}
+
+
+def choose(game: str, commands: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    for kind in PREFER.get(game, []):
+        preferred = [c for c in commands if c["type"] == kind]
+        if preferred:
+            return rng.choice(preferred)
+    if game == "i-love-portugal":
+        # walk to black circles (regions) rather than waypoints, and end turns rather than buy
+        moves = [c for c in commands if c["type"] == "MoveTourist" and "~" not in c["to"]]
+        if moves and rng.random() < 0.8:
+            return rng.choice(moves)
+        ends = [c for c in commands if c["type"] == "EndTurnAndDraw"]
+        if ends and rng.random() < 0.5:
+            return ends[0]
+        commands = [c for c in commands if c["type"] != "BuyCard"] or commands
+    if game == "itchy-feet":
+        commands = [c for c in commands if c["type"] not in ("OfferTrade", "RejectTrade")] or commands
+    return rng.choice(commands)
+
+
+# --- the page --------------------------------------------------------------------------------
+
+
+async def page_version(page: Page) -> int:
+    value = await page.get_attribute(".table-screen", "data-version")
+    return int(value or 0)
+
+
+async def wait_version(page: Page, version: int, timeout: float = 15_000) -> None:
+    await page.wait_for_function(
+        "v => { const el = document.querySelector('.table-screen');"
+        " return el && Number(el.getAttribute('data-version')) >= v; }",
+        arg=version,
+        timeout=timeout,
+    )
+
+
+async def click_one_move(page: Page) -> None:
+    """Click a legal move on the table (a highlighted target when there is one, else a button)."""
+    await page.wait_for_function(
+        "() => { const w = document.querySelector('.controls-wrap'), t = document.querySelector('.table-screen');"
+        " return w && t && w.dataset.legalVersion === t.dataset.version && Number(w.dataset.legalCount) > 0; }",
+        timeout=15_000,
+    )
+    version = await page_version(page)
+    targets = page.locator(".view-wrap .playable")
+    if await targets.count():
+        await targets.first.click()
+        # a target that leaves several commands narrows the panel: pick the first of them
+        await page.wait_for_timeout(50)
+        if await page.locator(".controls .selection").count():
+            await page.locator(".controls button.command").first.click()
+    else:
+        await page.locator(".controls button.command").first.click()
+    await wait_version(page, version + 1)
+
+
+def strings(value: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(value, str):
+        found.add(value)
+    elif isinstance(value, list):
+        for v in value:
+            found |= strings(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            found |= strings(v)
+    return found
+
+
+async def event_versions(server: Running, game_id: str, token: str | None, after: int = 0) -> list[int]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    versions: list[int] = []
+    while True:
+        r = await server.http.get(
+            f"{API}/games/{game_id}/events", params={"after": after, "limit": 1000}, headers=headers
+        )
+        assert r.status_code == 200, r.text
+        versions += [e["version"] for e in r.json()["events"]]
+        if after + 1000 >= r.json()["version"]:
+            return versions
+        after += 1000
+
+
+OPTIONS: dict[str, dict[str, Any]] = {"itchy-feet": {"trade_answer_ms": 800, "reaction_ms": 400}}
+PLAYERS = {"vilar-de-mouros": 3, "i-love-portugal": 2, "itchy-feet": 2, "miss-liz-parks": 2}
+OPENING_CLICKS = 4
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("game", ["vilar-de-mouros", "i-love-portugal", "itchy-feet", "miss-liz-parks"])
+async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running, browser: Browser, game: str) -> None:
+    started = time.monotonic()
+    person = await browser.new_context(viewport={"width": 1300, "height": 1000})
+    page = await person.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    # The lobby: the catalog's form for this game, its options, the name; create and sit.
+    await page.goto(server.url + "/")
+    form = page.locator(f'form.game-form[data-game="{game}"]')
+    await form.wait_for()
+    await page.fill('[data-testid="name"]', "Ana")
+    await form.locator('[data-field="players"]').fill(str(PLAYERS[game]))
+    for name, value in OPTIONS.get(game, {}).items():
+        await form.locator(f'[data-option="{name}"]').fill(str(value))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / "lobby.png"), full_page=True)
+    await form.locator("button[type=submit]").click()
+    await page.wait_for_selector(".table-screen[data-status=open]")
+    game_id = await page.get_attribute(".table-screen", "data-game-id")
+    assert game_id
+    assert await page.get_attribute(".table-screen", "data-seat") == "0"
+    held = json.loads(await page.evaluate("localStorage.getItem('ludoteca.seats')"))
+    table = Table(server, game, game_id, tokens={0: held[game_id]["token"]})
+
+    # Fill the other seats with bots; a server without bots yet answers no_such_bot, and the
+    # test seats them itself and plays them over HTTP.
+    await page.click('[data-testid="fill-bots"]')
+    await page.wait_for_function(
+        "() => document.querySelector('.table-screen[data-status=active]')"
+        " || document.querySelector('.message[data-code=no_such_bot]')"
+    )
+    if await page.locator(".message[data-code=no_such_bot]").count():
+        for seat in range(1, PLAYERS[game]):
+            r = await server.http.post(f"{API}/games/{game_id}/seats", json={"name": f"Bot {seat}", "seat": seat})
+            assert r.status_code == 201, r.text
+            table.tokens[seat] = r.json()["token"]
+    else:
+        table.server_bots = True
+    await page.wait_for_selector(".table-screen[data-status=active]")
+
+    # A second browser context watches as a spectator.
+    watcher = await browser.new_context(viewport={"width": 1300, "height": 1000})
+    spectator = await watcher.new_page()
+    spectator.on("pageerror", lambda e: errors.append(str(e)))
+    await spectator.goto(f"{server.url}/#/watch/{game_id}")
+    await spectator.wait_for_selector(".table-screen[data-seat=spectator]")
+
+    # The opening moves, by clicking; the other seats answer in between.
+    clicks = 0
+    for _ in range(400):
+        current = await table.table()
+        if current["status"] == "finished" or clicks >= OPENING_CLICKS:
+            break
+        if any(a["seat"] == 0 for a in current["awaiting"]):
+            await click_one_move(page)
+            clicks += 1
+        elif table.server_bots:
+            await page.wait_for_timeout(50)
+        else:
+            await table.step(skip={0})
+    assert clicks >= 1, "the person never got to move"
+    assert not await page.locator(".message.error").count(), await page.inner_text("#messages")
+
+    # Bring the game to a quiet moment: the person is awaited, nobody else can move.
+    for _ in range(400):
+        current = await table.table()
+        if current["status"] != "active" or [a["seat"] for a in current["awaiting"]] == [0]:
+            break
+        if table.server_bots:
+            await page.wait_for_timeout(50)
+        else:
+            await table.step(skip={0})
+    if current["status"] == "active":
+        # The spectator is shown no private card: nothing only a seat may see reaches its page.
+        await wait_version(spectator, current["version"])
+        await wait_version(page, current["version"])
+        public = strings((await table.table())["view"])
+        public_html = await spectator.content()
+        shown = set(await spectator.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+        assert shown <= public, f"the spectator's page shows cards that are not public: {sorted(shown - public)}"
+        assert await spectator.locator(".card.back").count(), "the spectator sees no face-down card at all"
+        for seat, token in table.tokens.items():
+            private = strings((await table.table(token))["view"]) - public
+            assert private or seat != 0, "the person's own view has nothing private: the check would prove nothing"
+            leaked = sorted(s for s in private if s in public_html)
+            assert not leaked, f"the spectator's page shows seat {seat}'s hidden {leaked}"
+            if seat == 0:
+                own_html = await page.content()
+                assert all(s in own_html for s in private), "the person's page does not show its own cards"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(SHOTS / f"{game}.png"), full_page=True)
+        await spectator.screenshot(path=str(SHOTS / f"{game}-spectator.png"), full_page=True)
+
+    # Cut both pages' sockets; the game moves on meanwhile; they resume without a gap.
+    before = await page_version(page)
+    for p in (page, spectator):
+        await p.evaluate("window.__ludoteca.dropSocket(700)")
+    for _ in range(6):
+        if (await table.table())["status"] != "active":
+            break
+        await table.play(0)  # the person's seat, while its page is away
+        await table.step(skip={0})
+    moved_to = (await table.table())["version"]
+    assert moved_to > before
+    for p in (page, spectator):
+        await wait_version(p, moved_to)
+        assert await p.evaluate("window.__ludoteca.screen.live.connects") >= 2
+    assert await page.evaluate("window.__ludoteca.screen.live.seen") == await event_versions(
+        server, game_id, table.tokens[0]
+    )
+    assert await spectator.evaluate("window.__ludoteca.screen.live.seen") == await event_versions(server, game_id, None)
+
+    # A reload keeps the seat (its token is in localStorage).
+    await page.reload()
+    await page.wait_for_selector('.table-screen[data-seat="0"]')
+
+    # The middle: the person's seat and the others play on (over HTTP) to the end.
+    deadline = time.monotonic() + 80
+    while time.monotonic() < deadline:
+        current = await table.step()
+        if current["status"] == "finished":
+            break
+        if not current["awaiting"] or table.server_bots:
+            await page.wait_for_timeout(20)
+    final = await table.table()
+    assert final["status"] == "finished", f"{game} did not finish in time (version {final['version']})"
+
+    # Both pages show the final scores.
+    for p in (page, spectator):
+        await p.wait_for_selector('[data-testid="outcome"]', timeout=20_000)
+        scores = await p.locator('[data-testid="outcome"] td.score').all_inner_texts()
+        assert sorted(int(s) for s in scores) == sorted(final["outcome"]["scores"])
+    await page.screenshot(path=str(SHOTS / f"{game}-final.png"), full_page=True)
+    assert not errors, errors
+    await person.close()
+    await watcher.close()
+    print(f"{game}: {final['version']} versions, {time.monotonic() - started:.1f} s")
+
+
+@pytest.mark.timeout(90)
+async def test_the_replay_viewer_steps_scrubs_and_switches_views(server: Running, browser: Browser) -> None:
+    game_id = await server.create(2)
+    tokens = await server.seat_all(game_id, 2)
+    table = Table(server, "vilar-de-mouros", game_id, tokens=dict(enumerate(tokens)))
+    while (await table.step())["status"] != "finished":
+        pass
+    last = (await table.table())["version"]
+    context = await browser.new_context(viewport={"width": 1300, "height": 1000})
+    await context.add_init_script(
+        "localStorage.setItem('ludoteca.seats', JSON.stringify("
+        + json.dumps({game_id: {"seat": 1, "token": tokens[1], "game": "vilar-de-mouros", "at": 1}})
+        + "))"
+    )
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    await page.goto(f"{server.url}/#/replays")
+    await page.click(f'tr[data-game-id="{game_id}"] a:has-text("replay")')
+    await page.wait_for_selector(f'.replay-screen[data-shown="{last}"]')
+    assert await page.locator('[data-testid="outcome"]').count() == 1  # the final scores at the last version
+    assert await page.input_value('[data-testid="replay-as"]') == "full"  # finished: the full view
+
+    # scrub to version 20: the full view shows every hand
+    await page.eval_on_selector(
+        '[data-testid="replay-slider"]', "(s) => { s.value = '20'; s.dispatchEvent(new Event('input')); }"
+    )
+    await page.wait_for_selector('.replay-screen[data-shown="20"] .view[data-viewer="-1"]')
+    full = await page.content()
+    hands = (await server.get(f"{API}/games/{game_id}/replay", version=20, **{"as": "full"})).json()
+    for seat in hands["view"]["seats"]:
+        assert all(card in full for card in seat["hand"])
+
+    # step back and forth
+    await page.click('[data-testid="replay-prev"]')
+    await page.wait_for_selector('.replay-screen[data-shown="19"]')
+    await page.click('[data-testid="replay-next"]')
+    await page.click('[data-testid="replay-next"]')
+    await page.wait_for_selector('.replay-screen[data-shown="21"]')
+
+    # switch to seat 0's view: seat 1's hand is hidden again
+    await page.select_option('[data-testid="replay-as"]', "0")
+    await page.wait_for_selector('.replay-view[data-as="0"] .view[data-viewer="0"]')
+    as0 = (await server.get(f"{API}/games/{game_id}/replay", version=21, **{"as": "0"})).json()
+    as1 = (await server.get(f"{API}/games/{game_id}/replay", version=21, **{"as": "1"})).json()
+    html = await page.content()
+    assert all(card in html for card in as0["view"]["seats"][0]["hand"])
+    hidden = strings(as1["view"]["seats"][1]["hand"]) - strings(as0["view"])
+    assert hidden and not [c for c in hidden if c in html]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SHOTS / "replay.png"), full_page=True)
+    assert not errors, errors
+    await context.close()
+
+
+@pytest.mark.timeout(60)
+async def test_rejected_commands_are_shown_with_their_code(server: Running, browser: Browser) -> None:
+    game_id, tokens = await server.started(2)
+    table = Table(server, "vilar-de-mouros", game_id, tokens=dict(enumerate(tokens)))
+    while [a["seat"] for a in (await table.table())["awaiting"]] != [0]:  # seat 0's turn
+        await table.step(skip={0})
+    context = await browser.new_context()
+    await context.add_init_script(
+        "localStorage.setItem('ludoteca.seats', JSON.stringify("
+        + json.dumps({game_id: {"seat": 0, "token": tokens[0], "game": "vilar-de-mouros", "at": 1}})
+        + "))"
+    )
+    page = await context.new_page()
+    await page.goto(f"{server.url}/#/game/{game_id}")
+    version = (await table.table())["version"]
+    await page.wait_for_selector(f'.controls-wrap[data-legal-version="{version}"] button.command')
+
+    # A rule's refusal: its code and message.
+    await page.evaluate("window.__ludoteca.screen.send({type: 'PlaceCards', centre: 'x', personal: 'y'})")
+    refused = page.locator(".message[data-code=draw_first]")
+    await refused.wait_for()
+    assert "Place cards refused" in await refused.inner_text()
+
+    # The page's socket is away; the seat's turn is played elsewhere; the stale button is refused.
+    await page.evaluate("window.__ludoteca.dropSocket(60000)")
+    r = await server.send(game_id, tokens[0], {"type": "DrawFromDeck"})
+    r = await server.send(game_id, tokens[0], {"type": "DrawFromDeck"})
+    hand = (await table.table(tokens[0]))["view"]["seats"][0]["hand"]
+    r = await server.send(game_id, tokens[0], {"type": "PlaceCards", "centre": hand[0], "personal": hand[1]})
+    assert r.status_code == 200, r.text
+    await page.locator('.controls button.command[data-type="DrawFromDeck"]').click()
+    conflict = page.locator(".message[data-code=version_conflict]")
+    await conflict.wait_for()
+    assert "version" in await conflict.inner_text()
+    await context.close()
+
+
+@pytest.mark.timeout(120)
+async def test_presence_undo_and_resign_in_the_browser(server: Running, browser: Browser) -> None:
+    """Who is at the table shows on the seats; the undo button takes a step back; resigning
+    hands the seat to a bot."""
+    game_id = await server.create(3, "i-love-portugal")
+    tokens = await server.seat_all(game_id, 3)
+    table = Table(server, "i-love-portugal", game_id, tokens=dict(enumerate(tokens)))
+    while [a["seat"] for a in (await table.table())["awaiting"]] != [0]:  # seat 0's turn
+        await table.step(skip={0})
+    context = await browser.new_context()
+    await context.add_init_script(
+        "localStorage.setItem('ludoteca.seats', JSON.stringify("
+        + json.dumps({game_id: {"seat": 0, "token": tokens[0], "game": "i-love-portugal", "at": 1}})
+        + "))"
+    )
+    page = await context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    await page.goto(f"{server.url}/#/game/{game_id}")
+    await page.wait_for_selector('.seat-chip.present[data-seat="0"]')  # this page's own socket
+
+    # A step that can be taken back (the tourist moves a circle): the page offers the undo.
+    for _ in range(200):
+        if [a["seat"] for a in (await table.table())["awaiting"]] != [0]:
+            await table.step(skip={0})
+            continue
+        version, commands = await table.legal(0)
+        command = next((c for c in commands if c["type"] == "MoveTourist"), commands[0])
+        body = {"command": command, "command_id": f"undo-{version}", "expected_version": version}
+        r = await server.http.post(f"{API}/games/{game_id}/commands", json=body, headers=table.auth(0))
+        assert r.status_code == 200, r.text
+        if r.json()["events"][0]["event"]["type"] == "Undoable":
+            break
+    moved = r.json()["version"]
+    await wait_version(page, moved)
+    undo = page.locator('button[data-testid="undo"]:not([hidden])')
+    await undo.wait_for()
+    await undo.click()
+    await wait_version(page, moved + 1)
+    assert (await table.table())["version"] == moved + 1
+    events = (await server.http.get(f"{API}/games/{game_id}/events", params={"after": moved})).json()["events"]
+    assert [e["event"]["type"] for e in events] == ["StepsUndone"]
+
+    # Resigning: the seat shows as left, a bot holds it.
+    await page.locator('button[data-testid="resign"]').click()
+    await page.wait_for_selector('.seat-chip[data-seat="0"]:has-text("left")')
+    assert (await table.table())["seats"][0]["bot"] == "greedy"
+    await page.screenshot(path=str(SHOTS / "table-services.png"))
+    await context.close()
+
+
+async def test_the_server_serves_the_web_table_beside_the_api(server: Running) -> None:
+    page = await server.http.get("/")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert '<script type="module" src="/web/js/main.js">' in page.text
+    script = await server.http.get("/web/js/main.js")
+    assert script.status_code == 200
+    assert "javascript" in script.headers["content-type"]  # ES modules need a JavaScript type
+    assert (await server.http.get("/web/app.css")).headers["content-type"].startswith("text/css")
+    missing = await server.http.get("/web/nope.js")
+    assert missing.status_code == 404
+    assert missing.json()["error"] == "not_found"
+    assert (await server.http.get("/docs")).status_code == 200
+    wrong = await server.http.post("/api/v1/games/catalog")  # the API's own 405 is untouched
+    assert wrong.status_code == 405
+    assert wrong.json()["error"] == "method_not_allowed"
+
+
+def test_the_web_table_speaks_only_the_public_api() -> None:
+    """Every request the page makes goes through clients/web/js/api.js (REST under /api/v1) or
+    live.js (the game's WebSocket under /api/v1): a third-party frontend's footing."""
+    web = ROOT / "clients" / "web"
+    sources = {p.relative_to(web).as_posix(): p.read_text(encoding="utf-8") for p in web.rglob("*.js")}
+    assert sources, "no web table"
+    assert [name for name, text in sources.items() if "fetch(" in text] == ["js/api.js"]
+    assert [name for name, text in sources.items() if "new WebSocket(" in text] == ["js/live.js"]
+    assert 'export const API = "/api/v1";' in sources["js/api.js"]
+    assert "/api/v1/games/${this.gameId}/ws" in sources["js/live.js"]
+    assert not [name for name, text in sources.items() if "XMLHttpRequest" in text or "EventSource" in text]
