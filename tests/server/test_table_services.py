@@ -91,6 +91,23 @@ async def test_a_clock_that_runs_out_plays_the_greedy_move_for_the_seat(api: Run
     assert any(e["type"] == "ClockTicked" and e["seat"] == late for e in events)
 
 
+async def test_a_clock_runs_out_on_a_replica_started_after_every_other_stopped(
+    redis: aioredis.Redis, redis_url: str
+) -> None:
+    """The clocks are facts and a due index in Redis: no replica needs to have been up."""
+    clock = {"per": "game", "seconds": 1, "on_timeout": "bot_move"}
+    async with running(quick_settings(redis_url)) as first:
+        game_id = (await open_table(first, "vilar-de-mouros", 2, clock=clock))["game_id"]
+        await first.seat_all(game_id, 2)
+        start = await table(first, game_id)
+    await asyncio.sleep(1.2)  # the clock runs out while no replica is up
+    async with running(quick_settings(redis_url)) as second:
+        moved = await until(second, game_id, lambda t: t["version"] > start["version"], 10)
+        assert moved["version"] > start["version"], "the clock was lost with the replicas"
+        r = await second.get(f"/api/v1/games/{game_id}/events", None, after=start["version"])
+        assert r.json()["events"][0]["event"]["type"] == "TimeRanOut"
+
+
 async def test_a_clock_under_time_out_hands_the_seat_to_a_bot(api: Running) -> None:
     clock = {"per": "game", "seconds": 1, "on_timeout": "time_out"}
     game_id = (await open_table(api, "miss-liz-parks", 3, clock=clock))["game_id"]
@@ -137,6 +154,48 @@ async def test_a_seat_that_resigns_is_played_on_by_the_greedy_bot(api: Running, 
         "reason": "resigned",
     }
     assert before["resigned"] == []
+
+
+async def command_over_socket(api: Running, game_id: str, token: str, command: Any, command_id: str) -> Any:
+    """Send one command on the game's WebSocket; the ack or the error that answers it."""
+    async with connect(f"{api.ws_url}/api/v1/games/{game_id}/ws") as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "after": 0}))
+        await ws.send(json.dumps({"type": "command", "command": command, "command_id": command_id}))
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if message["type"] in ("ack", "error") and message.get("command_id") == command_id:
+                return message
+
+
+@EVERY_GAME
+async def test_resigning_and_undoing_over_the_websocket(api: Running, game: str) -> None:
+    game_id = (await open_table(api, game, 3))["game_id"]
+    tokens = await api.seat_all(game_id, 3)
+    seat, _ = await api.awaited(game_id, tokens)
+    refused = await command_over_socket(api, game_id, tokens[seat], {"type": "Undo"}, "ws-undo")
+    assert refused["type"] == "error" and refused["error"] == "nothing_to_undo"
+    left = await command_over_socket(api, game_id, tokens[seat], {"type": "Resign"}, "ws-resign")
+    assert left["type"] == "ack"
+    assert (await table(api, game_id))["resigned"] == [seat]
+    again = await command_over_socket(api, game_id, tokens[seat], {"type": "Resign"}, "ws-resign-2")
+    assert again["type"] == "error" and again["error"] == "resigned"
+
+
+@pytest.mark.parametrize("game", UNDOABLE)
+async def test_a_seat_undoes_a_step_within_its_turn_over_the_websocket(api: Running, game: str) -> None:
+    game_id = (await open_table(api, game, 2))["game_id"]
+    tokens = await api.seat_all(game_id, 2)
+    rng = random.Random(3)
+    for _ in range(400):
+        seat, commands = await api.awaited(game_id, tokens)
+        r = await api.send(game_id, tokens[seat], rng.choice(commands))
+        assert r.status_code == 200, r.text
+        if kinds(r)[0] == "Undoable":
+            break
+    else:
+        raise AssertionError("no undoable step")
+    undone = await command_over_socket(api, game_id, tokens[seat], {"type": "Undo"}, "ws-undo")
+    assert undone == {"type": "ack", "command_id": "ws-undo", "version": r.json()["version"] + 1}
 
 
 @pytest.mark.parametrize("game", UNDOABLE)
