@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,26 @@ def test_the_domain_loads_without_the_server() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+def test_every_library_the_shipped_packages_import_is_a_runtime_dependency() -> None:
+    """`pip install .` (the README's first command) must bring everything the server and the
+    clients import; a library only the tests install would break `ludoteca serve`."""
+    import sys
+    import tomllib
+    from importlib.metadata import packages_distributions
+
+    declared = {
+        re.split(r"[\[<>=~!; ]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+        for requirement in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    }
+    ours = {"domain", "projections", "server", "clients"}
+    distributions = packages_distributions()
+    missing = {}
+    for package in sorted(ours):
+        for path in (ROOT / package).rglob("*.py"):
+            for module in imported_modules(path) - ours - set(sys.stdlib_module_names):
+                dists = {d.lower().replace("_", "-") for d in distributions.get(module, [module])}
+                if not dists & declared:
+                    missing.setdefault(module, []).append(str(path.relative_to(ROOT)))
+    assert missing == {}
