@@ -290,6 +290,8 @@ class Feeds:
                 feed_.task.cancel()
 
     async def close(self) -> None:
+        for task in list(self.pushing):
+            task.cancel()
         for feed_ in list(self.feeds.values()):
             if feed_.task is not None:
                 feed_.task.cancel()
