@@ -247,6 +247,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
     await form.locator('[data-field="players"]').fill(str(PLAYERS[game]))
     for name, value in OPTIONS.get(game, {}).items():
         await form.locator(f'[data-option="{name}"]').fill(str(value))
+    await form.locator('[data-field="clock"]').select_option("move:300")  # a turn clock, never run out here
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / "lobby.png"), full_page=True)
     await form.locator("button[type=submit]").click()
@@ -256,6 +257,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
     assert await page.get_attribute(".table-screen", "data-seat") == "0"
     held = json.loads(await page.evaluate("localStorage.getItem('ludoteca.seats')"))
     table = Table(server, game, game_id, tokens={0: held[game_id]["token"]})
+    assert (await table.table())["clock"] == {"per": "move", "seconds": 300, "on_timeout": "bot_move"}
 
     # Fill the other seats with bots; a server without bots yet answers no_such_bot, and the
     # test seats them itself and plays them over HTTP.
@@ -272,6 +274,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
     else:
         table.server_bots = True
     await page.wait_for_selector(".table-screen[data-status=active]")
+    await page.wait_for_selector(".seat-chip .clock")  # every seat's clock is shown
 
     # A second browser context watches as a spectator.
     watcher = await browser.new_context(viewport={"width": 1300, "height": 1000})

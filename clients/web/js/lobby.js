@@ -30,8 +30,8 @@ function readOptions(form, defaults) {
   return options;
 }
 
-export async function createAndSit(game, players, options, name, sit) {
-  const created = await post("/games", { game, players, options });
+export async function createAndSit(game, players, options, name, sit, clock = null) {
+  const created = await post("/games", clock ? { game, players, options, clock } : { game, players, options });
   // the creator may call the table off until it starts (docs/table-services.md)
   localStorage.setItem(`ludoteca.creator.${created.game_id}`, created.creator_token);
   if (sit) {
@@ -54,12 +54,19 @@ export async function joinFirstFree(gameId, game, name) {
 function gameForm(entry, nameInput) {
   const players = h("input", { type: "number", min: entry.min_players, max: entry.max_players, value: String(entry.min_players), "data-field": "players", "aria-label": "players" });
   const sit = h("input", { type: "checkbox", checked: true, "data-field": "sit" });
+  // a turn clock (docs/table-services.md): none, per move, or for the whole game
+  const clock = h("select", { "data-field": "clock", "aria-label": "turn clock" },
+    h("option", { value: "" }, "no clock"),
+    h("option", { value: "move:60" }, "1 minute a move"),
+    h("option", { value: "move:300" }, "5 minutes a move"),
+    h("option", { value: "game:900" }, "15 minutes a game"));
   const form = h("form", { class: "game-form panel", "data-game": entry.game },
     h("h3", {}, entry.title),
     h("div", { class: "muted" }, `${entry.min_players}–${entry.max_players} players · `, h("code", {}, entry.game)),
     h("label", {}, "Players ", players),
     Object.keys(entry.options || {}).length ? h("fieldset", {}, h("legend", {}, "Options"),
       Object.entries(entry.options).map(([k, v]) => optionInput(k, v))) : null,
+    h("label", {}, "Turn clock ", clock, " (out of time: a bot plays the move)"),
     h("label", {}, sit, " take a seat myself"),
     h("button", { type: "submit", class: "primary", "data-testid": `create-${entry.game}` }, "Create table"));
   form.addEventListener("submit", async (e) => {
@@ -68,7 +75,9 @@ function gameForm(entry, nameInput) {
       const options = readOptions(form, entry.options || {});
       const name = nameInput.value.trim();
       if (name) localStorage.setItem("ludoteca.name", name);
-      const gameId = await createAndSit(entry.game, Number(players.value), options, name, sit.checked);
+      const [per, seconds] = clock.value.split(":");
+      const turnClock = clock.value ? { per, seconds: Number(seconds), on_timeout: "bot_move" } : null;
+      const gameId = await createAndSit(entry.game, Number(players.value), options, name, sit.checked, turnClock);
       location.hash = `#/game/${gameId}`;
     } catch (err) {
       errorMessage(err, "Creating the table");
