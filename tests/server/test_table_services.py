@@ -74,6 +74,20 @@ def kinds(answer: httpx.Response) -> list[str]:
     return [e["event"]["type"] for e in answer.json()["events"]]
 
 
+async def until_undoable(
+    api: Running, game_id: str, tokens: list[str], rng: random.Random
+) -> tuple[int, dict[str, Any], httpx.Response]:
+    """Random legal commands until one is marked undoable: its seat, that seat's table before it, the answer."""
+    for _ in range(400):
+        seat, commands = await api.awaited(game_id, tokens)
+        before = await table(api, game_id, tokens[seat])
+        r = await api.send(game_id, tokens[seat], rng.choice(commands), expected_version=before["version"])
+        assert r.status_code == 200, r.text
+        if kinds(r)[0] == "Undoable":
+            return seat, before, r
+    raise AssertionError("no undoable step")
+
+
 @EVERY_GAME
 async def test_a_clock_that_runs_out_plays_the_greedy_move_for_the_seat(api: Running, game: str) -> None:
     clock = {"per": "move", "seconds": 1, "on_timeout": "bot_move"}
@@ -185,15 +199,7 @@ async def test_resigning_and_undoing_over_the_websocket(api: Running, game: str)
 async def test_a_seat_undoes_a_step_within_its_turn_over_the_websocket(api: Running, game: str) -> None:
     game_id = (await open_table(api, game, 2))["game_id"]
     tokens = await api.seat_all(game_id, 2)
-    rng = random.Random(3)
-    for _ in range(400):
-        seat, commands = await api.awaited(game_id, tokens)
-        r = await api.send(game_id, tokens[seat], rng.choice(commands))
-        assert r.status_code == 200, r.text
-        if kinds(r)[0] == "Undoable":
-            break
-    else:
-        raise AssertionError("no undoable step")
+    seat, _, r = await until_undoable(api, game_id, tokens, random.Random(3))
     undone = await command_over_socket(api, game_id, tokens[seat], {"type": "Undo"}, "ws-undo")
     assert undone == {"type": "ack", "command_id": "ws-undo", "version": r.json()["version"] + 1}
 
@@ -202,16 +208,7 @@ async def test_a_seat_undoes_a_step_within_its_turn_over_the_websocket(api: Runn
 async def test_a_seat_undoes_a_step_within_its_turn(api: Running, game: str) -> None:
     game_id = (await open_table(api, game, 2))["game_id"]
     tokens = await api.seat_all(game_id, 2)
-    rng = random.Random(1)
-    for _ in range(400):
-        seat, commands = await api.awaited(game_id, tokens)
-        before = await table(api, game_id, tokens[seat])
-        r = await api.send(game_id, tokens[seat], rng.choice(commands), expected_version=before["version"])
-        assert r.status_code == 200, r.text
-        if kinds(r)[0] == "Undoable":
-            break
-    else:
-        raise AssertionError("no undoable step")
+    seat, before, r = await until_undoable(api, game_id, tokens, random.Random(1))
     assert (await legal(api, game_id, tokens[seat]))["undo"] == [before["version"]]
     undone = await api.send(game_id, tokens[seat], {"type": "Undo"})
     assert undone.status_code == 200, undone.text
