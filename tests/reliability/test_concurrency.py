@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.reliability.harness import Api, check_stream, figure, own_redis, redis_client, replicas
-from tests.reliability.sizes import SIZE
+from tests.reliability.sizes import SIZE, limit
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +38,7 @@ async def new_game(api: Api, games: dict[str, int]) -> tuple[str, list[str]]:
     return game_id, tokens
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(limit(120))
 async def test_racing_commands_with_one_expected_version_land_exactly_once_per_round(
     api: Api, cluster: tuple[list[str], str]
 ) -> None:
@@ -96,7 +96,7 @@ async def test_racing_commands_with_one_expected_version_land_exactly_once_per_r
     )
 
 
-@pytest.mark.timeout(180)
+@pytest.mark.timeout(limit(180))
 async def test_a_command_sent_three_times_under_one_id_lands_once_and_every_copy_gets_the_first_answer(
     api: Api, cluster: tuple[list[str], str]
 ) -> None:

@@ -29,7 +29,7 @@ from tests.reliability.harness import (
     replicas,
     stream_versions,
 )
-from tests.reliability.sizes import SIZE
+from tests.reliability.sizes import SIZE, limit
 
 
 def aof(redis: EmbeddedRedis) -> Path:
@@ -64,7 +64,7 @@ async def feed(api: Api, game_id: str, token: str | None, i: int) -> dict[int, A
     return {e["version"]: e["event"] for e in r.json()["events"]}
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(limit(120))
 @pytest.mark.parametrize("writes_first", [False, True], ids=["looked-at-first", "written-past-first"])
 async def test_a_stream_that_goes_backwards_is_detected_and_no_version_is_reused(
     tmp_path: Path, writes_first: bool

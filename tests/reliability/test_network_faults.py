@@ -17,7 +17,7 @@ import time
 import pytest
 
 from tests.reliability.harness import Api, check_stream, figure, own_redis, redis_client, replica
-from tests.reliability.sizes import SIZE
+from tests.reliability.sizes import SIZE, limit
 from tests.support.processes import free_port
 
 
@@ -81,7 +81,7 @@ class Proxy:
             await self.server.wait_closed()
 
 
-@pytest.mark.timeout(180)
+@pytest.mark.timeout(limit(180))
 async def test_faults_between_a_replica_and_redis_answer_503_within_2_s_and_the_replica_recovers() -> None:
     rng = random.Random(6)
     redis_port = free_port()

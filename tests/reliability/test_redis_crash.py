@@ -20,7 +20,7 @@ import pytest
 
 from server.embedded import Fsync
 from tests.reliability.harness import Api, Driver, figure, kill_redis, own_redis, redis_client, replicas
-from tests.reliability.sizes import SIZE
+from tests.reliability.sizes import SIZE, limit
 
 RECOVERY = 5.0  # seconds a replica may take to serve again once Redis is back
 
@@ -40,7 +40,7 @@ async def ready_again(api: Api) -> float:
     return time.monotonic() - start
 
 
-@pytest.mark.timeout(150)
+@pytest.mark.timeout(limit(150))
 @pytest.mark.parametrize("fsync", ["always", "everysec"])
 async def test_redis_killed_under_load_answers_503_and_loses_nothing_acknowledged(fsync: Fsync) -> None:
     rng = random.Random(4)

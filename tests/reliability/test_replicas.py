@@ -10,9 +10,10 @@ import signal
 import pytest
 
 from tests.reliability.harness import Api, Follower, figure, own_redis, replicas
+from tests.reliability.sizes import limit
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(limit(120))
 async def test_seats_on_three_replicas_see_every_command_and_survive_one_replica_stopping() -> None:
     rng = random.Random(11)
     with own_redis("always") as redis_server, replicas(redis_server.url, 3) as serves:

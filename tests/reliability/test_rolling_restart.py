@@ -15,10 +15,10 @@ import signal
 import pytest
 
 from tests.reliability.harness import Api, Driver, figure, own_redis, redis_client, replicas
-from tests.reliability.sizes import SIZE
+from tests.reliability.sizes import SIZE, limit
 
 
-@pytest.mark.timeout(150)
+@pytest.mark.timeout(limit(150))
 async def test_a_rolling_restart_of_every_replica_loses_nothing_and_no_client_misses_a_version() -> None:
     with own_redis("everysec") as redis_server, replicas(redis_server.url, SIZE.replicas) as serves:
         async with Api([s.url for s in serves]) as api:

@@ -17,10 +17,10 @@ import random
 import pytest
 
 from tests.reliability.harness import Api, Driver, figure, own_redis, redis_client, replicas, sigkill
-from tests.reliability.sizes import SIZE
+from tests.reliability.sizes import SIZE, limit
 
 
-@pytest.mark.timeout(150)
+@pytest.mark.timeout(limit(150))
 async def test_sigkilled_replicas_lose_nothing_acknowledged_and_followers_resume_without_a_gap() -> None:
     rng = random.Random(3)
     with own_redis("everysec") as redis_server, replicas(redis_server.url, SIZE.replicas) as serves:

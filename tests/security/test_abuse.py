@@ -24,7 +24,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.reliability.harness import Api, auth, figure, game_keys, own_redis, redis_client, replicas
-from tests.reliability.sizes import SIZE
+from tests.reliability.sizes import SIZE, limit
 from tests.support.processes import ROOT
 
 ALLOWED = "https://table.example"
@@ -49,7 +49,7 @@ def ws_url(base: str, game_id: str) -> str:
     return base.replace("http://", "ws://") + f"/api/v1/games/{game_id}/ws"
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(limit(60))
 async def test_a_body_over_64_kib_is_refused_with_413_and_writes_nothing(api: Api, serve_url: tuple[str, str]) -> None:
     game_id, tokens = await api.started(2)
     redis = redis_client(serve_url[1])
@@ -73,7 +73,7 @@ async def test_a_body_over_64_kib_is_refused_with_413_and_writes_nothing(api: Ap
         await redis.aclose()
 
 
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(limit(60))
 @pytest.mark.parametrize("when", ["hello", "after-hello"])
 async def test_a_websocket_message_over_16_kib_closes_the_socket_with_1009(
     api: Api, serve_url: tuple[str, str], when: str
@@ -116,7 +116,7 @@ def p(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100)[int(q) - 1] if len(values) > 1 else values[0]
 
 
-@pytest.mark.timeout(90)
+@pytest.mark.timeout(limit(90))
 async def test_a_flooding_socket_is_told_too_many_then_closed_and_the_others_keep_their_latency(
     api: Api, serve_url: tuple[str, str]
 ) -> None:
@@ -186,7 +186,7 @@ async def test_a_flooding_socket_is_told_too_many_then_closed_and_the_others_kee
     )
 
 
-@pytest.mark.timeout(30)
+@pytest.mark.timeout(limit(30))
 async def test_a_websocket_from_a_foreign_origin_is_refused(api: Api, serve_url: tuple[str, str]) -> None:
     game_id, _ = await api.started(2)
     for origin in ("https://evil.example", "null", "http://127.0.0.1.evil.example", "https://table.example.evil"):
@@ -203,7 +203,7 @@ async def test_a_websocket_from_a_foreign_origin_is_refused(api: Api, serve_url:
     assert r.headers.get("access-control-allow-origin") is None
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(limit(240))
 async def test_a_server_holding_many_idle_sockets_keeps_serving(api: Api, serve_url: tuple[str, str]) -> None:
     game_id, tokens = await api.started(2)
     holder = subprocess.Popen(

@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from domain.catalog import GAMES
 from tests.reliability.harness import ADMIN, Api, auth, figure, game_keys, own_redis, redis_client, replicas
 from tests.security.oracle import hidden_from, leaks, log_from_export
+from tests.reliability.sizes import limit
 
 POINTS = 4  # moments of each game at which every command is tried
 
@@ -70,7 +71,7 @@ async def legal_by_seat(api: Api, game_id: str, tokens: list[str]) -> list[list[
     return [r.json()["commands"] for r in answers]
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(limit(120))
 @pytest.mark.parametrize("kind", sorted(GAMES))
 async def test_every_command_with_a_token_not_of_the_awaited_seat_is_refused_and_writes_nothing(
     api: Api, serve_url: tuple[str, str], kind: str
@@ -147,7 +148,7 @@ async def ws_hello(url: str, game_id: str, token: str | None) -> list[dict[str, 
     return got
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(limit(120))
 @pytest.mark.parametrize("kind", sorted(GAMES))
 async def test_on_the_websocket_commands_of_another_seat_are_refused_and_bad_hellos_are_closed(
     api: Api, serve_url: tuple[str, str], kind: str
@@ -197,7 +198,7 @@ async def test_on_the_websocket_commands_of_another_seat_are_refused_and_bad_hel
     figure(f"acting as another ({kind}, WebSocket): refused", f"{tried}/{tried}, 0 events written")
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(limit(120))
 @pytest.mark.parametrize("kind", sorted(GAMES))
 async def test_a_socket_without_a_seat_receives_no_private_data(
     api: Api, serve_url: tuple[str, str], kind: str

@@ -36,7 +36,7 @@ import pytest
 
 from domain.catalog import GAMES
 from tests.reliability.harness import figure
-from tests.reliability.sizes import SOAK
+from tests.reliability.sizes import SOAK, limit
 from tests.server.conftest import Running
 
 pytestmark = pytest.mark.skipif(
@@ -73,7 +73,7 @@ async def schemathesis(
     return process.returncode or 0, output, int(generated.group(1)) if generated else 0
 
 
-@pytest.mark.timeout(1200 if SOAK else 60)
+@pytest.mark.timeout(limit(60))
 @pytest.mark.parametrize("game", sorted(GAMES))
 async def test_schemathesis_finds_no_server_error_and_passes_every_other_check(
     server: Running, tmp_path: Path, game: str
@@ -86,7 +86,7 @@ async def test_schemathesis_finds_no_server_error_and_passes_every_other_check(
     figure(f"schemathesis ({game}): test cases, server errors", f"{generated} cases, 0 server errors")
 
 
-@pytest.mark.timeout(1200 if SOAK else 60)
+@pytest.mark.timeout(limit(60))
 async def test_every_response_matches_the_openapi_document(server: Running, tmp_path: Path) -> None:
     code, output, _ = await schemathesis(
         server, tmp_path, "vilar-de-mouros", checks="response_schema_conformance,not_a_server_error", exclude=()

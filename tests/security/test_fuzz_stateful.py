@@ -33,7 +33,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from domain.catalog import GAMES
 from tests.reliability.harness import ADMIN, auth, figure, replica
-from tests.reliability.sizes import SOAK
+from tests.reliability.sizes import SOAK, limit
 from tests.support.processes import Serve
 
 EXAMPLES, STEPS = (200, 100) if SOAK else (10, 20)
@@ -294,7 +294,7 @@ def machine(game: str, url: str, redis_url: str, counts: Counts) -> type[RuleBas
     return Fuzz
 
 
-@pytest.mark.timeout(3600 if SOAK else 40)
+@pytest.mark.timeout(limit(40))
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_random_commands_from_every_seat_change_nothing_unless_legal(serve: Serve, redis_url: str, game: str) -> None:
     counts = Counts()

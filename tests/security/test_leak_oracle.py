@@ -25,7 +25,7 @@ from websockets.asyncio.client import connect
 from domain.catalog import GAMES
 from tests.projections.test_no_leak import probes
 from tests.reliability.harness import ADMIN, Api, auth, figure, own_redis, replica
-from tests.reliability.sizes import SIZE
+from tests.reliability.sizes import SIZE, limit
 from tests.security.oracle import hidden_from, leaks, log_from_export
 from tests.support.processes import Serve
 
@@ -49,7 +49,7 @@ def headers_text(r: Any) -> str:
     return "\n".join(f"{k}: {v}" for k, v in r.headers.items())
 
 
-@pytest.mark.timeout(180)
+@pytest.mark.timeout(limit(180))
 @pytest.mark.parametrize("kind", sorted(GAMES))
 async def test_nothing_any_viewer_receives_names_a_card_hidden_from_it(api: Api, serve: Serve, kind: str) -> None:
     game = GAMES[kind]
