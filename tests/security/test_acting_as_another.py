@@ -23,8 +23,8 @@ from websockets.exceptions import ConnectionClosed
 
 from domain.catalog import GAMES
 from tests.reliability.harness import ADMIN, Api, auth, figure, game_keys, own_redis, redis_client, replicas
-from tests.security.oracle import hidden_from, leaks, log_from_export
 from tests.reliability.sizes import limit
+from tests.security.oracle import hidden_from, leaks, log_from_export
 
 POINTS = 4  # moments of each game at which every command is tried
 
