@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import filterfalse
+
 from msgspec.structs import replace
 
 from domain.engine import Awaited, Ctx, Rejected, Seat, fold
@@ -88,22 +90,39 @@ def _cards(seats: tuple[tuple[str, ...], ...], seat: int, cards: tuple[str, ...]
 
 def _without(cards: tuple[str, ...], *gone: str) -> tuple[str, ...]:
     drop = set(gone)
-    return tuple(c for c in cards if c not in drop)
+    return tuple(filterfalse(drop.__contains__, cards))  # the loop in C: a replay calls this often
 
 
 def evolve(state: State, event: Event) -> State:
+    # Cases are tried in order: the most frequent facts of a game come first (a replay applies thousands).
     match event:
-        case FirstPlayerCardGiven(seat=seat):
-            return replace(state, first=seat, current=seat, phase="colour")
-        case RatingTokensPlaced(ratings=ratings):
-            return replace(state, ratings=tuple(r.token for r in ratings))
-        case ColourChosen(seat=seat, colour=colour):
-            colours = (*state.colours[:seat], colour, *state.colours[seat + 1 :])
-            state = replace(state, colours=colours)
-            waiting = [s for s in order_from_first(state) if colours[s] is None]
-            if waiting:
-                return replace(state, current=waiting[0])
-            return replace(state, phase="tourist", current=last_seat(state))
+        case TouristMoved(seat=seat, to=to, cost=cost):
+            tourists = (*state.tourists[:seat], to, *state.tourists[seat + 1 :])
+            return replace(state, tourists=tourists, spent=state.spent + cost)
+        case HandDrawn(seat=seat, cards=cards):
+            drawn = cards or ()
+            return replace(
+                state,
+                draw=_cards(state.draw, seat, _without(state.draw[seat], *drawn)),
+                hands=_cards(state.hands, seat, state.hands[seat] + drawn),
+            )
+        case TurnPassedTo(seat=seat):
+            return replace(state, phase="turn", current=seat, spent=0)
+        case HandDiscarded(seat=seat, cards=cards):
+            return replace(
+                state,
+                hands=_cards(state.hands, seat, _without(state.hands[seat], *cards)),
+                discards=_cards(state.discards, seat, state.discards[seat] + cards),
+                spent=0,
+            )
+        case PlaneFlown(seat=seat, card=card, to=to):
+            tourists = (*state.tourists[:seat], to, *state.tourists[seat + 1 :])
+            return replace(
+                state,
+                tourists=tourists,
+                hands=_cards(state.hands, seat, _without(state.hands[seat], card)),
+                discards=_cards(state.discards, seat, (*state.discards[seat], card)),
+            )
         case DrawPileShuffled(seat=seat, order=order):
             pile = order or ()
             return replace(
@@ -112,39 +131,12 @@ def evolve(state: State, event: Event) -> State:
                 discards=_cards(state.discards, seat, _without(state.discards[seat], *pile)),
                 box=_without(state.box, *pile),
             )
-        case HandDrawn(seat=seat, cards=cards):
-            drawn = cards or ()
-            return replace(
-                state,
-                draw=_cards(state.draw, seat, _without(state.draw[seat], *drawn)),
-                hands=_cards(state.hands, seat, state.hands[seat] + drawn),
-            )
-        case NeutralCubesPlaced(regions=regions):
-            capacity = tuple(c - 1 if r in regions else c for r, c in zip(REGIONS, state.capacity, strict=True))
-            return replace(state, neutral=regions, capacity=capacity)
-        case TouristPlaced(seat=seat, region=region):
-            tourists = (*state.tourists[:seat], region, *state.tourists[seat + 1 :])
-            following = None if seat == state.first else (seat - 1) % state.players
-            return replace(state, tourists=tourists, current=following)
-        case TurnPassedTo(seat=seat):
-            return replace(state, phase="turn", current=seat, spent=0)
         case CardBought(seat=seat, pile=pile, card=card, price=price):
             index = PILE_KINDS.index(pile) if pile in PILE_KINDS else 0
             piles = (*state.piles[:index], _without(state.piles[index], card), *state.piles[index + 1 :])
             discard = (*state.discards[seat], card)
             return replace(
                 state, piles=piles, discards=_cards(state.discards, seat, discard), spent=state.spent + price
-            )
-        case TouristMoved(seat=seat, to=to, cost=cost):
-            tourists = (*state.tourists[:seat], to, *state.tourists[seat + 1 :])
-            return replace(state, tourists=tourists, spent=state.spent + cost)
-        case PlaneFlown(seat=seat, card=card, to=to):
-            tourists = (*state.tourists[:seat], to, *state.tourists[seat + 1 :])
-            return replace(
-                state,
-                tourists=tourists,
-                hands=_cards(state.hands, seat, _without(state.hands[seat], card)),
-                discards=_cards(state.discards, seat, (*state.discards[seat], card)),
             )
         case PhotoBought(seat=seat, region=region, card=card, price=price):
             index = REGION_INDEX[region]
@@ -159,15 +151,26 @@ def evolve(state: State, event: Event) -> State:
                 scores=(*state.scores[:seat], state.scores[seat] + price, *state.scores[seat + 1 :]),
                 spent=state.spent + price,
             )
+        case FirstPlayerCardGiven(seat=seat):
+            return replace(state, first=seat, current=seat, phase="colour")
+        case RatingTokensPlaced(ratings=ratings):
+            return replace(state, ratings=tuple(r.token for r in ratings))
+        case ColourChosen(seat=seat, colour=colour):
+            colours = (*state.colours[:seat], colour, *state.colours[seat + 1 :])
+            state = replace(state, colours=colours)
+            waiting = [s for s in order_from_first(state) if colours[s] is None]
+            if waiting:
+                return replace(state, current=waiting[0])
+            return replace(state, phase="tourist", current=last_seat(state))
+        case NeutralCubesPlaced(regions=regions):
+            capacity = tuple(c - 1 if r in regions else c for r, c in zip(REGIONS, state.capacity, strict=True))
+            return replace(state, neutral=regions, capacity=capacity)
+        case TouristPlaced(seat=seat, region=region):
+            tourists = (*state.tourists[:seat], region, *state.tourists[seat + 1 :])
+            following = None if seat == state.first else (seat - 1) % state.players
+            return replace(state, tourists=tourists, current=following)
         case LastCubePlaced():
             return replace(state, final_round=True)
-        case HandDiscarded(seat=seat, cards=cards):
-            return replace(
-                state,
-                hands=_cards(state.hands, seat, _without(state.hands[seat], *cards)),
-                discards=_cards(state.discards, seat, state.discards[seat] + cards),
-                spent=0,
-            )
         case FinalScoresCounted():
             return replace(state, phase="over", current=None)
     return state

@@ -157,7 +157,25 @@ def _to_discard(state: State, seat: int, cards: tuple[str, ...]) -> State:
 
 
 def evolve(state: State, event: Event) -> State:
+    # Cases are tried in order: the most frequent facts of a game come first (a replay applies thousands).
     match event:
+        case TravelTurnBegan(seat=seat):
+            return replace(state, current=seat, phase="action", rejected_offers=0, trade=None, window=None)
+        case TurnEnded():
+            return replace(state, phase="end", trade=None, window=None)
+        case ItchyCardDrawn(seat=seat, card=card):
+            drawn = card if card is not None else state.deck[0]
+            hands = _set(state.hands, seat, (*state.hands[seat], drawn))
+            return replace(state, deck=_without(state.deck, [drawn]), hands=hands)
+        case CardsDiscarded(seat=seat, cards=cards):
+            return _to_discard(state, seat, cards)
+        case CardStolen(thief=thief, victim=victim, card=card):
+            return _move(state, victim, thief, (card or "",))
+        case TradeOffered(window=window, offerer=offerer, target=target, give=give, ask=ask, opened_at_ms=at):
+            trade = Trade(window=window, offerer=offerer, target=target, give=give, ask=ask, opened_at_ms=at)
+            return replace(state, trade=trade, windows_opened=state.windows_opened + 1)
+        case TradeRejected():
+            return replace(state, trade=None, rejected_offers=state.rejected_offers + 1)
         case ItchyDeckShuffled(order=order):
             return replace(state, deck=order or ())
         case DiscardPileReshuffled(order=order):
@@ -176,16 +194,8 @@ def evolve(state: State, event: Event) -> State:
             return replace(
                 state, deck=_without(state.deck, dealt), hands=_set(state.hands, seat, state.hands[seat] + dealt)
             )
-        case TravelTurnBegan(seat=seat):
-            return replace(state, current=seat, phase="action", rejected_offers=0, trade=None, window=None)
-        case ItchyCardDrawn(seat=seat, card=card):
-            drawn = card if card is not None else state.deck[0]
-            hands = _set(state.hands, seat, (*state.hands[seat], drawn))
-            return replace(state, deck=_without(state.deck, [drawn]), hands=hands)
         case EventCardDrawn(card=card):
             return replace(state, deck=_without(state.deck, [card]), discard=(*state.discard, card))
-        case CardsDiscarded(seat=seat, cards=cards):
-            return _to_discard(state, seat, cards)
         case CardTakenFromDiscard(seat=seat, card=card):
             hands = _set(state.hands, seat, (*state.hands[seat], card))
             return replace(state, discard=_without(state.discard, [card]), hands=hands)
@@ -202,18 +212,11 @@ def evolve(state: State, event: Event) -> State:
             return replace(_to_discard(state, seat, (card,)), window=None, trade=None)
         case ReactionWindowClosed():
             return replace(state, window=None)
-        case TradeOffered(window=window, offerer=offerer, target=target, give=give, ask=ask, opened_at_ms=at):
-            trade = Trade(window=window, offerer=offerer, target=target, give=give, ask=ask, opened_at_ms=at)
-            return replace(state, trade=trade, windows_opened=state.windows_opened + 1)
         case TradeAccepted():
             return replace(state, trade=replace(state.trade, accepted=True)) if state.trade else state
-        case TradeRejected():
-            return replace(state, trade=None, rejected_offers=state.rejected_offers + 1)
         case TradeCompleted(offerer=offerer, target=target, given=given, received=received):
             state = _move(_move(state, offerer, target, given), target, offerer, received)
             return replace(state, trade=None)
-        case CardStolen(thief=thief, victim=victim, card=card):
-            return _move(state, victim, thief, (card or "",))
         case CardPassed(giver=giver, receiver=receiver, card=card):
             return _move(state, giver, receiver, (card or "",))
         case ForbiddenHandedOver(giver=giver, receiver=receiver, card=card):
@@ -232,8 +235,6 @@ def evolve(state: State, event: Event) -> State:
             if seat is None:
                 return replace(state, centre=new, aside=aside)
             return replace(state, own=tuple(new if s == seat else c for s, c in enumerate(state.own)), aside=aside)
-        case TurnEnded():
-            return replace(state, phase="end", trade=None, window=None)
         case TripWon(seat=seat, how=how):
             return replace(state, phase="over", winner=seat, won_by=how, trade=None, window=None)
         case FirstTravellerChosen():

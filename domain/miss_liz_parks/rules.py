@@ -156,7 +156,25 @@ def _row(row: tuple[str | None, ...], tiles: tuple[str, ...]) -> tuple[str | Non
 
 
 def evolve(state: State, event: Event) -> State:
+    # Cases are tried in order: the most frequent facts of a game come first (a replay applies thousands).
     match event:
+        case ParkTurnBegan(seat=seat):
+            return replace(state, current=seat, step="action")
+        case StreetsBuilt(seat=seat, cells=cells, cost=cost):
+            park = state.parks[seat]
+            park = replace(park, streets=park.streets + cells, income=park.income - cost)
+            return replace(_park(state, seat, park), step="free")
+        case PassedForTheRound(seat=seat):
+            state = _park(state, seat, replace(state.parks[seat], passed=True))
+            return replace(state, passing=(*state.passing, seat), step="between")
+        case IncomeCollected(seat=seat, income=income):
+            return _park(state, seat, replace(state.parks[seat], income=income))
+        case EmployeeAssigned(seat=seat, cell=cell):
+            park = state.parks[seat]
+            target = building_at(park, cell)
+            assert target is not None
+            park = _building(park, cell, replace(target, employees=target.employees + 1))
+            return _park(state, seat, replace(park, employees=park.employees - 1))
         case StartingPlayerDrawn(seat=seat):
             return replace(state, phase="themes", first=seat, current=seat)
         case ThemeChosen(seat=seat, theme=theme):
@@ -209,10 +227,6 @@ def evolve(state: State, event: Event) -> State:
             piles = tuple(() if i == number - 1 else p for i, p in enumerate(state.piles))
             laid = (_row(state.projects[0], cost4), _row(state.projects[1], cost3), state.projects[2])
             return replace(state, piles=piles, projects=laid)
-        case IncomeCollected(seat=seat, income=income):
-            return _park(state, seat, replace(state.parks[seat], income=income))
-        case ParkTurnBegan(seat=seat):
-            return replace(state, current=seat, step="action")
         case TileBought(seat=seat, tile=tile, cost=cost):
             projects = tuple(tuple(None if t == tile else t for t in row) for row in state.projects)
             park = state.parks[seat]
@@ -222,23 +236,10 @@ def evolve(state: State, event: Event) -> State:
             park = state.parks[seat]
             park = replace(park, buildings=(*park.buildings, Building(cell=cell, tile=tile)))
             return replace(_park(state, seat, park), pending_tile=None, step="free")
-        case StreetsBuilt(seat=seat, cells=cells, cost=cost):
-            park = state.parks[seat]
-            park = replace(park, streets=park.streets + cells, income=park.income - cost)
-            return replace(_park(state, seat, park), step="free")
         case EmployeesHired(seat=seat, count=count, cost=cost):
             park = state.parks[seat]
             park = replace(park, employees=park.employees + count, income=park.income - cost)
             return replace(_park(state, seat, park), step="free")
-        case PassedForTheRound(seat=seat):
-            state = _park(state, seat, replace(state.parks[seat], passed=True))
-            return replace(state, passing=(*state.passing, seat), step="between")
-        case EmployeeAssigned(seat=seat, cell=cell):
-            park = state.parks[seat]
-            target = building_at(park, cell)
-            assert target is not None
-            park = _building(park, cell, replace(target, employees=target.employees + 1))
-            return _park(state, seat, replace(park, employees=park.employees - 1))
         case EmployeeMoved(seat=seat, source=source, target=target):
             park = state.parks[seat]
             a, b = building_at(park, source), building_at(park, target)

@@ -101,6 +101,10 @@ def around(cell: Cell, steps: tuple[Cell, ...]) -> list[Cell]:
     return [n for dr, dc in steps if on_grid(n := (cell[0] + dr, cell[1] + dc))]
 
 
+# Each cell's neighbours along a street, worked out once: the street search asks for them often.
+PATH_NEIGHBOURS: dict[Cell, list[Cell]] = {cell: around(cell, PATH_STEPS) for cell in ALL_CELLS}
+
+
 def occupied(park: Park) -> set[Cell]:
     return {b.cell for b in park.buildings} | set(park.streets)
 
@@ -133,15 +137,15 @@ def connected(park: Park) -> set[Cell]:
     if gate is None:
         return set()
     streets = set(park.streets)
-    reached = [s for s in around(gate.cell, PATH_STEPS) if s in streets]
+    reached = [s for s in PATH_NEIGHBOURS[gate.cell] if s in streets]
     seen = set(reached)
     while reached:
         cell = reached.pop()
-        for n in around(cell, PATH_STEPS):
+        for n in PATH_NEIGHBOURS[cell]:
             if n in streets and n not in seen:
                 seen.add(n)
                 reached.append(n)
-    return {n for s in seen for n in around(s, PATH_STEPS)}
+    return {n for s in seen for n in PATH_NEIGHBOURS[s]}
 
 
 def active(park: Park) -> list[Building]:
@@ -189,9 +193,9 @@ def building_income(park: Park, building: Building) -> int:
     return amount
 
 
-def income_due(park: Park) -> int:
-    """A park's income phase: every active building and bonus, +5 per Food Court."""
-    on = active(park)
+def income_due(park: Park, on: list[Building] | None = None) -> int:
+    """A park's income phase: every active building and bonus, +5 per Food Court (``on``: its active buildings)."""
+    on = active(park) if on is None else on
     return sum(building_income(park, b) for b in on) + FOOD_COURT_INCOME * len(food_courts(park, on))
 
 

@@ -99,14 +99,15 @@ def view(state: State, viewer: Viewer) -> ParkGameView:
     everything = viewer == FULL or state.phase == "over"
     parks = []
     for seat, park in enumerate(state.parks):
-        on = {b.cell for b in active(park)}
+        working = active(park)  # once per park: the street search is the view's largest cost
+        on = {b.cell for b in working}
         mine = everything or viewer == seat
         parks.append(
             ParkView(
                 seat=seat,
                 theme=park.theme,
                 income=park.income,
-                income_next=income_due(park),
+                income_next=income_due(park, working),
                 buildings=[
                     BuildingView(
                         cell=b.cell,
@@ -124,7 +125,7 @@ def view(state: State, viewer: Viewer) -> ParkGameView:
                 purchase_tokens=park.purchase_tokens,
                 purchase_tokens_used=park.tokens_used,
                 theme_tokens=park.theme_tokens,
-                food_courts=len(food_courts(park)),
+                food_courts=len(food_courts(park, working)),
                 invested=park.invested,
                 investment_left=INVESTMENT_LIMIT - park.invested if state.options.investment else 0,
                 passed=park.passed,

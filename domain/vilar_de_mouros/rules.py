@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import filterfalse
+
 from msgspec.structs import replace
 
 from domain.engine import Awaited, Ctx, Rejected, Seat, fold
@@ -54,7 +56,8 @@ def _without(cards: tuple[str, ...], *gone: str) -> tuple[str, ...]:
     if len(gone) == 1 and gone[0] in cards:  # the common case (a card drawn, taken, revealed): slices, no loop
         i = cards.index(gone[0])  # card ids are unique, so it is there once
         return cards[:i] + cards[i + 1 :]
-    return tuple(c for c in cards if c not in gone)
+    drop = set(gone)
+    return tuple(filterfalse(drop.__contains__, cards))  # the loop in C (a deal removes a hand from the deck)
 
 
 def _set(seats: tuple[tuple[str, ...], ...], seat: int, cards: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
@@ -62,21 +65,8 @@ def _set(seats: tuple[tuple[str, ...], ...], seat: int, cards: tuple[str, ...]) 
 
 
 def evolve(state: State, event: Event) -> State:
+    # Cases are tried in order: the most frequent facts of a game come first (a replay applies thousands).
     match event:
-        case DeckShuffled(order=order):
-            return replace(state, deck=order or ())
-        case BonusDeckShuffled(order=order):
-            return replace(state, bonus_deck=order or ())
-        case CardsDealt(seat=seat, cards=cards):
-            dealt = cards or ()
-            hand = state.hands[seat] + dealt
-            return replace(state, deck=_without(state.deck, *dealt), hands=_set(state.hands, seat, hand))
-        case BonusRowRevealed(cards=cards):
-            return replace(state, bonus_row=cards, bonus_deck=_without(state.bonus_deck, *cards))
-        case FirstPlayerDrawn():
-            return state
-        case TurnStarted(seat=seat):
-            return replace(state, current=seat, phase="action")
         case CardDrawn(seat=seat, source=source, card=card):
             if source == "deck":
                 drawn = card if card is not None else state.deck[0]
@@ -86,6 +76,8 @@ def evolve(state: State, event: Event) -> State:
                 state = replace(state, centre=_without(state.centre, drawn))
             hands = _set(state.hands, seat, state.hands[seat] + (drawn,))
             return replace(state, hands=hands, phase="draw" if state.phase == "action" else "place")
+        case TurnStarted(seat=seat):
+            return replace(state, current=seat, phase="action")
         case CardsPlaced(seat=seat, centre=to_centre, personal=to_personal):
             return replace(
                 state,
@@ -103,6 +95,18 @@ def evolve(state: State, event: Event) -> State:
             )
         case BonusRevealed(card=card):
             return replace(state, bonus_row=(*state.bonus_row, card), bonus_deck=_without(state.bonus_deck, card))
+        case DeckShuffled(order=order):
+            return replace(state, deck=order or ())
+        case BonusDeckShuffled(order=order):
+            return replace(state, bonus_deck=order or ())
+        case CardsDealt(seat=seat, cards=cards):
+            dealt = cards or ()
+            hand = state.hands[seat] + dealt
+            return replace(state, deck=_without(state.deck, *dealt), hands=_set(state.hands, seat, hand))
+        case BonusRowRevealed(cards=cards):
+            return replace(state, bonus_row=cards, bonus_deck=_without(state.bonus_deck, *cards))
+        case FirstPlayerDrawn():
+            return state
         case GameEnded():
             return replace(state, current=None, phase="over")
     return state
