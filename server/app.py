@@ -173,6 +173,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             service.metrics = metrics
             presence = Presence(redis)
             feeds = Feeds(service, settings.sweep_interval, presence)
+            await feeds.checks.ready()  # the replicas' shared secret, made before this replica writes anything
             service.on_append = feeds.notify
             stack.push_async_callback(feeds.close)
             if not await redis.exists(SEQUENCE_KEY):

@@ -23,6 +23,7 @@ from redis.exceptions import RedisError
 from domain.engine import AnyGame, Viewer
 from domain.table import Table
 from projections.views import VersionedEvent, feed, is_revealed
+from server.checks import Checks
 from server.codec import encode
 from server.games import Change, Games
 from server.presence import Presence
@@ -35,6 +36,7 @@ class Update(msgspec.Struct, tag="update", tag_field="type"):
     version: int
     events: list[VersionedEvent]
     view: Any
+    check: str = ""  # the check value of ``version`` (server/checks.py): echo it in the hello to resume
 
 
 class Reset(msgspec.Struct, tag="reset", tag_field="type"):
@@ -118,9 +120,10 @@ class Subscriber:
 class Feed:
     """One game's deliveries on this replica."""
 
-    def __init__(self, game_id: str, games: Games) -> None:
+    def __init__(self, game_id: str, games: Games, checks: Checks) -> None:
         self.game_id = game_id
         self.games = games
+        self.checks = checks
         self.table: Table | None = None  # the table at the last delivered version
         self.head: str | None = None  # the chain link of the event at that version
         self.subscribers: set[Subscriber] = set()
@@ -134,6 +137,7 @@ class Feed:
 
     async def advance(self) -> None:
         """Deliver whatever the stream holds past the last delivered version."""
+        await self.checks.ready()
         game, table = await self.games.load(self.game_id)
         delivered = self.table.version if self.table is not None else table.version
         # From the last delivered version itself: still the same event, or writes were lost.
@@ -153,7 +157,8 @@ class Feed:
         if entries and entries[-1].version == table.version:
             self.head = entries[-1].link
         if self.table is not None and table.version > self.table.version:
-            self.deliver(game, table, self.games.codecs[game.id].decode_entries(entries[1:]))
+            link = entries[-1].link if entries and entries[-1].version == table.version else ""
+            self.deliver(game, table, self.games.codecs[game.id].decode_entries(entries[1:]), link)
         self.table = table
 
     def handoff(self, change: Change) -> bool:
@@ -165,20 +170,25 @@ class Feed:
             return False
         first = change.before.version + 1
         self.deliver(
-            change.game, change.after, list(zip(range(first, change.after.version + 1), change.events, strict=True))
+            change.game,
+            change.after,
+            list(zip(range(first, change.after.version + 1), change.events, strict=True)),
+            change.after_link,
         )
         self.table, self.head = change.after, change.after_link
         return True
 
-    def deliver(self, game: AnyGame, table: Table, events: list[tuple[int, Any]]) -> None:
-        """Queue ``events`` (ending at ``table``) on every socket: one message per distinct viewer."""
+    def deliver(self, game: AnyGame, table: Table, events: list[tuple[int, Any]], link: str) -> None:
+        """Queue ``events`` (ending at ``table``, whose last event's chain link is ``link``) on every
+        socket: one message per distinct viewer."""
         revealed = is_revealed(game, table)
+        check = self.checks.of(self.game_id, table.version, link)
         viewers: dict[Viewer, list[Subscriber]] = {}
         for sub in self.subscribers:
             viewers.setdefault(sub.viewer, []).append(sub)
         for viewer, subs in viewers.items():
             view = game.view(table.state, viewer) if table.state is not None else None
-            message = encode(Update(table.version, feed(game, events, viewer, revealed), view)).decode()
+            message = encode(Update(table.version, feed(game, events, viewer, revealed), view, check)).decode()
             for sub in subs:
                 sub.push(table.version, message)
 
@@ -201,6 +211,7 @@ class Feeds:
 
     def __init__(self, games: Games, sweep_interval: float, presence: Presence | None = None) -> None:
         self.games = games
+        self.checks = Checks(games.store.redis)
         self.sweep_interval = sweep_interval
         self.feeds: dict[str, Feed] = {}
         self.presence = presence
@@ -269,7 +280,7 @@ class Feeds:
         """Join a game's feed; the table returned is where live updates start from."""
         feed_ = self.feeds.get(game_id)
         if feed_ is None:
-            feed_ = self.feeds[game_id] = Feed(game_id, self.games)
+            feed_ = self.feeds[game_id] = Feed(game_id, self.games, self.checks)
             feed_.task = asyncio.create_task(feed_.run())
         async with feed_.lock:
             if feed_.table is None:

@@ -56,7 +56,8 @@ class Seated:
     """A request's game, caught up, and the seat asking (``None``: a spectator).
 
     ``look`` is what was read with the catch-up for a command (its id's record and the
-    clock), so that the command needs no other read before its append.
+    clock), so that the command needs no other read before its append. ``cached``: the
+    table and the seat come from this replica's cache, unread (see :meth:`Games.cached`).
     """
 
     game_id: str
@@ -64,6 +65,7 @@ class Seated:
     table: Table
     seat: int | None
     look: Look | None = None
+    cached: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,11 @@ def acting_seat(at: Seated) -> int:
     if at.seat in at.table.resigned:
         raise ApiError(403, "resigned", "You left this game; a bot plays your seat now.")
     return at.seat
+
+
+def keeps_time(game: AnyGame, table: Table) -> bool:
+    """Whether the game's decisions read the shared clock: windows that close by themselves, or a turn clock."""
+    return game.deadlines is not no_deadlines or table.clock is not None
 
 
 def valid_game_id(game_id: str) -> bool:
@@ -115,6 +122,9 @@ class Games:
         # The chain link of each cached table's last event: a stream that lost writes and
         # was written past them again has another link at that version.
         self.heads: dict[str, str] = {}
+        # The seats of the tokens seen for each cached game (token hash -> seat): a token
+        # keeps its seat for the game's life (a seat that leaves is marked in the table).
+        self.seats: dict[str, dict[str, int]] = {}
         self.cache_size = cache_size
         self.command_retries = command_retries
         self.on_append = on_append  # tells this replica's feeds at once, before the notification
@@ -175,7 +185,26 @@ class Games:
         # 404 before 401: an unknown game is unknown to everyone
         game, table, look = await self.look(game_id, hashed, command_id)
         seat = look.seat if look.seat is not None else await self.seat_of(game_id, token)
+        if hashed is not None and seat is not None and game_id in self.cache:
+            self.seats.setdefault(game_id, {})[hashed] = seat
         return Seated(game_id, game, table, seat, look if command_id is not None else None)
+
+    def cached(self, game_id: str, token: str | None) -> Seated | None:
+        """A command's game and seat from this replica's cache alone, without a read; or
+        ``None`` when that is not enough: the game or the token's seat is not cached here,
+        or the game keeps time (its decisions need the shared clock, read from Redis).
+
+        The cached table may be behind the stream: :meth:`command` decides on it and its
+        append checks the version and the chain link; when those differ, or the command is
+        refused, it reads and decides again (a retried command is answered from its record).
+        """
+        table = self.cache.get(game_id)
+        if table is None or token is None:
+            return None
+        seat = self.seats.get(game_id, {}).get(token_hash(token))
+        if seat is None or keeps_time(self.games[table.game], table):
+            return None
+        return Seated(game_id, self.games[table.game], table, seat, cached=True)
 
     def remember(self, game_id: str, table: Table, head: str | None) -> None:
         """Cache ``table``, whose last event has the chain link ``head``."""
@@ -190,10 +219,16 @@ class Games:
         while len(self.cache) > self.cache_size:
             evicted, _ = self.cache.popitem(last=False)
             self.heads.pop(evicted, None)
+            self.seats.pop(evicted, None)
 
     def forget(self, game_id: str) -> None:
         self.cache.pop(game_id, None)
         self.heads.pop(game_id, None)
+        self.seats.pop(game_id, None)
+
+    def link_of(self, game_id: str, table: Table) -> str:
+        """The chain link of ``table``'s last event, when it is the table cached here ('' if not known)."""
+        return self.heads.get(game_id, "") if self.cache.get(game_id) is table else ""
 
     async def read(self, game: AnyGame, game_id: str, after: int, until: int) -> list[tuple[int, Any]]:
         """Decoded events in ``(after, until]``."""
@@ -245,7 +280,16 @@ class Games:
         game_id, game, table = at.game_id, at.game, at.table
         command = self.decode_command(game, body)
         body_hash = hashlib.sha256(encode(command)).hexdigest()
-        look = at.look if at.look is not None and at.look.command_id == command_id else None
+        look: Look | None = at.look if at.look is not None and at.look.command_id == command_id else None
+        if at.cached:
+            # Decided on the cached table with no read first: the append checks the version,
+            # the chain link and the command id. Anything else - a refusal, a version the
+            # client did not expect, a conflict - is settled by reading and deciding again.
+            landed = await self._optimistic(at, seat, command, body_hash, command_id, expected_version)
+            if landed is not None:
+                return landed
+            game, table, look = await self.look(game_id, command_id=command_id)
+            seat = acting_seat(Seated(game_id, game, table, seat))
         known = look.record if look is not None else await self.store.command(game_id, command_id)
         if known is not None:
             return await self._answer_again(game, game_id, seat, body_hash, known)
@@ -268,34 +312,62 @@ class Games:
                 events = decide_at_table(game, table, command, seat, ctx)
             except Rejected as exc:
                 raise rejected(exc) from None
-            first, last = table.version + 1, table.version + len(events)
-            record = CommandRecord(seat, body_hash, first, last)
-            new_table = fold(game, table, events)
-            assert new_table is not None
-            encoded = [encode(e) for e in events]
-            result = await self.store.append(
-                game_id,
-                table.version,
-                encoded,
-                schema=game.event_schema,
-                command_id=command_id,
-                command_record=encode(record),
-                meta=meta_fields(lobby_entry(game, game_id, new_table)),
-            )
-            if isinstance(result, Appended):
-                await self.appended(game_id, game, table, new_table, result.link, events)
-                mine = feed(game, zip(range(first, last + 1), events, strict=True), seat, is_revealed(game, new_table))
-                return CommandAnswer(last, mine)
-            if isinstance(result, Duplicate):
-                return await self._answer_again(game, game_id, seat, body_hash, result.record)
-            self._conflicted(game_id, table, result)
-            if self.metrics is not None:
-                self.metrics.conflicts.labels(game.id).inc()
+            result = await self._append(game_id, game, table, events, seat, body_hash, command_id)
+            if not isinstance(result, Conflict):
+                return result
             if expected_version is not None:
                 raise ApiError(
                     409, "version_conflict", "Another command landed first.", {"version": result.current_version}
                 )
         raise ApiError(409, "version_conflict", "The game kept changing; send the command again.")
+
+    async def _optimistic(
+        self, at: Seated, seat: int, command: Any, body_hash: str, command_id: str, expected_version: int | None
+    ) -> CommandAnswer | None:
+        """The command decided on the cached table and appended, in one round trip; ``None``
+        when it must be read and decided again (see :meth:`cached`)."""
+        game, table = at.game, at.table
+        if expected_version is not None and expected_version != table.version:
+            return None
+        try:
+            events = decide_at_table(game, table, command, seat, Ctx(rng=self.rng))  # the game keeps no time
+        except Rejected:
+            return None
+        result = await self._append(at.game_id, game, table, events, seat, body_hash, command_id)
+        return None if isinstance(result, Conflict) else result
+
+    async def _append(
+        self, game_id: str, game: AnyGame, table: Table, events: list[Any], seat: int, body_hash: str, command_id: str
+    ) -> CommandAnswer | Conflict:
+        """Append a command's ``events`` decided on ``table``: the answer, or the conflict."""
+        first, last = table.version + 1, table.version + len(events)
+        new_table = fold(game, table, events)
+        assert new_table is not None
+        result = await self.store.append(
+            game_id,
+            table.version,
+            [encode(e) for e in events],
+            schema=game.event_schema,
+            command_id=command_id,
+            command_record=encode(CommandRecord(seat, body_hash, first, last)),
+            meta=meta_fields(lobby_entry(game, game_id, new_table)),
+            expected_link=self.link_of(game_id, table),
+        )
+        if isinstance(result, Appended):
+            await self.appended(game_id, game, table, new_table, result.link, events)
+            mine = feed(game, zip(range(first, last + 1), events, strict=True), seat, is_revealed(game, new_table))
+            return CommandAnswer(last, mine)
+        if isinstance(result, Duplicate):
+            return await self._answer_again(game, game_id, seat, body_hash, result.record)
+        self.conflicted(game_id, table, result)
+        if self.metrics is not None:
+            self.metrics.conflicts.labels(game.id).inc()
+        return result
+
+    def conflicted(self, game_id: str, table: Table, result: Conflict) -> None:
+        """An append decided on ``table`` found the stream elsewhere."""
+        if result.current_version < table.version:
+            self.forget(game_id)  # the stream went backwards: our fold is of writes Redis lost
 
     def decode_command(self, game: AnyGame, body: bytes) -> Any:
         try:
@@ -318,7 +390,7 @@ class Games:
     ) -> None:
         """This replica appended ``events`` (when given) to ``before``, which made ``after``."""
         # The link of ``before`` is known when ``before`` is still the table this replica caches.
-        previous = self.heads.get(game_id) if self.cache.get(game_id) is before else None
+        previous = self.link_of(game_id, before)
         self.remember(game_id, after, link or self.heads.get(game_id))
         if self.on_change is not None and events is not None and previous and link:
             self.on_change(Change(game_id, game, before, after, events, previous, link))
@@ -340,12 +412,8 @@ class Games:
 
     async def schedule(self, game_id: str, game: AnyGame, table: Table) -> None:
         """File the game's open windows in the due index (closed ones drop out when due)."""
-        if (game.deadlines is not no_deadlines or table.clock is not None) and status(game, table) == "active":
+        if keeps_time(game, table) and status(game, table) == "active":
             await self.store.schedule(game_id, {d.window: d.due_ms for d in open_windows(game, table)})
-
-    def _conflicted(self, game_id: str, table: Table, result: Conflict | Duplicate) -> None:
-        if isinstance(result, Conflict) and result.current_version < table.version:
-            self.forget(game_id)  # the stream went backwards: our fold is of writes Redis lost
 
     # -- reads ---------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from server.auth import new_token, token_hash
 from server.codec import encode
 from server.errors import ApiError, malformed, rejected
 from server.games import GAME_ID_BYTES, Games
-from server.store import Appended
+from server.store import Appended, Conflict
 
 HOUR_MS = 3_600_000
 
@@ -75,11 +75,13 @@ async def append_facts(
             schema=game.event_schema,
             meta=meta_fields(lobby_entry(game, game_id, new_table)),
             tokens=tokens(events),
+            expected_link=games.link_of(game_id, table),
         )
         if isinstance(result, Appended):
             await games.appended(game_id, game, table, new_table, result.link)
             return events, new_table
-        games._conflicted(game_id, table, result)
+        if isinstance(result, Conflict):
+            games.conflicted(game_id, table, result)
     raise ApiError(409, "version_conflict", "The table kept changing; try again.")
 
 

@@ -137,7 +137,7 @@ def operation(endpoint: Endpoint) -> dict[str, Any]:
 def websocket_operation() -> dict[str, Any]:
     return {
         "summary": "WebSocket: live updates and commands (see docs/API.md, 'WebSocket')",
-        "description": 'Upgrade to a WebSocket, then send {"type": "hello", "token", "after"}.',
+        "description": 'Upgrade to a WebSocket, then send {"type": "hello", "token", "after", "check"}.',
         "parameters": [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}],
         "responses": {"101": {"description": "Switching protocols"}},
     }

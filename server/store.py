@@ -200,7 +200,8 @@ class Look:
 
 # KEYS: events, commands, meta, tokens (one hash tag).
 # ARGV: game_id, expected_version, has_command ("1"/"0"), command_id, command_record,
-#       schema, n_events, events..., n_meta, (field, value)..., n_tokens, (token_hash, seat)...
+#       schema, expected_link ('' for any), n_events, events..., n_meta, (field, value)...,
+#       n_tokens, (token_hash, seat)...
 # Every check happens before the first write: Lua scripts do not roll back.
 APPEND_LUA: Final = r"""
 local events_key, commands_key, meta_key, tokens_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -232,13 +233,13 @@ if #last > 0 then
     end
   end
 end
-if current ~= expected then
+if current ~= expected or (ARGV[7] ~= '' and link ~= ARGV[7]) then
   return {'conflict', current}
 end
 
 local schema = ARGV[6]
-local n_events = tonumber(ARGV[7])
-local i = 8
+local n_events = tonumber(ARGV[8])
+local i = 9
 local version = current
 for _ = 1, n_events do
   version = version + 1
@@ -356,6 +357,7 @@ class EventStore:
         command_record: bytes = b"",
         meta: Mapping[str, str | int] | None = None,
         tokens: Mapping[str, int] | None = None,
+        expected_link: str = "",
     ) -> AppendResult:
         """Append ``events`` if the game is at ``expected_version``: all of them or none.
 
@@ -367,7 +369,9 @@ class EventStore:
         ``tokens`` (token hash -> seat) are written, ``"<game_id> <version>"``
         is published on ``lt:notify`` (only when events were appended) and
         :class:`Appended` carries the new version. An empty ``events`` list
-        writes only the command record, meta and tokens.
+        writes only the command record, meta and tokens. Given an
+        ``expected_link``, the last event's chain link must be it too: a stream
+        that lost writes and was written back to the same length is a conflict.
         """
         keys = _game_keys(_check_game_id(game_id))
         if isinstance(expected_version, bool) or not isinstance(expected_version, int) or expected_version < 0:
@@ -383,6 +387,7 @@ class EventStore:
             command_id or "",
             command_record,
             schema,
+            expected_link,
             len(events),
         ]
         for event in events:
@@ -798,3 +803,20 @@ def connect(
         decode_responses=False,
     )
     return aioredis.Redis.from_pool(pool)
+
+
+# -- check values (server/checks.py) -------------------------------------------------
+
+CHECK_KEY: Final = "lt:{secret}:check"  # the key every replica hashes its check values with
+
+# KEYS: the secret's key. ARGV: a fresh random secret, kept only if there is none yet.
+CHECK_SECRET_LUA: Final = r"""
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])
+"""
+
+
+async def check_secret(redis: Client, fresh: bytes) -> bytes:
+    """The secret shared by every replica on this Redis: ``fresh`` if there was none (one atomic script)."""
+    secret: Any = await redis.eval(CHECK_SECRET_LUA, 1, CHECK_KEY, fresh)
+    return _bytes(secret)

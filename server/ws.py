@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from domain.engine import AnyGame, Viewer
 from domain.table import Table
 from projections.views import feed, is_revealed
+from server.checks import Checks
 from server.codec import encode
 from server.errors import ApiError, malformed
 from server.feeds import RESET, SLOW, Feeds, Reset, Subscriber, Update
@@ -47,6 +48,7 @@ class Hello(msgspec.Struct, tag="hello", tag_field="type"):
     token: str | None = None
     after: int = 0
     presence: bool = False  # also send a "presence" message whenever someone arrives or leaves
+    check: str | None = None  # the "check" of the update at ``after``: reset if the stream holds other events there
 
 
 class SendCommand(msgspec.Struct, tag="command", tag_field="type"):
@@ -162,7 +164,7 @@ async def serve_socket(websocket: WebSocket) -> None:
         await send(websocket, error_message(STORE_DOWN))
         await websocket.close(1011, "store unavailable")
         return
-    sender = asyncio.create_task(send_loop(websocket, games, sub, game, game_id, table, hello.after))
+    sender = asyncio.create_task(send_loop(websocket, games, feeds.checks, sub, game, game_id, table, hello))
     close: tuple[int, str] | None = None
     presence: Presence = app.state.presence
     conn: str | None = None
@@ -249,14 +251,28 @@ async def receive_loop(
 
 
 async def send_loop(
-    websocket: WebSocket, games: Games, sub: Subscriber, game: AnyGame, game_id: str, table: Table, after: int
+    websocket: WebSocket,
+    games: Games,
+    checks: Checks,
+    sub: Subscriber,
+    game: AnyGame,
+    game_id: str,
+    table: Table,
+    hello: Hello,
 ) -> None:
+    after = hello.after
     try:
-        if after > table.version:
+        # Past the head, or other events at ``after`` than the client holds (its check differs):
+        # the stream went backwards since the client read it.
+        if after > table.version or (
+            after > 0
+            and hello.check
+            and not await checks.matches(game_id, after, await link_at(games, game_id, after), hello.check)
+        ):
             await send(websocket, encode(Reset(table.version)))
             await websocket.close(CLOSE_RESET, "reset")
             return
-        sent = await catch_up(websocket, games, sub.viewer, game, game_id, table, after)
+        sent = await catch_up(websocket, games, checks, sub.viewer, game, game_id, table, after)
         while True:
             version, message = await sub.queue.get()
             if version == SLOW:
@@ -271,21 +287,50 @@ async def send_loop(
             sent = max(sent, version)
     except (WebSocketDisconnect, RuntimeError):
         return
+    except RedisError:
+        # The catch-up could not be read: close, so the client resumes (here or on another
+        # replica) rather than wait on a socket that would never send again.
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await send(websocket, error_message(STORE_DOWN))
+            await websocket.close(1011, "store unavailable")
 
 
 async def catch_up(
-    websocket: WebSocket, games: Games, viewer: Viewer, game: AnyGame, game_id: str, table: Table, after: int
+    websocket: WebSocket,
+    games: Games,
+    checks: Checks,
+    viewer: Viewer,
+    game: AnyGame,
+    game_id: str,
+    table: Table,
+    after: int,
 ) -> int:
-    """Send versions ``(after, table.version]`` in chunks; the last one carries the view."""
+    """Send versions ``(after, table.version]`` in chunks, each with its check; the last one carries the view."""
     chunk: int = websocket.app.state.settings.catch_up_chunk
     revealed = is_revealed(game, table)
     version = after
+    await checks.ready()
     while True:
         upto = min(table.version, version + chunk)
-        events = await games.read(game, game_id, version, upto)
+        # The entries themselves (not Games.read): the check needs the last one's chain link.
+        entries = await games.store.read_entries(game_id, after=version, limit=upto - version)
+        events = games.codecs[game.id].decode_entries(entries)
+        if entries and entries[-1].version == upto:
+            link = entries[-1].link
+        else:  # nothing new (a resume at the head), or the stream is shorter than ``table`` now
+            link = await link_at(games, game_id, upto) or ""
         last = upto == table.version
         view = game.view(table.state, viewer) if last and table.state is not None else None
-        await send(websocket, encode(Update(upto, feed(game, events, viewer, revealed), view)))
+        check = checks.of(game_id, upto, link)
+        await send(websocket, encode(Update(upto, feed(game, events, viewer, revealed), view, check)))
         version = upto
         if last:
             return version
+
+
+async def link_at(games: Games, game_id: str, version: int) -> str | None:
+    """The chain link of ``version`` (``None`` when the stream holds no such version)."""
+    if version <= 0:
+        return None
+    entries = await games.store.read_entries(game_id, after=version - 1, limit=1)
+    return entries[0].link if entries and entries[0].version == version else None

@@ -232,15 +232,18 @@ class AsyncClient:
     def ws_url(self, game_id: str) -> str:
         return ws_url(self.base_url, game_id)
 
-    async def watch(self, game_id: str, after: int = 0) -> AsyncGenerator[Update, None]:
+    async def watch(self, game_id: str, after: int = 0, check: str | None = None) -> AsyncGenerator[Update, None]:
         """Every ``update`` of the game after version ``after``, in order, never a version twice.
 
+        ``check`` is the ``check`` of the update at ``after`` (when resuming from an earlier watch): with it, a
+        server whose stream no longer holds those events closes with 4009 rather than resuming.
+
         After a dropped connection or a close that asks for it (1001, 1011, 1012, 4008, 4029), it reconnects by
-        itself with backoff and resumes after the last version it yielded. A close with 4009 raises
+        itself with backoff and resumes after the last version it yielded (and its check). A close with 4009 raises
         :class:`Reset`; a refused hello (4003) raises the :class:`ApiError` the server sent;
         :class:`Unreachable` after ``max_reconnects`` failed tries in a row.
         """
-        state = Resumer(self.token, after, self.max_reconnects)
+        state = Resumer(self.token, after, check, self.max_reconnects)
         while True:
             code: int | None = None
             reason = ""

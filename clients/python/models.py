@@ -223,6 +223,7 @@ class LogLine(msgspec.Struct, kw_only=True):
 class Hello(msgspec.Struct, tag="hello", tag_field="type"):
     token: str | None = None
     after: int = 0
+    check: str | None = None  # the ``check`` of the update at ``after``: other events there get a reset
 
 
 class CommandMessage(msgspec.Struct, tag="command", tag_field="type", omit_defaults=True):
@@ -237,6 +238,7 @@ class Update(msgspec.Struct, tag="update", tag_field="type"):
     version: int
     events: list[VersionedEvent] = []
     view: Tagged | None = None
+    check: str = ""  # the check value of ``version``, to echo when resuming after it
 
 
 class Ack(msgspec.Struct, tag="ack", tag_field="type"):

@@ -1,6 +1,7 @@
 """The WebSocket subscription's logic, shared by the async and the sync clients.
 
-One :class:`Resumer` follows one game: it writes each hello (``after`` = the last version it yielded), reads
+One :class:`Resumer` follows one game: it writes each hello (``after`` = the last version it yielded, with that
+update's ``check``, so that a server whose stream lost those versions resets it rather than resuming), reads
 the server's messages, and on every close decides whether to reconnect and resume, stop, or raise
 (docs/API.md, "Closing, and what to do").
 """
@@ -34,6 +35,7 @@ ENCODER = msgspec.json.Encoder()
 class Resumer:
     token: str | None
     version: int = 0  # the last version yielded
+    check: str | None = None  # that update's check value
     max_reconnects: int = 8  # failed reconnects in a row before giving up
     first_delay: float = 0.1
     max_delay: float = 5.0
@@ -43,7 +45,7 @@ class Resumer:
 
     def hello(self) -> str:
         self.refusal = None
-        return ENCODER.encode(Hello(self.token, self.version)).decode()
+        return ENCODER.encode(Hello(self.token, self.version, self.check or None)).decode()
 
     def read(self, raw: str | bytes) -> Update | None:
         """The update a message carries (``None`` for anything else, kept when it explains a close)."""
@@ -56,6 +58,7 @@ class Resumer:
                 return None  # never yield a version twice
             self.failures = 0
             self.version = message.version
+            self.check = message.check
             return message
         if isinstance(message, ErrorMessage | ResetMessage):
             self.refusal = message

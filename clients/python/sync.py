@@ -203,9 +203,10 @@ class Client:
     def ws_url(self, game_id: str) -> str:
         return ws_url(self.base_url, game_id)
 
-    def watch(self, game_id: str, after: int = 0) -> Generator[Update, None, None]:
-        """Every ``update`` after version ``after``, in order; resumes by itself (see AsyncClient.watch)."""
-        state = Resumer(self.token, after, self.max_reconnects)
+    def watch(self, game_id: str, after: int = 0, check: str | None = None) -> Generator[Update, None, None]:
+        """Every ``update`` after version ``after`` (whose ``check`` is ``check``), in order; resumes by itself
+        (see AsyncClient.watch)."""
+        state = Resumer(self.token, after, check, self.max_reconnects)
         while True:
             code: int | None = None
             reason = ""

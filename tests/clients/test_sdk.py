@@ -435,6 +435,22 @@ async def test_watch_raises_on_a_refused_hello_and_on_reset(server: Running) -> 
             await anext(spectator.watch("0" * 16))
 
 
+async def test_watch_resumes_with_the_check_it_was_given_and_resets_on_a_check_of_other_events(
+    server: Running,
+) -> None:
+    game_id, _ = await server.started(2)
+    async with AsyncClient(server.url) as spectator:
+        updates = spectator.watch(game_id)
+        first = await anext(updates)
+        await updates.aclose()
+        assert len(first.check) == 32
+        resumed = await anext(spectator.watch(game_id, after=first.version, check=first.check))
+        assert (resumed.version, resumed.events, resumed.check) == (first.version, [], first.check)
+        with pytest.raises(Reset) as reset:
+            await anext(spectator.watch(game_id, after=first.version, check="0" * 32))
+        assert reset.value.details["version"] == first.version
+
+
 # --- export and import ---------------------------------------------------------------------------------
 
 

@@ -329,8 +329,11 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
         await page.screenshot(path=str(SHOTS / f"{game}.png"), full_page=True)
         await spectator.screenshot(path=str(SHOTS / f"{game}-spectator.png"), full_page=True)
 
-    # Cut both pages' sockets; the game moves on meanwhile; they resume without a gap.
+    # Cut both pages' sockets; the game moves on meanwhile; they resume without a gap, each
+    # with the check of the last update it held (a wrong one would reset it: versions again).
     before = await page_version(page)
+    for p in (page, spectator):
+        assert len(await p.evaluate("window.__ludoteca.screen.live.check")) == 32
     for p in (page, spectator):
         await p.evaluate("window.__ludoteca.dropSocket(700)")
     for _ in range(6):

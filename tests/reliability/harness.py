@@ -230,6 +230,7 @@ class Follower:
 
     ``versions`` is every event version delivered, in order: resuming must leave no
     gap and repeat nothing. A 4009 reset starts again from 0 (``resets`` counts them).
+    ``checks`` keeps each update's check value by its version (a client would echo it to resume).
     """
 
     urls: list[str]
@@ -238,6 +239,7 @@ class Follower:
     last: int = 0
     versions: list[int] = field(default_factory=list)
     events: dict[int, Any] = field(default_factory=dict)
+    checks: dict[int, str] = field(default_factory=dict)
     updates: int = 0
     reconnects: int = 0
     resets: int = 0
@@ -264,7 +266,7 @@ class Follower:
                 self.closes.append(code)
                 if code == 4009:
                     self.resets += 1
-                    self.last, self.versions, self.events = 0, [], {}
+                    self.last, self.versions, self.events, self.checks = 0, [], {}, {}
             self.reconnects += 1
             await asyncio.sleep(0.05 + random.random() * 0.1)
 
@@ -284,6 +286,7 @@ class Follower:
                 self.versions.append(v)
                 self.events[v] = e["event"]
             self.last = max(self.last, message["version"])
+            self.checks[message["version"]] = message.get("check", "")
 
     async def reach(self, version: int, seconds: float = 15) -> None:
         async with asyncio.timeout(seconds):
@@ -348,6 +351,9 @@ class Driver:
     statuses: dict[int, int] = field(default_factory=dict)
     lost_answers: int = 0
     followers: list[Follower] = field(default_factory=list)
+    # Games left because a read of them answered other than 200 (game id, status): only when
+    # Redis lost writes it had acknowledged (``appendfsync everysec``), e.g. the game's creation.
+    abandoned: list[tuple[str, int]] = field(default_factory=list)
 
     async def new_game(self) -> tuple[str, list[str]]:
         """A started 2-player game (one whose seat answer was lost is left behind: its token is gone)."""
@@ -392,12 +398,19 @@ class Driver:
         game_id, tokens = await self.new_game()
         n = 0
         while not stop.is_set():
-            body = (await persist(self.api, "GET", f"/api/v1/games/{game_id}")).json()
-            if body["status"] != "active":
+            r = await persist(self.api, "GET", f"/api/v1/games/{game_id}")
+            body = r.json()
+            if r.status_code != 200 or body["status"] != "active":
+                if r.status_code != 200:
+                    self.abandoned.append((game_id, r.status_code))
                 game_id, tokens = await self.new_game()
                 continue
             seat = body["view"]["awaiting"][0]["seat"]
             r = await persist(self.api, "GET", f"/api/v1/games/{game_id}/legal-commands", headers=auth(tokens[seat]))
+            if r.status_code != 200:
+                self.abandoned.append((game_id, r.status_code))
+                game_id, tokens = await self.new_game()
+                continue
             commands = r.json()["commands"]
             if r.json()["version"] != body["version"] or not commands:
                 continue  # read from two replicas at two moments: look again

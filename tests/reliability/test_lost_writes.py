@@ -5,17 +5,21 @@ simulated here by stopping Redis and putting back an older append-only file. Eve
 replica that had cached the lost versions must notice, drop its cache and tell its
 sockets to reset (4009), and no client may ever hold two different events under one
 version number without having been told to reset: not a follower, not a replica's
-cache, even when new writes have gone past the lost head before the replica looks.
+cache, even when new writes have gone past the lost head before the replica looks, nor a
+client that comes back to a replica started after the loss (its check value tells).
 """
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from server.embedded import EmbeddedRedis
 from tests.reliability.harness import (
@@ -26,6 +30,7 @@ from tests.reliability.harness import (
     figure,
     own_redis,
     redis_client,
+    replica,
     replicas,
     stream_versions,
 )
@@ -115,4 +120,65 @@ async def test_a_stream_that_goes_backwards_is_detected_and_no_version_is_reused
         f"lost writes ({'written past first' if writes_first else 'looked at first'})",
         f"{SIZE.rollbacks} rollbacks of the append-only file: detected every time, {resets} socket resets, "
         "0 versions reused for different events",
+    )
+
+
+async def resume(url: str, game_id: str, token: str | None, after: int, check: str | None, upto: int) -> Any:
+    """One hello with ``after`` and ``check``: the updates it gets up to version ``upto``, or
+    the close code (and the message before it) when the server closes instead."""
+    ws_url = url.replace("http://", "ws://")
+    async with connect(f"{ws_url}/api/v1/games/{game_id}/ws", open_timeout=5) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "after": after, "check": check}))
+        got: list[Any] = []
+        try:
+            while not got or got[-1]["type"] != "update" or got[-1]["version"] < upto:
+                got.append(json.loads(await ws.recv()))
+        except ConnectionClosed as closed:
+            return (closed.rcvd.code if closed.rcvd is not None else None), got
+        return None, got
+
+
+@pytest.mark.timeout(limit(120))
+async def test_a_client_back_on_a_replica_started_after_the_loss_is_reset_by_its_check(tmp_path: Path) -> None:
+    """A client follows through replica A; writes are lost and A writes other events past the old
+    head; the client comes back with its ``after`` and ``check`` to replica B, started after the
+    rollback (B never saw the lost versions): it is reset. A client whose versions were not lost
+    resumes on B with its check, and one without a check is not told anything, as before."""
+    rng = random.Random(7)
+    resets = 0
+    with own_redis("always") as redis_server, replicas(redis_server.url, 1, LUDOTECA_SWEEP_INTERVAL="30") as [a]:
+        async with Api([a.url]) as api:
+            for n in range(SIZE.rollbacks):
+                game_id, tokens = await api.started(2)
+                kept = await play(api, game_id, tokens, 3, rng, 0)
+                snapshot(redis_server, tmp_path / f"older-{n}.aof")
+                follower = Follower([a.url], game_id, tokens[0]).start()
+                try:
+                    await follower.reach(kept)
+                    kept_check = follower.checks[kept]  # a client that left here loses nothing
+                    head = await play(api, game_id, tokens, 4, rng, 0)
+                    await follower.reach(head)
+                    head_check = follower.checks[head]
+                finally:
+                    await follower.stop()  # the client goes away holding ``head`` and its check
+                assert kept_check and head_check and kept_check != head_check
+                restore(redis_server, tmp_path / f"older-{n}.aof")
+                now = await play(api, game_id, tokens, head - kept + 3, rng, 0)  # A writes other events
+                assert now > head
+                with replica(redis_server.url, LUDOTECA_SWEEP_INTERVAL="30") as b:
+                    code, got = await resume(b.url, game_id, tokens[0], head, head_check, now)
+                    assert code == 4009 and [m["type"] for m in got] == ["reset"], (code, got)
+                    assert got[0]["version"] == now
+                    resets += 1
+                    code, got = await resume(b.url, game_id, tokens[0], kept, kept_check, now)
+                    assert code is None and all(m["type"] == "update" for m in got), (code, got)
+                    truth = await feed(api, game_id, tokens[0], 0)
+                    resumed = {e["version"]: e["event"] for m in got for e in m["events"]}
+                    assert resumed == {v: e for v, e in truth.items() if v > kept}
+                    code, got = await resume(b.url, game_id, tokens[0], head, None, now)
+                    assert code is None and got[-1]["version"] == now  # no check: the server cannot tell
+    figure(
+        "lost writes (back on a replica started after the loss)",
+        f"{SIZE.rollbacks} rollbacks: {resets} clients holding lost versions reset by their check on a new "
+        "replica, every client holding kept versions resumed",
     )

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+import redis.asyncio as aioredis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -151,6 +152,62 @@ async def test_a_resume_after_the_head_is_told_to_reset(server: Running) -> None
             await receive(ws)
     assert reset["type"] == "reset"
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4009
+
+
+async def resume(server: Running, game_id: str, token: str | None, after: int, check: str | None) -> dict[str, Any]:
+    """The first message a hello with ``after`` and ``check`` gets, and the close code (``None``: still open)."""
+    ws = await connect(f"{server.ws_url}/api/v1/games/{game_id}/ws")
+    await ws.send(json.dumps({"type": "hello", "token": token, "after": after, "check": check}))
+    first = await receive(ws)
+    code = None
+    if first["type"] == "reset":
+        with pytest.raises(ConnectionClosed) as closed:
+            await receive(ws)
+        code = closed.value.rcvd.code if closed.value.rcvd is not None else None
+    await ws.close()
+    return {**first, "close": code}
+
+
+async def test_every_update_carries_a_check_of_its_version_and_never_the_chain_link(
+    server: Running, redis: aioredis.Redis
+) -> None:
+    configure(server, catch_up_chunk=2)
+    game_id, tokens = await server.started(2)
+    version = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
+    links = [fields[b"h"].decode() for _, fields in await redis.xrange(f"lt:{{{game_id}}}:events")]
+    async with await hello(server, game_id, tokens[0]) as ws:
+        chunks = await updates_until(ws, version)
+        seat, commands = await server.awaited(game_id, tokens)
+        assert (await server.send(game_id, tokens[seat], commands[0])).status_code == 200
+        live = await updates_until(ws, version + 1)
+    checks = [u["check"] for u in chunks + live]
+    assert all(len(c) == 32 for c in checks) and len(set(checks)) == len(checks)
+    assert not any(link in json.dumps(u) for u in chunks + live for link in links)
+
+
+async def test_a_resume_whose_check_differs_from_the_version_held_is_told_to_reset(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    version = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
+    async with await hello(server, game_id, tokens[0]) as ws:
+        check = (await receive(ws))["check"]
+    wrong = "0" * 32 if check != "0" * 32 else "1" * 32
+    for after, given in ((version, wrong), (version - 1, check), (version, "é")):
+        answer = await resume(server, game_id, tokens[0], after, given)
+        assert (answer["type"], answer["close"]) == ("reset", 4009), (after, given)
+        assert answer["version"] == version
+
+
+async def test_a_resume_with_the_right_check_or_none_goes_on_as_before(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    version = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
+    async with await hello(server, game_id, tokens[0], after=version - 1) as ws:
+        check = (await receive(ws))["check"]
+    for given in (check, None, ""):  # an empty check (from a server that sent none) is no check
+        answer = await resume(server, game_id, tokens[0], version, given)
+        assert answer["type"] == "update" and answer["version"] == version and answer["events"] == []
+        assert answer["check"] == check  # a resume at the head is told the head's check again
+    answer = await resume(server, game_id, None, version - 1, None)
+    assert [e["version"] for e in answer["events"]] == [version] and answer["check"] == check
 
 
 def test_a_subscriber_that_falls_too_far_behind_is_told_to_resume() -> None:

@@ -1,5 +1,5 @@
 // The game's WebSocket (docs/API.md, WebSocket): hello with `after`, updates in order,
-// reconnect with resume from the last version held after a dropped connection.
+// reconnect with resume from the last version held (and its `check`) after a dropped connection.
 
 const FINAL = new Set([1008, 4003, 1009]); // the client is at fault or denied: do not retry as is
 
@@ -9,6 +9,7 @@ export class Live {
     this.token = token;
     this.handlers = handlers; // {update(msg), reset(msg), error(msg), state(text, kind), presence(msg)}
     this.version = 0; // the highest version received
+    this.check = ""; // that update's check: a server whose history lost that version resets us
     this.ws = null;
     this.closed = false;
     this.backoff = 200;
@@ -41,7 +42,8 @@ export class Live {
     this.connects += 1;
     this.handlers.state("connecting…", "pending");
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token || null, after: this.version, presence: true }));
+      const check = this.version > 0 && this.check ? this.check : null;
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null, after: this.version, check, presence: true }));
     };
     ws.onmessage = (e) => {
       if (ws !== this.ws) return;
@@ -50,12 +52,16 @@ export class Live {
       if (msg.type === "update") {
         this.backoff = 200;
         const events = (msg.events || []).filter((ev) => ev.version > this.version);
-        if (msg.version > this.version) this.version = msg.version;
+        if (msg.version >= this.version) {
+          this.version = msg.version;
+          this.check = msg.check || "";
+        }
         for (const ev of events) this.seen.push(ev.version);
         this.handlers.state(`live · v${this.version}`, "ok");
         this.handlers.update({ ...msg, events });
       } else if (msg.type === "reset") {
         this.version = 0;
+        this.check = "";
         this.handlers.reset(msg);
       } else if (msg.type === "error") {
         this.handlers.error(msg);
@@ -73,7 +79,10 @@ export class Live {
         this.handlers.state(`disconnected (${e.code} ${e.reason || ""})`, "bad");
         return;
       }
-      if (e.code === 4009) this.version = 0; // reset: drop everything and start again
+      if (e.code === 4009) { // reset: drop everything and start again
+        this.version = 0;
+        this.check = "";
+      }
       const delay = e.code === 1011 ? Math.max(this.backoff, 2000) : this.backoff;
       this.backoff = Math.min(this.backoff * 2, 5000);
       this.handlers.state(`reconnecting (${e.code})…`, "pending");
