@@ -70,11 +70,15 @@ def can_undo(game: AnyGame, players: int, seat: Seat, before: Any, events: list[
 
 
 def _changed(before: Any, after: Any) -> list[Any]:
-    """The parts of a view that a step changed (only those can show something new)."""
-    if not isinstance(after, msgspec.Struct) or type(before) is not type(after):
+    """The parts of a view that a step changed (only those can show something new), down to
+    the field or list item: a moved tourist is one changed field, not every seat's strings."""
+    if isinstance(after, msgspec.Struct) and type(before) is type(after):
+        pairs = [(getattr(before, f), getattr(after, f)) for f in after.__struct_fields__]
+    elif isinstance(after, list) and isinstance(before, list) and len(before) == len(after):
+        pairs = list(zip(before, after, strict=True))
+    else:
         return [after]
-    fields = after.__struct_fields__
-    return [getattr(after, f) for f in fields if getattr(after, f) != getattr(before, f)]
+    return [part for old, new in pairs if old != new for part in _changed(old, new)]
 
 
 # Every JSON string of a value, quoted as in its encoding, but keys and type tags (they

@@ -198,11 +198,13 @@ class Games:
         append checks the version and the chain link; when those differ, or the command is
         refused, it reads and decides again (a retried command is answered from its record).
         """
+        seat = self.seats.get(game_id, {}).get(token_hash(token)) if token is not None else None
+        return None if seat is None else self.cached_seat(game_id, seat)
+
+    def cached_seat(self, game_id: str, seat: int) -> Seated | None:
+        """:meth:`cached`, for a seat already known (a WebSocket's)."""
         table = self.cache.get(game_id)
-        if table is None or token is None:
-            return None
-        seat = self.seats.get(game_id, {}).get(token_hash(token))
-        if seat is None or keeps_time(self.games[table.game], table):
+        if table is None or keeps_time(self.games[table.game], table):
             return None
         return Seated(game_id, self.games[table.game], table, seat, cached=True)
 

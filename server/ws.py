@@ -236,8 +236,10 @@ async def receive_loop(
             command_id = message.command_id
             if sub.viewer is None:
                 raise ApiError(403, "spectator", "Spectators cannot send commands; take a seat first.")
-            game, table, look = await games.look(game_id, command_id=message.command_id)  # one round trip
-            at = Seated(game_id, game, table, sub.viewer, look)
+            at = games.cached_seat(game_id, sub.viewer)  # no read before the append (Games.cached)
+            if at is None:
+                game, table, look = await games.look(game_id, command_id=message.command_id)  # one round trip
+                at = Seated(game_id, game, table, sub.viewer, look)
             seat = acting_seat(at)
             answer = await games.command(at, seat, bytes(message.command), message.command_id, message.expected_version)
             sub.push(0, encode(Ack(message.command_id, answer.version)))

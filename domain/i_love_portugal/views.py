@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -71,9 +72,15 @@ class PortugalView(msgspec.Struct, kw_only=True, tag="i-love-portugal", tag_fiel
     finished: bool
 
 
+@lru_cache(maxsize=64)
+def _photos_left(photo_pile: tuple[str, ...]) -> Counter[str | None]:
+    """Photos left per region: the pile changes only when a photo is bought, and every view asks."""
+    return Counter(CARDS[c].region for c in photo_pile)
+
+
 def view(state: State, viewer: Viewer) -> PortugalView:
     everything = viewer == FULL or state.phase == "over"
-    photos_left = Counter(CARDS[c].region for c in state.photo_pile)
+    photos_left = _photos_left(state.photo_pile)
     regions = []
     for index, region in enumerate(REGIONS):
         token = state.ratings[index] if state.ratings else None

@@ -9,6 +9,7 @@ the game is over every viewer does. Event visibility is declared per type in ``R
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -26,7 +27,16 @@ from domain.miss_liz_parks.events import (
     TilesRemovedUnseen,
 )
 from domain.miss_liz_parks.rules import awaited
-from domain.miss_liz_parks.state import State, active, employees_left, food_courts, income_due, streets_left
+from domain.miss_liz_parks.state import (
+    Cell,
+    Park,
+    State,
+    active,
+    employees_left,
+    food_courts,
+    income_due,
+    streets_left,
+)
 from domain.visibility import Rule, redactor, secret, seen_by
 
 
@@ -95,19 +105,27 @@ class ParkGameView(msgspec.Struct, kw_only=True, tag="miss-liz-parks", tag_field
     planning_deck: list[str] | None = None
 
 
+@lru_cache(maxsize=256)
+def _at_work(park: Park) -> tuple[frozenset[Cell], int, int]:
+    """A park's active buildings (their cells), next income and Food Courts: the street search
+    behind them is the view's largest cost, and a park is the same for every viewer and
+    for every step that leaves it alone."""
+    working = active(park)
+    return frozenset(b.cell for b in working), income_due(park, working), len(food_courts(park, working))
+
+
 def view(state: State, viewer: Viewer) -> ParkGameView:
     everything = viewer == FULL or state.phase == "over"
     parks = []
     for seat, park in enumerate(state.parks):
-        working = active(park)  # once per park: the street search is the view's largest cost
-        on = {b.cell for b in working}
+        on, income_next, courts = _at_work(park)
         mine = everything or viewer == seat
         parks.append(
             ParkView(
                 seat=seat,
                 theme=park.theme,
                 income=park.income,
-                income_next=income_due(park, working),
+                income_next=income_next,
                 buildings=[
                     BuildingView(
                         cell=b.cell,
@@ -125,7 +143,7 @@ def view(state: State, viewer: Viewer) -> ParkGameView:
                 purchase_tokens=park.purchase_tokens,
                 purchase_tokens_used=park.tokens_used,
                 theme_tokens=park.theme_tokens,
-                food_courts=len(food_courts(park, working)),
+                food_courts=courts,
                 invested=park.invested,
                 investment_left=INVESTMENT_LIMIT - park.invested if state.options.investment else 0,
                 passed=park.passed,
