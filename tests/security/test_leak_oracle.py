@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -23,8 +24,10 @@ import pytest
 from websockets.asyncio.client import connect
 
 from domain.catalog import GAMES
+from server.games import Games
+from server.store import EventStore
 from tests.projections.test_no_leak import probes
-from tests.reliability.harness import ADMIN, Api, auth, figure, own_redis, replica
+from tests.reliability.harness import ADMIN, Api, auth, figure, own_redis, redis_client, replica
 from tests.reliability.sizes import SIZE, limit
 from tests.security.oracle import hidden_from, leaks, log_from_export
 from tests.support.processes import Serve
@@ -126,3 +129,55 @@ async def test_nothing_any_viewer_receives_names_a_card_hidden_from_it(api: Api,
         f"{SIZE.leak_games} random games, {checked} viewers: {hidden_total} hidden strings checked against "
         "REST bodies and headers, WebSocket messages, errors, replays and log lines: 0 leaked",
     )
+
+
+RANDOM_STATE = re.compile(rb"seed|rng|random|getstate", re.IGNORECASE)
+
+
+@pytest.mark.timeout(limit(60))
+async def test_no_random_seed_or_generator_state_is_stored_where_a_client_can_read_it(api: Api, serve: Serve) -> None:
+    # The server draws from the operating system (random.SystemRandom): there is no seed and
+    # no generator state that could be stored, logged or sent.
+    assert isinstance(Games(EventStore(redis_client(serve.environ["REDIS_URL"])), GAMES).rng, random.SystemRandom)
+    with pytest.raises(NotImplementedError):
+        random.SystemRandom().getstate()
+    # And none is kept in Redis: after games of every kind were dealt and played a little, no
+    # key, hash field, stream field or stored event names one.
+    rng = random.Random("no-seed")
+    for kind in sorted(GAMES):
+        game_id, tokens = await api.started(GAMES[kind].min_players, kind)
+        for _ in range(5):
+            _, seat, commands = await api.awaited(game_id, tokens)
+            if seat < 0 or not commands:
+                break
+            await api.send(game_id, tokens[seat], rng.choice(commands))
+    redis = redis_client(serve.environ["REDIS_URL"])
+    names: list[bytes] = []
+    events = 0
+    try:
+        async for key in redis.scan_iter(count=1000):
+            names.append(key)
+            kind = await redis.type(key)
+            if kind == b"hash":
+                names += await redis.hkeys(key)
+            elif kind == b"stream":
+                for _, fields in await redis.xrange(key):
+                    names += fields.keys()
+                    if b"e" in fields:
+                        events += 1
+                        names += [k.encode() for k in keys_of(json.loads(fields[b"e"]))]
+    finally:
+        await redis.aclose()
+    assert events > 0
+    assert [n for n in names if RANDOM_STATE.search(n)] == []
+
+
+def keys_of(value: Any) -> Iterator[str]:
+    """Every object key in a JSON value, however deep."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from keys_of(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from keys_of(v)
