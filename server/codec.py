@@ -38,7 +38,12 @@ class GameCodec:
         self.commands: msgspec.json.Decoder[Any] = msgspec.json.Decoder(command_union(game))
 
     def decode_entries(self, entries: Sequence[Stored]) -> list[tuple[int, Any]]:
-        return [(e.version, self.decode_stored(e.data, e.schema)) for e in entries]
+        return list(zip([e.version for e in entries], self.decode_events(entries), strict=True))
+
+    def decode_events(self, entries: Sequence[Stored]) -> list[Any]:
+        """The events of ``entries``: a replay decodes thousands, so the current schema is looked up once."""
+        current, decode = self.game.event_schema, self.events.decode
+        return [decode(e.data) if e.schema >= current else self.decode_stored(e.data, e.schema) for e in entries]
 
     def decode_stored(self, data: bytes, schema: int) -> Any:
         """A stored event of any schema: one written by older code is lifted by the game's upcasters."""

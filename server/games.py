@@ -170,7 +170,7 @@ class Games:
             raise ApiError(404, "unknown_game", "There is no game with that id.")
         kind = cached.game if cached else TABLE_OPENED.decode(entries[0].data).game
         codec = self.codecs[kind]
-        table = fold(codec.game, cached, [codec.decode_stored(entry.data, entry.schema) for entry in entries])
+        table = fold(codec.game, cached, codec.decode_events(entries))
         assert table is not None
         self.remember(game_id, table, entries[-1].link if entries else self.heads.get(game_id))
         return codec.game, table, look
