@@ -243,7 +243,7 @@ class Follower:
     updates: int = 0
     reconnects: int = 0
     resets: int = 0
-    closes: list[int | None] = field(default_factory=list)
+    closes: list[int | str] = field(default_factory=list)  # close codes, or what broke a socket without one
     problems: list[str] = field(default_factory=list)
     task: asyncio.Task[None] | None = None
     stopping: bool = False
@@ -263,7 +263,7 @@ class Follower:
                     await self.listen(ws)
             except Exception as exc:  # a follower keeps reconnecting, whatever broke the last socket
                 code = getattr(getattr(exc, "rcvd", None), "code", None)
-                self.closes.append(code)
+                self.closes.append(code if code is not None else type(exc).__name__)
                 if code == 4009:
                     self.resets += 1
                     self.last, self.versions, self.events, self.checks = 0, [], {}, {}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import Counter
 
 import pytest
 
@@ -52,10 +53,11 @@ async def test_sigkilled_replicas_lose_nothing_acknowledged_and_followers_resume
     acked = sum(len(d.acked) for d in drivers)
     lost = sum(d.lost_answers for d in drivers)
     reconnects = sum(f.reconnects for d in drivers for f in d.followers)
+    closes = Counter(str(code) for d in drivers for f in d.followers for code in f.closes)
     assert kills == SIZE.server_kills and acked > 0
     figure(
         "server crash",
         f"{kills} SIGKILLs under load: {acked} commands acknowledged, all stored once ({stored} stored, "
         f"{lost} answers lost in flight and retried under their id), 0 half applied; "
-        f"followers reconnected {reconnects} times with no gap",
+        f"followers reconnected {reconnects} times with no gap (closes by code: {dict(closes.most_common())})",
     )
