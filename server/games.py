@@ -28,7 +28,7 @@ from server.auth import token_hash
 from server.codec import TABLE_OPENED, GameCodec, encode
 from server.errors import ApiError, malformed, rejected
 from server.metrics import Metrics
-from server.store import Appended, Conflict, Duplicate, EventStore, Look
+from server.store import Appended, AppendResult, Conflict, Duplicate, EventStore, Look
 
 GAME_ID_BYTES = 8
 log = logging.getLogger("ludoteca.games")
@@ -343,6 +343,30 @@ class Games:
     ) -> CommandAnswer | Conflict:
         """Append a command's ``events`` decided on ``table``: the answer, or the conflict."""
         first, last = table.version + 1, table.version + len(events)
+        record = encode(CommandRecord(seat, body_hash, first, last))
+        new_table, result = await self.append(game_id, game, table, events, command_id=command_id, record=record)
+        if isinstance(result, Appended):
+            mine = feed(game, zip(range(first, last + 1), events, strict=True), seat, is_revealed(game, new_table))
+            return CommandAnswer(last, mine)
+        if isinstance(result, Duplicate):
+            return await self._answer_again(game, game_id, seat, body_hash, result.record)
+        if self.metrics is not None:
+            self.metrics.conflicts.labels(game.id).inc()
+        return result
+
+    async def append(
+        self,
+        game_id: str,
+        game: AnyGame,
+        table: Table,
+        events: list[Any],
+        *,
+        command_id: str | None = None,
+        record: bytes = b"",
+        tokens: Mapping[str, int] | None = None,
+    ) -> tuple[Table, AppendResult]:
+        """Append ``events`` decided on ``table`` if the stream is still there: the table after
+        them, and what the store answered (on success this replica's cache and feeds know)."""
         new_table = fold(game, table, events)
         assert new_table is not None
         result = await self.store.append(
@@ -351,25 +375,16 @@ class Games:
             [encode(e) for e in events],
             schema=game.event_schema,
             command_id=command_id,
-            command_record=encode(CommandRecord(seat, body_hash, first, last)),
+            command_record=record,
             meta=meta_fields(lobby_entry(game, game_id, new_table)),
+            tokens=tokens,
             expected_link=self.link_of(game_id, table),
         )
         if isinstance(result, Appended):
             await self.appended(game_id, game, table, new_table, result.link, events)
-            mine = feed(game, zip(range(first, last + 1), events, strict=True), seat, is_revealed(game, new_table))
-            return CommandAnswer(last, mine)
-        if isinstance(result, Duplicate):
-            return await self._answer_again(game, game_id, seat, body_hash, result.record)
-        self.conflicted(game_id, table, result)
-        if self.metrics is not None:
-            self.metrics.conflicts.labels(game.id).inc()
-        return result
-
-    def conflicted(self, game_id: str, table: Table, result: Conflict) -> None:
-        """An append decided on ``table`` found the stream elsewhere."""
-        if result.current_version < table.version:
+        elif isinstance(result, Conflict) and result.current_version < table.version:
             self.forget(game_id)  # the stream went backwards: our fold is of writes Redis lost
+        return new_table, result
 
     def decode_command(self, game: AnyGame, body: bytes) -> Any:
         try:

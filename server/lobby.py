@@ -21,7 +21,7 @@ from server.auth import new_token, token_hash
 from server.codec import encode
 from server.errors import ApiError, malformed, rejected
 from server.games import GAME_ID_BYTES, Games
-from server.store import Appended, Conflict
+from server.store import Appended
 
 HOUR_MS = 3_600_000
 
@@ -66,22 +66,9 @@ async def append_facts(
             raise rejected(exc) from None
         if not events:
             return events, table
-        new_table = fold(game, table, events)
-        assert new_table is not None
-        result = await games.store.append(
-            game_id,
-            table.version,
-            [encode(e) for e in events],
-            schema=game.event_schema,
-            meta=meta_fields(lobby_entry(game, game_id, new_table)),
-            tokens=tokens(events),
-            expected_link=games.link_of(game_id, table),
-        )
+        new_table, result = await games.append(game_id, game, table, events, tokens=tokens(events))
         if isinstance(result, Appended):
-            await games.appended(game_id, game, table, new_table, result.link)
             return events, new_table
-        if isinstance(result, Conflict):
-            games.conflicted(game_id, table, result)
     raise ApiError(409, "version_conflict", "The table kept changing; try again.")
 
 

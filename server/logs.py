@@ -5,12 +5,12 @@ messages, which are never logged, and events and views are never logged at all.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import re
-import sys
-import itertools
 import secrets
+import sys
 import time
 from contextvars import ContextVar
 

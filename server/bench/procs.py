@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # The uvicorn settings `ludoteca serve` runs with (server/cli.py), for every server under test.
 UVICORN: dict[str, object] = {
     "log_level": "warning",
+    "ws": "websockets-sansio",
     "ws_ping_interval": 20.0,
     "ws_ping_timeout": 20.0,
     "ws_per_message_deflate": False,
