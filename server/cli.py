@@ -43,6 +43,8 @@ def serve(args: argparse.Namespace) -> int:
         # ws="websockets" holds 3 tasks a socket (about 7.5 KiB more per idle socket, docs/performance.md).
         ws="websockets-sansio",
         ws_ping_interval=20.0,
+        # uvicorn's own cap (16 MiB by default) would buffer that much before our check closes with 1009.
+        ws_max_size=settings.ws_max_message,
         ws_per_message_deflate=False,  # small JSON messages: compression costs each socket more memory than it saves
         ws_ping_timeout=20.0,
         # On SIGTERM uvicorn stops accepting, closes WebSockets with 1012 (clients reconnect to

@@ -76,7 +76,8 @@ class RequestContext:
             await send(message)
 
         try:
-            await self.app(scope, receive, send_with_id)
+            # A WebSocket answers no headers after its upgrade: no wrapper to keep for its life.
+            await self.app(scope, receive, send_with_id if scope["type"] == "http" else send)
         finally:
             request_id.reset(tokens[0])
             game_id.reset(tokens[1])

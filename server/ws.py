@@ -83,6 +83,8 @@ class TooBig(Exception):
 class Throttle:
     """A token bucket: ``rate`` messages a second on average, bursts of ``burst``."""
 
+    __slots__ = ("burst", "rate", "refused", "stamp", "tokens")  # one a socket
+
     def __init__(self, rate: float, burst: int, now: float) -> None:
         self.rate = rate
         self.burst = float(burst)

@@ -18,6 +18,8 @@ import urllib.request
 from pathlib import Path
 from typing import IO
 
+from server.settings import Settings
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # The uvicorn settings `ludoteca serve` runs with (server/cli.py), for every server under test.
@@ -25,6 +27,7 @@ UVICORN: dict[str, object] = {
     "log_level": "warning",
     "ws": "websockets-sansio",
     "ws_ping_interval": 20.0,
+    "ws_max_size": Settings().ws_max_message,
     "ws_ping_timeout": 20.0,
     "ws_per_message_deflate": False,
     "timeout_graceful_shutdown": 5,
