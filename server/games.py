@@ -148,7 +148,8 @@ class Games:
         for a token and a command id."""
         if not valid_game_id(game_id):
             raise ApiError(404, "unknown_game", "There is no game with that id.")
-        cached = self.cache.get(game_id)
+        # Both taken before the read: another request may cache a newer table meanwhile.
+        cached, cached_link = self.cache.get(game_id), self.heads.get(game_id)
         # Read from the cached version itself, to check it is still the event we folded.
         look = await self.store.look(
             game_id, cached.version - 1 if cached else 0, token_hash=token_hash, command_id=command_id
@@ -158,7 +159,7 @@ class Games:
             if head == 0:  # deleted (expired or archived) since we cached it
                 self.forget(game_id)
                 raise ApiError(404, "unknown_game", "There is no game with that id.")
-            if head < cached.version or not entries or entries[0].link != self.heads.get(game_id):
+            if head < cached.version or not entries or entries[0].link != cached_link:
                 # The stream went backwards (a failover lost acknowledged writes), and may
                 # have been written past them again: forget what we folded and start
                 # again from what Redis holds.
@@ -172,7 +173,7 @@ class Games:
         codec = self.codecs[kind]
         table = fold(codec.game, cached, codec.decode_events(entries))
         assert table is not None
-        self.remember(game_id, table, entries[-1].link if entries else self.heads.get(game_id))
+        self.remember(game_id, table, entries[-1].link if entries else cached_link)
         return codec.game, table, look
 
     async def sit(self, game_id: str, token: str | None, command_id: str | None = None) -> Seated:
