@@ -145,7 +145,9 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
     settings = settings or Settings.from_env()
     metrics = Metrics()
     table = routes()
-    paths = {route.endpoint: route.path for route in table if isinstance(route, Route | WebSocketRoute)}
+    paths: dict[Any, str] = {route.endpoint: route.path for route in table if isinstance(route, Route | WebSocketRoute)}
+    # The web table's files: one label for the mount (a label per file would grow without bound).
+    paths |= {route.app: route.path + "/{path}" for route in table if isinstance(route, Mount)}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -37,3 +37,12 @@ async def test_metrics_count_websockets_and_their_messages(server: Running) -> N
     async with asyncio.timeout(5):
         while "ludoteca_websockets 0.0" not in (await server.http.get("/metrics")).text:
             await asyncio.sleep(0.02)
+
+
+async def test_metrics_label_the_web_tables_files_by_their_mount_not_as_unmatched(server: Running) -> None:
+    assert (await server.http.get("/web/js/live.js")).status_code == 200
+    assert (await server.http.get("/no/such/page")).status_code == 404
+    text = (await server.http.get("/metrics")).text
+    assert 'route="/web/{path}"' in text
+    assert 'route="unmatched"' in text  # what matches no route at all still says so
+    assert "live.js" not in text
