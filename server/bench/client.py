@@ -109,9 +109,7 @@ class Watcher:
                     self.reached(self, pushed.version)
 
     def arrival(self, version: int) -> float | None:
-        """When the first update at ``version`` or later arrived."""
-        i = bisect.bisect_left(self.versions, version)
-        return self.times[i] if i < len(self.times) else None
+        return arrival((self.versions, self.times), version)
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -121,6 +119,16 @@ class Watcher:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
+
+
+Arrivals = tuple[list[int], list[float]]  # one socket's versions and when each arrived (perf_counter)
+
+
+def arrival(arrivals: Arrivals, version: int) -> float | None:
+    """When the first update at ``version`` or later arrived."""
+    versions, times = arrivals
+    i = bisect.bisect_left(versions, version)
+    return times[i] if i < len(times) else None
 
 
 async def bounded(jobs: Sequence[Callable[[], Awaitable[T]]], concurrency: int) -> list[T]:

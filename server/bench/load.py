@@ -20,7 +20,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from domain.catalog import GAMES
 from domain.engine import CLOCK
 from server.bench.bare import append_once
-from server.bench.client import Http, Pacer, Watcher, bounded, percentile
+from server.bench.client import Arrivals, Http, Pacer, Watcher, bounded, percentile
 from server.bench.play import choose, seat_counts
 from server.bench.procs import cpu
 from server.codec import encode
@@ -302,21 +302,27 @@ async def rounds(watchers: Sequence[Watcher], steps: Sequence[tuple[int, Callabl
 
 
 def hold_sockets(targets: list[tuple[str, bytes]], conn: Connection) -> None:
-    """(In a child process.) Open one socket per ``(url, hello)``, report how many, hold them until told."""
+    """(In a child process.) Open one socket per ``(url, hello)``, report how many, hold them
+    until told, then send back what each received and when (``None`` for one refused)."""
     from server.bench.procs import raise_fd_limit
 
     raise_fd_limit()
 
     async def main() -> None:
-        opened = await open_all([Watcher(url, hello) for url, hello in targets])
+        watchers = [Watcher(url, hello) for url, hello in targets]
+        opened = {id(w) for w in await open_all(watchers)}
         conn.send(len(opened))
         await asyncio.get_running_loop().run_in_executor(None, conn.poll, 600.0)
+        conn.send([(w.versions, w.times) if id(w) in opened else None for w in watchers])
 
     asyncio.run(main())
 
 
 class Holder:
-    """A child process holding many idle sockets."""
+    """A child process holding many sockets: idle ones, or the seats' sockets whose arrival
+    times are measured away from the process that sends the load (so that receiving them
+    does not slow the load, nor the load delay their reading). ``perf_counter`` is the
+    system's monotonic clock: the child's times and the parent's compare."""
 
     def __init__(self, targets: list[tuple[str, bytes]]) -> None:
         here, there = multiprocessing.get_context("spawn").Pipe()
@@ -330,11 +336,16 @@ class Holder:
         opened: int = self.conn.recv()
         return opened
 
-    def stop(self) -> None:
+    def stop(self) -> list[Arrivals | None]:
+        """Close every socket; what each received (empty if the child could not say)."""
+        received: list[Arrivals | None] = []
         if self.process.is_alive():
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, EOFError):
                 self.conn.send("done")
+                if self.conn.poll(60):
+                    received = self.conn.recv()
             self.process.join(30)
         if self.process.is_alive():
             self.process.kill()
             self.process.join()
+        return received
