@@ -21,7 +21,7 @@ import msgspec
 from redis.exceptions import RedisError
 
 from domain.engine import AnyGame, Viewer
-from domain.table import Table
+from domain.table import Status, Table, outcome, status
 from projections.views import VersionedEvent, feed, is_revealed
 from server.checks import Checks
 from server.codec import encode
@@ -37,6 +37,15 @@ class Update(msgspec.Struct, tag="update", tag_field="type"):
     events: list[VersionedEvent]
     view: Any
     check: str = ""  # the check value of ``version`` (server/checks.py): echo it in the hello to resume
+    # With the view: the table's status, and its outcome once finished (no need to ask the REST API).
+    status: Status | None = None
+    outcome: Any = None
+
+
+def standing(game: AnyGame, table: Table) -> tuple[Status, Any]:
+    """The table's status, and its outcome once finished: the same for every viewer."""
+    current = status(game, table)
+    return current, outcome(game, table) if current == "finished" else None
 
 
 class Reset(msgspec.Struct, tag="reset", tag_field="type"):
@@ -193,12 +202,14 @@ class Feed:
         socket: one message per distinct viewer."""
         revealed = is_revealed(game, table)
         check = self.checks.of(self.game_id, table.version, link)
+        current, ended = standing(game, table)
         viewers: dict[Viewer, list[Subscriber]] = {}
         for sub in self.subscribers:
             viewers.setdefault(sub.viewer, []).append(sub)
         for viewer, subs in viewers.items():
             view = game.view(table.state, viewer) if table.state is not None else None
-            message = encode(Update(table.version, feed(game, events, viewer, revealed), view, check)).decode()
+            update = Update(table.version, feed(game, events, viewer, revealed), view, check, current, ended)
+            message = encode(update).decode()
             for sub in subs:
                 sub.push(table.version, message)
 

@@ -28,7 +28,7 @@ from projections.views import feed, is_revealed
 from server.checks import Checks
 from server.codec import encode
 from server.errors import ApiError, malformed
-from server.feeds import RESET, SLOW, Feeds, Reset, Subscriber, Update
+from server.feeds import RESET, SLOW, Feeds, Reset, Subscriber, Update, standing
 from server.games import Games, Seated, acting_seat
 from server.http import origin_allowed
 from server.metrics import Metrics
@@ -325,8 +325,11 @@ async def catch_up(
             link = await link_at(games, game_id, upto) or ""
         last = upto == table.version
         view = game.view(table.state, viewer) if last and table.state is not None else None
-        check = checks.of(game_id, upto, link)
-        await send(websocket, encode(Update(upto, feed(game, events, viewer, revealed), view, check)))
+        current, ended = standing(game, table) if last else (None, None)
+        update = Update(
+            upto, feed(game, events, viewer, revealed), view, checks.of(game_id, upto, link), current, ended
+        )
+        await send(websocket, encode(update))
         version = upto
         if last:
             return version

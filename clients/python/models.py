@@ -239,6 +239,8 @@ class Update(msgspec.Struct, tag="update", tag_field="type"):
     events: list[VersionedEvent] = []
     view: Tagged | None = None
     check: str = ""  # the check value of ``version``, to echo when resuming after it
+    status: str | None = None  # with the view: the table's status ("open", "active", "finished")
+    outcome: Tagged | None = None  # with the view, once finished
 
 
 class Ack(msgspec.Struct, tag="ack", tag_field="type"):

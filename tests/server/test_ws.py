@@ -58,6 +58,7 @@ async def test_catch_up_comes_in_chunks_and_only_the_last_carries_the_view(serve
         chunks = await updates_until(ws, version)
     assert [c["version"] for c in chunks] == [min(v, version) for v in range(2, version + 2, 2)]
     assert all(c["view"] is None for c in chunks[:-1]) and chunks[-1]["view"] is not None
+    assert all(c["status"] is None for c in chunks[:-1]) and chunks[-1]["status"] == "active"
     assert [e["version"] for c in chunks for e in c["events"]] == list(range(1, version + 1))
 
 
@@ -83,6 +84,19 @@ async def test_every_command_reaches_every_socket_in_order(server: Running) -> N
         versions = [e["version"] for u in await updates_until(ws, end) for e in u["events"]]
         assert versions == list(range(start + 1, end + 1))
         await ws.close()
+
+
+async def test_updates_carry_the_status_and_once_finished_the_outcome(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    async with await hello(server, game_id, None) as ws:
+        first = await receive(ws)
+        assert first["status"] == "active" and first["outcome"] is None
+        # One of two people leaves: too few remain, the game ends (abandoned).
+        assert (await server.send(game_id, tokens[0], {"type": "Resign"})).status_code == 200
+        table = (await server.get(f"/api/v1/games/{game_id}")).json()
+        last = (await updates_until(ws, table["version"]))[-1]
+    assert table["status"] == "finished" and table["outcome"] is not None
+    assert last["status"] == "finished" and last["outcome"] == table["outcome"]
 
 
 async def test_a_command_on_the_socket_is_acked_with_its_id(server: Running) -> None:
