@@ -122,7 +122,9 @@ class Api:
     ids: Iterator[int] = field(default_factory=itertools.count)
 
     async def __aenter__(self) -> Api:
-        limits = httpx.Limits(max_connections=200, max_keepalive_connections=50)
+        # Idle connections are dropped well before uvicorn closes them (5 s): reusing one it is
+        # closing at that very moment fails with a ReadError (it did once in the soak run).
+        limits = httpx.Limits(max_connections=200, max_keepalive_connections=50, keepalive_expiry=2.0)
         self.clients = [httpx.AsyncClient(base_url=u, timeout=10, limits=limits) for u in self.urls]
         return self
 
