@@ -442,6 +442,14 @@ def common_options() -> argparse.ArgumentParser:
     return common
 
 
+def command_arguments(parser: argparse.ArgumentParser) -> None:
+    """What ``send`` takes, for people and for scripts alike."""
+    parser.add_argument("game_id")
+    parser.add_argument("command", type=command_json, help='e.g. \'{"type": "DrawFromDeck"}\'')
+    parser.add_argument("--command-id")
+    parser.add_argument("--expected-version", type=int)
+
+
 def add_client_verbs(verbs: Subparsers) -> None:
     """Mount the client verbs on the ``ludoteca`` command: the verbs for people, and ``play ...`` for scripts."""
     common = common_options()
@@ -473,11 +481,7 @@ def add_client_verbs(verbs: Subparsers) -> None:
     p.add_argument("--bot", help="seat a bot the server plays (random, greedy) instead of yourself")
     verb("show", show, "the table as the token's seat (or a spectator) sees it").add_argument("game_id")
     verb("legal", legal, "the commands the token's seat may send now").add_argument("game_id")
-    p = verb("send", send, "send one command, given as JSON")
-    p.add_argument("game_id")
-    p.add_argument("command", type=command_json, help='e.g. \'{"type": "DrawFromDeck"}\'')
-    p.add_argument("--command-id")
-    p.add_argument("--expected-version", type=int)
+    command_arguments(verb("send", send, "send one command, given as JSON"))
     p = verb("watch", watch, "follow a game live in the terminal until it ends (resumes after a dropped connection)")
     p.add_argument("game_id")
     p.add_argument("--after", type=int, default=0, help="start after this version")
@@ -530,11 +534,7 @@ def add_play_verbs(verbs: Subparsers, common: argparse.ArgumentParser | None = N
     p.add_argument("--bot")
     verb("show", play_show, "the table as the token's seat (or a spectator) sees it").add_argument("game_id")
     verb("legal", play_legal, "the commands the token's seat may send now").add_argument("game_id")
-    p = verb("send", play_send, "send one command, given as JSON")
-    p.add_argument("game_id")
-    p.add_argument("command", type=command_json, help='e.g. \'{"type": "DrawFromDeck"}\'')
-    p.add_argument("--command-id")
-    p.add_argument("--expected-version", type=int)
+    command_arguments(verb("send", play_send, "send one command, given as JSON"))
     p = verb("events", play_events, "the feed of events after a version")
     p.add_argument("game_id")
     p.add_argument("--after", type=int, default=0)

@@ -433,19 +433,21 @@ async def test_the_replay_viewer_steps_scrubs_and_switches_views(server: Running
     await context.close()
 
 
+async def as_seat_zero_on_its_turn(browser: Browser, table: Table, game_id: str, token: str) -> tuple[Any, Any]:
+    """Play on until it is seat 0's turn, then a browser page that holds seat 0's token."""
+    while [a["seat"] for a in (await table.table())["awaiting"]] != [0]:
+        await table.step(skip={0})
+    context = await browser.new_context()
+    seat = {game_id: {"seat": 0, "token": token, "game": table.game, "at": 1}}
+    await context.add_init_script(f"localStorage.setItem('ludoteca.seats', JSON.stringify({json.dumps(seat)}))")
+    return context, await context.new_page()
+
+
 @pytest.mark.timeout(60)
 async def test_rejected_commands_are_shown_with_their_code(server: Running, browser: Browser) -> None:
     game_id, tokens = await server.started(2)
     table = Table(server, "vilar-de-mouros", game_id, tokens=dict(enumerate(tokens)))
-    while [a["seat"] for a in (await table.table())["awaiting"]] != [0]:  # seat 0's turn
-        await table.step(skip={0})
-    context = await browser.new_context()
-    await context.add_init_script(
-        "localStorage.setItem('ludoteca.seats', JSON.stringify("
-        + json.dumps({game_id: {"seat": 0, "token": tokens[0], "game": "vilar-de-mouros", "at": 1}})
-        + "))"
-    )
-    page = await context.new_page()
+    context, page = await as_seat_zero_on_its_turn(browser, table, game_id, tokens[0])
     await page.goto(f"{server.url}/#/game/{game_id}")
     version = (await table.table())["version"]
     await page.wait_for_selector(f'.controls-wrap[data-legal-version="{version}"] button.command')
@@ -477,15 +479,7 @@ async def test_presence_undo_and_resign_in_the_browser(server: Running, browser:
     game_id = await server.create(3, "i-love-portugal")
     tokens = await server.seat_all(game_id, 3)
     table = Table(server, "i-love-portugal", game_id, tokens=dict(enumerate(tokens)))
-    while [a["seat"] for a in (await table.table())["awaiting"]] != [0]:  # seat 0's turn
-        await table.step(skip={0})
-    context = await browser.new_context()
-    await context.add_init_script(
-        "localStorage.setItem('ludoteca.seats', JSON.stringify("
-        + json.dumps({game_id: {"seat": 0, "token": tokens[0], "game": "i-love-portugal", "at": 1}})
-        + "))"
-    )
-    page = await context.new_page()
+    context, page = await as_seat_zero_on_its_turn(browser, table, game_id, tokens[0])
     page.on("dialog", lambda dialog: dialog.accept())
     await page.goto(f"{server.url}/#/game/{game_id}")
     await page.wait_for_selector('.seat-chip.present[data-seat="0"]')  # this page's own socket
