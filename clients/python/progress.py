@@ -34,7 +34,7 @@ class Progress:
         self.total: int | None = None
         self.count = 0
         self.note = ""
-        self.last = 0.0
+        self.last = float("-inf")  # never drawn: the first line is due at once, however long the machine has been up
         self.finished = False
 
     def start(self, total: int | None) -> None:
