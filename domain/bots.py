@@ -1,9 +1,9 @@
 """Bots: strategies that pick one of a seat's legal commands (pure; randomness from an rng passed in).
 
-``choose(game, state, seat, rng) -> command | None`` returns one of
-``game.legal_commands(state, seat)`` (``None`` when the seat may not act now).
+``choose(game, state, seat, rng) -> command | None`` returns one of the seat's complete
+commands, built through the game's move-building picks (``None`` when the seat may not act now).
 
-- ``random``: any legal command, uniformly.
+- ``random``: any legal command, one pick at a time, each option as likely.
 - ``greedy``: looks one command ahead. It first *determinizes* the state: every card
   hidden from its seat (other hands, deck and pile orders, face-down tiles) is dealt
   again at random among the places hidden cards occupy, each kind of card among its own
@@ -40,11 +40,25 @@ WIN = 10_000  # a won game outweighs any points
 
 
 def random_bot(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
-    """Any legal command, uniformly."""
-    commands = game.legal_commands(state, seat)
-    if not commands:
-        return None
-    return commands[rng.randrange(len(commands))]
+    """Any legal command: a random option at each pick (every legal move can come)."""
+    return game.random_command(state, seat, rng)
+
+
+CANDIDATES = 200  # the commands greedy weighs: all of them when there are no more, else a sample
+
+
+def candidates(game: AnyGame, state: Any, seat: Seat, rng: Rng, most: int = CANDIDATES) -> list[Any]:
+    """The seat's complete commands when there are at most ``most``; else ``most`` random walks
+    through the picks (each distinct command once), so moves that combine cards are weighed too."""
+    few = game.few_commands(state, seat, most)
+    if few is not None:
+        return few
+    found: dict[Any, None] = {}
+    for _ in range(most):
+        command = game.random_command(state, seat, rng)
+        if command is not None:
+            found[command] = None
+    return list(found)
 
 
 # -- what each game's standing is --------------------------------------------------
@@ -127,8 +141,8 @@ def determinize(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
     places hidden cards of its kind occupy. It depends only on what ``seat`` sees."""
     visible: set[str] = set()
     _strings(msgspec.to_builtins(game.view(state, seat)), visible)
-    for command in game.legal_commands(state, seat):
-        _strings(msgspec.to_builtins(command), visible)
+    for option in game.step(state, seat).options:
+        _strings(msgspec.to_builtins(option), visible)
     plain = msgspec.json.decode(msgspec.json.encode(state))  # every tuple a list, to write into
     places: list[tuple[list[Any], int]] = []
 
@@ -205,7 +219,7 @@ def _after(game: AnyGame, state: Any, command: Any, seat: Seat, seed: int) -> An
 
 def greedy_bot(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
     """The legal command that leaves the seat standing best, one command ahead."""
-    commands = game.legal_commands(state, seat)
+    commands = candidates(game, state, seat, rng)
     if len(commands) <= 1:
         return commands[0] if commands else None
     world = determinize(game, state, seat, rng)

@@ -7,10 +7,21 @@
 - ``evolve(state, event)`` applies one fact, never validates, never draws randomness;
 - ``view(state, viewer)`` is what one seat (or the spectator, ``None``) may see;
 - ``redact(event, viewer)`` is the same rule applied to one event;
-- ``legal_commands(state, seat)`` lists every command that seat may send now;
+- ``moves(state, seat, picks)`` builds a move: for the picks made so far, what may be
+  picked next and whether they already make a complete command (below);
 - ``awaited(state)`` says which seats the game waits for, and for what;
 - ``outcome(state)`` is the final result, or ``None`` while the game goes on;
 - ``deadlines(state)`` lists the open windows that close by themselves (optional).
+
+Moves are built, not listed: a command is a short sequence of picks, its ``type`` first,
+then one value for each field (a card, a seat, a cell, a number), a tuple field one value
+at a time. ``moves`` answers, for a seat, a state and the picks made so far, a ``Step``:
+the options that may be picked next, and the command the picks already make, if they do.
+It agrees with ``decide`` both ways: every command decide accepts is reached by some
+picks, every command the picks complete is accepted, and every option offered leads to at
+least one complete command (tests/domain/contract.py checks this for every game). Options
+depend only on what the seat may see. ``Game.step`` walks picks a client sent, refusing
+any that was not offered; ``Game.commands`` lists every complete command (``few_commands``: only when they are few).
 
 Rules change: ``rules_version`` is recorded in every new table (``TableOpened.rules``);
 a change to the shape of a game's stored events bumps its event schema by adding an
@@ -23,7 +34,7 @@ through ``Ctx`` and their results are written into events, so a replay needs no 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -100,6 +111,48 @@ def places_from_keys(keys: Sequence[tuple[int, ...]]) -> list[int]:
     return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
 
+# -- building a move, pick by pick --------------------------------------------------------
+
+PickValue = str | int | tuple[int, ...]  # a card, a seat, a number, a cell ([row, column])
+
+
+class Pick(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One choice toward a command: ``value`` for the command's ``field`` (the first pick is its ``type``)."""
+
+    field: str
+    value: PickValue
+
+
+class Option(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A pick that may come next. ``kind`` says what ``value`` names on the table (``move``, ``card``,
+    ``seat``, ``cell``, ``number``...); ``command`` is set when this pick completes the move with
+    nothing left to choose: the command to send."""
+
+    field: str
+    value: PickValue
+    kind: str
+    command: Any = None
+
+    @property
+    def pick(self) -> Pick:
+        return Pick(self.field, self.value)
+
+
+class Step(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Where a partial move stands: what may be picked next, and the command the picks
+    made so far already make (``None``: not yet; with options too, the move may go on)."""
+
+    options: tuple[Option, ...] = ()
+    command: Any = None
+
+    @property
+    def empty(self) -> bool:
+        """Nothing to pick and nothing to send: the seat has no move of this kind."""
+        return not self.options and self.command is None
+
+
+NO_MOVE = Step()
+
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]  # one stored event, as JSON data, one schema on
 
 
@@ -122,7 +175,7 @@ class Game(Generic[S, C, E, R]):
     evolve: Callable[[S, E], S]
     view: Callable[[S, Viewer], Any]
     redact: Callable[[E, Viewer], E | None]
-    legal_commands: Callable[[S, Seat], list[C]]
+    moves: Callable[[S, Seat, tuple[Pick, ...]], Step]  # picks already checked by Game.step
     awaited: Callable[[S], list[Awaited]]
     outcome: Callable[[S], R | None]
     deadlines: Callable[[S], list[Deadline]] = no_deadlines  # windows that close by themselves
@@ -140,6 +193,62 @@ class Game(Generic[S, C, E, R]):
         for lift in self.upcasters[schema - 1 :]:
             raw = lift(raw)
         return raw
+
+    def step(self, state: S, seat: Seat, picks: Sequence[Pick] = ()) -> Step:
+        """The step after ``picks``, each checked against the options offered before it."""
+        made = tuple(picks)
+        for i, pick in enumerate(made):
+            offered = self.moves(state, seat, made[:i]).options
+            if not any(o.field == pick.field and o.value == pick.value for o in offered):
+                raise Rejected(
+                    "not_offered",
+                    f"That cannot be picked now ({pick.field} {pick.value!r}); pick one of the options offered.",
+                    {"field": f"picks[{i}]"},
+                )
+        return self.moves(state, seat, made)
+
+    def commands(self, state: S, seat: Seat) -> list[C]:
+        """Every complete command ``seat`` may send now, in pick order, each once (moves that
+        combine cards or cells can have thousands: see ``few_commands``)."""
+        return list(dict.fromkeys(self.walk(state, seat)))
+
+    def few_commands(self, state: S, seat: Seat, limit: int, picks: tuple[Pick, ...] = ()) -> list[C] | None:
+        """Every complete command (below ``picks``), or ``None`` when there are more than ``limit``."""
+        found: dict[Any, None] = {}
+        for command in self.walk(state, seat, picks):
+            found[command] = None
+            if len(found) > limit:
+                return None
+        return list(found)
+
+    def walk(self, state: S, seat: Seat, picks: tuple[Pick, ...] = ()) -> Iterator[C]:
+        """Every complete command below ``picks``, depth first (lazily: stop when you have enough)."""
+        at = self.moves(state, seat, picks)
+        if at.command is not None:
+            yield at.command
+        for option in at.options:
+            if option.command is not None:
+                yield option.command
+            else:
+                yield from self.walk(state, seat, (*picks, option.pick))
+
+    def random_command(self, state: S, seat: Seat, rng: Rng) -> C | None:
+        """A complete command picked at random, one pick at a time (stopping where the picks
+        already make a command is one more choice); ``None`` when the seat has no move."""
+        picks: tuple[Pick, ...] = ()
+        at = self.moves(state, seat, picks)
+        while True:
+            count = len(at.options) + (at.command is not None)
+            if count == 0:
+                return None
+            choice = rng.randrange(count)
+            if choice == len(at.options):
+                return at.command  # type: ignore[no-any-return]
+            option = at.options[choice]
+            if option.command is not None:
+                return option.command  # type: ignore[no-any-return]
+            picks = (*picks, option.pick)
+            at = self.moves(state, seat, picks)
 
 
 AnyGame = Game[Any, Any, Any, Any]

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.clock import Clock
-from domain.engine import FULL, AnyGame, Awaited, Viewer
+from domain.engine import FULL, NO_MOVE, AnyGame, Awaited, Pick, Step, Viewer
 from domain.table import TABLE_EVENTS, SeatInfo, Status, Table, outcome, status
 
 
@@ -120,3 +120,54 @@ def seat_clocks(table: Table) -> list[SeatClock]:
         left = budget if table.clock.per == "move" else budget - table.clocks.spent[seat]
         out.append(SeatClock(seat, since, max(0, left)))
     return out
+
+
+# -- building a move --------------------------------------------------------------------
+
+LISTED = 200  # a move with at most this many complete commands is also listed whole
+
+
+def may_move(game: AnyGame, table: Table, viewer: Viewer) -> bool:
+    """Whether ``viewer`` builds moves at all: a seat still in a game under way."""
+    return (
+        viewer is not None
+        and viewer >= 0
+        and viewer not in table.resigned
+        and table.state is not None
+        and status(game, table) == "active"
+    )
+
+
+def move_step(game: AnyGame, table: Table, viewer: Viewer, picks: tuple[Pick, ...] = ()) -> Step:
+    """The step after ``picks`` for ``viewer`` (each pick checked; ``Rejected`` names the bad one)."""
+    if not may_move(game, table, viewer):
+        return NO_MOVE
+    assert viewer is not None
+    return game.step(table.state, viewer, picks)
+
+
+def first_step(game: AnyGame, table: Table, viewer: Viewer) -> Step | None:
+    """What an update tells a seat the game awaits: the first step of its move (else ``None``)."""
+    if not may_move(game, table, viewer) or not any(a.seat == viewer for a in game.awaited(table.state)):
+        return None
+    assert viewer is not None
+    return game.moves(table.state, viewer, ())
+
+
+def listed_commands(game: AnyGame, table: Table, viewer: Viewer, first: Step) -> tuple[list[Any], bool]:
+    """The complete commands of every move (first-step option) that has at most ``LISTED`` of
+    them, and whether that is every command the seat may send (else build the rest by picks)."""
+    if not may_move(game, table, viewer) or viewer is None:
+        return [], True
+    listed: list[Any] = []
+    every = True
+    for option in first.options:
+        if option.command is not None:
+            listed.append(option.command)
+            continue
+        few = game.few_commands(table.state, viewer, LISTED, (option.pick,))
+        if few is None:
+            every = False
+        else:
+            listed += few
+    return listed, every

@@ -20,9 +20,9 @@ from typing import Any
 import msgspec
 from redis.exceptions import RedisError
 
-from domain.engine import AnyGame, Viewer
+from domain.engine import AnyGame, Step, Viewer
 from domain.table import Status, Table, outcome, status
-from projections.views import VersionedEvent, feed, is_revealed
+from projections.views import VersionedEvent, feed, first_step, is_revealed
 from server.checks import Checks
 from server.codec import encode
 from server.games import Change, Games
@@ -40,6 +40,8 @@ class Update(msgspec.Struct, tag="update", tag_field="type"):
     # With the view: the table's status, and its outcome once finished (no need to ask the REST API).
     status: Status | None = None
     outcome: Any = None
+    # To a seat the game awaits, with the view: the first step of its move (build it from here).
+    step: Step | None = None
 
 
 def standing(game: AnyGame, table: Table) -> tuple[Status, Any]:
@@ -208,7 +210,8 @@ class Feed:
             viewers.setdefault(sub.viewer, []).append(sub)
         for viewer, subs in viewers.items():
             view = game.view(table.state, viewer) if table.state is not None else None
-            update = Update(table.version, feed(game, events, viewer, revealed), view, check, current, ended)
+            step = first_step(game, table, viewer)
+            update = Update(table.version, feed(game, events, viewer, revealed), view, check, current, ended, step)
             message = encode(update).decode()
             for sub in subs:
                 sub.push(table.version, message)

@@ -17,13 +17,22 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import FULL, AnyGame, Ctx, Rejected, Viewer, no_deadlines
+from domain.engine import FULL, AnyGame, Ctx, Pick, Rejected, Step, Viewer, no_deadlines
 from domain.table import Table, fold, status, undo_versions
 from domain.table import deadlines as open_windows
 from domain.table import decide as decide_at_table
 from projections.lobby import lobby_entry, meta_fields
 from projections.replay import replay
-from projections.views import TableView, VersionedEvent, feed, is_revealed, table_view
+from projections.views import (
+    TableView,
+    VersionedEvent,
+    feed,
+    is_revealed,
+    listed_commands,
+    may_move,
+    move_step,
+    table_view,
+)
 from server.auth import token_hash
 from server.codec import TABLE_OPENED, GameCodec, encode
 from server.errors import ApiError, malformed, rejected
@@ -460,13 +469,22 @@ class Games:
             return int(value)
         raise ApiError(400, "malformed", f"'as' is a seat from 0 to {players - 1}, or 'full'.", {"field": "as"})
 
-    def legal(self, at: Seated) -> tuple[list[Any], list[int]]:
-        """The caller's legal commands, and the versions it may go back to with ``Undo``.
+    def legal(self, at: Seated) -> tuple[Step, list[Any], bool, list[int]]:
+        """The caller's first step of a move, the commands of its moves that are few (and whether
+        that is all of them), and the versions it may go back to with ``Undo``.
 
-        None for a spectator, or for a person whose seat a bot plays since they left."""
-        if at.seat is None or at.seat in at.table.resigned or status(at.game, at.table) != "active":
-            return [], []
-        return at.game.legal_commands(at.table.state, at.seat), undo_versions(at.table, at.seat)
+        Nothing for a spectator, or for a person whose seat a bot plays since they left."""
+        first = move_step(at.game, at.table, at.seat)
+        listed, every = listed_commands(at.game, at.table, at.seat, first)
+        undo = undo_versions(at.table, at.seat) if at.seat is not None and may_move(at.game, at.table, at.seat) else []
+        return first, listed, every, undo
+
+    def moves(self, at: Seated, picks: tuple[Pick, ...]) -> Step:
+        """The caller's next step after ``picks`` (a pick that was not offered: 422 ``not_offered``)."""
+        try:
+            return move_step(at.game, at.table, at.seat, picks)
+        except Rejected as exc:
+            raise rejected(exc) from None
 
     async def export_lines(self, game_id: str) -> list[bytes]:
         """The whole log, one ``{"version", "schema", "event"}`` JSON object a line."""

@@ -12,6 +12,7 @@ from starlette.responses import Response
 
 from domain.bots import BOTS
 from domain.clock import Clock
+from domain.engine import Pick, Step
 from domain.table import status
 from projections.lobby import CatalogEntry, GameComponents, LobbyEntry, catalog
 from projections.views import TableView, VersionedEvent
@@ -59,10 +60,24 @@ class GameList(msgspec.Struct):
 
 class LegalCommands(msgspec.Struct):
     version: int
+    step: Step  # the first step of every move the seat may make now (build a move from it)
+    # The complete commands of every move that has at most 200 of them; ``complete``: that is
+    # every command the seat may send (false: build the other moves pick by pick from ``step``).
     commands: list[Any]
+    complete: bool
     # Versions the seat may go back to with {"type": "Undo", "version": V} (the last one: plain
     # {"type": "Undo"}); empty when it has no step of this turn to take back.
     undo: list[int] = []
+
+
+class BuildMove(msgspec.Struct, forbid_unknown_fields=True):
+    picks: list[Pick]  # the picks made so far, in order, each as an option offered them
+
+
+class MoveStep(msgspec.Struct):
+    version: int  # the version the step was computed at (picks made at another may no longer fit)
+    picks: list[Pick]
+    step: Step
 
 
 class EventPage(msgspec.Struct):
@@ -195,8 +210,15 @@ async def get_game(request: Request) -> Response:
 
 async def legal_commands(request: Request) -> Response:
     at = await seated(request)
-    commands, undo = games_of(request).legal(at)
-    return answer(LegalCommands(at.table.version, commands, undo))
+    first, commands, complete, undo = games_of(request).legal(at)
+    return answer(LegalCommands(at.table.version, first, commands, complete, undo))
+
+
+async def build_move(request: Request) -> Response:
+    at = await seated(request)
+    body = await read_json(request, BuildMove)
+    picks = tuple(body.picks)
+    return answer(MoveStep(at.table.version, list(picks), games_of(request).moves(at, picks)))
 
 
 async def send_command(request: Request) -> Response:
@@ -364,12 +386,24 @@ ENDPOINTS: list[Endpoint] = [
         "GET",
         "/games/{game_id}/legal-commands",
         legal_commands,
-        "Every command the caller's seat may send now",
+        "The first step of every move the caller's seat may make now, and the commands of moves that are few",
         LegalCommands,
         200,
         None,
         (),
         GAME,
+        seat=True,
+    ),
+    Endpoint(
+        "POST",
+        "/games/{game_id}/moves",
+        build_move,
+        "The next step of a move the caller's seat is building, after its picks so far",
+        MoveStep,
+        200,
+        BuildMove,
+        (),
+        (400, *GAME, 413, 422),
         seat=True,
     ),
     Endpoint(

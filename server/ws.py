@@ -22,9 +22,9 @@ import msgspec
 from redis.exceptions import RedisError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from domain.engine import AnyGame, Viewer
+from domain.engine import AnyGame, Pick, Step, Viewer
 from domain.table import Table
-from projections.views import feed, is_revealed
+from projections.views import feed, first_step, is_revealed
 from server.checks import Checks
 from server.codec import encode
 from server.errors import ApiError, malformed
@@ -57,6 +57,20 @@ class SendCommand(msgspec.Struct, tag="command", tag_field="type"):
     expected_version: int | None = None
 
 
+class BuildMove(msgspec.Struct, tag="moves", tag_field="type", forbid_unknown_fields=True):
+    """Ask for the next step of a move after ``picks`` (answered with a ``step`` message)."""
+
+    picks: list[Pick]
+    request_id: str | None = None  # echoed in the answer, to match it to this request
+
+
+class MoveStep(msgspec.Struct, tag="step", tag_field="type"):
+    version: int
+    picks: list[Pick]
+    step: Step
+    request_id: str | None = None
+
+
 class Ack(msgspec.Struct, tag="ack", tag_field="type"):
     command_id: str
     version: int
@@ -67,13 +81,14 @@ class ErrorMessage(msgspec.Struct, tag="error", tag_field="type"):
     message: str
     details: dict[str, Any] = {}
     command_id: str | None = None
+    request_id: str | None = None  # the refused ``moves`` request's id
 
 
-CLIENT_MESSAGE = msgspec.json.Decoder(Hello | SendCommand)
+CLIENT_MESSAGE = msgspec.json.Decoder(Hello | SendCommand | BuildMove)
 
 
-def error_message(exc: ApiError, command_id: str | None = None) -> bytes:
-    return encode(ErrorMessage(exc.code, exc.message, exc.details, command_id))
+def error_message(exc: ApiError, command_id: str | None = None, request_id: str | None = None) -> bytes:
+    return encode(ErrorMessage(exc.code, exc.message, exc.details, command_id, request_id))
 
 
 class TooBig(Exception):
@@ -231,10 +246,15 @@ async def receive_loop(
             sub.push(0, error_message(TOO_MANY, command_id_of(raw)))
             continue
         command_id: str | None = None
+        request_id: str | None = None
         try:
             message = CLIENT_MESSAGE.decode(raw)
+            if isinstance(message, BuildMove):
+                request_id = message.request_id
+                sub.push(0, encode(await build_move(games, game_id, sub.viewer, message)))
+                continue
             if not isinstance(message, SendCommand):
-                raise ApiError(400, "malformed", "Only commands may follow the hello.", {"field": "type"})
+                raise ApiError(400, "malformed", "Only commands and moves may follow the hello.", {"field": "type"})
             command_id = message.command_id
             if sub.viewer is None:
                 raise ApiError(403, "spectator", "Spectators cannot send commands; take a seat first.")
@@ -247,11 +267,19 @@ async def receive_loop(
             sub.push(0, encode(Ack(message.command_id, answer.version)))
             feeds.notify(game_id)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            sub.push(0, error_message(malformed(exc), command_id))
+            sub.push(0, error_message(malformed(exc), command_id, request_id))
         except ApiError as exc:
-            sub.push(0, error_message(exc, command_id))
+            sub.push(0, error_message(exc, command_id, request_id))
         except RedisError:
-            sub.push(0, error_message(STORE_DOWN, command_id))
+            sub.push(0, error_message(STORE_DOWN, command_id, request_id))
+
+
+async def build_move(games: Games, game_id: str, viewer: Viewer, message: BuildMove) -> MoveStep:
+    """The next step of the socket's seat's move, on the table caught up with its stream."""
+    game, table = await games.load(game_id)
+    at = Seated(game_id, game, table, viewer)
+    picks = tuple(message.picks)
+    return MoveStep(at.table.version, list(picks), games.moves(at, picks), message.request_id)
 
 
 async def send_loop(
@@ -326,8 +354,9 @@ async def catch_up(
         last = upto == table.version
         view = game.view(table.state, viewer) if last and table.state is not None else None
         current, ended = standing(game, table) if last else (None, None)
+        step = first_step(game, table, viewer) if last else None
         update = Update(
-            upto, feed(game, events, viewer, revealed), view, checks.of(game_id, upto, link), current, ended
+            upto, feed(game, events, viewer, revealed), view, checks.of(game_id, upto, link), current, ended, step
         )
         await send(websocket, encode(update))
         version = upto

@@ -26,7 +26,9 @@ from clients.python.models import (
     LegalCommands,
     LobbyEntry,
     LogLine,
+    MoveStep,
     NewGame,
+    Pick,
     Rematch,
     Status,
     TableClock,
@@ -170,6 +172,10 @@ class AsyncClient:
     async def legal(self, game_id: str) -> LegalCommands:
         """Every command this client's seat may send now."""
         return await self.run(calls.legal(game_id))
+
+    async def moves(self, game_id: str, picks: Iterable[Pick] = ()) -> MoveStep:
+        """The next step of a move this client's seat is building, after ``picks``."""
+        return await self.run(calls.moves(game_id, picks))
 
     async def send(
         self,

@@ -26,7 +26,9 @@ from clients.python.models import (
     LegalCommands,
     LobbyEntry,
     LogLine,
+    MoveStep,
     NewGame,
+    Pick,
     Rematch,
     Status,
     TableClock,
@@ -50,6 +52,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/games/{game_id}/seats"): "join",
     ("GET", "/api/v1/games/{game_id}"): "table",
     ("GET", "/api/v1/games/{game_id}/legal-commands"): "legal",
+    ("POST", "/api/v1/games/{game_id}/moves"): "moves",
     ("POST", "/api/v1/games/{game_id}/commands"): "send",
     ("GET", "/api/v1/games/{game_id}/events"): "events",
     ("GET", "/api/v1/games/{game_id}/replay"): "replay",
@@ -149,6 +152,11 @@ def table(game_id: str) -> Call[TableView]:
 
 def legal(game_id: str) -> Call[LegalCommands]:
     return Call("GET", game_path(game_id, "/legal-commands"), decoder(LegalCommands))
+
+
+def moves(game_id: str, picks: Iterable[Pick]) -> Call[MoveStep]:
+    body = {"picks": [{"field": p.field, "value": p.value} for p in picks]}
+    return Call("POST", game_path(game_id, "/moves"), decoder(MoveStep), json_body(body))
 
 
 def send(

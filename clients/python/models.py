@@ -35,6 +35,7 @@ __all__ = [
     "SeatInfo",
     "ServerMessage",
     "Status",
+    "StepMessage",
     "TableClock",
     "TableView",
     "Update",
@@ -180,10 +181,51 @@ class TableView(msgspec.Struct, kw_only=True):
         return [i for i, s in enumerate(self.seats) if s is None]
 
 
+PickValue = str | int | list[int]  # a card, a seat, a number, a cell ([row, column])
+
+
+class Pick(msgspec.Struct, frozen=True):
+    """One choice toward a command: ``value`` for the command's ``field`` (the first pick is its ``type``)."""
+
+    field: str
+    value: PickValue
+
+
+class Option(msgspec.Struct, frozen=True):
+    """A pick that may come next; ``kind`` says what ``value`` names (``move``, ``card``, ``seat``, ``cell``...);
+    ``command``, when set, is the command this pick completes with nothing left to choose."""
+
+    field: str
+    value: PickValue
+    kind: str
+    command: Tagged | None = None
+
+    @property
+    def pick(self) -> Pick:
+        return Pick(self.field, self.value)
+
+
+class Step(msgspec.Struct, frozen=True):
+    """Where a partial move stands: what may be picked next, and the command the picks already make."""
+
+    options: list[Option] = []
+    command: Tagged | None = None
+
+
 class LegalCommands(msgspec.Struct):
     version: int
-    commands: list[Tagged]
+    step: Step  # the first step of every move the seat may make now
+    commands: list[Tagged]  # the complete commands of the moves that have at most 200 of them
+    complete: bool = True  # whether ``commands`` is every command the seat may send
     undo: list[int] = []  # versions the seat may go back to with {"type": "Undo", "version": V}
+
+
+class MoveStep(msgspec.Struct):
+    """The next step of a move after ``picks``, computed at ``version``."""
+
+    version: int
+    picks: list[Pick]
+    step: Step
 
 
 class VersionedEvent(msgspec.Struct):
@@ -241,6 +283,7 @@ class Update(msgspec.Struct, tag="update", tag_field="type"):
     check: str = ""  # the check value of ``version``, to echo when resuming after it
     status: str | None = None  # with the view: the table's status ("open", "active", "finished")
     outcome: Tagged | None = None  # with the view, once finished
+    step: Step | None = None  # with the view, to a seat the game awaits: the first step of its move
 
 
 class Ack(msgspec.Struct, tag="ack", tag_field="type"):
@@ -253,10 +296,20 @@ class ErrorMessage(msgspec.Struct, tag="error", tag_field="type"):
     message: str = ""
     details: dict[str, Any] = {}
     command_id: str | None = None
+    request_id: str | None = None  # the refused moves request's id
 
 
 class ResetMessage(msgspec.Struct, tag="reset", tag_field="type"):
     version: int
 
 
-ServerMessage = Update | Ack | ErrorMessage | ResetMessage | Presence
+class StepMessage(msgspec.Struct, tag="step", tag_field="type"):
+    """The answer to a ``moves`` request over the socket: the next step after ``picks``."""
+
+    version: int
+    picks: list[Pick]
+    step: Step
+    request_id: str | None = None
+
+
+ServerMessage = Update | Ack | ErrorMessage | ResetMessage | Presence | StepMessage

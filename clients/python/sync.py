@@ -27,7 +27,9 @@ from clients.python.models import (
     LegalCommands,
     LobbyEntry,
     LogLine,
+    MoveStep,
     NewGame,
+    Pick,
     Rematch,
     Status,
     TableClock,
@@ -150,6 +152,9 @@ class Client:
 
     def legal(self, game_id: str) -> LegalCommands:
         return self.run(calls.legal(game_id))
+
+    def moves(self, game_id: str, picks: Iterable[Pick] = ()) -> MoveStep:
+        return self.run(calls.moves(game_id, picks))
 
     def send(
         self,

@@ -9,7 +9,7 @@ from domain.engine import Game
 from domain.i_love_portugal.cards import BOARD
 from domain.i_love_portugal.commands import Command
 from domain.i_love_portugal.events import Event
-from domain.i_love_portugal.rules import awaited, decide, evolve, legal_commands, setup
+from domain.i_love_portugal.rules import awaited, decide, evolve, moves, setup
 from domain.i_love_portugal.scoring import PortugalOutcome, outcome
 from domain.i_love_portugal.state import PortugalOptions, State, initial
 from domain.i_love_portugal.views import PortugalView, redact, view
@@ -30,7 +30,7 @@ GAME: Game[State, Command, Event, PortugalOutcome] = Game(
     evolve=evolve,
     view=view,
     redact=redact,
-    legal_commands=legal_commands,
+    moves=moves,
     awaited=awaited,
     outcome=outcome,
     components=BOARD,

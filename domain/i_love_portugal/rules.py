@@ -1,4 +1,4 @@
-"""Setup, decide, evolve, awaited and legal_commands: the rules of setup and of a turn."""
+"""Setup, decide, evolve, awaited and moves: the rules of setup and of a turn."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from itertools import filterfalse
 
 from msgspec.structs import replace
 
-from domain.engine import Awaited, Ctx, Rejected, Seat, fold
+from domain.engine import Awaited, Ctx, Pick, Rejected, Seat, Step, fold
 from domain.i_love_portugal.cards import (
     AIRPORTS,
     BACKPACKS,
@@ -63,6 +63,7 @@ from domain.i_love_portugal.state import (
     order_from_first,
     starting_regions,
 )
+from domain.moves import by_type, menu
 
 MOVE_COST = 1  # "Each move between 2 circles always costs 1 EUR"
 
@@ -185,7 +186,15 @@ def awaited(state: State) -> list[Awaited]:
     return [Awaited(seat=state.current, reason=state.phase)]
 
 
-def legal_commands(state: State, seat: Seat) -> list[Command]:
+KINDS = {"colour": "colour", "region": "region", "pile": "pile", "to": "circle", "airport": "circle"}
+
+
+def moves(state: State, seat: Seat, picks: tuple[Pick, ...]) -> Step:
+    """Every command of this game has at most one field over a short list: built from the list."""
+    return menu(picks, by_type(_commands(state, seat), KINDS))
+
+
+def _commands(state: State, seat: Seat) -> list[Command]:
     if seat != state.current:
         return []
     if state.phase == "colour":

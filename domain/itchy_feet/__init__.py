@@ -13,6 +13,7 @@ from domain.itchy_feet.rules import awaited, deadlines, decide, evolve, legal_co
 from domain.itchy_feet.scoring import ItchyOutcome, outcome
 from domain.itchy_feet.state import Options, State, initial
 from domain.itchy_feet.views import ItchyView, redact, view
+from domain.moves import from_list
 
 GAME: Game[State, Command, Event, ItchyOutcome] = Game(
     id="itchy-feet",
@@ -30,7 +31,21 @@ GAME: Game[State, Command, Event, ItchyOutcome] = Game(
     evolve=evolve,
     view=view,
     redact=redact,
-    legal_commands=legal_commands,
+    moves=from_list(
+        legal_commands,
+        {
+            "target": "seat",
+            "card": "card",
+            "take": "card",
+            "pay": "card",
+            "give": "cards",
+            "ask": "kinds",
+            "country": "country",
+            "forbidden": "card",
+            "other": "card",
+            "cards": "cards",
+        },
+    ),
     awaited=awaited,
     outcome=outcome,
     components=CARD_FILE,

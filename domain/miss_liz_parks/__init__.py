@@ -14,6 +14,7 @@ from domain.miss_liz_parks.rules import awaited, decide, evolve, legal_commands,
 from domain.miss_liz_parks.scoring import ParkOutcome, outcome
 from domain.miss_liz_parks.state import Options, State, initial
 from domain.miss_liz_parks.views import ParkGameView, redact, view
+from domain.moves import from_list
 
 GAME: Game[State, Command, Event, ParkOutcome] = Game(
     id="miss-liz-parks",
@@ -31,7 +32,21 @@ GAME: Game[State, Command, Event, ParkOutcome] = Game(
     evolve=evolve,
     view=view,
     redact=redact,
-    legal_commands=legal_commands,
+    moves=from_list(
+        legal_commands,
+        {
+            "theme": "theme",
+            "column": "column",
+            "cell": "cell",
+            "card": "card",
+            "tile": "tile",
+            "cells": "cells",
+            "count": "number",
+            "source": "cell",
+            "target": "cell",
+            "amount": "number",
+        },
+    ),
     awaited=awaited,
     outcome=outcome,
     components=COMPONENTS,

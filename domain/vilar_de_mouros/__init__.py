@@ -9,7 +9,7 @@ from domain.engine import Game
 from domain.vilar_de_mouros.cards import CARD_FILE
 from domain.vilar_de_mouros.commands import Command
 from domain.vilar_de_mouros.events import Event
-from domain.vilar_de_mouros.rules import awaited, decide, evolve, legal_commands, setup
+from domain.vilar_de_mouros.rules import awaited, decide, evolve, moves, setup
 from domain.vilar_de_mouros.scoring import VilarOutcome, outcome
 from domain.vilar_de_mouros.state import Options, State, initial
 from domain.vilar_de_mouros.views import VilarView, redact, view
@@ -30,7 +30,7 @@ GAME: Game[State, Command, Event, VilarOutcome] = Game(
     evolve=evolve,
     view=view,
     redact=redact,
-    legal_commands=legal_commands,
+    moves=moves,
     awaited=awaited,
     outcome=outcome,
     components=CARD_FILE,

@@ -1,4 +1,4 @@
-"""Setup, decide, evolve, awaited and legal_commands: the rules of a turn."""
+"""Setup, decide, evolve, awaited and moves: the rules of a turn."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from itertools import filterfalse
 
 from msgspec.structs import replace
 
-from domain.engine import Awaited, Ctx, Rejected, Seat, fold
+from domain.engine import NO_MOVE, Awaited, Ctx, Pick, Rejected, Seat, Step, fold
+from domain.moves import Chosen, menu, offer, pick_one, send
 from domain.vilar_de_mouros.cards import BONUS_CARDS, DEAL, GAME_CARDS
 from domain.vilar_de_mouros.commands import Command, DrawFromCentre, DrawFromDeck, PlaceCards, TakeBonus
 from domain.vilar_de_mouros.events import (
@@ -122,22 +123,40 @@ def awaited(state: State) -> list[Awaited]:
     return [Awaited(seat=state.current, reason="bonus" if bonus_only else state.phase)]
 
 
-def legal_commands(state: State, seat: Seat) -> list[Command]:
+def moves(state: State, seat: Seat, picks: tuple[Pick, ...]) -> Step:
     if seat != state.current:
-        return []
-    commands: list[Command] = []
-    if state.phase == "action" and bonus_allowed(state, seat):
-        commands += [TakeBonus(card=card) for card in state.bonus_row]
-    if state.phase == "action" and bonus_required(state, seat):
-        return commands
-    if state.phase in ("action", "draw"):
-        if state.deck:
-            commands.append(DrawFromDeck())
-        commands += [DrawFromCentre(card=card) for card in state.centre]
-    if state.phase == "place":
-        hand = state.hands[seat]
-        commands += [PlaceCards(centre=a, personal=b) for a in hand for b in hand if a != b]
-    return commands
+        return NO_MOVE
+    phase, hand = state.phase, state.hands[seat]
+    bonus_only = phase == "action" and bonus_required(state, seat)
+    may_draw = phase in ("action", "draw") and not bonus_only
+    return menu(
+        picks,
+        {
+            "TakeBonus": pick_one(
+                "card",
+                "card",
+                state.bonus_row if phase == "action" and bonus_allowed(state, seat) else (),
+                lambda card: TakeBonus(card=card),
+            ),
+            "DrawFromDeck": send(DrawFromDeck() if may_draw and state.deck else None),
+            "DrawFromCentre": pick_one(
+                "card", "card", state.centre if may_draw else (), lambda card: DrawFromCentre(card=card)
+            ),
+            "PlaceCards": (lambda chosen: _place(hand, chosen)) if phase == "place" else send(None),
+        },
+    )
+
+
+def _place(hand: tuple[str, ...], chosen: Chosen) -> Step:
+    """A card of the hand for the centre, then another for the personal area."""
+    centre = chosen.one("centre")
+    if centre is None:
+        return Step(tuple(offer("centre", "card", hand)))
+    personal = chosen.one("personal")
+    if personal is not None:
+        return Step(command=PlaceCards(centre=centre, personal=personal))
+    others = [c for c in hand if c != centre]
+    return Step(tuple(offer("personal", "card", others, lambda card: PlaceCards(centre=centre, personal=card))))
 
 
 # -- decide ------------------------------------------------------------------------------
@@ -164,12 +183,20 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
                 raise Rejected("not_in_centre", "That card is not in the centre.", {"field": "card"})
             return [CardDrawn(seat=seat, source="centre", card=card)]
         case PlaceCards(centre=to_centre, personal=to_personal):
+            if state.phase == "action" and bonus_required(state, seat):
+                raise Rejected(
+                    "bonus_required",
+                    "You must take a bonus card this turn (you need one in every turn you have left); "
+                    "there is nothing to place.",
+                )
             if state.phase != "place":
-                raise Rejected("draw_first", "Draw two cards before you place cards.")
+                drawn = 1 if state.phase == "draw" else 0
+                raise Rejected("draw_first", f"Draw two cards before you place cards (you have drawn {drawn}).")
             if to_centre == to_personal:
                 raise Rejected("same_card", "Place two different cards: one in the centre, one in your area.")
-            if to_centre not in state.hands[seat] or to_personal not in state.hands[seat]:
-                raise Rejected("not_in_hand", "You can only place cards from your hand.")
+            for field, card in (("centre", to_centre), ("personal", to_personal)):
+                if card not in state.hands[seat]:
+                    raise Rejected("not_in_hand", "You can only place cards from your hand.", {"field": field})
             return _end_turn(state, seat, [CardsPlaced(seat=seat, centre=to_centre, personal=to_personal)])
         case TakeBonus(card=card):
             if state.phase != "action":

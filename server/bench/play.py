@@ -37,14 +37,12 @@ def choose(game: AnyGame, table: Table, rng: random.Random) -> tuple[int, Any, i
     if status(game, table) != "active":
         return None
     state = table.state
-    options = [
-        (a.seat, command)
-        for a in {a.seat: a for a in game.awaited(state)}.values()
-        for command in game.legal_commands(state, a.seat)
-    ]
-    if options:
-        seat, command = rng.choice(options)
-        return seat, command, 0
+    seats = list(dict.fromkeys(a.seat for a in game.awaited(state)))
+    rng.shuffle(seats)
+    for seat in seats:
+        command = game.random_command(state, seat, rng)
+        if command is not None:
+            return seat, command, 0
     deadlines = game.deadlines(state)
     if deadlines:
         first = min(deadlines, key=lambda d: d.due_ms)
@@ -112,7 +110,7 @@ def stream(game: AnyGame, players: int, rng: random.Random, at_least: int, tail:
 
 
 def rules_steps(game: AnyGame, seconds: float, rng: random.Random) -> tuple[int, float]:
-    """Random legal steps (awaited + legal_commands + decide + evolve) for ``seconds``: (steps, time spent)."""
+    """Random legal steps (awaited, a random move by picks, decide, evolve) for ``seconds``: (steps, time)."""
     steps, spent = 0, 0.0
     sizes = seat_counts(game)
     deadline = time.perf_counter() + seconds
@@ -123,11 +121,12 @@ def rules_steps(game: AnyGame, seconds: float, rng: random.Random) -> tuple[int,
         state = table.state
         start = time.perf_counter()
         for _ in range(100_000):
-            awaited = [a.seat for a in game.awaited(state)]
-            options = [(seat, c) for seat in dict.fromkeys(awaited) for c in game.legal_commands(state, seat)]
-            if not options:
+            seats = list(dict.fromkeys(a.seat for a in game.awaited(state)))
+            rng.shuffle(seats)
+            choice = next(((s, c) for s in seats if (c := game.random_command(state, s, rng)) is not None), None)
+            if choice is None:
                 break
-            seat, command = rng.choice(options)
+            seat, command = choice
             for event in game.decide(state, command, seat, Ctx(rng=rng)):
                 state = game.evolve(state, event)
             steps += 1

@@ -85,7 +85,7 @@ class Bench:
         for kind, game in GAMES.items():
             steps, seconds = play.rules_steps(game, self.plan.rules_seconds, self.rng)
             self.rows.append(
-                Row(f"rules[{kind}]", "steps/s", None, steps / seconds, note="legal_commands+decide+evolve, no I/O")
+                Row(f"rules[{kind}]", "steps/s", None, steps / seconds, note="picks+decide+evolve, no I/O")
             )
 
     # -- commands over HTTP, and command to push -------------------------------------------

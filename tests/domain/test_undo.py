@@ -51,7 +51,7 @@ def until_undoable(game: AnyGame, seed: int) -> tuple[Table, Table, list[Any], i
     table, log = started(game, 2, rng)
     for _ in range(5000):
         assert status(game, table) == "active"
-        seat, command = rng.choice([(s, c) for s in range(2) for c in game.legal_commands(table.state, s)])
+        seat, command = rng.choice([(s, c) for s in range(2) for c in game.commands(table.state, s)])
         before, mark = table, len(log)
         table = step(game, table, log, seat, command, rng)
         if isinstance(log[mark], Undoable):
@@ -80,7 +80,7 @@ def test_several_steps_of_one_turn_are_taken_back_to_a_chosen_version() -> None:
     table, log = started(game, 2, rng)
     marks: list[tuple[int, Any]] = []
     for _ in range(5000):
-        seat, command = rng.choice([(s, c) for s in range(2) for c in game.legal_commands(table.state, s)])
+        seat, command = rng.choice([(s, c) for s in range(2) for c in game.commands(table.state, s)])
         before = table
         size = len(log)
         table = step(game, table, log, seat, command, rng)
@@ -114,7 +114,7 @@ def test_no_undo_past_a_card_drawn_in_secret(kind: str) -> None:
     rng = random.Random(4)
     table, log = started(game, 2, rng)
     for _ in range(5000):
-        seat, command = rng.choice([(s, c) for s in range(2) for c in game.legal_commands(table.state, s)])
+        seat, command = rng.choice([(s, c) for s in range(2) for c in game.commands(table.state, s)])
         size = len(log)
         table = step(game, table, log, seat, command, rng)
         secret = any(game.redact(e, v) != e for e in log[size:] for v in (None, 0, 1))
@@ -135,7 +135,7 @@ def test_itchy_feet_never_offers_an_undo_every_action_ends_the_turn_or_involves_
     for _ in range(300):
         if status(game, table) != "active":
             break
-        choices = [(s, c) for s in range(3) for c in game.legal_commands(table.state, s)]
+        choices = [(s, c) for s in range(3) for c in game.commands(table.state, s)]
         if not choices:
             break
         table = step(game, table, log, *rng.choice(choices), rng)
@@ -152,7 +152,7 @@ def test_random_games_with_undos_reach_their_end_and_every_undo_restores_its_che
     for _ in range(20_000):
         if status(game, table) != "active":
             break
-        choices = [(s, c) for s in range(2) for c in game.legal_commands(table.state, s)]
+        choices = [(s, c) for s in range(2) for c in game.commands(table.state, s)]
         choices += [(s, Undo()) for s in range(2) if undo_versions(table, s)]
         seat, command = rng.choice(choices)
         if isinstance(command, Undo):

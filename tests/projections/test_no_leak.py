@@ -41,7 +41,7 @@ def play(game: AnyGame, players: int, seed: int, steps: int) -> list[Any]:
     for _ in range(steps):
         if status(game, table) != "active":
             break
-        seat, commands = next((s, c) for s in range(players) if (c := game.legal_commands(table.state, s)))
+        seat, commands = next((s, c) for s in range(players) if (c := game.commands(table.state, s)))
         for event in decide(game, table, rng.choice(commands), seat, ctx):
             log.append(event)
             table = evolve(game, table, event)
@@ -76,7 +76,7 @@ def received(game: AnyGame, log: list[Any], viewer: Viewer, probe_names: list[st
     parts.append(feed(game, enumerate(log, 1), viewer, revealed))
     parts += [table_view(game, "g", table, viewer) for table in history]
     if viewer is not None and status(game, final) == "active":
-        parts.append(game.legal_commands(final.state, viewer))
+        parts.append(game.commands(final.state, viewer))
         for command in probes(game, probe_names):
             try:
                 decide(game, final, command, viewer, Ctx(rng=random.Random(0)))

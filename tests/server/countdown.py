@@ -10,7 +10,8 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from domain.engine import CLOCK, Awaited, Ctx, Deadline, Game, Outcome, Rejected, Seat, Viewer
+from domain.engine import CLOCK, Awaited, Ctx, Deadline, Game, Outcome, Pick, Rejected, Seat, Step, Viewer
+from domain.moves import menu, send
 
 WINDOWS_PER_GAME = 2
 
@@ -97,9 +98,15 @@ def awaited(state: State) -> list[Awaited]:
     return [Awaited(seat=1, reason="answer")] if state.window else [Awaited(seat=0, reason="open")]
 
 
-def legal_commands(state: State, seat: Seat) -> list[Command]:
+def moves(state: State, seat: Seat, picks: tuple[Pick, ...]) -> Step:
     wanted = [a.reason for a in awaited(state) if a.seat == seat]
-    return [Answer()] if wanted == ["answer"] else [OpenWindow()] if wanted == ["open"] else []
+    return menu(
+        picks,
+        {
+            "Answer": send(Answer() if wanted == ["answer"] else None),
+            "OpenWindow": send(OpenWindow() if wanted == ["open"] else None),
+        },
+    )
 
 
 def deadlines(state: State) -> list[Deadline]:
@@ -134,7 +141,7 @@ GAME: Game[State, Command, Event, CountdownOutcome] = Game(
     evolve=evolve,
     view=view,
     redact=lambda event, viewer: event,
-    legal_commands=legal_commands,
+    moves=moves,
     awaited=awaited,
     outcome=outcome,
     deadlines=deadlines,

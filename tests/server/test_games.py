@@ -34,7 +34,7 @@ async def a_legal_command(games: Games, game_id: str, tokens: list[str]) -> tupl
     """The awaited seat's token and its first legal command, encoded."""
     game, table = await games.load(game_id)
     seat = game.awaited(table.state)[0].seat
-    return tokens[seat], encode(game.legal_commands(table.state, seat)[0])
+    return tokens[seat], encode(game.commands(table.state, seat)[0])
 
 
 async def calls(redis: aioredis.Redis) -> dict[str, int]:

@@ -197,7 +197,7 @@ def test_every_message_of_server_ws_is_in_the_asyncapi_document_with_its_fields(
 
 def test_the_asyncapi_examples_are_what_server_and_sdk_read() -> None:
     document = asyncapi()
-    client_to_server = {"hello", "command"}
+    client_to_server = {"hello", "command", "moves"}
     server_message = msgspec.json.Decoder(ServerMessage)
     for name, message in document["components"]["messages"].items():
         for example in message.get("examples", []):

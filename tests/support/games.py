@@ -34,7 +34,7 @@ def play_to_end(
         if status(game, table) != "active":
             return log, table
         now_ms += 1000
-        choices = [(seat, c) for seat in range(players) for c in game.legal_commands(table.state, seat)]
+        choices = [(seat, c) for seat in range(players) for c in game.commands(table.state, seat)]
         if choices:
             seat, command = rng.choice(choices)
             apply(decide(game, table, command, seat, Ctx(rng=rng, now_ms=now_ms)))

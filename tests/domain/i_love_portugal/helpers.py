@@ -73,7 +73,7 @@ def choose_colours(state: State, colours: list[str] | None = None) -> State:
 def place_tourists(state: State, regions: list[str] | None = None) -> State:
     wanted = list(regions or [])
     while state.phase == "tourist":
-        legal = GAME.legal_commands(state, state.current)  # type: ignore[arg-type]
+        legal = GAME.commands(state, state.current)  # type: ignore[arg-type]
         region = wanted.pop(0) if wanted else legal[0].region  # type: ignore[union-attr]
         state, _ = play(state, PlaceTourist(region=region))
     return state

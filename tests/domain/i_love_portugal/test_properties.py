@@ -38,7 +38,7 @@ def check_cards_conserved(state: State) -> None:
 def check_universe(state: State) -> None:
     """decide accepts every listed command and rejects every other one, from every seat."""
     for seat in range(state.players):
-        legal = GAME.legal_commands(state, seat)
+        legal = GAME.commands(state, seat)
         listed = set(legal)
         assert len(listed) == len(legal), "no command is listed twice"
         for command in universe():
@@ -69,7 +69,7 @@ def test_random_legal_games_keep_the_contract(players: int, seed: int, choice_se
             check_cards_conserved(state)
             check_universe(state)
         seat = awaited[0].seat
-        command = choices.choice(GAME.legal_commands(state, seat))
+        command = choices.choice(GAME.commands(state, seat))
         events = GAME.decide(state, command, seat, ctx(seed + steps))
         log += events
         state = fold(state, events)
@@ -81,7 +81,7 @@ def test_random_legal_games_keep_the_contract(players: int, seed: int, choice_se
     outcome = GAME.outcome(fold(start, log))
     assert outcome == GAME.outcome(state) and outcome is not None
     assert isinstance(log[-1], FinalScoresCounted) and list(log[-1].scores) == outcome.scores
-    assert GAME.awaited(state) == [] and all(GAME.legal_commands(state, s) == [] for s in range(players))
+    assert GAME.awaited(state) == [] and all(GAME.commands(state, s) == [] for s in range(players))
     assert len(outcome.winners) == 1 and sorted(outcome.places) == list(range(1, players + 1))
     encoded = msgspec.json.encode(outcome)
     assert msgspec.json.decode(encoded, type=GAME.outcome_type) == outcome
@@ -123,7 +123,7 @@ def received(state: State, viewer: int | None) -> list[object]:
     every card, so FinalScoresCounted is left out of the comparison."""
     out: list[object] = [GAME.view(state, viewer)]
     if viewer is not None:
-        out.append(GAME.legal_commands(state, viewer))
+        out.append(GAME.commands(state, viewer))
         for command in universe():
             answer = result(state, command, viewer)
             if isinstance(answer, list):
@@ -173,7 +173,7 @@ def test_hidden_cards_never_reach_a_viewer(players: int, seed: int, choice_seed:
             check_swaps(state, viewer, ever_public, choices)
         seat = state.current
         assert seat is not None
-        command: Command = choices.choice(GAME.legal_commands(state, seat))
+        command: Command = choices.choice(GAME.commands(state, seat))
         events = GAME.decide(state, command, seat, ctx(seed + steps))
         steps += 1
 
@@ -182,7 +182,7 @@ def test_view_shows_own_hand_only_and_everything_once_over() -> None:
     state = GAME.initial(3, None)
     state = fold(state, GAME.setup(state, ctx(7)))
     while state.phase != "turn":
-        state = fold(state, GAME.decide(state, GAME.legal_commands(state, state.current)[0], state.current, ctx()))  # type: ignore[arg-type]
+        state = fold(state, GAME.decide(state, GAME.commands(state, state.current)[0], state.current, ctx()))  # type: ignore[arg-type]
     mine = GAME.view(state, 1)
     assert mine.seats[1].hand == list(state.hands[1]) and mine.seats[1].hand_value is not None
     assert all(mine.seats[s].hand is None and mine.seats[s].hand_value is None for s in (0, 2))

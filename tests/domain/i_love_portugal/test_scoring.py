@@ -61,7 +61,7 @@ def test_the_last_cube_lets_the_round_finish_up_to_the_player_right_of_the_first
     assert state.current == last_seat(state)
     state, events = play(state, EndTurnAndDraw())
     assert isinstance(events[-1], FinalScoresCounted) and GAME.outcome(state) is not None
-    assert GAME.awaited(state) == [] and all(GAME.legal_commands(state, s) == [] for s in range(4))
+    assert GAME.awaited(state) == [] and all(GAME.commands(state, s) == [] for s in range(4))
 
 
 def test_the_last_cube_placed_by_the_player_right_of_the_first_ends_the_game_at_once() -> None:

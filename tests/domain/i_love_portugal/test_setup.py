@@ -53,14 +53,14 @@ def test_colours_are_chosen_in_turn_order_from_the_first_player() -> None:
     while state.phase == "colour":
         assert GAME.awaited(state) == [Awaited(seat=state.current, reason="colour")]  # type: ignore[arg-type]
         seen.append(state.current)
-        state, _ = play(state, GAME.legal_commands(state, state.current)[-1])  # type: ignore[arg-type]
+        state, _ = play(state, GAME.commands(state, state.current)[-1])  # type: ignore[arg-type]
     assert seen == order
 
 
 def test_a_colour_is_taken_once() -> None:
     state, _ = opened(3)
     state, _ = play(state, ChooseColour(colour="purple"))
-    assert ChooseColour(colour="purple") not in GAME.legal_commands(state, state.current)  # type: ignore[arg-type]
+    assert ChooseColour(colour="purple") not in GAME.commands(state, state.current)  # type: ignore[arg-type]
     assert rejection(state, ChooseColour(colour="purple")).code == "colour_taken"
     assert rejection(state, ChooseColour(colour="grey")).code == "no_such_colour"
 
@@ -113,14 +113,14 @@ def test_tourists_are_placed_in_reverse_turn_order() -> None:
     while state.phase == "tourist":
         assert GAME.awaited(state) == [Awaited(seat=state.current, reason="tourist")]  # type: ignore[arg-type]
         seen.append(state.current)
-        state, events = play(state, GAME.legal_commands(state, state.current)[0])  # type: ignore[arg-type]
+        state, events = play(state, GAME.commands(state, state.current)[0])  # type: ignore[arg-type]
     assert seen == list(reversed(order))
     assert events[-1] == TurnPassedTo(seat=order[0]) and state.current == order[0] and state.phase == "turn"
 
 
 def test_tourist_starts_on_a_black_circle_not_grey_not_orange() -> None:
     state = choose_colours(opened(3)[0])
-    legal = {c.region for c in GAME.legal_commands(state, state.current)}  # type: ignore[arg-type,union-attr]
+    legal = {c.region for c in GAME.commands(state, state.current)}  # type: ignore[arg-type,union-attr]
     assert legal == {r for r in REGIONS if REGION[r].colour not in ("grey", "orange")}
     assert rejection(state, PlaceTourist(region="madeira")).code == "not_a_starting_region"
     assert rejection(state, PlaceTourist(region="lisboa")).code == "not_a_starting_region"
@@ -132,7 +132,7 @@ def test_tourist_cannot_start_in_a_region_already_taken() -> None:
     state, events = play(state, PlaceTourist(region="beja"))
     assert events == [TouristPlaced(seat=events[0].seat, region="beja")]  # type: ignore[union-attr]
     assert rejection(state, PlaceTourist(region="beja")).code == "region_occupied"
-    assert PlaceTourist(region="beja") not in GAME.legal_commands(state, state.current)  # type: ignore[arg-type]
+    assert PlaceTourist(region="beja") not in GAME.commands(state, state.current)  # type: ignore[arg-type]
 
 
 def test_setup_steps_come_in_their_order() -> None:
@@ -149,10 +149,10 @@ def test_setup_steps_come_in_their_order() -> None:
 def test_only_the_awaited_seat_may_choose() -> None:
     state, _ = opened(3)
     other = ((state.current or 0) + 1) % 3
-    assert GAME.legal_commands(state, other) == []
+    assert GAME.commands(state, other) == []
     assert rejection(state, ChooseColour(colour="red"), seat=other).code == "not_your_turn"
 
 
 def test_every_colour_is_offered() -> None:
     state, _ = opened(5)
-    assert [c.colour for c in GAME.legal_commands(state, state.current)] == list(COLOURS)  # type: ignore[arg-type,union-attr]
+    assert [c.colour for c in GAME.commands(state, state.current)] == list(COLOURS)  # type: ignore[arg-type,union-attr]

@@ -57,7 +57,7 @@ def test_a_bought_card_goes_to_the_discard_pile_and_its_price_to_the_turn() -> N
 def test_no_card_is_bought_from_an_empty_pile() -> None:
     state = rich(started(3))
     state = replace(state, piles=(state.piles[0], (), state.piles[2]))
-    assert BuyCard(pile="album") not in GAME.legal_commands(state, state.current)  # type: ignore[arg-type]
+    assert BuyCard(pile="album") not in GAME.commands(state, state.current)  # type: ignore[arg-type]
     assert rejection(state, BuyCard(pile="album")).code == "pile_empty"
 
 
@@ -67,13 +67,13 @@ def test_no_card_is_bought_from_an_empty_pile() -> None:
 def test_a_step_the_hand_can_no_longer_pay_is_refused_at_that_step() -> None:
     state = rich(started(3))  # 8 EUR
     state, _ = play(state, BuyCard(pile="selfie"))  # 5
-    legal = GAME.legal_commands(state, state.current)  # type: ignore[arg-type]
+    legal = GAME.commands(state, state.current)  # type: ignore[arg-type]
     assert BuyCard(pile="album") in legal and BuyCard(pile="selfie") not in legal
     refused = rejection(state, BuyCard(pile="selfie"))
     assert refused.code == "cannot_pay" and refused.details == {"cost": 10}
     state, _ = play(state, BuyCard(pile="album"))  # 8: exactly the hand
     assert rejection(state, MoveTourist(to=NEIGHBOURS[state.tourists[state.current] or ""][0])).code == "cannot_pay"
-    assert GAME.legal_commands(state, state.current) == [EndTurnAndDraw()]  # type: ignore[arg-type]
+    assert GAME.commands(state, state.current) == [EndTurnAndDraw()]  # type: ignore[arg-type]
 
 
 def test_payment_at_the_end_of_the_turn_discards_the_whole_hand_without_change() -> None:
@@ -90,7 +90,7 @@ def test_payment_at_the_end_of_the_turn_discards_the_whole_hand_without_change()
 def test_ending_the_turn_is_always_allowed() -> None:
     state = with_hand(started(2), 0, [])
     state = replace(state, current=0)
-    assert GAME.legal_commands(state, 0) == [EndTurnAndDraw()]
+    assert GAME.commands(state, 0) == [EndTurnAndDraw()]
 
 
 def test_the_turn_ends_by_drawing_5_new_cards() -> None:
@@ -157,7 +157,7 @@ def test_moves_go_only_along_connections() -> None:
     state = rich(started(3), at="coimbra")
     assert rejection(state, MoveTourist(to="faro")).code == "not_connected"
     assert rejection(state, MoveTourist(to="atlantis")).code == "no_such_circle"
-    legal = {c.to for c in GAME.legal_commands(state, state.current) if isinstance(c, MoveTourist)}  # type: ignore[arg-type]
+    legal = {c.to for c in GAME.commands(state, state.current) if isinstance(c, MoveTourist)}  # type: ignore[arg-type]
     assert legal == set(NEIGHBOURS["coimbra"])
 
 
@@ -215,7 +215,7 @@ def test_one_photo_per_region_per_player() -> None:
     state = rich(started(4), at="porto")
     state = replace(state, ratings=("rating-2",) * 20)
     state, _ = play(state, BuyPhoto())
-    assert BuyPhoto() not in GAME.legal_commands(state, state.current)  # type: ignore[arg-type]
+    assert BuyPhoto() not in GAME.commands(state, state.current)  # type: ignore[arg-type]
     assert rejection(state, BuyPhoto()).code == "photo_already_bought"
 
 
@@ -231,7 +231,7 @@ def test_no_photo_when_the_region_has_no_free_space() -> None:
 
 def test_photos_only_on_a_black_circle() -> None:
     state = rich(started(3), at="lisboa~setubal")
-    assert BuyPhoto() not in GAME.legal_commands(state, state.current)  # type: ignore[arg-type]
+    assert BuyPhoto() not in GAME.commands(state, state.current)  # type: ignore[arg-type]
     assert rejection(state, BuyPhoto()).code == "not_on_black_circle"
 
 
@@ -256,7 +256,7 @@ def test_a_plane_flies_the_tourist_to_any_airport_from_anywhere() -> None:
     state = started(3)
     seat = state.current or 0
     state = with_hand(state, seat, [PLANES[0], *ONES[:2]], at="evora")
-    legal = {c.airport for c in GAME.legal_commands(state, seat) if isinstance(c, FlyTo)}
+    legal = {c.airport for c in GAME.commands(state, seat) if isinstance(c, FlyTo)}
     assert legal == set(AIRPORTS)
     state, events = play(state, FlyTo(airport="madeira"))
     assert events == [PlaneFlown(seat=seat, card=PLANES[0], origin="evora", to="madeira")]
@@ -277,7 +277,7 @@ def test_a_plane_flight_that_leaves_the_turn_unpaid_is_refused() -> None:
     seat = state.current or 0
     state = with_hand(state, seat, [PLANES[0], *ONES[:1]], at="porto")
     state, _ = play(state, BuyCard(pile="album"))  # 3 of the 4 EUR: the plane must pay
-    assert not any(isinstance(c, FlyTo) for c in GAME.legal_commands(state, seat))
+    assert not any(isinstance(c, FlyTo) for c in GAME.commands(state, seat))
     assert rejection(state, FlyTo(airport="faro")).code == "cannot_pay"
 
 

@@ -135,7 +135,7 @@ def test_a_reaction_window_opens_after_every_action_whoever_holds_what() -> None
     assert events == [ActionDeclared(window="react-1", seat=seat, action=Draw(), opened_at_ms=500)]
     others = [(seat + 1) % 3, (seat + 2) % 3]
     assert GAME.awaited(state) == [Awaited(seat=s, reason="react") for s in others]
-    assert GAME.legal_commands(state, others[0]) == [PassReaction()]  # nobody here holds a Mousetrap
+    assert GAME.commands(state, others[0]) == [PassReaction()]  # nobody here holds a Mousetrap
     state, _ = play(state, PassReaction(), others[0])
     state, events = play(state, PassReaction(), others[1])
     assert events[1] == ReactionWindowClosed(window="react-1") and isinstance(events[2], ItchyCardDrawn)
@@ -148,7 +148,7 @@ def test_faq_a_mousetrap_interrupts_another_players_action_and_ends_their_turn()
     state = arrange(state, hands={reactor: [trap]})
     deck = state.deck
     state, _ = play(state, Draw())
-    assert PlayMousetrap(card=trap) in GAME.legal_commands(state, reactor)
+    assert PlayMousetrap(card=trap) in GAME.commands(state, reactor)
     state, events = play(state, PlayMousetrap(card=trap), reactor)
     assert events[0] == MousetrapSprung(window="react-1", seat=reactor, card=trap, interrupted=seat)
     assert events[-1] == TravelTurnBegan(seat=(seat + 1) % 3)
@@ -292,7 +292,7 @@ def test_faq_a_forbidden_object_cannot_be_a_hand_limit_discard() -> None:
     state = arrange(state, hands={seat: [bad, *spare_objects(state, 6)]})
     state, _ = play(state, Draw())
     assert rejection(state, DiscardDownToSeven(card=bad), seat).code == "forbidden_discard"
-    assert DiscardDownToSeven(card=bad) not in GAME.legal_commands(state, seat)
+    assert DiscardDownToSeven(card=bad) not in GAME.commands(state, seat)
 
 
 def test_faq_forbidden_objects_can_be_stolen_and_traded() -> None:
@@ -443,7 +443,7 @@ def test_deadline_closes_a_trade_offer_only_once_its_time_has_passed() -> None:
     assert (deadline.window, deadline.due_ms, deadline.command) == ("trade-1", 3000, CloseWindow(window="trade-1"))
     assert rejection(state, deadline.command, CLOCK, now_ms=2999).code == "too_early"
     assert rejection(state, deadline.command, target, now_ms=5000).code == "clock_only"
-    assert deadline.command not in GAME.legal_commands(state, target)
+    assert deadline.command not in GAME.commands(state, target)
     after, events = play(state, deadline.command, CLOCK, now_ms=3000)
     assert events == [TradeRejected(window="trade-1", timed_out=True)]
     assert (
@@ -473,7 +473,7 @@ def test_window_ids_never_repeat() -> None:
         seen.append(events[0].window)
         state, _ = pass_all(state)
         for s in [a.seat for a in GAME.awaited(state) if a.reason == "discard"]:
-            state, _ = play(state, GAME.legal_commands(state, s)[0], s)
+            state, _ = play(state, GAME.commands(state, s)[0], s)
     assert len(set(seen)) == 4
 
 

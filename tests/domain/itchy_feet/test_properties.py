@@ -46,7 +46,7 @@ def all_cards(state: State) -> Counter[str]:
 def choose(state: State, rng: random.Random) -> tuple[int, Command]:
     """Any awaited seat, any listed command; Travel when listed and mostly passing in windows (progress)."""
     seat = rng.choice(GAME.awaited(state)).seat
-    legal = GAME.legal_commands(state, seat)
+    legal = GAME.commands(state, seat)
     assert legal, f"seat {seat} is awaited but has no command"
     travel = [c for c in legal if isinstance(c, Travel)]
     if travel:
@@ -80,7 +80,7 @@ def play_game(players: int, options: Options, seed: int, choice_seed: int) -> No
         check_step(state)
         if steps % 17 == 0:  # every listed command of every awaited seat is accepted
             for awaited in GAME.awaited(state):
-                for command in GAME.legal_commands(state, awaited.seat):
+                for command in GAME.commands(state, awaited.seat):
                     GAME.decide(state, command, awaited.seat, ctx(steps))
         seat, command = choose(state, rng)
         events = GAME.decide(state, command, seat, ctx(seed + steps, now_ms=steps))
@@ -98,7 +98,7 @@ def play_game(players: int, options: Options, seed: int, choice_seed: int) -> No
     outcome = GAME.outcome(fold(start, log))
     assert outcome == GAME.outcome(state) and outcome is not None
     assert isinstance(log[-1], TripWon) and outcome.winners == [log[-1].seat]
-    assert GAME.awaited(state) == [] and all(GAME.legal_commands(state, s) == [] for s in range(players))
+    assert GAME.awaited(state) == [] and all(GAME.commands(state, s) == [] for s in range(players))
     assert GAME.deadlines(state) == []
     assert msgspec.json.decode(msgspec.json.encode(outcome), type=GAME.outcome_type) == outcome
     encoded = msgspec.json.encode(log)
@@ -154,7 +154,7 @@ def viewer_commands(state: State, viewer: int | None, named: list[str]) -> list[
     """The viewer's commands worth asking about: listed ones, and ones naming the swapped cards."""
     if viewer is None:
         return []
-    commands: list[Command] = list(GAME.legal_commands(state, viewer))[:12]
+    commands: list[Command] = list(GAME.commands(state, viewer))[:12]
     others = [s for s in range(state.players) if s != viewer]
     hand = state.hands[viewer]
     commands += [AcceptTrade(), RejectTrade(), Draw(), PassReaction()]
@@ -168,7 +168,7 @@ def viewer_commands(state: State, viewer: int | None, named: list[str]) -> list[
 def received(state: State, viewer: int | None, commands: list[Command]) -> list[object]:
     out: list[object] = [GAME.view(state, viewer), GAME.deadlines(state)]
     if viewer is not None:
-        out.append(GAME.legal_commands(state, viewer))
+        out.append(GAME.commands(state, viewer))
         out += [public_answer(result(state, command, viewer), viewer) for command in commands]
     return out
 

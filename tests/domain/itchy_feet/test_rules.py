@@ -162,7 +162,7 @@ def test_faq_trade_you_may_lie_but_a_player_who_lacks_the_cards_can_only_reject(
     state, _seat, target, (give1, _, _, _, _) = _trade_table()
     missing = spare_objects(state, 1, avoid=[c for h in state.hands for c in h])[0]
     state, _ = play(state, OfferTrade(target=target, give=(give1,), ask=(kind(missing),)))  # type: ignore[arg-type]
-    assert GAME.legal_commands(state, target) == [RejectTrade()]
+    assert GAME.commands(state, target) == [RejectTrade()]
     assert rejection(state, AcceptTrade(), target).code == "lacks_cards"
     _, events = play(state, RejectTrade(), target)
     assert events == [TradeRejected(window=events[0].window)]  # type: ignore[union-attr]
@@ -186,7 +186,7 @@ def test_trade_three_rejected_offers_in_a_turn_and_the_player_must_do_something_
         state, _ = play(state, offer)  # type: ignore[arg-type]
         state, _ = play(state, RejectTrade(), target)
     assert rejection(state, offer).code == "too_many_offers"  # type: ignore[arg-type]
-    assert not any(isinstance(c, OfferTrade) for c in GAME.legal_commands(state, seat))  # type: ignore[arg-type]
+    assert not any(isinstance(c, OfferTrade) for c in GAME.commands(state, seat))  # type: ignore[arg-type]
 
 
 def test_trade_offer_checks_its_cards_whole() -> None:
@@ -277,7 +277,7 @@ def test_travel_needs_the_three_objects_and_a_passport() -> None:
     assert rejection(no_object, Travel(country=country)).code == "missing_objects"
     no_passport = arrange(state, hands={seat: list(hand[1:])})  # type: ignore[arg-type]
     assert rejection(no_passport, Travel(country=country)).code == "no_passport"
-    assert Travel(country=country) not in GAME.legal_commands(no_passport, seat)
+    assert Travel(country=country) not in GAME.commands(no_passport, seat)
 
 
 def test_faq_travel_any_passport_is_good() -> None:
@@ -295,7 +295,7 @@ def test_the_first_to_travel_to_the_centre_country_wins() -> None:
     assert events[-1] == TripWon(seat=seat, how="centre")
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == [seat] and outcome.places[seat] == 1
-    assert GAME.awaited(state) == [] and GAME.legal_commands(state, seat) == []
+    assert GAME.awaited(state) == [] and GAME.commands(state, seat) == []
     assert rejection(state, Draw()).code == "game_over"
 
 
@@ -330,7 +330,7 @@ def test_hand_limit_holds_at_every_moment_even_out_of_turn() -> None:
     state, _ = play(state, AcceptTrade(), target)
     assert len(state.hands[target]) == 8 and len(state.hands[seat]) == 2  # 1 received + the bonus card
     assert GAME.awaited(state) == [Awaited(seat=target, reason="discard")]
-    assert GAME.legal_commands(state, seat) == []
+    assert GAME.commands(state, seat) == []
 
 
 def test_empty_hand_draws_three_at_the_start_of_the_turn_without_using_the_action() -> None:
@@ -366,7 +366,7 @@ def test_draw_with_deck_and_discard_pile_both_empty_is_refused() -> None:
     state, _ = start(2)
     state = replace(state, deck=(), discard=(), passports_aside=(*state.passports_aside, *state.deck))
     assert rejection(state, Draw()).code == "deck_empty"
-    assert Draw() not in GAME.legal_commands(state, state.current)  # type: ignore[arg-type]
+    assert Draw() not in GAME.commands(state, state.current)  # type: ignore[arg-type]
 
 
 def test_options_default_to_the_base_game_and_the_answer_times() -> None:

@@ -103,7 +103,7 @@ def universe(state: State, seat: int, rng: random.Random) -> list[Command]:
 def check_universe(state: State, rng: random.Random) -> None:
     """decide accepts every listed command and rejects every other one of the universe, from every seat."""
     for seat in range(state.players):
-        legal = GAME.legal_commands(state, seat)
+        legal = GAME.commands(state, seat)
         listed = set(legal)
         assert len(listed) == len(legal), "no command is listed twice"
         for command in legal:
@@ -132,7 +132,7 @@ def random_game(players: int, seed: int, choice_seed: int, options: Options, aud
         if choices.random() < audits / 150:
             check_universe(state, choices)
         seat = choices.choice(awaited).seat
-        legal = GAME.legal_commands(state, seat)
+        legal = GAME.commands(state, seat)
         assert legal
         for command in choices.sample(legal, min(2, len(legal))):
             GAME.decide(state, command, seat, ctx())
@@ -146,7 +146,7 @@ def random_game(players: int, seed: int, choice_seed: int, options: Options, aud
     outcome = GAME.outcome(fold(start, log))
     assert outcome == GAME.outcome(state) and outcome is not None
     assert isinstance(log[-1], ParkGameEnded) and list(log[-1].scores) == outcome.scores
-    assert GAME.awaited(state) == [] and all(GAME.legal_commands(state, s) == [] for s in range(players))
+    assert GAME.awaited(state) == [] and all(GAME.commands(state, s) == [] for s in range(players))
     assert msgspec.json.decode(msgspec.json.encode(outcome), type=GAME.outcome_type) == outcome
 
 
@@ -212,7 +212,7 @@ def answer(state: State, command: Command, viewer: int) -> object:
 def received(state: State, viewer: int | None, commands: list[Command]) -> list[object]:
     out: list[object] = [GAME.view(state, viewer)]
     if viewer is not None:
-        out.append(GAME.legal_commands(state, viewer))
+        out.append(GAME.commands(state, viewer))
         out += [answer(state, command, viewer) for command in commands]
     return out
 
@@ -229,7 +229,7 @@ def check_swaps(state: State, viewer: int | None, seen: set[str], rng: random.Ra
     commands += [BuyTile(tile=x) for x in named] + [KeepPlanningCard(card=x) for x in named]
     commands += [ReturnPlanningCard(card=x) for x in named]
     if viewer is not None:
-        legal = GAME.legal_commands(state, viewer)
+        legal = GAME.commands(state, viewer)
         commands += rng.sample(legal, min(4, len(legal)))
     mine = received(state, viewer, commands)
     text = msgspec.json.encode(mine).decode()
@@ -264,7 +264,7 @@ def test_hidden_tiles_and_planning_cards_never_reach_a_viewer(players: int, seed
             viewer = choices.choice(awaited).seat if awaited and choices.random() < 0.5 else choices.choice(viewers)
             check_swaps(state, viewer, seen[viewer], choices)
         seat = choices.choice(GAME.awaited(state)).seat
-        events = GAME.decide(state, choices.choice(GAME.legal_commands(state, seat)), seat, ctx(seed))
+        events = GAME.decide(state, choices.choice(GAME.commands(state, seat)), seat, ctx(seed))
     assert GAME.view(state, None).pile_tiles is not None  # all revealed once over
 
 

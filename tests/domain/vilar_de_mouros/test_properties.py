@@ -18,6 +18,7 @@ from domain.vilar_de_mouros.commands import Command, DrawFromCentre, DrawFromDec
 from domain.vilar_de_mouros.events import Event, GameEnded
 from domain.vilar_de_mouros.state import State
 
+from ..contract import check_moves
 from .helpers import ALL_IDS, ctx, fold, result, swap, universe, zones
 
 players_st = st.integers(min_value=2, max_value=6)
@@ -40,7 +41,7 @@ def check_universe(state: State, rng: random.Random, every_pair: bool) -> None:
     the acting hand plus a few other ids (or, with ``every_pair``, every pair of ids).
     """
     for seat in range(state.players):
-        legal = GAME.legal_commands(state, seat)
+        legal = GAME.commands(state, seat)
         listed = set(legal)
         assert len(listed) == len(legal), "no command is listed twice"
         if seat == state.current:
@@ -63,7 +64,7 @@ def check_some_commands(state: State, rng: random.Random) -> None:
     """The cheap version for the other steps: a few listed commands pass, a few others fail."""
     seat = state.current
     assert seat is not None
-    legal = GAME.legal_commands(state, seat)
+    legal = GAME.commands(state, seat)
     for command in rng.sample(legal, min(3, len(legal))):
         GAME.decide(state, command, seat, ctx())
     for command in rng.sample(universe(rng.sample(ALL_IDS, 3)), 5):
@@ -92,10 +93,12 @@ def test_random_legal_games_keep_the_contract(players: int, seed: int, choice_se
         assert len(awaited) == 1 and awaited[0].seat == state.current
         if steps in audited:
             check_universe(state, choices, every_pair=state.phase == "place" and steps == min(audited))
+            hand = [*state.hands[awaited[0].seat], *choices.sample(ALL_IDS, 3)]
+            check_moves(GAME, state, choices, {awaited[0].seat: universe(hand)})
         else:
             check_some_commands(state, choices)
         seat = awaited[0].seat
-        command = choices.choice(GAME.legal_commands(state, seat))
+        command = choices.choice(GAME.commands(state, seat))
         events = GAME.decide(state, command, seat, ctx(seed + steps))
         log += events
         state = fold(state, events)
@@ -107,7 +110,7 @@ def test_random_legal_games_keep_the_contract(players: int, seed: int, choice_se
     outcome = GAME.outcome(fold(start, log))
     assert outcome == GAME.outcome(state) and outcome is not None
     assert isinstance(log[-1], GameEnded) and list(log[-1].scores) == outcome.scores
-    assert GAME.awaited(state) == [] and all(GAME.legal_commands(state, s) == [] for s in range(players))
+    assert GAME.awaited(state) == [] and all(GAME.commands(state, s) == [] for s in range(players))
     encoded = msgspec.json.encode(outcome)
     assert msgspec.json.decode(encoded, type=GAME.outcome_type) == outcome
 
@@ -118,7 +121,7 @@ def test_every_pair_of_cards_is_checked_once_in_a_placing_step() -> None:
     for _ in range(2):
         seat = state.current
         assert seat is not None
-        state = fold(state, GAME.decide(state, GAME.legal_commands(state, seat)[-1], seat, ctx()))
+        state = fold(state, GAME.decide(state, GAME.commands(state, seat)[-1], seat, ctx()))
     assert state.phase == "place"
     check_universe(state, random.Random(0), every_pair=True)
 
@@ -150,7 +153,9 @@ def received(state: State, viewer: int | None, commands: list[Command]) -> list[
     """Everything the viewer gets from this state: view, legal commands, answers to its commands."""
     out: list[object] = [GAME.view(state, viewer)]
     if viewer is not None:
-        out.append(GAME.legal_commands(state, viewer))
+        out.append(GAME.commands(state, viewer))
+        first = GAME.step(state, viewer)
+        out += [first, *(GAME.moves(state, viewer, (o.pick,)) for o in first.options)]
         out += [public_answer(result(state, command, viewer), viewer) for command in commands]
     return out
 
@@ -191,7 +196,7 @@ def test_hidden_cards_never_reach_a_viewer(players: int, seed: int, choice_seed:
             check_swaps(state, viewer, ever_public, choices)
         seat = state.current
         assert seat is not None
-        events = GAME.decide(state, choices.choice(GAME.legal_commands(state, seat)), seat, ctx(seed))
+        events = GAME.decide(state, choices.choice(GAME.commands(state, seat)), seat, ctx(seed))
 
 
 def check_swaps(state: State, viewer: int | None, ever_public: set[str], rng: random.Random) -> None:

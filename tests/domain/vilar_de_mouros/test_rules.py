@@ -97,7 +97,7 @@ def test_turn_draws_two_then_places_one_in_centre_and_one_in_personal_area() -> 
 def test_draw_falls_back_to_deck_when_centre_empty() -> None:
     state, _ = start(2)
     assert state.centre == ()
-    assert GAME.legal_commands(state, state.current) == [  # type: ignore[arg-type]
+    assert GAME.commands(state, state.current) == [  # type: ignore[arg-type]
         *[TakeBonus(card=c) for c in state.bonus_row],
         DrawFromDeck(),
     ]
@@ -108,7 +108,7 @@ def test_draw_falls_back_to_centre_when_deck_empty() -> None:
     state, _ = start(2)
     state = draw_turn(state)  # one card in the centre now
     state = replace(state, deck=())  # as if the deck had run out
-    legal = GAME.legal_commands(state, state.current)  # type: ignore[arg-type]
+    legal = GAME.commands(state, state.current)  # type: ignore[arg-type]
     assert DrawFromDeck() not in legal and DrawFromCentre(card=state.centre[0]) in legal
     assert rejection(state, DrawFromDeck()).code == "deck_empty"
     state, events = play(state, DrawFromCentre(card=state.centre[0]))
@@ -158,7 +158,7 @@ def test_drawing_commits_the_turn_to_drawing() -> None:
     state, _ = start(2)
     state, _ = play(state, DrawFromDeck())
     assert rejection(state, TakeBonus(card=state.bonus_row[0])).code == "drawing_started"
-    assert all(not isinstance(c, TakeBonus) for c in GAME.legal_commands(state, state.current))  # type: ignore[arg-type]
+    assert all(not isinstance(c, TakeBonus) for c in GAME.commands(state, state.current))  # type: ignore[arg-type]
 
 
 def test_only_the_seat_whose_turn_it_is_may_act() -> None:
@@ -166,7 +166,7 @@ def test_only_the_seat_whose_turn_it_is_may_act() -> None:
     other = (state.current + 1) % 3  # type: ignore[operator]
     error = rejection(state, DrawFromDeck(), seat=other)
     assert (error.code, error.message) == ("not_your_turn", "It is not your turn.")
-    assert GAME.legal_commands(state, other) == []
+    assert GAME.commands(state, other) == []
 
 
 def test_personal_area_cards_never_move_again() -> None:
@@ -180,7 +180,7 @@ def test_personal_area_cards_never_move_again() -> None:
     state, _ = play(state, DrawFromDeck())
     assert rejection(state, PlaceCards(centre=kept, personal=state.hands[seat][0])).code == "not_in_hand"
     assert rejection(state, DrawFromCentre(card=kept)).code == "already_drew"
-    assert all(kept not in (c.centre, c.personal) for c in GAME.legal_commands(state, seat))  # type: ignore[union-attr]
+    assert all(kept not in (c.centre, c.personal) for c in GAME.commands(state, seat))  # type: ignore[union-attr]
 
 
 # -- bonus cards ---------------------------------------------------------------------------------
@@ -219,7 +219,7 @@ def test_fourth_bonus_card_is_refused() -> None:
     assert state.current == first and bonus_count(state, first) == 3  # type: ignore[arg-type]
     error = rejection(state, TakeBonus(card=state.bonus_row[0]))
     assert error.code == "bonus_limit"
-    assert all(not isinstance(c, TakeBonus) for c in GAME.legal_commands(state, first))  # type: ignore[arg-type]
+    assert all(not isinstance(c, TakeBonus) for c in GAME.commands(state, first))  # type: ignore[arg-type]
 
 
 def test_player_who_needs_bonus_cards_can_only_take_bonus() -> None:
@@ -230,7 +230,7 @@ def test_player_who_needs_bonus_cards_can_only_take_bonus() -> None:
         state = draw_turn(state)
     assert state.current == first and len(state.personal[first]) == 7
     assert GAME.awaited(state) == [Awaited(seat=first, reason="bonus")]
-    assert GAME.legal_commands(state, first) == [TakeBonus(card=c) for c in state.bonus_row]
+    assert GAME.commands(state, first) == [TakeBonus(card=c) for c in state.bonus_row]
     assert rejection(state, DrawFromDeck()).code == "bonus_required"
     assert rejection(state, DrawFromCentre(card=state.centre[0])).code == "bonus_required"
 
@@ -260,7 +260,7 @@ def test_game_ends_when_every_personal_area_is_full(players: int) -> None:
     assert [len(p) for p in state.personal] == [TARGET[players]] * players
     assert [bonus_count(state, s) for s in range(players)] == [2] * players
     assert GAME.outcome(state) is not None and GAME.awaited(state) == []
-    assert all(GAME.legal_commands(state, s) == [] for s in range(players))
+    assert all(GAME.commands(state, s) == [] for s in range(players))
     assert rejection(state, DrawFromDeck(), seat=0).code == "game_over"
 
 
@@ -294,6 +294,6 @@ def test_seat_with_full_personal_area_is_skipped() -> None:
 
 def test_no_command_before_setup() -> None:
     state = GAME.initial(2, None)
-    assert GAME.awaited(state) == [] and GAME.legal_commands(state, 0) == []
+    assert GAME.awaited(state) == [] and GAME.commands(state, 0) == []
     assert rejection(state, DrawFromDeck(), seat=0).code == "game_not_started"
     assert fold(state, []) == state

@@ -1,0 +1,164 @@
+"""The move-building contract, checked the same way for every game (domain/engine.py).
+
+- sound: every command the picks complete is accepted by ``decide``, every option offered
+  leads to at least one complete command, and an option carries a command exactly when
+  picking it leaves nothing more to choose;
+- complete: every command ``decide`` accepts is reached by some picks (``check_complete``,
+  fed with candidates each game's tests make without the pick code);
+- small: a step offers at most ``MOST_OPTIONS`` options, each (field, value) once;
+- never stuck: a seat the game awaits always has a complete command.
+
+Each game's property tests call these on random reachable states.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from domain.engine import AnyGame, Ctx, Pick, Rejected, Seat, Step
+
+MOST_OPTIONS = 300  # "a few hundred at most"
+
+
+def ctx(seed: int = 0) -> Ctx:
+    return Ctx(rng=random.Random(seed))
+
+
+def accepted(game: AnyGame, state: Any, command: Any, seat: Seat, now_ms: int = 0) -> bool:
+    try:
+        game.decide(state, command, seat, Ctx(rng=random.Random(0), now_ms=now_ms))
+    except Rejected:
+        return False
+    return True
+
+
+def check_step(game: AnyGame, state: Any, seat: Seat, picks: tuple[Pick, ...], at: Step, now_ms: int = 0) -> None:
+    """One step on its own: small, no option twice, its command accepted, its terminal options exact."""
+    assert len(at.options) <= MOST_OPTIONS, f"{len(at.options)} options after {picks}"
+    keys = [(o.field, o.value) for o in at.options]
+    assert len(set(keys)) == len(keys), f"an option is offered twice after {picks}"
+    if at.command is not None:
+        assert accepted(game, state, at.command, seat, now_ms), f"{at.command} (picks {picks}) is refused"
+    for option in at.options:
+        if option.command is not None:
+            after = game.moves(state, seat, (*picks, option.pick))
+            assert after.command == option.command and not after.options, f"{option} does not end the move"
+
+
+def descend(game: AnyGame, state: Any, seat: Seat, picks: tuple[Pick, ...], rng: random.Random) -> Any:
+    """A random complete command below ``picks``; fails if the picks lead nowhere."""
+    for _ in range(64):
+        at = game.moves(state, seat, picks)
+        count = len(at.options) + (at.command is not None)
+        assert count, f"the picks {picks} lead to no command"
+        choice = rng.randrange(count)
+        if choice == len(at.options):
+            return at.command
+        option = at.options[choice]
+        if option.command is not None:
+            return option.command
+        picks = (*picks, option.pick)
+    raise AssertionError(f"no command within 64 picks of {picks}")
+
+
+def check_sound(
+    game: AnyGame, state: Any, seat: Seat, rng: random.Random, nodes: int = 300, now_ms: int = 0
+) -> list[Any]:
+    """Visit up to ``nodes`` steps breadth first; at each, check it, and from every option
+    descend at random to a command that decide accepts. Returns the commands found."""
+    found: list[Any] = []
+    queue: list[tuple[Pick, ...]] = [()]
+    visited = 0
+    while queue and visited < nodes:
+        picks = queue.pop(0)
+        at = game.moves(state, seat, picks)
+        visited += 1
+        check_step(game, state, seat, picks, at, now_ms)
+        if at.command is not None:
+            found.append(at.command)
+        for option in at.options:
+            command = option.command or descend(game, state, seat, (*picks, option.pick), rng)
+            assert accepted(game, state, command, seat, now_ms), f"{command} (from {picks} + {option}) is refused"
+            found.append(command)
+            if option.command is None:
+                queue.append((*picks, option.pick))
+    return found
+
+
+def picks_for(game: AnyGame, state: Any, seat: Seat, command: Any) -> tuple[Pick, ...] | None:
+    """The picks that build ``command`` exactly (tuple fields in their order), or None."""
+    tag = type(command).__struct_config__.tag
+
+    def wanted(picks: tuple[Pick, ...], option: Any) -> bool:
+        if option.field == "type":
+            return bool(option.value == tag)
+        if option.field not in type(command).__struct_fields__:
+            return False
+        value = getattr(command, option.field)
+        if option.value == value:
+            return True
+        taken = sum(1 for p in picks if p.field == option.field)
+        return isinstance(value, tuple) and taken < len(value) and option.value == value[taken]
+
+    def search(picks: tuple[Pick, ...], depth: int) -> tuple[Pick, ...] | None:
+        at = game.moves(state, seat, picks)
+        if at.command == command:
+            return picks
+        if depth == 0:
+            return None
+        for option in at.options:
+            if wanted(picks, option):
+                if option.command is not None:
+                    if option.command == command:
+                        return (*picks, option.pick)
+                    continue
+                found = search((*picks, option.pick), depth - 1)
+                if found is not None:
+                    return found
+        return None
+
+    return search((), 32)
+
+
+def check_complete(
+    game: AnyGame, state: Any, seat: Seat, candidates: Iterable[Any], now_ms: int = 0
+) -> tuple[int, int]:
+    """Every candidate decide accepts is reached by picks; (accepted, tried)."""
+    tried = hits = 0
+    for command in candidates:
+        tried += 1
+        if not accepted(game, state, command, seat, now_ms):
+            continue
+        hits += 1
+        picks = picks_for(game, state, seat, command)
+        assert picks is not None, f"seat {seat}: {command} is accepted but no picks reach it"
+        assert game.step(state, seat, picks).command == command
+    return hits, tried
+
+
+def check_never_stuck(game: AnyGame, state: Any, rng: random.Random) -> None:
+    """A seat the game awaits has at least one complete command, and it is accepted."""
+    if game.outcome(state) is not None:
+        return
+    for awaited in game.awaited(state):
+        command = game.random_command(state, awaited.seat, rng)
+        assert command is not None, f"seat {awaited.seat} is awaited ({awaited.reason}) with no move"
+        assert accepted(game, state, command, awaited.seat), f"{command} is refused"
+
+
+def check_moves(
+    game: AnyGame,
+    state: Any,
+    rng: random.Random,
+    candidates: dict[int, Iterable[Any]] | None = None,
+    nodes: int = 300,
+    now_ms: int = 0,
+) -> None:
+    """The whole contract at one state, for every seat (candidates by seat, for completeness)."""
+    check_never_stuck(game, state, rng)
+    for seat in range(state.players):
+        check_sound(game, state, seat, rng, nodes, now_ms)
+        if candidates and seat in candidates:
+            check_complete(game, state, seat, candidates[seat], now_ms)
