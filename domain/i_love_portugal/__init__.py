@@ -34,6 +34,7 @@ GAME: Game[State, Command, Event, PortugalOutcome] = Game(
     awaited=awaited,
     outcome=outcome,
     components=BOARD,
+    rules_version=2,  # 2: Selfie 3 EUR, Album 5 EUR (docs/games/i-love-portugal.md, Rulings)
 )
 
 __all__ = ["GAME"]

@@ -18,6 +18,7 @@ from domain.i_love_portugal.commands import Command
 from domain.i_love_portugal.events import Event, FinalScoresCounted
 from domain.i_love_portugal.state import State
 
+from ..contract import check_moves
 from .helpers import ctx, fold, result, swap, universe, zones
 
 players_st = st.integers(min_value=2, max_value=5)
@@ -68,6 +69,7 @@ def test_random_legal_games_keep_the_contract(players: int, seed: int, choice_se
         if steps < 12 or choices.random() < 0.01:  # every setup step, then about 1 step in 100
             check_cards_conserved(state)
             check_universe(state)
+            check_moves(GAME, state, choices, {seat: universe() for seat in range(players)})
         seat = awaited[0].seat
         command = choices.choice(GAME.commands(state, seat))
         events = GAME.decide(state, command, seat, ctx(seed + steps))
@@ -124,6 +126,8 @@ def received(state: State, viewer: int | None) -> list[object]:
     out: list[object] = [GAME.view(state, viewer)]
     if viewer is not None:
         out.append(GAME.commands(state, viewer))
+        first = GAME.step(state, viewer)
+        out += [first, *(GAME.moves(state, viewer, (o.pick,)) for o in first.options)]
         for command in universe():
             answer = result(state, command, viewer)
             if isinstance(answer, list):

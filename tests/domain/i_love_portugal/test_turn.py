@@ -40,8 +40,9 @@ def price_at(state: State, region: str) -> int:
 # -- buying cards on the board ---------------------------------------------------------------
 
 
-def test_board_cards_cost_selfie_5_album_3_plane_6() -> None:
-    assert (PILE["selfie"].price, PILE["album"].price, PILE["plane"].price) == (5, 3, 6)
+def test_board_cards_cost_3_5_and_6_in_the_order_the_piles_are_listed() -> None:
+    """"Selfie cards, Album cards and Plane cards" ... "3 EUR, 5 EUR and 6 EUR" (rules version 2)."""
+    assert (PILE["selfie"].price, PILE["album"].price, PILE["plane"].price) == (3, 5, 6)
 
 
 def test_a_bought_card_goes_to_the_discard_pile_and_its_price_to_the_turn() -> None:
@@ -66,12 +67,12 @@ def test_no_card_is_bought_from_an_empty_pile() -> None:
 
 def test_a_step_the_hand_can_no_longer_pay_is_refused_at_that_step() -> None:
     state = rich(started(3))  # 8 EUR
-    state, _ = play(state, BuyCard(pile="selfie"))  # 5
+    state, _ = play(state, BuyCard(pile="album"))  # 5
     legal = GAME.commands(state, state.current)  # type: ignore[arg-type]
-    assert BuyCard(pile="album") in legal and BuyCard(pile="selfie") not in legal
-    refused = rejection(state, BuyCard(pile="selfie"))
+    assert BuyCard(pile="selfie") in legal and BuyCard(pile="album") not in legal
+    refused = rejection(state, BuyCard(pile="album"))
     assert refused.code == "cannot_pay" and refused.details == {"cost": 10}
-    state, _ = play(state, BuyCard(pile="album"))  # 8: exactly the hand
+    state, _ = play(state, BuyCard(pile="selfie"))  # 8: exactly the hand
     assert rejection(state, MoveTourist(to=NEIGHBOURS[state.tourists[state.current] or ""][0])).code == "cannot_pay"
     assert GAME.commands(state, state.current) == [EndTurnAndDraw()]  # type: ignore[arg-type]
 
@@ -81,7 +82,7 @@ def test_payment_at_the_end_of_the_turn_discards_the_whole_hand_without_change()
     seat = state.current
     assert seat is not None
     hand = state.hands[seat]
-    state, _ = play(state, BuyCard(pile="album"))
+    state, _ = play(state, BuyCard(pile="selfie"))
     state, events = play(state, EndTurnAndDraw())
     assert events[0] == HandDiscarded(seat=seat, paid=3, cards=hand)
     assert set(hand) <= set(state.discards[seat]) and len(state.hands[seat]) == 5 and state.spent == 0
@@ -268,7 +269,7 @@ def test_a_plane_is_worth_3_when_spent_instead() -> None:
     state = started(3)
     seat = state.current or 0
     state = with_hand(state, seat, [PLANES[0]])
-    state, _ = play(state, BuyCard(pile="album"))
+    state, _ = play(state, BuyCard(pile="selfie"))
     assert state.spent == 3
 
 
@@ -276,7 +277,7 @@ def test_a_plane_flight_that_leaves_the_turn_unpaid_is_refused() -> None:
     state = started(3)
     seat = state.current or 0
     state = with_hand(state, seat, [PLANES[0], *ONES[:1]], at="porto")
-    state, _ = play(state, BuyCard(pile="album"))  # 3 of the 4 EUR: the plane must pay
+    state, _ = play(state, BuyCard(pile="selfie"))  # 3 of the 4 EUR: the plane must pay
     assert not any(isinstance(c, FlyTo) for c in GAME.commands(state, seat))
     assert rejection(state, FlyTo(airport="faro")).code == "cannot_pay"
 
@@ -296,5 +297,5 @@ def test_album_cards_pay_2_and_make_photos_pay() -> None:
     seat = state.current or 0
     photos = cards_of("photo")[:2]
     state = with_hand(state, seat, [ALBUMS[0], *photos, ONES[0]])  # 2 + 1 + 1 + 1
-    state, _ = play(state, BuyCard(pile="selfie"))
+    state, _ = play(state, BuyCard(pile="album"))
     assert state.spent == 5
