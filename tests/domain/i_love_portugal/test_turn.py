@@ -41,7 +41,7 @@ def price_at(state: State, region: str) -> int:
 
 
 def test_board_cards_cost_3_5_and_6_in_the_order_the_piles_are_listed() -> None:
-    """"Selfie cards, Album cards and Plane cards" ... "3 EUR, 5 EUR and 6 EUR" (rules version 2)."""
+    """ "Selfie cards, Album cards and Plane cards" ... "3 EUR, 5 EUR and 6 EUR" (rules version 2)."""
     assert (PILE["selfie"].price, PILE["album"].price, PILE["plane"].price) == (3, 5, 6)
 
 
