@@ -10,48 +10,32 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import uvicorn
-
 from clients.cli import add_client_verbs
 from domain.bots import duel as play_duel
 from domain.catalog import GAMES
 from server import logs
-from server.app import create_app
 from server.schema import add_schema_verb
 from server.settings import Settings
 
 
 def serve(args: argparse.Namespace) -> int:
-    settings = Settings.from_env()
+    from server.serve import serve as run_server  # uvicorn and the app: only what serving needs
+
+    try:
+        settings = Settings.from_env()
+    except ValueError as exc:
+        print(f"ludoteca serve: {exc}", file=sys.stderr)
+        return 2
     changes = {
         "host": args.host,
         "port": args.port,
         "data_dir": Path(args.data_dir) if args.data_dir else None,
         "redis_url": args.redis_url,
         "log_level": args.log_level,
+        "log_format": args.log_format,
     }
     settings = dataclasses.replace(settings, **{k: v for k, v in changes.items() if v is not None})
-    logs.configure(settings.log_level)
-    # uvicorn turns SIGTERM and SIGINT into a graceful shutdown, which stops the embedded Redis.
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level=settings.log_level,
-        log_config=None,  # server.logs configured every logger: JSON lines
-        # What ws="auto" picks when websockets is installed, named so it cannot drift: the legacy
-        # ws="websockets" holds 3 tasks a socket (about 7.5 KiB more per idle socket, docs/performance.md).
-        ws="websockets-sansio",
-        ws_ping_interval=20.0,
-        # uvicorn's own cap (16 MiB by default) would buffer that much before our check closes with 1009.
-        ws_max_size=settings.ws_max_message,
-        ws_per_message_deflate=False,  # small JSON messages: compression costs each socket more memory than it saves
-        ws_ping_timeout=20.0,
-        # On SIGTERM uvicorn stops accepting, closes WebSockets with 1012 (clients reconnect to
-        # another replica and resume), and waits this long for the requests in flight.
-        timeout_graceful_shutdown=max(1, round(settings.shutdown_grace)),
-    )
-    return 0
+    return run_server(settings)
 
 
 def bench(args: argparse.Namespace) -> int:
@@ -130,6 +114,11 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--data-dir", help="the embedded Redis's directory (LUDOTECA_DATA_DIR, default ./ludoteca-data)")
     run.add_argument("--redis-url", help="use this Redis instead of the embedded one (REDIS_URL)")
     run.add_argument("--log-level", choices=["debug", "info", "warning", "error"], help="LUDOTECA_LOG_LEVEL")
+    run.add_argument(
+        "--log-format",
+        choices=["text", "json"],
+        help="log lines for people or JSON lines (LUDOTECA_LOG_FORMAT; default: text on a terminal, else json)",
+    )
     run.set_defaults(func=serve)
     measure = verbs.add_parser("bench", help="measure Ludoteca against the ceiling of each path (docs/performance.md)")
     measure.add_argument("--quick", action="store_true", help="a short run (under a minute), for CI")

@@ -1,4 +1,5 @@
-"""Structured logs: one JSON object a line, with the request id and game id of the request
+"""Logs: one JSON object a line (for machines: not on a terminal, or ``--log-format json``),
+or a readable line for people at a terminal, with the request id and game id of the request
 that caused it. Nothing secret is logged: tokens travel only in headers and hello
 messages, which are never logged, and events and views are never logged at all.
 """
@@ -42,16 +43,39 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False)
 
 
-def configure(level: str) -> None:
-    """Every logger (uvicorn's too) writes JSON lines to standard error."""
+class TextFormatter(logging.Formatter):
+    """``07:28:24 info  ludoteca.feeds  message  (game 7707041af9fd1d6f)``, local time, for people."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        when = time.strftime("%H:%M:%S", time.localtime(record.created))
+        line = f"{when} {record.levelname.lower():<7} {record.name:<16} {record.getMessage()}"
+        game = game_id.get()
+        if game is not None:
+            line += f"  (game {game})"
+        if record.exc_info:
+            line += "\n" + self.formatException(record.exc_info)
+        return line
+
+
+def configure(level: str, form: str = "json") -> None:
+    """Every logger (uvicorn's too) writes to standard error: JSON lines, or ``form="text"`` lines for people."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter())
+    handler.setFormatter(TextFormatter() if form == "text" else JsonFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).handlers[:] = []
         logging.getLogger(name).propagate = True
+
+
+def without_password(url: str) -> str:
+    """A Redis URL fit to print: its password (if any) replaced by ``***``."""
+    scheme, sep, rest = url.partition("://")
+    userinfo, at, host = rest.rpartition("@")
+    if not sep or not at or ":" not in userinfo:
+        return url
+    return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}"
 
 
 class RequestContext:

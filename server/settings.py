@@ -16,6 +16,7 @@ class Settings:
     redis_url: str | None = None  # None: run the embedded Redis in data_dir
     appendfsync: str = "everysec"  # the embedded Redis's durability: everysec or always
     log_level: str = "info"
+    log_format: str | None = None  # "text" (for people) or "json"; None: text on a terminal, else json
     admin_token: str | None = None  # None: admin routes answer 403
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)  # CORS and the WebSocket Origin check
     cache_size: int = 1000  # games whose state each replica keeps in memory
@@ -49,36 +50,51 @@ class Settings:
         def get(name: str, fallback: str) -> str:
             return env.get(f"LUDOTECA_{name}", fallback)
 
+        def whole(name: str, fallback: int) -> int:
+            raw = get(name, str(fallback)).strip()
+            digits = raw[1:] if raw.startswith("-") else raw
+            if not (digits.isascii() and digits.isdigit()):  # int() would also take "٣" or "1_000"
+                raise ValueError(f"LUDOTECA_{name} is a whole number, not {raw!r}.")
+            return int(raw)
+
+        def decimal(name: str, fallback: float) -> float:
+            raw = get(name, str(fallback))
+            try:
+                return float(raw)
+            except ValueError:
+                raise ValueError(f"LUDOTECA_{name} is a number, not {raw!r}.") from None
+
         origins = get("ALLOWED_ORIGINS", "")
         return cls(
             host=get("HOST", default.host),
-            port=int(get("PORT", str(default.port))),
+            port=whole("PORT", default.port),
             data_dir=Path(get("DATA_DIR", str(default.data_dir))),
             redis_url=env.get("REDIS_URL") or None,
             appendfsync=get("APPENDFSYNC", default.appendfsync),
             log_level=get("LOG_LEVEL", default.log_level),
+            log_format=get("LOG_FORMAT", "") or None,
             admin_token=get("ADMIN_TOKEN", "") or None,
             allowed_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
-            cache_size=int(get("CACHE_SIZE", str(default.cache_size))),
-            max_body=int(get("MAX_BODY", str(default.max_body))),
-            max_import=int(get("MAX_IMPORT", str(default.max_import))),
-            catch_up_chunk=int(get("CATCH_UP_CHUNK", str(default.catch_up_chunk))),
-            command_retries=int(get("COMMAND_RETRIES", str(default.command_retries))),
-            ws_queue=int(get("WS_QUEUE", str(default.ws_queue))),
-            hello_timeout=float(get("HELLO_TIMEOUT", str(default.hello_timeout))),
-            sweep_interval=float(get("SWEEP_INTERVAL", str(default.sweep_interval))),
-            ws_max_message=int(get("WS_MAX_MESSAGE", str(default.ws_max_message))),
-            ws_rate=float(get("WS_RATE", str(default.ws_rate))),
-            ws_burst=int(get("WS_BURST", str(default.ws_burst))),
-            ws_flood_limit=int(get("WS_FLOOD_LIMIT", str(default.ws_flood_limit))),
-            deadline_interval=float(get("DEADLINE_INTERVAL", str(default.deadline_interval))),
-            shutdown_grace=float(get("SHUTDOWN_GRACE", str(default.shutdown_grace))),
-            create_per_hour=int(get("CREATE_PER_HOUR", str(default.create_per_hour))),
-            max_open_games=int(get("MAX_OPEN_GAMES", str(default.max_open_games))),
-            open_ttl=float(get("OPEN_TTL", str(default.open_ttl))),
-            retention=float(get("RETENTION", str(default.retention))),
+            cache_size=whole("CACHE_SIZE", default.cache_size),
+            max_body=whole("MAX_BODY", default.max_body),
+            max_import=whole("MAX_IMPORT", default.max_import),
+            catch_up_chunk=whole("CATCH_UP_CHUNK", default.catch_up_chunk),
+            command_retries=whole("COMMAND_RETRIES", default.command_retries),
+            ws_queue=whole("WS_QUEUE", default.ws_queue),
+            hello_timeout=decimal("HELLO_TIMEOUT", default.hello_timeout),
+            sweep_interval=decimal("SWEEP_INTERVAL", default.sweep_interval),
+            ws_max_message=whole("WS_MAX_MESSAGE", default.ws_max_message),
+            ws_rate=decimal("WS_RATE", default.ws_rate),
+            ws_burst=whole("WS_BURST", default.ws_burst),
+            ws_flood_limit=whole("WS_FLOOD_LIMIT", default.ws_flood_limit),
+            deadline_interval=decimal("DEADLINE_INTERVAL", default.deadline_interval),
+            shutdown_grace=decimal("SHUTDOWN_GRACE", default.shutdown_grace),
+            create_per_hour=whole("CREATE_PER_HOUR", default.create_per_hour),
+            max_open_games=whole("MAX_OPEN_GAMES", default.max_open_games),
+            open_ttl=decimal("OPEN_TTL", default.open_ttl),
+            retention=decimal("RETENTION", default.retention),
             archive_dir=Path(archive) if (archive := get("ARCHIVE_DIR", "")) else None,
-            housekeeping_interval=float(get("HOUSEKEEPING_INTERVAL", str(default.housekeeping_interval))),
-            drop_after=float(get("DROP_AFTER", str(default.drop_after))),
-            bot_delay_ms=int(get("BOT_DELAY_MS", str(default.bot_delay_ms))),
+            housekeeping_interval=decimal("HOUSEKEEPING_INTERVAL", default.housekeeping_interval),
+            drop_after=decimal("DROP_AFTER", default.drop_after),
+            bot_delay_ms=whole("BOT_DELAY_MS", default.bot_delay_ms),
         )

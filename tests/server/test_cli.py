@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import json
+import os
+import pty
+import select
 import signal
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.support.processes import Serve, children, free_port, wait_gone
+from tests.support.processes import ROOT, Serve, children, free_port, wait_gone
 
 
 def embedded_redis_of(pid: int) -> int:
@@ -58,3 +66,80 @@ def test_games_survive_a_restart_of_the_server(tmp_path: Path) -> None:
         assert r.status_code == 200 and r.json()["status"] == "open"
         listed = httpx.get(f"{serve.url}/api/v1/games").json()["games"]
         assert [g["game_id"] for g in listed] == [game_id]
+
+
+# -- a first start that speaks to people -------------------------------------------------------
+
+
+def serve_once(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``ludoteca serve`` expected to stop at once: its exit code and what it said."""
+    environ = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | (env or {})
+    command = [sys.executable, "-m", "server.cli", "serve", *args]
+    return subprocess.run(command, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=30)
+
+
+def test_a_taken_port_is_one_sentence_and_exit_code_3(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = serve_once("--port", str(port), "--data-dir", str(tmp_path / "data"))
+    assert done.returncode == 3
+    assert done.stderr.strip() == (
+        f"ludoteca serve: Port {port} on 127.0.0.1 is already in use (another server?): stop it, or choose another "
+        f"port with --port or LUDOTECA_PORT."
+    )
+
+
+def test_a_locked_data_directory_is_one_sentence_and_exit_code_4(tmp_path: Path) -> None:
+    with Serve(free_port(), data_dir=tmp_path / "data"):
+        done = serve_once("--port", str(free_port()), "--data-dir", str(tmp_path / "data"))
+    assert done.returncode == 4
+    [line] = done.stderr.splitlines()
+    assert "is in use by another Ludoteca server" in line and "--data-dir" in line and "Traceback" not in line
+
+
+def test_an_unreachable_redis_is_one_sentence_and_exit_code_5_without_its_password() -> None:
+    done = serve_once("--port", str(free_port()), env={"REDIS_URL": f"redis://:hunter2@127.0.0.1:{free_port()}"})
+    assert done.returncode == 5
+    [line] = done.stderr.splitlines()
+    assert line.startswith("ludoteca serve: The Redis at redis://:***@127.0.0.1:") and "hunter2" not in line
+
+
+def test_on_a_terminal_serve_prints_where_to_go_and_readable_log_lines(tmp_path: Path) -> None:
+    port = free_port()
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: ludoteca serve on a terminal
+        os.chdir(ROOT)
+        os.execv(
+            sys.executable,
+            [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--data-dir", str(tmp_path)],
+        )
+    seen = b""
+    deadline = time.monotonic() + 30
+    try:
+        while b"Stop with Ctrl+C" not in seen and time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.5)[0]:
+                seen += os.read(fd, 4096)
+    finally:
+        os.kill(pid, signal.SIGTERM)
+        os.waitpid(pid, 0)
+        os.close(fd)
+    text = seen.decode().replace("\r\n", "\n")
+    assert f"Play at the web table:  http://127.0.0.1:{port}/\n" in text
+    assert f"API documentation:      http://127.0.0.1:{port}/docs\n" in text
+    assert f"embedded Redis, data in {tmp_path.resolve()}" in text
+    assert '{"time"' not in text and " info    " in text  # people's lines, not JSON
+
+
+def test_off_a_terminal_serve_writes_json_lines(tmp_path: Path) -> None:
+    with Serve(free_port(), data_dir=tmp_path / "data", log_level="info") as serve:
+        httpx.get(f"{serve.url}/healthz")
+        lines = [line for line in serve.output().splitlines() if line.strip()]
+    assert lines and all(json.loads(line)["level"] for line in lines)
+
+
+def test_a_bad_setting_is_one_sentence_naming_it_and_exit_code_2() -> None:
+    done = serve_once(env={"LUDOTECA_PORT": "eighty"})
+    assert done.returncode == 2
+    assert done.stderr.strip() == "ludoteca serve: LUDOTECA_PORT is a whole number, not 'eighty'."

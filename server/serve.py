@@ -1,0 +1,173 @@
+"""``ludoteca serve``: check what start-up needs, say where to go, run uvicorn.
+
+Start-up problems a person can fix are one sentence on standard error and an exit code
+(docs/operations.md, "Exit codes"), not a traceback: the port is taken, the data
+directory is locked by another server, the Redis of ``REDIS_URL`` does not answer.
+On a terminal the server prints a short banner (the web table's and the API docs'
+addresses, the data directory, which Redis) and readable log lines; elsewhere, or
+with ``--log-format json``, one JSON object a line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import socket
+import sys
+from typing import TextIO
+
+import redis
+import uvicorn
+
+from server import logs
+from server.app import create_app, version
+from server.settings import Settings
+
+# Exit codes (docs/operations.md)
+EXIT_PORT_TAKEN = 3
+EXIT_DATA_DIR_LOCKED = 4
+EXIT_REDIS_UNREACHABLE = 5
+EXIT_START_FAILED = 6  # anything else that stopped start-up (the log says what)
+
+
+class StartUpProblem(Exception):
+    """Something start-up needs is missing: ``str(self)`` says what to do; ``code`` is the exit code."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The server's socket, bound now, so that a taken port is said before anything starts."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise StartUpProblem(
+                f"Port {port} on {host} is already in use (another server?): stop it, or choose another "
+                f"port with --port or LUDOTECA_PORT.",
+                EXIT_PORT_TAKEN,
+            ) from None
+        raise StartUpProblem(f"Cannot listen on {host}:{port} ({exc.strerror}): check --host and --port.", 2) from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def check_data_dir(settings: Settings) -> None:
+    """The embedded Redis's directory must be free: one server per data directory."""
+    directory = settings.data_dir
+    lock = directory / ".lock"
+    if not lock.exists():
+        return
+    fd = os.open(lock, os.O_RDWR | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    except BlockingIOError:
+        raise StartUpProblem(
+            f"The data directory {directory.resolve()} is in use by another Ludoteca server: stop that server, "
+            f"or give this one its own directory with --data-dir (several servers on one Redis need REDIS_URL).",
+            EXIT_DATA_DIR_LOCKED,
+        ) from None
+    finally:
+        os.close(fd)
+
+
+def check_redis(url: str) -> None:
+    """An external Redis must answer before the server says it is ready."""
+    client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        raise StartUpProblem(
+            f"The Redis at {logs.without_password(url)} does not answer ({exc}): start it, or fix REDIS_URL "
+            f"(leave it unset to run the embedded Redis).",
+            EXIT_REDIS_UNREACHABLE,
+        ) from None
+    finally:
+        client.close()
+
+
+def banner(settings: Settings, out: TextIO) -> None:
+    shown = "[::1]" if settings.host == "::1" else settings.host
+    address = f"http://{'127.0.0.1' if shown in ('0.0.0.0', '') else shown}:{settings.port}"
+    where = (
+        f"Redis at {logs.without_password(settings.redis_url)}"
+        if settings.redis_url
+        else f"embedded Redis, data in {settings.data_dir.resolve()}"
+    )
+    out.write(
+        f"\nLudoteca {version()} is running.\n"
+        f"  Play at the web table:  {address}/\n"
+        f"  API documentation:      {address}/docs\n"
+        f"  Store:                  {where}\n"
+        f"  Stop with Ctrl+C.\n\n"
+    )
+    out.flush()
+
+
+class AnnouncingServer(uvicorn.Server):
+    """uvicorn's server, which prints the banner once it listens and the lifespan has started."""
+
+    def __init__(self, config: uvicorn.Config, settings: Settings, out: TextIO | None) -> None:
+        super().__init__(config)
+        self.settings = settings
+        self.out = out
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if not self.should_exit and self.out is not None:
+            banner(self.settings, self.out)
+
+
+def serve(settings: Settings) -> int:
+    """Run the server until SIGTERM or Ctrl+C; the exit code."""
+    log_format = settings.log_format
+    if log_format not in (None, "text", "json"):
+        print(f"ludoteca serve: LUDOTECA_LOG_FORMAT is text or json, not {log_format!r}.", file=sys.stderr)
+        return 2
+    tty = sys.stderr.isatty()
+    text = log_format == "text" or (log_format is None and tty)
+    logs.configure(settings.log_level, "text" if text else "json")
+    try:
+        if settings.redis_url is None:
+            check_data_dir(settings)
+        else:
+            check_redis(settings.redis_url)
+        sock = listening_socket(settings.host, settings.port)
+    except StartUpProblem as problem:
+        print(f"ludoteca serve: {problem}", file=sys.stderr)
+        return problem.code
+    config = uvicorn.Config(
+        create_app(settings),
+        log_level=settings.log_level,
+        log_config=None,  # server.logs configured every logger
+        # What ws="auto" picks when websockets is installed, named so it cannot drift: the legacy
+        # ws="websockets" holds 3 tasks a socket (about 7.5 KiB more per idle socket, docs/performance.md).
+        ws="websockets-sansio",
+        ws_ping_interval=20.0,
+        # uvicorn's own cap (16 MiB by default) would buffer that much before our check closes with 1009.
+        ws_max_size=settings.ws_max_message,
+        ws_per_message_deflate=False,  # small JSON messages: compression costs each socket more memory than it saves
+        ws_ping_timeout=20.0,
+        # On SIGTERM uvicorn stops accepting, closes WebSockets with 1012 (clients reconnect to
+        # another replica and resume), and waits this long for the requests in flight.
+        timeout_graceful_shutdown=max(1, round(settings.shutdown_grace)),
+    )
+    server = AnnouncingServer(config, settings, sys.stdout if sys.stdout.isatty() else None)
+    # uvicorn turns SIGTERM and SIGINT into a graceful shutdown, which stops the embedded Redis;
+    # the interrupt itself then surfaces here, as in uvicorn.run.
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run(sockets=[sock])
+    if not server.started:
+        print("ludoteca serve: the server could not start; the lines above say why.", file=sys.stderr)
+        return EXIT_START_FAILED
+    return 0
