@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from domain.catalog import GAMES
 from domain.engine import AnyGame
 from server import bots, deadlines, housekeeping, lobby
+from server.auth import admin_token_problem
 from server.embedded import EmbeddedRedis
 from server.errors import ApiError, ErrorBody
 from server.feeds import Feeds
@@ -143,6 +144,9 @@ def background(stack: contextlib.AsyncExitStack, work: Coroutine[Any, Any, None]
 def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = GAMES) -> Starlette:
     """The application; ``games`` are the games it hosts (the catalog's, unless a test brings its own)."""
     settings = settings or Settings.from_env()
+    weak = admin_token_problem(settings.admin_token)
+    if weak is not None:
+        raise ValueError(weak)
     metrics = Metrics()
     table = routes()
     paths: dict[Any, str] = {route.endpoint: route.path for route in table if isinstance(route, Route | WebSocketRoute)}

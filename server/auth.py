@@ -36,3 +36,25 @@ def require_admin(conn: HTTPConnection, admin_token: str | None) -> None:
         raise ApiError(401, "missing_token", "This needs the admin token.")
     if admin_token is None or not hmac.compare_digest(token, admin_token):
         raise ApiError(403, "not_admin", "Only the server's admin may do this.")
+
+
+ADMIN_TOKEN_LEAST = 16  # characters: `openssl rand -base64 32` makes 44
+# Known placeholders, as letters and digits only (so "change-me" and "CHANGE_ME" are caught too).
+PLACEHOLDERS = frozenset({"changeme", "replaceme", "password", "secret", "admin", "admintoken", "token", "default"})
+
+
+def admin_token_problem(token: str | None) -> str | None:
+    """Why an admin token must not be used (a known placeholder, too short), or ``None``.
+
+    The admin token exports every unfinished game with every hand and deck order: a
+    server with a guessable one would hand them to anyone who tries."""
+    if token is None:
+        return None
+    plain = "".join(c for c in token.lower() if c.isalnum())
+    placeholder = plain in PLACEHOLDERS or "changeme" in plain or "replaceme" in plain
+    if placeholder or len(token) < ADMIN_TOKEN_LEAST:
+        return (
+            f"LUDOTECA_ADMIN_TOKEN is a placeholder or shorter than {ADMIN_TOKEN_LEAST} characters; "
+            f"make one with `openssl rand -base64 32`, or leave it unset (admin routes then answer 403)."
+        )
+    return None

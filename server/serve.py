@@ -23,6 +23,7 @@ import uvicorn
 
 from server import logs
 from server.app import create_app, version
+from server.auth import admin_token_problem
 from server.settings import Settings
 
 # Exit codes (docs/operations.md)
@@ -137,6 +138,10 @@ def serve(settings: Settings) -> int:
     tty = sys.stderr.isatty()
     text = log_format == "text" or (log_format is None and tty)
     logs.configure(settings.log_level, "text" if text else "json")
+    weak = admin_token_problem(settings.admin_token)
+    if weak is not None:
+        print(f"ludoteca serve: {weak}", file=sys.stderr)
+        return 2
     try:
         if settings.redis_url is None:
             check_data_dir(settings)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 import redis.asyncio as aioredis
+import yaml
 
 from tests.support.processes import ROOT, free_port
 
@@ -45,11 +46,52 @@ def test_the_compose_file_follows_the_compose_spec() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_the_kubernetes_manifests_validate() -> None:
-    manifests = sorted(str(p) for p in (DEPLOY / "kubernetes").glob("*.yaml"))
-    assert len(manifests) >= 6
-    result = subprocess.run([tool("kubernetes-validate"), *manifests], capture_output=True, text=True)
+def test_the_kubernetes_manifests_validate_strictly() -> None:
+    manifests = sorted(str(p) for p in (DEPLOY / "kubernetes").rglob("*.yaml"))
+    assert len(manifests) >= 8  # the applied folder, the Redis example, the Secret example
+    result = subprocess.run([tool("kubernetes-validate"), "--strict", *manifests], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def kinds_in(path: Path) -> list[str]:
+    return [doc["kind"] for doc in yaml.safe_load_all(path.read_text()) if doc]
+
+
+def test_applying_the_kubernetes_folder_applies_no_example_secret() -> None:
+    """`kubectl apply -f deploy/kubernetes/` reads that folder only, not its subfolders."""
+    applied = [kind for path in sorted((DEPLOY / "kubernetes").glob("*.yaml")) for kind in kinds_in(path)]
+    assert "Secret" not in applied
+    assert {"Deployment", "Service", "Ingress", "ConfigMap", "PodDisruptionBudget", "HorizontalPodAutoscaler"} <= set(
+        applied
+    )
+    assert kinds_in(DEPLOY / "kubernetes" / "examples" / "secret.yaml") == ["Secret"]
+
+
+def test_the_ingress_keeps_websockets_open_past_the_servers_pings() -> None:
+    [ingress] = yaml.safe_load_all((DEPLOY / "kubernetes" / "ingress.yaml").read_text())
+    notes = ingress["metadata"]["annotations"]
+    ping = 20  # seconds: server/serve.py's ws_ping_interval
+    assert int(notes["nginx.ingress.kubernetes.io/proxy-read-timeout"]) > ping
+    assert int(notes["nginx.ingress.kubernetes.io/proxy-send-timeout"]) > ping
+    backend = ingress["spec"]["rules"][0]["http"]["paths"][0]["backend"]["service"]
+    assert backend == {"name": "ludoteca", "port": {"name": "http"}}
+
+
+def test_the_redis_example_keeps_every_event() -> None:
+    service, statefulset = yaml.safe_load_all((DEPLOY / "kubernetes" / "redis" / "redis.yaml").read_text())
+    args = statefulset["spec"]["template"]["spec"]["containers"][0]["args"]
+    options = dict(zip(args[::2], args[1::2], strict=True))
+    assert options["--appendonly"] == "yes" and options["--maxmemory-policy"] == "noeviction"
+    assert statefulset["spec"]["volumeClaimTemplates"][0]["metadata"]["name"] == "data"
+    # The Secret example's REDIS_URL names this Service.
+    [secret] = yaml.safe_load_all((DEPLOY / "kubernetes" / "examples" / "secret.yaml").read_text())
+    assert secret["stringData"]["REDIS_URL"].startswith(f"redis://{service['metadata']['name']}:6379")
+
+
+def test_compose_requires_an_admin_token() -> None:
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    token = compose["services"]["ludoteca"]["environment"]["LUDOTECA_ADMIN_TOKEN"]
+    assert token.startswith("${LUDOTECA_ADMIN_TOKEN:?"), "compose must refuse to start without the variable"
 
 
 def dockerfile_instruction(name: str) -> list[str]:

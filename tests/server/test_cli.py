@@ -143,3 +143,13 @@ def test_a_bad_setting_is_one_sentence_naming_it_and_exit_code_2() -> None:
     done = serve_once(env={"LUDOTECA_PORT": "eighty"})
     assert done.returncode == 2
     assert done.stderr.strip() == "ludoteca serve: LUDOTECA_PORT is a whole number, not 'eighty'."
+
+
+@pytest.mark.parametrize("token", ["change-me", "replace-me", "CHANGE_ME", "0123456789"])
+def test_a_placeholder_or_short_admin_token_is_refused_at_start_up(token: str) -> None:
+    done = serve_once("--port", str(free_port()), env={"LUDOTECA_ADMIN_TOKEN": token})
+    assert done.returncode == 2
+    assert (
+        "LUDOTECA_ADMIN_TOKEN is a placeholder or shorter than 16 characters" in done.stderr
+        and token not in done.stderr
+    )
