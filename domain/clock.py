@@ -3,7 +3,7 @@
 A seat's clock runs while the game awaits it. Time is never read here: each step of a
 table with a clock ends with a ``ClockTicked`` fact carrying the shared clock's time
 (Redis TIME, lent through ``Ctx``), and the running clocks are a fold of those facts,
-so they survive any restart. A running clock is a deadline (DESIGN.md): when it is due,
+so they survive any restart. A running clock is a deadline (docs/architecture.md): when it is due,
 any replica sends ``TimeUp`` from the seat ``CLOCK``, and the table's policy applies.
 """
 

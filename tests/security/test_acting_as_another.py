@@ -1,5 +1,5 @@
 """Acting as another: every command, sent with a token that does not hold the awaited
-seat, on REST and on the WebSocket, is refused with the status DESIGN.md gives and
+seat, on REST and on the WebSocket, is refused with the status docs/API.md gives and
 writes nothing; a socket without a seat receives no private data.
 
 For every game in the catalog, at several points of a random game, every legal command
