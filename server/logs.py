@@ -43,6 +43,35 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False)
 
 
+# Query parameters the API reads; any other one's value is masked in the access log (a client
+# may put a token there, though tokens are read from headers only), and anything shaped like a
+# token is masked wherever it appears.
+QUERY_KEPT = frozenset({"after", "limit", "version", "as", "status", "cursor"})
+TOKEN_SHAPE = re.compile(r"[0-9a-f]{16}\.[A-Za-z0-9_-]{40,}|[A-Za-z0-9_-]{43,}")
+QUERY_PAIR = re.compile(r"([?&])([^=&#\s]*)=([^&#\s\"]*)")
+
+
+def without_secrets(text: str) -> str:
+    """``text`` with every query value but the API's own masked, and token-shaped strings too."""
+
+    def pair(match: re.Match[str]) -> str:
+        key, value = match.group(2), match.group(3)
+        return match.group(0) if key in QUERY_KEPT and len(value) < 40 else f"{match.group(1)}{key}=***"
+
+    return TOKEN_SHAPE.sub("***", QUERY_PAIR.sub(pair, text))
+
+
+class NoSecrets(logging.Filter):
+    """Masks what may be a secret in every line before it is written (tests/server/test_logs.py)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        cleaned = without_secrets(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, ()
+        return True
+
+
 class TextFormatter(logging.Formatter):
     """``07:28:24 info  ludoteca.feeds  message  (game 7707041af9fd1d6f)``, local time, for people."""
 
@@ -61,6 +90,7 @@ def configure(level: str, form: str = "json") -> None:
     """Every logger (uvicorn's too) writes to standard error: JSON lines, or ``form="text"`` lines for people."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(TextFormatter() if form == "text" else JsonFormatter())
+    handler.addFilter(NoSecrets())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
