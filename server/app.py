@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from domain.catalog import GAMES
 from domain.engine import AnyGame
 from server import bots, deadlines, housekeeping, lobby
-from server.auth import admin_token_problem
+from server.auth import token_problems
 from server.embedded import EmbeddedRedis
 from server.errors import ApiError, ErrorBody
 from server.feeds import Feeds
@@ -144,7 +144,7 @@ def background(stack: contextlib.AsyncExitStack, work: Coroutine[Any, Any, None]
 def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = GAMES) -> Starlette:
     """The application; ``games`` are the games it hosts (the catalog's, unless a test brings its own)."""
     settings = settings or Settings.from_env()
-    weak = admin_token_problem(settings.admin_token)
+    weak = next(iter(token_problems(settings.admin_token, settings.metrics_token)), None)
     if weak is not None:
         raise ValueError(weak)
     metrics = Metrics()

@@ -36,7 +36,7 @@ from projections.views import (
 from server.auth import token_hash
 from server.codec import TABLE_OPENED, GameCodec, encode
 from server.errors import ApiError, malformed, rejected
-from server.metrics import Metrics
+from server.metrics import Metrics, result_class
 from server.store import Appended, AppendResult, Conflict, Duplicate, EventStore, Look
 
 GAME_ID_BYTES = 8
@@ -280,7 +280,7 @@ class Games:
             answer = await self._command(at, seat, body, command_id, expected_version)
         except ApiError as exc:
             if self.metrics is not None:
-                self.metrics.commands.labels(at.game.id, exc.code).inc()
+                self.metrics.commands.labels(at.game.id, result_class(exc.status)).inc()
             raise
         if self.metrics is not None:
             self.metrics.commands.labels(at.game.id, "accepted").inc()

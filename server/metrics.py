@@ -1,12 +1,17 @@
-"""Prometheus metrics at ``/metrics``, one registry per application.
+"""Prometheus metrics at ``/metrics``, one registry per application, for the operator only.
 
-Commands are counted by game and result (``accepted`` or the refusal's code),
+``/metrics`` answers the bearer of ``LUDOTECA_METRICS_TOKEN`` (or of the admin token), and
+counts nothing a viewer of a game may not see: a refusal's rule code is told only to the
+refused seat (``lacks_cards`` says what a hand lacks), so commands are counted by game and
+by the class of their result (``accepted``, ``refused``, ``conflict``...), never by code.
+Commands are counted by game and result class,
 conflicts and retries by game, HTTP requests timed by route, WebSockets counted as
 they open and close and as messages pass, and Redis's round trip timed at each scrape.
 """
 
 from __future__ import annotations
 
+import hmac
 import time
 from typing import Any
 
@@ -15,6 +20,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from server.auth import bearer
+from server.errors import ApiError
 from server.store import STATUSES
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -25,7 +32,8 @@ class Metrics:
         self.registry = CollectorRegistry()
         r = self.registry
         self.commands = Counter(
-            "ludoteca_commands", "Commands decided, by game and result (accepted, or the code)", ["game", "result"],
+            "ludoteca_commands", "Commands decided, by game and result (accepted, refused, conflict...)",
+            ["game", "result"],
             registry=r,
         )  # fmt: skip
         self.conflicts = Counter("ludoteca_conflicts", "Appends another writer beat, by game", ["game"], registry=r)
@@ -76,7 +84,27 @@ class TimeRequests:
             self.metrics.requests.labels(*labels).observe(time.perf_counter() - start)
 
 
+# A refused command's class, by status: never the rule's code, which only the refused seat is told.
+RESULTS = {400: "malformed", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict",
+           413: "too_large", 422: "refused", 429: "too_many", 503: "unavailable"}  # fmt: skip
+
+
+def result_class(status: int) -> str:
+    return RESULTS.get(status, "error")
+
+
 async def scrape(request: Request) -> Response:
+    settings = request.app.state.settings
+    tokens = [t for t in (settings.metrics_token, settings.admin_token) if t]
+    if not tokens:
+        raise ApiError(
+            403, "not_admin", "Metrics are served only with LUDOTECA_METRICS_TOKEN (or the admin token) set."
+        )
+    given = bearer(request)
+    if given is None:
+        raise ApiError(401, "missing_token", "Metrics need the metrics token (or the admin token).")
+    if not any(hmac.compare_digest(given, t) for t in tokens):
+        raise ApiError(403, "not_admin", "Only the server's operator may read its metrics.")
     metrics: Metrics = request.app.state.metrics
     redis = request.app.state.games.store.redis
     start = time.perf_counter()

@@ -16,14 +16,15 @@ import fcntl
 import os
 import socket
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 import redis
 import uvicorn
 
 from server import logs
 from server.app import create_app, version
-from server.auth import admin_token_problem
+from server.auth import token_problems
+from server.guard import guarded
 from server.settings import Settings
 
 # Exit codes (docs/operations.md)
@@ -115,6 +116,28 @@ def banner(settings: Settings, out: TextIO) -> None:
     out.flush()
 
 
+def server_config(app: Any, settings: Settings, **overrides: Any) -> uvicorn.Config:
+    """uvicorn's configuration for the app: the guarded HTTP protocol and the socket settings."""
+    options: dict[str, Any] = {
+        "log_level": settings.log_level,
+        "log_config": None,  # server.logs configured every logger
+        # Slow and oversized requests are cut (server/guard.py).
+        "http": guarded(settings.header_timeout, settings.body_timeout, settings.max_header),
+        # What ws="auto" picks when websockets is installed, named so it cannot drift: the legacy
+        # ws="websockets" holds 3 tasks a socket (about 7.5 KiB more per idle socket, docs/performance.md).
+        "ws": "websockets-sansio",
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+        # uvicorn's own cap (16 MiB by default) would buffer that much before our check closes with 1009.
+        "ws_max_size": settings.ws_max_message,
+        "ws_per_message_deflate": False,  # small JSON messages: compression costs more memory than it saves
+        # On SIGTERM uvicorn stops accepting, closes WebSockets with 1012 (clients reconnect to
+        # another replica and resume), and waits this long for the requests in flight.
+        "timeout_graceful_shutdown": max(1, round(settings.shutdown_grace)),
+    }
+    return uvicorn.Config(app, **(options | overrides))
+
+
 class AnnouncingServer(uvicorn.Server):
     """uvicorn's server, which prints the banner once it listens and the lifespan has started."""
 
@@ -138,7 +161,7 @@ def serve(settings: Settings) -> int:
     tty = sys.stderr.isatty()
     text = log_format == "text" or (log_format is None and tty)
     logs.configure(settings.log_level, "text" if text else "json")
-    weak = admin_token_problem(settings.admin_token)
+    weak = next(iter(token_problems(settings.admin_token, settings.metrics_token)), None)
     if weak is not None:
         print(f"ludoteca serve: {weak}", file=sys.stderr)
         return 2
@@ -151,22 +174,7 @@ def serve(settings: Settings) -> int:
     except StartUpProblem as problem:
         print(f"ludoteca serve: {problem}", file=sys.stderr)
         return problem.code
-    config = uvicorn.Config(
-        create_app(settings),
-        log_level=settings.log_level,
-        log_config=None,  # server.logs configured every logger
-        # What ws="auto" picks when websockets is installed, named so it cannot drift: the legacy
-        # ws="websockets" holds 3 tasks a socket (about 7.5 KiB more per idle socket, docs/performance.md).
-        ws="websockets-sansio",
-        ws_ping_interval=20.0,
-        # uvicorn's own cap (16 MiB by default) would buffer that much before our check closes with 1009.
-        ws_max_size=settings.ws_max_message,
-        ws_per_message_deflate=False,  # small JSON messages: compression costs each socket more memory than it saves
-        ws_ping_timeout=20.0,
-        # On SIGTERM uvicorn stops accepting, closes WebSockets with 1012 (clients reconnect to
-        # another replica and resume), and waits this long for the requests in flight.
-        timeout_graceful_shutdown=max(1, round(settings.shutdown_grace)),
-    )
+    config = server_config(create_app(settings), settings)
     server = AnnouncingServer(config, settings, sys.stdout if sys.stdout.isatty() else None)
     # uvicorn turns SIGTERM and SIGINT into a graceful shutdown, which stops the embedded Redis;
     # the interrupt itself then surfaces here, as in uvicorn.run.

@@ -18,6 +18,7 @@ class Settings:
     log_level: str = "info"
     log_format: str | None = None  # "text" (for people) or "json"; None: text on a terminal, else json
     admin_token: str | None = None  # None: admin routes answer 403
+    metrics_token: str | None = None  # who may read /metrics (besides the admin token); None: the admin only
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)  # CORS and the WebSocket Origin check
     cache_size: int = 1000  # games whose state each replica keeps in memory
     max_body: int = 64 * 1024
@@ -25,6 +26,9 @@ class Settings:
     command_retries: int = 5  # decide again after a conflict, when no expected_version was given
     ws_queue: int = 256  # updates a socket may fall behind before it is told to resume
     hello_timeout: float = 10.0
+    header_timeout: float = 10.0  # seconds a request's line and headers may take to arrive (then 408)
+    body_timeout: float = 60.0  # seconds a request's body may take to arrive after its headers (then 408)
+    max_header: int = 16 * 1024  # bytes of request line and headers (431 past it)
     catch_up_chunk: int = 200  # events per update message during catch-up
     sweep_interval: float = 2.0  # how often watched games are read even without a notification
     ws_max_message: int = 16 * 1024  # largest WebSocket message a client may send (closed with 1009 past it)
@@ -74,6 +78,7 @@ class Settings:
             log_level=get("LOG_LEVEL", default.log_level),
             log_format=get("LOG_FORMAT", "") or None,
             admin_token=get("ADMIN_TOKEN", "") or None,
+            metrics_token=get("METRICS_TOKEN", "") or None,
             allowed_origins=tuple(o.strip() for o in origins.split(",") if o.strip()),
             cache_size=whole("CACHE_SIZE", default.cache_size),
             max_body=whole("MAX_BODY", default.max_body),
@@ -82,6 +87,9 @@ class Settings:
             command_retries=whole("COMMAND_RETRIES", default.command_retries),
             ws_queue=whole("WS_QUEUE", default.ws_queue),
             hello_timeout=decimal("HELLO_TIMEOUT", default.hello_timeout),
+            header_timeout=decimal("HEADER_TIMEOUT", default.header_timeout),
+            body_timeout=decimal("BODY_TIMEOUT", default.body_timeout),
+            max_header=whole("MAX_HEADER", default.max_header),
             sweep_interval=decimal("SWEEP_INTERVAL", default.sweep_interval),
             ws_max_message=whole("WS_MAX_MESSAGE", default.ws_max_message),
             ws_rate=decimal("WS_RATE", default.ws_rate),

@@ -18,6 +18,7 @@ from starlette.applications import Starlette
 from domain.catalog import GAMES
 from domain.engine import AnyGame
 from server.app import create_app
+from server.serve import server_config
 from server.settings import Settings
 
 ADMIN = "admin-token-for-tests"
@@ -78,7 +79,7 @@ async def start_server(
     settings: Settings, games: Mapping[str, AnyGame] = GAMES
 ) -> tuple[uvicorn.Server, asyncio.Task[None], Starlette, int]:
     app = create_app(settings, games)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    server = uvicorn.Server(server_config(app, settings, host="127.0.0.1", port=0, log_level="warning"))
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():

@@ -15,7 +15,7 @@ from domain.catalog import GAMES
 from server.bots import DUE_KEY
 from server.cli import main
 from server.settings import Settings
-from tests.server.conftest import Running, quick_settings, start_server, stop_server
+from tests.server.conftest import ADMIN, Running, quick_settings, start_server, stop_server
 
 
 def settings(redis_url: str, delay_ms: int = 0) -> Settings:
@@ -59,7 +59,7 @@ async def test_a_table_of_bots_plays_to_the_end_by_itself(quick: Running, game: 
         await asyncio.sleep(0.02)
     else:
         raise AssertionError("a finished game stays in the bots' queue")
-    metrics = (await quick.http.get("/metrics")).text
+    metrics = (await quick.http.get("/metrics", headers={"Authorization": f"Bearer {ADMIN}"})).text
     assert f'ludoteca_bot_moves_total{{bot="greedy",game="{game}"}}' in metrics
 
 
