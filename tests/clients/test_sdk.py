@@ -525,7 +525,9 @@ async def test_a_pick_that_was_not_offered_is_refused_with_not_offered(server: R
         assert (not_held.value.code, not_held.value.details["field"]) == ("not_offered", "picks[1]")
         with pytest.raises(ValueError, match="pick centre next"):
             await placing.send()
-        other = players[1 - (await me.table(game_id)).seat]  # type: ignore[operator]
+        seat = (await me.table(game_id)).seat
+        assert seat is not None
+        other = players[1 - seat]
         idle = await other.move(game_id)
         assert idle.empty and idle.options == [] and await idle.commands() == []
         with pytest.raises(RuleViolation) as idle_pick:
@@ -613,6 +615,19 @@ async def test_the_sync_client_builds_a_move_over_rest_and_over_the_socket(serve
         "sent": "CardsPlaced",
         "next": True,
     }
+
+
+async def test_the_example_of_building_a_move_in_docs_sdk_md_runs(server: Running) -> None:
+    section = (ROOT / "docs" / "sdk.md").read_text(encoding="utf-8").split("## Building a move", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert 'URL = "http://127.0.0.1:8000"' in example
+    code = compile(example.replace("http://127.0.0.1:8000", server.url), "docs/sdk.md", "exec")
+    printed: list[tuple[Any, ...]] = []
+    scope = {"print": lambda *values: printed.append(values)}
+    await asyncio.wait_for(asyncio.to_thread(exec, code, scope), 60)
+    assert printed[0] == (["TakeBonus", "DrawFromDeck"],)
+    assert printed[1][0] > 2 and printed[2][0]["type"] == "PlaceCards"
+    assert printed[3:] == [(["CardsPlaced", "TurnStarted"],), ("not_offered", {"field": "picks[0]"})]
 
 
 # Itchy Feet's moves still come from the from_list adapter, which offers a tuple field whole (a pick whose value
