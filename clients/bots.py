@@ -1,15 +1,18 @@
-"""Bots that play seats through the public API (the SDK), like any other client: random legal play."""
+"""Bots that play seats through the public API (the SDK), like any other client: random legal play, each move
+built pick by pick from the step the server offers."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from collections.abc import Callable
+from typing import Any
 
-from clients.python import ApiError, AsyncClient, Conflict, Joined, TableView, Update
+from clients.python import ApiError, AsyncClient, AsyncMove, Conflict, Joined, TableView, Update
 
-# Refusals that mean "the table moved on while I chose": look again and choose again.
-RETRY = frozenset({"version_conflict", "not_your_turn", "not_now", "window_closed"})
+# Refusals that mean "the table moved on while I chose": wait for the next update and choose again (a pick
+# asked at a newer version than the update's may no longer be offered).
+RETRY = frozenset({"version_conflict", "not_your_turn", "not_now", "window_closed", "not_offered"})
 # Refusals of a seat that someone else took first.
 TAKEN = frozenset({"seat_taken", "version_conflict"})
 
@@ -17,10 +20,12 @@ TAKEN = frozenset({"seat_taken", "version_conflict"})
 async def play_random(
     client: AsyncClient, game_id: str, seed: int | None = None, max_commands: int = 100_000
 ) -> TableView:
-    """Play the seat ``client.token`` holds with random legal commands until the game ends; the final table.
+    """Play the seat ``client.token`` holds with random legal moves until the game ends; the final table.
 
-    It wakes on every update of the game's socket, looks at the table's ``awaiting``, and when its seat is
-    awaited sends one of its legal commands, chosen by a ``random.Random(seed)``, with ``expected_version``.
+    It wakes on every update of the game's socket. An update to a seat the game awaits carries the first step of
+    its move: from there it walks the picks at random (:func:`random_walk`, asking the server for each step, so
+    every legal move can be chosen, however many commands it has), with a ``random.Random(seed)``, and sends the
+    command with the update's version as ``expected_version``.
     """
     if client.token is None:
         raise ValueError("a bot needs a seat token (--token or LUDOTECA_TOKEN)")
@@ -29,26 +34,39 @@ async def play_random(
     start = await client.table(game_id)
     if start.finished:
         return start
-    async for _update in client.watch(game_id, after=start.version):
-        while True:
-            table = await client.table(game_id)
-            if table.finished:
-                return table
-            if not table.awaits(table.seat):
-                break
-            legal = await client.legal(game_id)
-            if not legal.commands:
-                break  # awaited for something only a deadline ends: wait for the next update
-            command = rng.choice(legal.commands)
-            try:
-                await client.send(game_id, command, expected_version=legal.version)
-            except ApiError as exc:
-                if exc.code not in RETRY:
-                    raise
-            sent += 1
-            if sent >= max_commands:
-                raise RuntimeError(f"the bot sent {sent} commands and the game is not over")
+    async for update in client.watch(game_id, after=start.version):
+        if update.status == "finished":
+            return await client.table(game_id)
+        if update.step is None or update.step.empty:
+            continue  # not awaited, or awaited for something only a deadline ends: wait for the next update
+        try:
+            command = await random_walk(await client.move(game_id, update), rng)
+            if command is None:
+                continue
+            await client.send(game_id, command, expected_version=update.version)
+        except ApiError as exc:
+            if exc.code not in RETRY:
+                raise
+        sent += 1
+        if sent >= max_commands:
+            raise RuntimeError(f"the bot sent {sent} commands and the game is not over")
     raise RuntimeError("the game's socket ended before the game did")
+
+
+async def random_walk(move: AsyncMove, rng: random.Random) -> dict[str, Any] | None:
+    """A complete command chosen at random one pick at a time from ``move``'s step: each option offered is one
+    choice, and so is stopping where the picks already make a command; ``None`` when the step offers nothing."""
+    while True:
+        count = len(move.options) + move.complete
+        if count == 0:
+            return None
+        choice = rng.randrange(count)
+        if choice == len(move.options):
+            return move.command
+        option = move.options[choice]
+        if option.command is not None:
+            return option.command  # this pick ends the move: nothing left to ask
+        move = await move.pick(option)
 
 
 async def take_free_seats(client: AsyncClient, game_id: str, name: str = "Random bot") -> list[Joined]:

@@ -1,9 +1,10 @@
 """The client verbs of the ``ludoteca`` command, on the SDK (clients.python); they speak only the public API.
 
 For people (text; ``--json`` for scripts): ``games``, ``new``, ``join``, ``watch``, ``replay``, ``export``,
-``import``, ``bots``, and ``show``, ``legal``, ``send``. For scripts, printing JSON (one value a line), the
-older ``ludoteca play catalog | components | create | games | join | show | legal | send | events | replay |
-watch | bot``. Every verb takes ``--url`` (``$LUDOTECA_URL``, default http://127.0.0.1:8000) and ``--token``
+``import``, ``bots``, and ``show``, ``legal``, ``send`` (``legal GAME --pick MOVE --pick VALUE ...`` builds a move
+one pick at a time, ``send GAME --pick ...`` sends it). For scripts, printing JSON (one value a line), the
+older ``ludoteca play catalog | components | create | games | join | show | legal | moves | send | events |
+replay | watch | bot``. Every verb takes ``--url`` (``$LUDOTECA_URL``, default http://127.0.0.1:8000) and ``--token``
 (``$LUDOTECA_TOKEN``); ``export`` and ``import`` take ``--admin-token`` (``$LUDOTECA_ADMIN_TOKEN``). A refusal
 prints the API's error on stderr (as JSON with ``--json`` and under ``play``) and exits with 1. Long work
 draws a progress line on stderr.
@@ -14,6 +15,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
+import shlex
 import shutil
 import sys
 from collections.abc import Awaitable, Callable
@@ -24,24 +27,48 @@ import httpx
 import msgspec
 
 from clients.bots import play_random, run_bots
-from clients.python import DEFAULT_URL, ApiError, AsyncClient, Progress, TableView, Update, parse_log
+from clients.python import (
+    DEFAULT_URL,
+    ApiError,
+    AsyncClient,
+    AsyncMove,
+    MoveStep,
+    Option,
+    Pick,
+    Progress,
+    Step,
+    TableView,
+    Update,
+    parse_log,
+)
 
 Verb = Callable[[AsyncClient, argparse.Namespace], Awaitable[Any]]
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
+# Control characters (but newline and tab) and the bidirectional overrides: what could move the cursor, recolour
+# or reorder the terminal if a name, a card or a message the server sends carried it.
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as its ``\\uXXXX`` escape (inside a JSON string that is the
+    same string, so JSON stays JSON)."""
+    return CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def emit(value: Any) -> None:
-    sys.stdout.write(msgspec.json.encode(value).decode() + "\n")
+    sys.stdout.write(printable(msgspec.json.encode(value).decode()) + "\n")
     sys.stdout.flush()
 
 
 def say(text: str = "") -> None:
-    sys.stdout.write(text + "\n")
+    sys.stdout.write(printable(text) + "\n")
     sys.stdout.flush()
 
 
 def note(text: str) -> None:
-    sys.stderr.write(text + "\n")
+    sys.stderr.write(printable(text) + "\n")
     sys.stderr.flush()
 
 
@@ -204,22 +231,171 @@ async def show(client: AsyncClient, args: argparse.Namespace) -> None:
 
 
 async def legal(client: AsyncClient, args: argparse.Namespace) -> None:
+    """The seat's moves now (each move, and for the few, their commands), or the next step after ``--pick``s."""
+    if args.pick:
+        move = await build(client, args.game_id, args.pick)
+        if args.json:
+            emit(MoveStep(move.version, list(move.picks), move.step))
+            return
+        table = await client.table(args.game_id)
+        for line in step_lines(move, names_of(table)):
+            say(line)
+        return
     answer = await client.legal(args.game_id)
     if args.json:
         emit(answer)
         return
-    say(f"at version {answer.version}:" if answer.commands else f"nothing to do at version {answer.version}")
-    for command in answer.commands:
-        say(f"  {msgspec.json.encode(command).decode()}")
+    table = await client.table(args.game_id)
+    names = names_of(table)
+    if not answer.step.options:
+        say(f"nothing to do at version {answer.version} ({nobody_moves(table, names)})")
+        return
+    moves = len(answer.step.options)
+    who = "a spectator" if table.seat is None else seat_name(names, table.seat)
+    say(f"{who}, at version {answer.version}: {moves} move{'s' * (moves != 1)}")
+    for option in answer.step.options:
+        listed = answer.commands_of(str(option.value))
+        if listed is not None and len(listed) <= FEW:
+            for i, command in enumerate(listed):
+                say(f"  {value_text(option.value) if i == 0 else '':<20} {compact(command, 1000)}")
+            continue
+        after = await client.moves(args.game_id, [option.pick])
+        count = f"{len(listed)} commands: " if listed is not None else ""
+        say(fit(f"  {value_text(option.value):<20} {count}{next_picks(after.step, names)}"))
+    say(f"send a command: ludoteca send {args.game_id} 'COMMAND'")
+    say(f"or build one pick by pick: ludoteca legal {args.game_id} --pick MOVE [--pick VALUE ...]")
 
 
 async def send(client: AsyncClient, args: argparse.Namespace) -> None:
-    answer = await client.send(args.game_id, args.command, args.command_id, args.expected_version)
+    if args.pick:
+        if args.command is not None:
+            raise ValueError("give the command as JSON or build it with --pick, not both")
+        move = await build(client, args.game_id, args.pick)
+        command, version = move.ready(), move.version
+    elif args.command is None:
+        raise ValueError("give the command as JSON, or build it with --pick (ludoteca legal shows the picks)")
+    else:
+        command, version = args.command, None
+    expected = args.expected_version if args.expected_version is not None else version
+    answer = await client.send(args.game_id, command, args.command_id, expected)
     if args.json:
         emit(answer)
         return
     for event in answer.events:
         say(event_line(event.version, event.event))
+
+
+# --- building a move from the command line --------------------------------------------------------------
+
+FEW = 6  # a move with at most this many commands is shown as its commands, else as what to pick next
+FIELD = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+def nobody_moves(table: TableView, names: dict[int, str]) -> str:
+    if table.finished:
+        return "the game is over"
+    if table.status == "open":
+        return "the table waits for players"
+    who = "a spectator" if table.seat is None else seat_name(names, table.seat)
+    return f"viewed as {who}; awaiting {awaiting_text(table.awaiting, names)}"
+
+
+def value_text(value: Any) -> str:
+    """A pick's value as one types it after ``--pick``: a card or a number as it is, a cell as ``row,column``."""
+    if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        return ",".join(str(v) for v in value)
+    return value if isinstance(value, str) else msgspec.json.encode(value).decode()
+
+
+def option_text(option: Option, names: dict[int, str]) -> str:
+    shown = value_text(option.value)
+    if option.kind == "seat" and isinstance(option.value, int) and option.value in names:
+        return f"{shown} ({names[option.value]})"
+    return shown
+
+
+def fields_text(options: list[Option]) -> list[tuple[str, list[Option]]]:
+    """The options by field, in the order offered, each field named with its kind when that says more."""
+    groups: dict[str, list[Option]] = {}
+    for option in options:
+        groups.setdefault(option.field, []).append(option)
+    return [(f if group[0].kind in (f, "move") else f"{f} ({group[0].kind})", group) for f, group in groups.items()]
+
+
+def next_picks(step: Step, names: dict[int, str]) -> str:
+    """What to pick next, or the command the picks make, in one line."""
+    parts = [
+        f"pick {label}, {len(group)} offered: {', '.join(option_text(o, names) for o in group)}"
+        for label, group in fields_text(step.options)
+    ]
+    if step.command is not None:
+        parts.insert(0, f"complete: {compact(step.command, 1000)}")
+    return "; or ".join(parts) or "nothing to pick"
+
+
+def fit(line: str) -> str:
+    """``line`` cut to the terminal's width."""
+    width = max(60, shutil.get_terminal_size((160, 24)).columns)
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def step_lines(move: AsyncMove, names: dict[int, str]) -> list[str]:
+    """The step after the picks, for people: the command made, if any, then each option (with the command it ends
+    the move with), and how to go on."""
+    made = ", ".join(value_text(p.value) if p.field == "type" else pick_arg(p) for p in move.picks)
+    lines = [f"{made}, at version {move.version}:"]
+    picks = " ".join(f"--pick {shlex.quote(pick_arg(p))}" for p in move.picks)
+    if move.command is not None:
+        lines += [f"  complete: {compact(move.command, 1000)}", f"  send it: ludoteca send {move.game_id} {picks}"]
+    for label, group in fields_text(move.options):
+        lines.append(f"  {'or pick more' if move.command is not None else 'pick'} {label}:")
+        shown = [option_text(o, names) for o in group]
+        width = min(40, max(map(len, shown)))
+        for text, option in zip(shown, group, strict=True):
+            ends = f"  -> {compact(option.command, 1000)}" if option.command is not None else ""
+            lines.append(f"    {text:<{width}}{ends}".rstrip())
+    if move.options:
+        verb = "send" if all(o.command is not None for o in move.options) else "legal"
+        lines.append(
+            f"  next: ludoteca {verb} {move.game_id} {picks} --pick {shlex.quote(move.options[0].field)}=VALUE"
+        )
+    if move.empty:
+        lines.append("  nothing: the seat has no such move now")
+    return lines
+
+
+def pick_arg(pick: Pick) -> str:
+    return f"{pick.field}={value_text(pick.value)}"
+
+
+def names_value(text: str, value: Any) -> bool:
+    """Whether ``text`` (as typed after ``--pick``) names the option value ``value``."""
+    return text == value_text(value) or json_value(text) == value
+
+
+def resolve(text: str, options: list[Option]) -> Pick:
+    """The pick ``text`` names among the options offered: ``FIELD=VALUE``, or a ``VALUE`` only one option has.
+
+    A value no option has is still sent as typed (the server refuses it with ``not_offered``)."""
+    name, sep, value = text.partition("=")
+    if sep and FIELD.fullmatch(name):
+        matches = [o for o in options if o.field == name and names_value(value, o.value)]
+        return matches[0].pick if matches else Pick(name, json_value(value))
+    matches = [o for o in options if names_value(text, o.value)]
+    fields = sorted({o.field for o in matches or options})
+    if len(fields) > 1:
+        raise ValueError(f"say which field {text!r} is for, as FIELD={text} ({' or '.join(fields)})")
+    if matches:
+        return matches[0].pick
+    return Pick(fields[0] if fields else "type", json_value(text))
+
+
+async def build(client: AsyncClient, game_id: str, picks: list[str]) -> AsyncMove:
+    """The move the ``--pick``s make, each resolved against the options of the step before it."""
+    move = await client.move(game_id)
+    for text in picks:
+        move = await move.pick(resolve(text, move.options))
+    return move
 
 
 async def watch(client: AsyncClient, args: argparse.Namespace) -> None:
@@ -369,8 +545,20 @@ async def play_legal(client: AsyncClient, args: argparse.Namespace) -> Any:
     return await client.legal(args.game_id)
 
 
+async def play_moves(client: AsyncClient, args: argparse.Namespace) -> Any:
+    return await client.moves(args.game_id, [Pick(field, value) for field, value in args.pick])
+
+
 async def play_send(client: AsyncClient, args: argparse.Namespace) -> Any:
-    return await client.send(args.game_id, args.command, args.command_id, args.expected_version)
+    if not args.pick:
+        if args.command is None:
+            raise ValueError("give the command as JSON, or its picks with --pick FIELD=VALUE")
+        return await client.send(args.game_id, args.command, args.command_id, args.expected_version)
+    if args.command is not None:
+        raise ValueError("give the command as JSON or its picks with --pick, not both")
+    move = await client.move(args.game_id, await play_moves(client, args))
+    expected = args.expected_version if args.expected_version is not None else move.version
+    return await client.send(args.game_id, move.ready(), args.command_id, expected)
 
 
 async def play_events(client: AsyncClient, args: argparse.Namespace) -> Any:
@@ -442,12 +630,17 @@ def common_options() -> argparse.ArgumentParser:
     return common
 
 
-def command_arguments(parser: argparse.ArgumentParser) -> None:
-    """What ``send`` takes, for people and for scripts alike."""
+def command_arguments(parser: argparse.ArgumentParser, pick: Callable[[str], Any]) -> None:
+    """What ``send`` takes, for people and for scripts alike: a command as JSON, or the picks that build it."""
     parser.add_argument("game_id")
-    parser.add_argument("command", type=command_json, help='e.g. \'{"type": "DrawFromDeck"}\'')
+    parser.add_argument("command", nargs="?", type=command_json, help='e.g. \'{"type": "DrawFromDeck"}\'')
+    pick_argument(parser, pick, "build the command from these picks instead (see legal)")
     parser.add_argument("--command-id")
-    parser.add_argument("--expected-version", type=int)
+    parser.add_argument("--expected-version", type=int, help="default: the version the picks were made at")
+
+
+def pick_argument(parser: argparse.ArgumentParser, pick: Callable[[str], Any], help: str) -> None:
+    parser.add_argument("--pick", type=pick, action="append", default=[], metavar="FIELD=VALUE", help=help)
 
 
 def add_client_verbs(verbs: Subparsers) -> None:
@@ -480,8 +673,10 @@ def add_client_verbs(verbs: Subparsers) -> None:
     p.add_argument("--name")
     p.add_argument("--bot", help="seat a bot the server plays (random, greedy) instead of yourself")
     verb("show", show, "the table as the token's seat (or a spectator) sees it").add_argument("game_id")
-    verb("legal", legal, "the commands the token's seat may send now").add_argument("game_id")
-    command_arguments(verb("send", send, "send one command, given as JSON"))
+    p = verb("legal", legal, "the moves the token's seat may make now; with --pick, the next step of one")
+    p.add_argument("game_id")
+    pick_argument(p, str, "a pick toward a move: its type first (e.g. PlaceCards), then FIELD=VALUE or VALUE")
+    command_arguments(verb("send", send, "send one command, given as JSON or built with --pick"), str)
     p = verb("watch", watch, "follow a game live in the terminal until it ends (resumes after a dropped connection)")
     p.add_argument("game_id")
     p.add_argument("--after", type=int, default=0, help="start after this version")
@@ -533,8 +728,11 @@ def add_play_verbs(verbs: Subparsers, common: argparse.ArgumentParser | None = N
     p.add_argument("--seat", type=int)
     p.add_argument("--bot")
     verb("show", play_show, "the table as the token's seat (or a spectator) sees it").add_argument("game_id")
-    verb("legal", play_legal, "the commands the token's seat may send now").add_argument("game_id")
-    command_arguments(verb("send", play_send, "send one command, given as JSON"))
+    verb("legal", play_legal, "the first step of the seat's moves, and the commands of the few").add_argument("game_id")
+    p = verb("moves", play_moves, "the next step of a move after its picks")
+    p.add_argument("game_id")
+    pick_argument(p, option, "a pick, in order: type=MOVE first; VALUE is JSON (a bare word: a string)")
+    command_arguments(verb("send", play_send, "send one command, given as JSON or as its picks"), option)
     p = verb("events", play_events, "the feed of events after a version")
     p.add_argument("game_id")
     p.add_argument("--after", type=int, default=0)

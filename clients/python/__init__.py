@@ -9,10 +9,11 @@ It speaks only HTTP and WebSocket, like any third-party frontend, and imports no
         ana = lobby.join(entry.game_id, name="Ana")
     with Client("http://127.0.0.1:8000", ana.token) as me:
         for update in me.watch(entry.game_id):
+            move = me.move(entry.game_id, update)  # the seat's move, built pick by pick
             ...
 """
 
-from clients.python.aio import DEFAULT_URL, AsyncClient
+from clients.python.aio import DEFAULT_URL, AsyncClient, AsyncStream
 from clients.python.calls import ROUTES, encode_log, parse_log
 from clients.python.errors import (
     ApiError,
@@ -56,12 +57,14 @@ from clients.python.models import (
     SeatInfo,
     Status,
     Step,
+    StepMessage,
     TableView,
     Update,
     VersionedEvent,
 )
+from clients.python.moves import AsyncMove, Move
 from clients.python.progress import Progress
-from clients.python.sync import Client
+from clients.python.sync import Client, Stream
 
 __all__ = [
     "DEFAULT_URL",
@@ -69,6 +72,8 @@ __all__ = [
     "Ack",
     "ApiError",
     "AsyncClient",
+    "AsyncMove",
+    "AsyncStream",
     "Awaited",
     "BadRequest",
     "Catalog",
@@ -88,6 +93,7 @@ __all__ = [
     "LegalCommands",
     "LobbyEntry",
     "LogLine",
+    "Move",
     "MoveStep",
     "NewGame",
     "NotFound",
@@ -103,6 +109,8 @@ __all__ = [
     "ServerError",
     "Status",
     "Step",
+    "StepMessage",
+    "Stream",
     "TableView",
     "TooLarge",
     "TooMany",

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Mapping
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import httpx
 import websockets
@@ -13,7 +14,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from clients.python import calls
 from clients.python.calls import Call
-from clients.python.errors import error_from
+from clients.python.errors import ApiError, error_from
 from clients.python.models import (
     Catalog,
     CommandAnswer,
@@ -30,17 +31,30 @@ from clients.python.models import (
     NewGame,
     Pick,
     Rematch,
+    ServerMessage,
     Status,
+    StepMessage,
     TableClock,
     TableView,
     Update,
     VersionedEvent,
 )
+from clients.python.moves import AsyncMove, Start, starting
 from clients.python.progress import Progress, chunks
-from clients.python.stream import Resumer
+from clients.python.stream import ENDED, Request, Resumer
 
 T = TypeVar("T")
 DEFAULT_URL = "http://127.0.0.1:8000"
+
+
+class WebSocket(Protocol):
+    """What the stream uses of an open websockets connection."""
+
+    async def send(self, message: str) -> None: ...
+
+    async def recv(self) -> str | bytes: ...
+
+    async def close(self) -> None: ...
 
 
 def ws_url(base_url: str, game_id: str) -> str:
@@ -238,6 +252,14 @@ class AsyncClient:
     def ws_url(self, game_id: str) -> str:
         return ws_url(self.base_url, game_id)
 
+    def stream(self, game_id: str, after: int = 0, check: str | None = None) -> AsyncStream:
+        """The game's WebSocket, to iterate for its updates (as ``watch``) and to ask for steps on.
+
+        ``async with client.stream(game_id) as stream: async for update in stream: ...``; ``await
+        stream.moves(picks)`` asks the socket for the next step (see :class:`AsyncStream`).
+        """
+        return AsyncStream(self, game_id, after, check)
+
     async def watch(self, game_id: str, after: int = 0, check: str | None = None) -> AsyncGenerator[Update, None]:
         """Every ``update`` of the game after version ``after``, in order, never a version twice.
 
@@ -249,27 +271,129 @@ class AsyncClient:
         :class:`Reset`; a refused hello (4003) raises the :class:`ApiError` the server sent;
         :class:`Unreachable` after ``max_reconnects`` failed tries in a row.
         """
-        state = Resumer(self.token, after, check, self.max_reconnects)
+        async with self.stream(game_id, after, check) as stream:
+            async for update in stream:
+                yield update
+
+    # --- building a move -------------------------------------------------------------------------
+
+    async def move(self, game_id: str, start: Start | None = None) -> AsyncMove:
+        """A move to build pick by pick, from ``start`` (``legal()``'s answer, an update, a step answered), or
+        from the first step the server answers now (``start`` ``None``)."""
+        if start is None:
+            start = await self.moves(game_id)
+        version, picks, step = starting(start)
+        return AsyncMove(self, game_id, version, step, picks)
+
+
+class AsyncStream:
+    """One game's WebSocket: its updates, in order (iterate it), and ``moves`` requests answered on it.
+
+    It reads the socket only when asked (for the next update, or for a step), so no task runs behind it:
+    ``moves`` keeps the updates that arrive before its answer, and the iteration yields them next. Ask from
+    the task that iterates (one read at a time). Reconnects and resumes like ``AsyncClient.watch``; a request
+    cut by a reconnection is sent again.
+    """
+
+    def __init__(self, client: AsyncClient, game_id: str, after: int = 0, check: str | None = None) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.state = Resumer(client.token, after, check, client.max_reconnects)
+        self.pending: deque[Update] = deque()  # updates read while waiting for a step
+        self.ended = False
+        self._ws: WebSocket | None = None
+
+    async def __aenter__(self) -> AsyncStream:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        self.ended = True
+        if self._ws is not None:
+            ws, self._ws = self._ws, None
+            await ws.close()
+
+    def __aiter__(self) -> AsyncStream:
+        return self
+
+    async def __anext__(self) -> Update:
+        while not self.pending:
+            ws = await self._connected()
+            if ws is None:
+                raise StopAsyncIteration
+            await self._receive(ws)
+        return self.pending.popleft()
+
+    async def moves(self, picks: Iterable[Pick] = ()) -> StepMessage:
+        """The next step after ``picks``, asked on the socket (``{"type": "moves"}``, answered by ``step``); a
+        refusal raises its :class:`ApiError` (:class:`RuleViolation` ``not_offered`` for a pick not offered)."""
+        request = Request.of(picks)
         while True:
-            code: int | None = None
-            reason = ""
+            ws = await self._connected()
+            if ws is None:
+                raise ENDED
             try:
-                async with websockets.connect(self.ws_url(game_id), open_timeout=self.timeout, max_size=None) as ws:
-                    await ws.send(state.hello())
-                    while True:
-                        update = state.read(await ws.recv())
-                        if update is not None:
-                            yield update
+                await ws.send(request.message())
             except ConnectionClosed as exc:
-                if exc.rcvd is not None:
-                    code, reason = exc.rcvd.code, exc.rcvd.reason
+                await self._lost(exc)
+                continue
+            while self._ws is ws:
+                answer = request.answer(await self._receive(ws))
+                if answer is not None:
+                    return answer
+
+    async def move(self, start: Start | None = None) -> AsyncMove:
+        """A move built on this socket (each pick asked here), from ``start`` or from the step asked now."""
+        if start is None:
+            start = await self.moves()
+        version, picks, step = starting(start)
+        return AsyncMove(self.client, self.game_id, version, step, picks, self)
+
+    async def _receive(self, ws: WebSocket) -> ServerMessage | None:
+        try:
+            raw = await ws.recv()
+        except ConnectionClosed as exc:
+            await self._lost(exc)
+            return None
+        message = self.state.read(raw)
+        if isinstance(message, Update):
+            self.pending.append(message)
+        return message
+
+    async def _connected(self) -> WebSocket | None:
+        """The open socket, after connecting (and saying hello) if need be; ``None`` once the stream is over."""
+        while self._ws is None and not self.ended:
+            try:
+                url = self.client.ws_url(self.game_id)
+                ws = await websockets.connect(url, open_timeout=self.client.timeout, max_size=None)
+                await ws.send(self.state.hello())
+                self._ws = ws
+            except ConnectionClosed as exc:
+                await self._lost(exc)
             except (OSError, TimeoutError, InvalidHandshake):
-                code = None  # could not connect: like a dropped connection
-            delay = state.closed(code, reason)
-            if delay is None:
-                return
-            await asyncio.sleep(delay)
-            self.resumes += 1
+                await self._lost(None)  # could not connect: like a dropped connection
+        return self._ws
+
+    async def _lost(self, exc: ConnectionClosed | None) -> None:
+        """After the socket closed (or never opened): wait and resume, end the stream, or raise."""
+        code, reason = (exc.rcvd.code, exc.rcvd.reason) if exc is not None and exc.rcvd is not None else (None, "")
+        ws, self._ws = self._ws, None
+        if ws is not None:
+            await ws.close()
+        try:
+            delay = self.state.closed(code, reason)
+        except ApiError:
+            self.ended = True
+            raise
+        if delay is None:
+            self.ended = True
+            return
+        await asyncio.sleep(delay)
+        self.client.resumes += 1
 
 
 async def _upload(body: bytes, progress: Progress) -> AsyncIterator[bytes]:

@@ -30,11 +30,16 @@ __all__ = [
     "LegalCommands",
     "LobbyEntry",
     "LogLine",
+    "MoveStep",
+    "MovesMessage",
+    "Option",
+    "Pick",
     "ResetMessage",
     "SeatClock",
     "SeatInfo",
     "ServerMessage",
     "Status",
+    "Step",
     "StepMessage",
     "TableClock",
     "TableView",
@@ -181,7 +186,7 @@ class TableView(msgspec.Struct, kw_only=True):
         return [i for i, s in enumerate(self.seats) if s is None]
 
 
-PickValue = str | int | list[int]  # a card, a seat, a number, a cell ([row, column])
+PickValue = str | int | list[Any]  # a card, a seat, a number, a cell ([row, column])
 
 
 class Pick(msgspec.Struct, frozen=True):
@@ -191,7 +196,7 @@ class Pick(msgspec.Struct, frozen=True):
     value: PickValue
 
 
-class Option(msgspec.Struct, frozen=True):
+class Option(msgspec.Struct, frozen=True, omit_defaults=True):
     """A pick that may come next; ``kind`` says what ``value`` names (``move``, ``card``, ``seat``, ``cell``...);
     ``command``, when set, is the command this pick completes with nothing left to choose."""
 
@@ -205,11 +210,16 @@ class Option(msgspec.Struct, frozen=True):
         return Pick(self.field, self.value)
 
 
-class Step(msgspec.Struct, frozen=True):
+class Step(msgspec.Struct, frozen=True, omit_defaults=True):
     """Where a partial move stands: what may be picked next, and the command the picks already make."""
 
     options: list[Option] = []
     command: Tagged | None = None
+
+    @property
+    def empty(self) -> bool:
+        """Nothing to pick and nothing to send: no move from here."""
+        return not self.options and self.command is None
 
 
 class LegalCommands(msgspec.Struct):
@@ -218,6 +228,13 @@ class LegalCommands(msgspec.Struct):
     commands: list[Tagged]  # the complete commands of the moves that have at most 200 of them
     complete: bool = True  # whether ``commands`` is every command the seat may send
     undo: list[int] = []  # versions the seat may go back to with {"type": "Undo", "version": V}
+
+    def commands_of(self, move: str) -> list[Tagged] | None:
+        """The listed commands of one move (its ``type``); ``None`` when it has too many to list."""
+        if not any(o.field == "type" and o.value == move for o in self.step.options):
+            return []
+        listed = [c for c in self.commands if c.get("type") == move]
+        return listed or None  # every move offered has at least one command: none listed means too many
 
 
 class MoveStep(msgspec.Struct):
@@ -266,6 +283,13 @@ class Hello(msgspec.Struct, tag="hello", tag_field="type"):
     token: str | None = None
     after: int = 0
     check: str | None = None  # the ``check`` of the update at ``after``: other events there get a reset
+
+
+class MovesMessage(msgspec.Struct, tag="moves", tag_field="type"):
+    """Ask for the next step of a move after ``picks`` (answered with a :class:`StepMessage`)."""
+
+    picks: list[Pick]
+    request_id: str
 
 
 class CommandMessage(msgspec.Struct, tag="command", tag_field="type", omit_defaults=True):

@@ -3,17 +3,29 @@
 One :class:`Resumer` follows one game: it writes each hello (``after`` = the last version it yielded, with that
 update's ``check``, so that a server whose stream lost those versions resets it rather than resuming), reads
 the server's messages, and on every close decides whether to reconnect and resume, stop, or raise
-(docs/API.md, "Closing, and what to do").
+(docs/API.md, "Closing, and what to do"). :class:`Request` is one ``moves`` request on the socket, waiting for
+the ``step`` (or the ``error``) that carries its ``request_id``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 import msgspec
 
-from clients.python.errors import ApiError, Reset, Unreachable, api_error
-from clients.python.models import ErrorMessage, Hello, ResetMessage, ServerMessage, Update
+from clients.python.errors import ApiError, Reset, Unavailable, Unreachable, api_error
+from clients.python.models import (
+    ErrorMessage,
+    Hello,
+    MovesMessage,
+    Pick,
+    ResetMessage,
+    ServerMessage,
+    StepMessage,
+    Update,
+)
 
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008  # no hello in time, a malformed hello
@@ -26,6 +38,16 @@ CLOSE_RESTART = 1012  # the server is restarting: resume
 # 1012 restart, 4008 too slow, 4029 flooded.
 RESUME_CODES = frozenset({1001, 1006, 1011, CLOSE_RESTART, CLOSE_SLOW, 4029, None})
 DENIED_STATUS = {"unknown_game": 404, "bad_token": 401, "unknown_token": 401, "not_seated": 403}
+# The status of an error the socket sends (it carries none); a rule's refusal (not_offered...) is a 422.
+ERROR_STATUS = {
+    **DENIED_STATUS,
+    "malformed": 400,
+    "spectator": 403,
+    "version_conflict": 409,
+    "command_id_reused": 409,
+    "too_many": 429,
+    "store_unavailable": 503,
+}
 
 MESSAGE = msgspec.json.Decoder(ServerMessage)
 ENCODER = msgspec.json.Encoder()
@@ -47,8 +69,9 @@ class Resumer:
         self.refusal = None
         return ENCODER.encode(Hello(self.token, self.version, self.check or None)).decode()
 
-    def read(self, raw: str | bytes) -> Update | None:
-        """The update a message carries (``None`` for anything else, kept when it explains a close)."""
+    def read(self, raw: str | bytes) -> ServerMessage | None:
+        """The message, read (``None`` for one this client does not know, or an update of a version it already
+        yielded); an error or a reset that answers no request is kept: it explains the close that follows."""
         try:
             message = MESSAGE.decode(raw)
         except (msgspec.DecodeError, msgspec.ValidationError):
@@ -60,9 +83,11 @@ class Resumer:
             self.version = message.version
             self.check = message.check
             return message
-        if isinstance(message, ErrorMessage | ResetMessage):
+        if isinstance(message, ResetMessage) or (
+            isinstance(message, ErrorMessage) and message.request_id is None and message.command_id is None
+        ):
             self.refusal = message
-        return None
+        return message
 
     def closed(self, code: int | None, reason: str = "") -> float | None:
         """After a close: the delay before resuming, ``None`` to stop; raises when it must not resume."""
@@ -87,3 +112,33 @@ class Resumer:
         self.failures += 1
         self.resumes += 1
         return delay
+
+
+ENDED = Unavailable(503, "closed", "The game's socket was closed: open a new stream.")
+
+
+@dataclass
+class Request:
+    """One ``moves`` request on the socket: what to send (again, after a reconnect), and how to know its answer."""
+
+    picks: list[Pick]
+    request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    @classmethod
+    def of(cls, picks: Iterable[Pick]) -> Request:
+        return cls([Pick(p.field, p.value) for p in picks])
+
+    def message(self) -> str:
+        return ENCODER.encode(MovesMessage(self.picks, self.request_id)).decode()
+
+    def answer(self, message: ServerMessage | None) -> StepMessage | None:
+        """The step, if ``message`` answers this request; raises the refusal if it refuses it."""
+        if isinstance(message, StepMessage) and message.request_id == self.request_id:
+            return message
+        if isinstance(message, ErrorMessage) and (
+            message.request_id == self.request_id
+            # a throttled message's error names no request: it is this one's, the only one waiting
+            or (message.error == "too_many" and message.request_id is None and message.command_id is None)
+        ):
+            raise api_error(ERROR_STATUS.get(message.error, 422), message.error, message.message, message.details)
+        return None

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Mapping
+from contextlib import ExitStack
 from types import TracebackType
 from typing import Any, TypeVar
 
 import httpx
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
 from clients.python import calls
 from clients.python.aio import DEFAULT_URL, ws_url
 from clients.python.calls import Call
-from clients.python.errors import error_from
+from clients.python.errors import ApiError, error_from
 from clients.python.models import (
     Catalog,
     CommandAnswer,
@@ -31,14 +33,17 @@ from clients.python.models import (
     NewGame,
     Pick,
     Rematch,
+    ServerMessage,
     Status,
+    StepMessage,
     TableClock,
     TableView,
     Update,
     VersionedEvent,
 )
+from clients.python.moves import Move, Start, starting
 from clients.python.progress import Progress, chunks
-from clients.python.stream import Resumer
+from clients.python.stream import ENDED, Request, Resumer
 
 T = TypeVar("T")
 
@@ -208,30 +213,121 @@ class Client:
     def ws_url(self, game_id: str) -> str:
         return ws_url(self.base_url, game_id)
 
+    def stream(self, game_id: str, after: int = 0, check: str | None = None) -> Stream:
+        """The game's WebSocket, to iterate for its updates (as ``watch``) and to ask for steps on
+        (``with client.stream(game_id) as stream: for update in stream: ...``; see :class:`Stream`)."""
+        return Stream(self, game_id, after, check)
+
     def watch(self, game_id: str, after: int = 0, check: str | None = None) -> Generator[Update, None, None]:
         """Every ``update`` after version ``after`` (whose ``check`` is ``check``), in order; resumes by itself
         (see AsyncClient.watch)."""
-        state = Resumer(self.token, after, check, self.max_reconnects)
+        with self.stream(game_id, after, check) as stream:
+            yield from stream
+
+    # --- building a move -------------------------------------------------------------------------
+
+    def move(self, game_id: str, start: Start | None = None) -> Move:
+        """A move to build pick by pick, from ``start`` (``legal()``'s answer, an update, a step answered), or
+        from the first step the server answers now (``start`` ``None``)."""
+        version, picks, step = starting(self.moves(game_id) if start is None else start)
+        return Move(self, game_id, version, step, picks)
+
+
+class Stream:
+    """One game's WebSocket, blocking: its updates in order (iterate it), and ``moves`` requests answered on it
+    (the updates that arrive before an answer are kept for the iteration). See :class:`AsyncStream`."""
+
+    def __init__(self, client: Client, game_id: str, after: int = 0, check: str | None = None) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.state = Resumer(client.token, after, check, client.max_reconnects)
+        self.pending: deque[Update] = deque()
+        self.ended = False
+        self._ws: ClientConnection | None = None
+        self._open = ExitStack()  # the open connection's context (websockets' sync client wants one)
+
+    def __enter__(self) -> Stream:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.ended = True
+        self._ws = None
+        self._open.close()
+
+    def __iter__(self) -> Stream:
+        return self
+
+    def __next__(self) -> Update:
+        while not self.pending:
+            ws = self._connected()
+            if ws is None:
+                raise StopIteration
+            self._receive(ws)
+        return self.pending.popleft()
+
+    def moves(self, picks: Iterable[Pick] = ()) -> StepMessage:
+        """The next step after ``picks``, asked on the socket; a refusal raises its :class:`ApiError`."""
+        request = Request.of(picks)
         while True:
-            code: int | None = None
-            reason = ""
+            ws = self._connected()
+            if ws is None:
+                raise ENDED
             try:
-                with connect(self.ws_url(game_id), open_timeout=self.timeout, max_size=None) as ws:
-                    ws.send(state.hello())
-                    while True:
-                        update = state.read(ws.recv())
-                        if update is not None:
-                            yield update
+                ws.send(request.message())
             except ConnectionClosed as exc:
-                if exc.rcvd is not None:
-                    code, reason = exc.rcvd.code, exc.rcvd.reason
+                self._lost(exc)
+                continue
+            while self._ws is ws:
+                answer = request.answer(self._receive(ws))
+                if answer is not None:
+                    return answer
+
+    def move(self, start: Start | None = None) -> Move:
+        """A move built on this socket (each pick asked here), from ``start`` or from the step asked now."""
+        version, picks, step = starting(self.moves() if start is None else start)
+        return Move(self.client, self.game_id, version, step, picks, self)
+
+    def _receive(self, ws: ClientConnection) -> ServerMessage | None:
+        try:
+            raw = ws.recv()
+        except ConnectionClosed as exc:
+            self._lost(exc)
+            return None
+        message = self.state.read(raw)
+        if isinstance(message, Update):
+            self.pending.append(message)
+        return message
+
+    def _connected(self) -> ClientConnection | None:
+        while self._ws is None and not self.ended:
+            try:
+                url = self.client.ws_url(self.game_id)
+                ws = self._open.enter_context(connect(url, open_timeout=self.client.timeout, max_size=None))
+                ws.send(self.state.hello())
+                self._ws = ws
+            except ConnectionClosed as exc:
+                self._lost(exc)
             except (OSError, TimeoutError, InvalidHandshake):
-                code = None
-            delay = state.closed(code, reason)
-            if delay is None:
-                return
-            time.sleep(delay)
-            self.resumes += 1
+                self._lost(None)
+        return self._ws
+
+    def _lost(self, exc: ConnectionClosed | None) -> None:
+        code, reason = (exc.rcvd.code, exc.rcvd.reason) if exc is not None and exc.rcvd is not None else (None, "")
+        self._ws = None
+        self._open.close()
+        try:
+            delay = self.state.closed(code, reason)
+        except ApiError:
+            self.ended = True
+            raise
+        if delay is None:
+            self.ended = True
+            return
+        time.sleep(delay)
+        self.client.resumes += 1
 
 
 def _upload(body: bytes, progress: Progress) -> Iterator[bytes]:

@@ -219,6 +219,91 @@ async def test_the_play_verbs_print_json(server: Running) -> None:
     assert code == 1 and out == "" and json.loads(err)["error"] == "not_your_turn"
 
 
+async def test_legal_shows_each_move_and_a_move_is_built_pick_by_pick_then_sent(server: Running) -> None:
+    game_id = await server.create(2)
+    tokens = [await ok(server, "join", game_id, "--name", name) for name in ("Ana", "Eve\x1b[2J\u009b31m")]
+    tokens = [t.strip() for t in tokens]
+    table = await ok_json(server, "show", game_id, "--json")
+    seat = table["awaiting"][0]["seat"]
+    me, other = tokens[seat], tokens[1 - seat]
+    shown = await ok(server, "legal", game_id, token=me)
+    lines = shown.splitlines()
+    assert lines[0].endswith(f"(seat {seat}), at version {table['version']}: 2 moves")
+    assert "TakeBonus" in lines[1] and '{"type":"TakeBonus","card":' in lines[1]
+    assert [line.split()[:2] for line in lines if "DrawFromDeck" in line] == [
+        ["DrawFromDeck", '{"type":"DrawFromDeck"}']
+    ]
+    assert lines[-2] == f"send a command: ludoteca send {game_id} 'COMMAND'"
+    assert lines[-1] == f"or build one pick by pick: ludoteca legal {game_id} --pick MOVE [--pick VALUE ...]"
+    idle = await ok(server, "legal", game_id, token=other)
+    assert idle.startswith(f"nothing to do at version {table['version']} (viewed as ") and "awaiting" in idle
+    assert "\x1b" not in idle + shown and "\x9b" not in idle + shown  # the name's escapes are written out
+    assert "Eve\\u001b[2J\\u009b31m" in (idle if seat == 0 else shown)
+    # a move of one pick: its step says the command is complete and how to send it
+    drawn = await ok(server, "legal", game_id, "--pick", "DrawFromDeck", token=me)
+    assert drawn.splitlines() == [
+        f"DrawFromDeck, at version {table['version']}:",
+        '  complete: {"type":"DrawFromDeck"}',
+        f"  send it: ludoteca send {game_id} --pick type=DrawFromDeck",
+    ]
+    for _ in range(2):
+        sent = await ok(server, "send", game_id, "--pick", "type=DrawFromDeck", token=me)
+        assert "CardDrawn" in sent
+    # PlaceCards has more commands than a person reads: shown as what to pick next
+    shown = await ok(server, "legal", game_id, token=me)
+    assert "PlaceCards" in shown and " commands: pick centre (card), " in shown and " offered: " in shown
+    placing = await ok(server, "legal", game_id, "--pick", "PlaceCards", token=me)
+    lines = placing.splitlines()
+    assert lines[:2] == [f"PlaceCards, at version {table['version'] + 2}:", "  pick centre (card):"]
+    hand = [line.strip() for line in lines[2:-1]]
+    assert len(hand) > 2 and lines[-1] == (
+        f"  next: ludoteca legal {game_id} --pick type=PlaceCards --pick centre=VALUE"
+    )
+    centre = await ok(server, "legal", game_id, "--pick", "PlaceCards", "--pick", f"centre={hand[0]}", token=me)
+    lines = centre.splitlines()
+    assert lines[1] == "  pick personal (card):"
+    first = f'{{"type":"PlaceCards","centre":"{hand[0]}","personal":"{hand[1]}"}}'
+    assert lines[2].split() == [hand[1], "->", first]
+    assert lines[-1] == (
+        f"  next: ludoteca send {game_id} --pick type=PlaceCards --pick centre={hand[0]} --pick personal=VALUE"
+    )
+    # --json prints the API's answer to the same picks
+    picks = [{"field": "type", "value": "PlaceCards"}, {"field": "centre", "value": hand[0]}]
+    answer = await server.http.post(
+        f"/api/v1/games/{game_id}/moves", json={"picks": picks}, headers={"Authorization": f"Bearer {me}"}
+    )
+    printed = await ok_json(server, "legal", game_id, "--pick", "PlaceCards", "--pick", hand[0], "--json", token=me)
+    assert printed == answer.json()
+    scripted = await ok_json(
+        server, "play", "moves", game_id, "--pick", "type=PlaceCards", "--pick", f"centre={hand[0]}"
+    )
+    assert scripted == {"version": answer.json()["version"], "picks": picks, "step": {}}  # a spectator has no move
+    assert (
+        await ok_json(
+            server, "play", "moves", game_id, "--pick", "type=PlaceCards", "--pick", f"centre={hand[0]}", token=me
+        )
+        == answer.json()
+    )
+    # a pick that was not offered: the API's refusal, exit 1
+    code, out, err = await cli(
+        server, "legal", game_id, "--pick", "PlaceCards", "--pick", "centre=no-such-card", token=me
+    )
+    assert (code, out) == (1, "") and err.startswith("ludoteca: 422 not_offered: ")
+    code, _, err = await cli(server, "send", game_id, "--pick", "DrawFromDeck", "--json", token=me)
+    assert code == 1 and json.loads(err)["error"] == "not_offered" and json.loads(err)["details"]["field"] == "picks[0]"
+    code, out, err = await cli(server, "send", game_id, "--pick", "PlaceCards", "--pick", hand[0], token=me)
+    assert (code, out) == (2, "") and "the move is not complete: pick personal next" in err
+    code, _, err = await cli(server, "send", game_id, token=me)
+    assert code == 2 and "--pick" in err
+    # sent, built from its picks (a bare value is the option that has it)
+    sent = await ok(server, "send", game_id, "--pick", "PlaceCards", "--pick", hand[0], "--pick", hand[1], token=me)
+    assert sent.split()[1:5] == ["CardsPlaced", f"seat={seat}", f"centre={hand[0]}", f"personal={hand[1]}"]
+    # for scripts, the same from JSON picks
+    version = (await ok_json(server, "show", game_id, "--json"))["version"]
+    answer = await ok_json(server, "play", "send", game_id, "--pick", "type=DrawFromDeck", token=other)
+    assert answer["version"] == version + 1 and answer["events"][0]["event"]["type"] == "CardDrawn"
+
+
 async def test_play_watch_until_finished_after_two_bot_processes(server: Running) -> None:
     game_id, tokens = await server.started(2)
     runs = await asyncio.gather(

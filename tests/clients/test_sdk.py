@@ -26,10 +26,13 @@ from clients.python import (
     Client,
     Conflict,
     Forbidden,
+    LegalCommands,
     LobbyEntry,
     NotFound,
+    Pick,
     Reset,
     RuleViolation,
+    StepMessage,
     TableView,
     Unauthorized,
     Unreachable,
@@ -449,6 +452,200 @@ async def test_watch_resumes_with_the_check_it_was_given_and_resets_on_a_check_o
         with pytest.raises(Reset) as reset:
             await anext(spectator.watch(game_id, after=first.version, check="0" * 32))
         assert reset.value.details["version"] == first.version
+
+
+# --- building a move -----------------------------------------------------------------------------------
+
+
+async def to_the_place_phase(game_id: str, players: dict[int, AsyncClient]) -> tuple[AsyncClient, LegalCommands]:
+    """Draw from the deck for whichever seat the game awaits until that seat must place its cards; that
+    seat's client and its legal answer then."""
+    for _ in range(6):
+        table = await players[0].table(game_id)
+        me = players[table.awaiting[0].seat]
+        legal = await me.legal(game_id)
+        if legal.commands_of("PlaceCards"):
+            return me, legal
+        drawn = await (await me.move(game_id, legal)).pick("type", "DrawFromDeck")
+        assert drawn.command == {"type": "DrawFromDeck"} and not drawn.options
+        await drawn.send()
+    raise AssertionError("no seat came to place its cards")
+
+
+async def test_a_move_of_two_picks_is_built_and_sent(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    players = {seat: AsyncClient(server.url, token) for seat, token in enumerate(tokens)}
+    try:
+        me, legal = await to_the_place_phase(game_id, players)
+        start = await me.move(game_id, legal)  # from legal()'s first step: no request
+        assert [(o.field, o.value, o.kind, o.command) for o in start.options] == [("type", "PlaceCards", "move", None)]
+        assert (start.version, start.picks, start.command) == (legal.version, (), None)
+        placing = await start.pick(start.options[0])
+        hand = [o.value for o in placing.options]
+        assert {o.field for o in placing.options} == {"centre"} and {o.kind for o in placing.options} == {"card"}
+        assert placing.picks == (Pick("type", "PlaceCards"),) and placing.command is None
+        centre = await placing.pick("centre", hand[0])
+        assert [o.value for o in centre.options] == hand[1:]  # the personal card: any other of the hand
+        assert all(o.command == {"type": "PlaceCards", "centre": hand[0], "personal": o.value} for o in centre.options)
+        assert start.options[0].value == "PlaceCards" and not start.complete  # the moves picked on are unchanged
+        placed = await centre.pick(centre.options[-1])
+        command = {"type": "PlaceCards", "centre": hand[0], "personal": hand[-1]}
+        assert (placed.command, placed.options, placed.complete) == (command, [], True)
+        assert [p.field for p in placed.picks] == ["type", "centre", "personal"]
+        # every complete command of the step, walked through the server: what legal() lists
+        listed = await placing.commands()
+        assert listed is not None and len(listed) == len(hand) * (len(hand) - 1)
+        assert sorted(map(repr, listed)) == sorted(map(repr, legal.commands_of("PlaceCards") or []))
+        assert await start.commands(limit=len(listed)) == listed and await start.commands(limit=3) is None
+        sent = await placed.send()
+        assert sent.events[0].event["type"] == "CardsPlaced"
+        assert sent.events[0].event["centre"] == hand[0] and sent.events[0].event["personal"] == hand[-1]
+        with pytest.raises(Conflict) as stale:  # the table moved on: the move was built at an older version
+            await placed.send()
+        assert stale.value.details["version"] == sent.version
+    finally:
+        for player in players.values():
+            await player.aclose()
+
+
+async def test_a_pick_that_was_not_offered_is_refused_with_not_offered(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    players = {seat: AsyncClient(server.url, token) for seat, token in enumerate(tokens)}
+    try:
+        me, legal = await to_the_place_phase(game_id, players)
+        start = await me.move(game_id)  # the first step, asked now
+        assert start.version == legal.version and start.options == legal.step.options
+        with pytest.raises(RuleViolation) as not_now:
+            await start.pick("type", "DrawFromDeck")  # offered earlier in the turn, not now
+        assert (not_now.value.status, not_now.value.code) == (422, "not_offered")
+        assert not_now.value.details["field"] == "picks[0]" and not_now.value.message
+        placing = await start.pick("type", "PlaceCards")
+        with pytest.raises(RuleViolation) as not_held:
+            await placing.pick("centre", "no-such-card")
+        assert (not_held.value.code, not_held.value.details["field"]) == ("not_offered", "picks[1]")
+        with pytest.raises(ValueError, match="pick centre next"):
+            await placing.send()
+        seat = (await me.table(game_id)).seat
+        assert seat is not None
+        other = players[1 - seat]
+        idle = await other.move(game_id)
+        assert idle.empty and idle.options == [] and await idle.commands() == []
+        with pytest.raises(RuleViolation) as idle_pick:
+            await idle.pick("type", "PlaceCards")
+        assert idle_pick.value.code == "not_offered"
+    finally:
+        for player in players.values():
+            await player.aclose()
+
+
+async def test_the_stream_carries_each_awaited_seats_step_and_answers_moves_on_the_socket(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    players = {seat: AsyncClient(server.url, token) for seat, token in enumerate(tokens)}
+    try:
+        me, legal = await to_the_place_phase(game_id, players)
+        async with me.stream(game_id) as stream:
+            update = await anext(stream)
+            assert update.version == legal.version and update.step == legal.step
+            move = await stream.move(update)  # each pick asked on the socket
+            placing = await move.pick("type", "PlaceCards")
+            assert placing.stream is stream and {o.field for o in placing.options} == {"centre"}
+            asked = await stream.moves(placing.picks)
+            assert isinstance(asked, StepMessage) and asked.step == placing.step and len(asked.request_id or "") == 32
+            with pytest.raises(RuleViolation) as refused:
+                await stream.moves([Pick("type", "PlaceCards"), Pick("centre", "no-such-card")])
+            assert (refused.value.code, refused.value.details["field"]) == ("not_offered", "picks[1]")
+            centre = await placing.pick(placing.options[0])
+            placed = await centre.pick(centre.options[0])
+            sent = await placed.send()
+            # the update of that send may come while the socket answers a request: it is kept, then yielded
+            after = await stream.moves()
+            assert after.version == sent.version and after.step.options == []  # the other seat's turn now
+            update = await asyncio.wait_for(anext(stream), 10)
+            assert update.version == sent.version and update.step is None
+            assert [e.version for e in update.events] == list(range(legal.version + 1, sent.version + 1))
+        async with players[0].as_seat(None) as spectator, spectator.stream(game_id) as watching:
+            seen = await anext(watching)
+            assert seen.step is None and (await watching.moves()).step.options == []  # a spectator has no move
+    finally:
+        for player in players.values():
+            await player.aclose()
+
+
+def sync_building(url: str, game_id: str, token: str) -> dict[str, Any]:
+    """The blocking client's move, over REST and over the socket (run in a thread)."""
+    seen: dict[str, Any] = {}
+    with Client(url, token) as me:
+        legal = me.legal(game_id)
+        move = me.move(game_id, legal).pick("type", "PlaceCards")
+        hand = [o.value for o in move.options]
+        seen["commands"] = len(move.commands() or ())
+        seen["hand"] = len(hand)
+        try:
+            move.pick("personal", hand[0])
+        except RuleViolation as exc:
+            seen["refused"] = (exc.code, exc.details["field"])
+        with me.stream(game_id) as stream:
+            update = next(stream)
+            seen["step"] = update.step == legal.step
+            placed = stream.move(update).pick("type", "PlaceCards").pick("centre", hand[1]).pick("personal", hand[0])
+            seen["command"] = placed.command
+            seen["sent"] = placed.send().events[0].event["type"]
+            seen["next"] = next(stream).version > update.version
+    return seen
+
+
+async def test_the_sync_client_builds_a_move_over_rest_and_over_the_socket(server: Running) -> None:
+    game_id, tokens = await server.started(2)
+    players = {seat: AsyncClient(server.url, token) for seat, token in enumerate(tokens)}
+    try:
+        me, _ = await to_the_place_phase(game_id, players)
+        seat = (await me.table(game_id)).seat
+        assert seat is not None
+        seen = await asyncio.wait_for(asyncio.to_thread(sync_building, server.url, game_id, tokens[seat]), 60)
+    finally:
+        for player in players.values():
+            await player.aclose()
+    hand = seen.pop("hand")
+    command = seen.pop("command")
+    assert command["type"] == "PlaceCards" and command["centre"] != command["personal"]
+    assert seen == {
+        "commands": hand * (hand - 1),
+        "refused": ("not_offered", "picks[1]"),
+        "step": True,
+        "sent": "CardsPlaced",
+        "next": True,
+    }
+
+
+async def test_the_example_of_building_a_move_in_docs_sdk_md_runs(server: Running) -> None:
+    section = (ROOT / "docs" / "sdk.md").read_text(encoding="utf-8").split("## Building a move", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert 'URL = "http://127.0.0.1:8000"' in example
+    code = compile(example.replace("http://127.0.0.1:8000", server.url), "docs/sdk.md", "exec")
+    printed: list[tuple[Any, ...]] = []
+    scope = {"print": lambda *values: printed.append(values)}
+    await asyncio.wait_for(asyncio.to_thread(exec, code, scope), 60)
+    assert printed[0] == (["TakeBonus", "DrawFromDeck"],)
+    assert printed[1][0] > 2 and printed[2][0]["type"] == "PlaceCards"
+    assert printed[3:] == [(["CardsPlaced", "TurnStarted"],), ("not_offered", {"field": "picks[0]"})]
+
+
+# Itchy Feet's moves still come from the from_list adapter, which offers a tuple field whole (a pick whose value
+# is a list of cards, e.g. OfferTrade's give): the server cannot read that pick back (400 malformed). Its builder
+# rewrite offers such a field one card at a time; this bot then plays it unchanged (and strict makes the mark go).
+ADAPTED = pytest.mark.xfail(reason="from_list offers whole-tuple picks", raises=BadRequest, strict=True)
+
+
+@pytest.mark.parametrize(
+    "game", ["vilar-de-mouros", "i-love-portugal", pytest.param("itchy-feet", marks=ADAPTED), "miss-liz-parks"]
+)
+async def test_the_random_api_bot_finishes_a_game_of_every_game(server: Running, game: str) -> None:
+    async with AsyncClient(server.url) as lobby:
+        assert game in {g.game for g in (await lobby.catalog()).games}
+        game_id = (await lobby.create(game, 2)).game_id
+    seats, table = await asyncio.wait_for(run_bots(server.url, game_id, seed=3), 100)
+    assert [s.seat for s in seats] == [0, 1]
+    assert table.finished and table.outcome is not None and len(table.outcome["scores"]) == 2
 
 
 # --- export and import ---------------------------------------------------------------------------------
