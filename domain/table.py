@@ -29,6 +29,9 @@ class TableOpened(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
     options: dict[str, Any] = {}
     rules: int = 1  # the game's rules version when the table opened (logs from before it: 1)
     clock: Clock | None = None  # the turn clock, if the table has one
+    # A rematch keeps its people's seats for them until ``reserved_until_ms`` (shared clock).
+    reserved: tuple[int, ...] = ()
+    reserved_until_ms: int = 0
 
 
 class SeatTaken(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
@@ -166,6 +169,8 @@ class Table(msgspec.Struct, frozen=True):
     covered: int = 0  # events still to come of the last step marked Undoable
     clock: Clock | None = None
     clocks: Clocks | None = None  # running once the game has started
+    reserved: tuple[int, ...] = ()  # seats kept for the people of the game before (a rematch)...
+    reserved_until_ms: int = 0  # ...until then, on the shared clock
 
     @property
     def seats_taken(self) -> int:
@@ -212,8 +217,16 @@ def too_few_remain(table: Table) -> bool:
     return len(staying) < 2 or all(s.bot is not None for s in staying)
 
 
-def open_table(game: AnyGame, players: int, options: dict[str, Any], turn_clock: Clock | None = None) -> TableOpened:
-    """Check a new table's size, options and clock; the fact that opens it."""
+def open_table(
+    game: AnyGame,
+    players: int,
+    options: dict[str, Any],
+    turn_clock: Clock | None = None,
+    reserved: tuple[int, ...] = (),
+    reserved_until_ms: int = 0,
+) -> TableOpened:
+    """Check a new table's size, options and clock; the fact that opens it (``reserved``: the
+    seats a rematch keeps for its people until ``reserved_until_ms``)."""
     if turn_clock is not None and not 1 <= turn_clock.seconds <= 7 * 24 * 3600:
         raise Rejected("bad_clock", "A turn clock gives 1 second to 7 days.", {"field": "clock.seconds"})
     if not game.min_players <= players <= game.max_players:
@@ -235,20 +248,35 @@ def open_table(game: AnyGame, players: int, options: dict[str, Any], turn_clock:
         options=msgspec.to_builtins(decoded),
         rules=game.rules_version,
         clock=turn_clock,
+        reserved=reserved,
+        reserved_until_ms=reserved_until_ms if reserved else 0,
     )
 
 
-def take_seat(game: AnyGame, table: Table, seat: Seat | None, name: str, bot: str | None, ctx: Ctx) -> list[Any]:
-    """A seat taken (the chosen one, or the first free one); play starts when the last one is."""
+def take_seat(
+    game: AnyGame, table: Table, seat: Seat | None, name: str, bot: str | None, ctx: Ctx, claim: bool = False
+) -> list[Any]:
+    """A seat taken (the chosen one, or the first free one); play starts when the last one is.
+
+    A rematch keeps its people's seats for them for a while: only their own claim (``claim``)
+    takes a kept seat before ``reserved_until_ms``."""
     if table.state is not None:
         raise Rejected("game_started", "This game has already started; every seat is taken.")
     free = [i for i, s in enumerate(table.seats) if s is None]
+    kept = set(table.reserved) if not claim and ctx.now_ms < table.reserved_until_ms else set()
     if seat is None:
-        seat = free[0]
+        open_seats = [i for i in free if i not in kept]
+        if not open_seats:
+            raise Rejected("seats_kept", "The free seats are kept for the players of the last game for now.")
+        seat = open_seats[0]
     elif not 0 <= seat < table.players:
         raise Rejected("no_such_seat", f"Seats run from 0 to {table.players - 1}.", {"field": "seat"})
     elif seat not in free:
         raise Rejected("seat_taken", f"Seat {seat} is already taken.", {"field": "seat"})
+    elif seat in kept:
+        raise Rejected(
+            "seat_kept", f"Seat {seat} is kept for its player from the last game for now.", {"field": "seat"}
+        )
     events: list[Any] = [SeatTaken(seat=seat, name=name or f"Player {seat + 1}", bot=bot)]
     if len(free) == 1:
         events += game.setup(game.initial(table.players, table.options), ctx)
@@ -330,6 +358,8 @@ def _opened(game: AnyGame, event: TableOpened) -> Table:
         version=1,
         rules=event.rules,
         clock=event.clock,
+        reserved=event.reserved,
+        reserved_until_ms=event.reserved_until_ms,
     )
 
 

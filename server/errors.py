@@ -30,7 +30,7 @@ class ApiError(Exception):
 
 
 # Rule codes that mean "the table moved on", not "that move is against the rules".
-CONFLICT_CODES = frozenset({"seat_taken", "game_started"})
+CONFLICT_CODES = frozenset({"seat_taken", "seat_kept", "seats_kept", "game_started"})
 
 
 def rejected(exc: Rejected) -> ApiError:

@@ -174,7 +174,10 @@ async def call_off(request: Request) -> Response:
 
 
 async def rematch(request: Request) -> Response:
-    return answer(await lobby.rematch(games_of(request), request.path_params["game_id"], bearer(request)), 201)
+    grace_ms = round(request.app.state.settings.rematch_grace * 1000)
+    return answer(
+        await lobby.rematch(games_of(request), request.path_params["game_id"], bearer(request), grace_ms), 201
+    )
 
 
 async def list_games(request: Request) -> Response:

@@ -80,13 +80,15 @@ async def create(
     client: str | None = None,
     turn_clock: Clock | None = None,
     game_id: str | None = None,
+    reserved: tuple[tuple[int, ...], int] = ((), 0),
 ) -> NewGame:
-    """Open a table (``game_id``: a chosen id, for a rematch; None: a new random one)."""
+    """Open a table (``game_id``: a chosen id, for a rematch; None: a new random one; ``reserved``:
+    the seats a rematch keeps for its people, and until when on the shared clock)."""
     game = games.games.get(kind)
     if game is None:
         raise ApiError(400, "unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
     try:
-        opened = open_table(game, players, options, turn_clock)
+        opened = open_table(game, players, options, turn_clock, *reserved)
     except Rejected as exc:
         raise rejected(exc) from None
     game_id = game_id or secrets.token_hex(GAME_ID_BYTES)
@@ -119,23 +121,39 @@ async def call_off(games: Games, game_id: str, token: str | None) -> LobbyEntry:
     return lobby_entry(games.games[table.game], game_id, table)
 
 
-async def rematch(games: Games, game_id: str, token: str | None) -> Rematch:
+async def rematch(games: Games, game_id: str, token: str | None, grace_ms: int = 600_000) -> Rematch:
     """Seat a seat of a finished game at its rematch, opening it (once, for everyone) if need be.
 
-    The rematch has an id derived from the finished game's, so seats asking at the same
-    time open the same table; each seat's new token is derived from its old one, so
-    asking again answers the same seat and token."""
+    The first seat to ask draws the rematch's id at random and links the finished game to it
+    (``RematchOpened``: one append, so seats asking at the same time agree on one id); the
+    table keeps its people's seats for them for ``grace_ms``, so a stranger who sees it in the
+    lobby cannot sit in one first. Each seat's new token is derived from its old one, so asking
+    again answers the same seat and token."""
     at = await games.sit(game_id, token)
     if at.seat is None or token is None:
         raise ApiError(403, "spectator", "Only a seat of the finished game may ask for its rematch.")
     table = at.table
     if status(at.game, table) != "finished" or table.cancelled:
         raise ApiError(422, "game_not_over", "A rematch is offered once the game is over.")
-    new_id = table.rematch or hashlib.sha256(f"rematch:{game_id}".encode()).hexdigest()[: 2 * GAME_ID_BYTES]
+    if table.rematch is None:
+        drawn = secrets.token_hex(GAME_ID_BYTES)
+        _, table = await append_facts(games, game_id, lambda game, table: open_rematch(game, table, drawn))
+    new_id = table.rematch
+    assert new_id is not None
     if not await games.store.exists(new_id):
+        # Every seat a person sat in, those who resigned too: the bots that sat from the start sit again.
+        people = tuple(s.seat for s in table.seats if s is not None and (s.bot is None or s.seat in table.resigned))
+        until = await games.store.now_ms() + grace_ms
         try:
             await create(
-                games, table.game, table.players, msgspec.to_builtins(table.options), None, table.clock, new_id
+                games,
+                table.game,
+                table.players,
+                msgspec.to_builtins(table.options),
+                None,
+                table.clock,
+                new_id,
+                reserved=(people, until),
             )
         except ApiError as exc:
             if exc.code != "game_exists":
@@ -147,11 +165,10 @@ async def rematch(games: Games, game_id: str, token: str | None) -> Rematch:
             except ApiError as exc:
                 if exc.code not in ("seat_taken", "game_started"):
                     raise
-    await append_facts(games, game_id, lambda game, table: open_rematch(game, table, new_id))
     new_token_ = f"{new_id}.{_derived(token, new_id)}"
     info = table.seats[at.seat]
     name = info.name if info is not None else ""
-    joined = await join(games, new_id, at.seat, name, None, new_token_)
+    joined = await join(games, new_id, at.seat, name, None, new_token_, claim=True)
     assert joined.token is not None
     return Rematch(new_id, joined.seat, joined.token)
 
@@ -184,13 +201,19 @@ async def admit(games: Games, client: str | None, now_ms: int) -> None:
 
 
 async def join(
-    games: Games, game_id: str, seat: int | None, name: str, bot: str | None, token: str | None = None
+    games: Games,
+    game_id: str,
+    seat: int | None,
+    name: str,
+    bot: str | None,
+    token: str | None = None,
+    claim: bool = False,
 ) -> Joined:
     """Take a seat for a person (who gets its token) or for a bot the server plays (no token:
     the seat's ``bot`` field, in the stream, tells every replica to play it).
 
     ``token``: the person's token, when the server derived it (a rematch); asking again with
-    it answers the seat it already holds."""
+    it answers the seat it already holds. ``claim``: a rematch's person taking the seat kept for it."""
     if bot is not None:  # in the bots' queue before the seat is: a crash between the two loses no bot
         await bots.enlist(games, game_id)
     elif token is None:
@@ -202,7 +225,7 @@ async def join(
     ctx = await games.ctx()
 
     def sit_down(game: AnyGame, table: Table) -> list[Any]:
-        return take_seat(game, table, seat, name or bot_name(bot), bot, ctx)
+        return take_seat(game, table, seat, name or bot_name(bot), bot, ctx, claim)
 
     events, _ = await append_facts(
         games, game_id, sit_down, lambda events: {token_hash(token): events[0].seat} if token else None

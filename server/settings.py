@@ -44,6 +44,7 @@ class Settings:
     archive_dir: Path | None = None  # None: finished games are not archived by the schedule
     housekeeping_interval: float = 60.0  # how often each replica looks for games to expire or archive
     bot_delay_ms: int = 300  # a bot's think time before it moves, so people can follow (0 in tests)
+    rematch_grace: float = 600.0  # seconds a rematch keeps its people's seats for them
     drop_after: float = 0.0  # seconds a seat's sockets may stay away before a bot takes it over (0: never)
 
     @classmethod
@@ -103,6 +104,7 @@ class Settings:
             retention=decimal("RETENTION", default.retention),
             archive_dir=Path(archive) if (archive := get("ARCHIVE_DIR", "")) else None,
             housekeeping_interval=decimal("HOUSEKEEPING_INTERVAL", default.housekeeping_interval),
+            rematch_grace=decimal("REMATCH_GRACE", default.rematch_grace),
             drop_after=decimal("DROP_AFTER", default.drop_after),
             bot_delay_ms=whole("BOT_DELAY_MS", default.bot_delay_ms),
         )
