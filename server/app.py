@@ -35,6 +35,7 @@ from server.logs import RequestContext
 from server.metrics import Metrics, TimeRequests, scrape
 from server.openapi import document
 from server.presence import Presence, keep_dropping
+from server.quotas import Quotas
 from server.settings import Settings
 from server.store import SEQUENCE_KEY, EventStore, Notifications, check_server, connect, initialize
 from server.ws import game_socket
@@ -173,7 +174,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
                 games,
                 cache_size=settings.cache_size,
                 command_retries=settings.command_retries,
-                create_per_hour=settings.create_per_hour,
+                quotas=Quotas(redis, settings.create_per_hour, settings.seats_per_hour),
                 max_open_games=settings.max_open_games,
             )
             service.metrics = metrics

@@ -37,6 +37,7 @@ from server.auth import token_hash
 from server.codec import TABLE_OPENED, GameCodec, encode
 from server.errors import ApiError, malformed, rejected
 from server.metrics import Metrics, result_class
+from server.quotas import Quotas
 from server.store import Appended, AppendResult, Conflict, Duplicate, EventStore, Look
 
 GAME_ID_BYTES = 8
@@ -121,7 +122,7 @@ class Games:
         cache_size: int = 1000,
         command_retries: int = 5,
         on_append: Callable[[str], None] | None = None,
-        create_per_hour: int = 0,
+        quotas: Quotas | None = None,
         max_open_games: int = 0,
     ) -> None:
         self.store = store
@@ -138,7 +139,7 @@ class Games:
         self.command_retries = command_retries
         self.on_append = on_append  # tells this replica's feeds at once, before the notification
         self.on_change: Callable[[Change], None] | None = None  # hands a command's events to this replica's feed
-        self.create_per_hour = create_per_hour  # games one client address may open an hour (0: no limit)
+        self.quotas = quotas or Quotas(store.redis, 0, 0)  # what one client address may take
         self.max_open_games = max_open_games  # open games in total, every replica together (0: no limit)
         self.metrics: Metrics | None = None
         self.rng = random.SystemRandom()

@@ -136,6 +136,11 @@ def int_param(request: Request, name: str, default: int, low: int, high: int) ->
     return int(raw)
 
 
+def client_address(conn: HTTPConnection) -> str | None:
+    """The address quotas count against: the peer, or what a trusted proxy said (LUDOTECA_TRUSTED_PROXIES)."""
+    return conn.client.host if conn.client else None
+
+
 async def seated(request: HTTPConnection) -> Seated:
     return await games_of(request).sit(request.path_params["game_id"], bearer(request))
 
@@ -164,8 +169,9 @@ async def get_components(request: Request) -> Response:
 
 async def create_game(request: Request) -> Response:
     body = await read_json(request, CreateGame)
-    client = request.client.host if request.client else None  # behind a proxy: uvicorn's --forwarded-allow-ips
-    created = await lobby.create(games_of(request), body.game, body.players, body.options, client, body.clock)
+    created = await lobby.create(
+        games_of(request), body.game, body.players, body.options, client_address(request), body.clock
+    )
     return answer(created, 201)
 
 
@@ -198,9 +204,9 @@ async def take_seat(request: Request) -> Response:
         known = sorted(BOTS)
         message = f"There is no bot {body.bot!r}; bots: {', '.join(known)}."
         raise ApiError(422, "no_such_bot", message, {"field": "bot", "bots": known})
-    if len(body.name) > 40:
-        raise ApiError(400, "malformed", "A name has at most 40 characters.", {"field": "name"})
-    seated = await lobby.join(games_of(request), request.path_params["game_id"], body.seat, body.name, body.bot)
+    name = lobby.seat_name(body.name)
+    game_id = request.path_params["game_id"]
+    seated = await lobby.join(games_of(request), game_id, body.seat, name, body.bot, client=client_address(request))
     return answer(seated, 201)
 
 

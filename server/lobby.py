@@ -7,6 +7,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -22,8 +23,6 @@ from server.codec import encode
 from server.errors import ApiError, malformed, rejected
 from server.games import GAME_ID_BYTES, Games
 from server.store import Appended
-
-HOUR_MS = 3_600_000
 
 
 class Joined(msgspec.Struct):
@@ -180,7 +179,7 @@ def _derived(token: str, game_id: str) -> str:
 
 
 async def admit(games: Games, client: str | None, now_ms: int) -> None:
-    """Refuse a new game past the quotas: open games in total, then games per client address an hour."""
+    """Refuse a new game past the quotas: open games in total, then tables per client address an hour."""
     if games.max_open_games and await games.store.count("open") >= games.max_open_games:
         raise ApiError(
             429,
@@ -188,16 +187,7 @@ async def admit(games: Games, client: str | None, now_ms: int) -> None:
             f"This server already has {games.max_open_games} open games; join one or try again later.",
             {"limit": games.max_open_games},
         )
-    if games.create_per_hour and client:
-        window = now_ms // HOUR_MS
-        if await games.store.count_creation(client, window, HOUR_MS // 1000 + 60) > games.create_per_hour:
-            retry_after = ((window + 1) * HOUR_MS - now_ms) // 1000 + 1
-            raise ApiError(
-                429,
-                "too_many_games",
-                f"This address may open {games.create_per_hour} games an hour; try again later.",
-                {"limit": games.create_per_hour, "retry_after": retry_after},
-            )
+    await games.quotas.take(games.quotas.games, client, now_ms)
 
 
 async def join(
@@ -208,12 +198,14 @@ async def join(
     bot: str | None,
     token: str | None = None,
     claim: bool = False,
+    client: str | None = None,
 ) -> Joined:
     """Take a seat for a person (who gets its token) or for a bot the server plays (no token:
     the seat's ``bot`` field, in the stream, tells every replica to play it).
 
     ``token``: the person's token, when the server derived it (a rematch); asking again with
-    it answers the seat it already holds. ``claim``: a rematch's person taking the seat kept for it."""
+    it answers the seat it already holds. ``claim``: a rematch's person taking the seat kept for it.
+    ``client``: the address asking, counted against its hourly seats (none for the server's own)."""
     if bot is not None:  # in the bots' queue before the seat is: a crash between the two loses no bot
         await bots.enlist(games, game_id)
     elif token is None:
@@ -223,6 +215,7 @@ async def join(
         if held is not None:
             return Joined(held, token)
     ctx = await games.ctx()
+    await games.quotas.take(games.quotas.seats, client, ctx.now_ms)
 
     def sit_down(game: AnyGame, table: Table) -> list[Any]:
         return take_seat(game, table, seat, name or bot_name(bot), bot, ctx, claim)
@@ -305,3 +298,25 @@ class LogLine(msgspec.Struct):
 
 
 LOG_LINE = msgspec.json.Decoder(LogLine)
+
+
+NAME_MOST = 40  # characters, after normalising
+
+
+def seat_name(name: str) -> str:
+    """A name as the table shows it: NFC, without control, format (bidi overrides, zero-width) or
+    unassigned characters, whitespace as single spaces; 400 past ``NAME_MOST`` characters.
+
+    A name is shown to everyone at the table and in terminals: U+202E would make it read as
+    another player's name, an escape sequence would move a terminal's cursor."""
+    kept = []
+    for char in unicodedata.normalize("NFC", name):
+        kind = unicodedata.category(char)
+        if kind.startswith("Z") or char.isspace():
+            kept.append(" ")
+        elif kind not in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            kept.append(char)
+    cleaned = " ".join("".join(kept).split())
+    if len(cleaned) > NAME_MOST:
+        raise ApiError(400, "malformed", f"A name has at most {NAME_MOST} characters.", {"field": "name"})
+    return cleaned

@@ -123,6 +123,10 @@ def server_config(app: Any, settings: Settings, **overrides: Any) -> uvicorn.Con
         "log_config": None,  # server.logs configured every logger
         # Slow and oversized requests are cut (server/guard.py).
         "http": guarded(settings.header_timeout, settings.body_timeout, settings.max_header),
+        # X-Forwarded-For is believed only from the proxies the operator names (uvicorn would
+        # believe any client on loopback): quotas count against an address nobody can choose.
+        "proxy_headers": bool(settings.trusted_proxies),
+        "forwarded_allow_ips": list(settings.trusted_proxies),
         # What ws="auto" picks when websockets is installed, named so it cannot drift: the legacy
         # ws="websockets" holds 3 tasks a socket (about 7.5 KiB more per idle socket, docs/performance.md).
         "ws": "websockets-sansio",

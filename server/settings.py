@@ -37,7 +37,11 @@ class Settings:
     ws_flood_limit: int = 40  # messages refused with too_many in a row before the socket is closed (4029)
     deadline_interval: float = 0.2  # how often each replica looks for windows that are due
     shutdown_grace: float = 10.0  # on SIGTERM: seconds to finish requests in flight before closing
-    create_per_hour: int = 0  # games one client address may open an hour (0: no limit)
+    create_per_hour: int = 60  # tables one client address may open an hour (0: no limit)
+    seats_per_hour: int = 240  # seats one client address may take an hour (0: no limit)
+    # Addresses of the proxies whose X-Forwarded-For names the client (comma separated; "*": any).
+    # None of them by default: a client cannot choose the address its quotas count against.
+    trusted_proxies: tuple[str, ...] = field(default_factory=tuple)
     max_open_games: int = 10_000  # open games in total, waiting for players (0: no limit)
     open_ttl: float = 86_400.0  # seconds an open game waits for players before it is deleted (0: forever)
     retention: float = 30 * 86_400.0  # seconds a finished game stays in Redis before it is archived
@@ -99,6 +103,8 @@ class Settings:
             deadline_interval=decimal("DEADLINE_INTERVAL", default.deadline_interval),
             shutdown_grace=decimal("SHUTDOWN_GRACE", default.shutdown_grace),
             create_per_hour=whole("CREATE_PER_HOUR", default.create_per_hour),
+            seats_per_hour=whole("SEATS_PER_HOUR", default.seats_per_hour),
+            trusted_proxies=tuple(p.strip() for p in get("TRUSTED_PROXIES", "").split(",") if p.strip()),
             max_open_games=whole("MAX_OPEN_GAMES", default.max_open_games),
             open_ttl=decimal("OPEN_TTL", default.open_ttl),
             retention=decimal("RETENTION", default.retention),

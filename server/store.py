@@ -27,7 +27,7 @@ the finished games scored by their finish time (ms, Redis TIME), for archiving. 
 sets share the hash tag ``{games}`` so that moving a game between them is one MULTI
 on Redis Cluster too.)
 
-Quotas count in ``lt:{quota}:client:<address>:<hour>`` (one slot, keys that expire).
+Quotas (server/quotas.py) count in ``lt:{quota}:<what>:<address>:<hour>``.
 """
 
 from __future__ import annotations
@@ -580,15 +580,6 @@ class EventStore:
                 return added
 
     # -- quotas and locks (one slot each, keys that expire) ------------------------
-
-    async def count_creation(self, client: str, window: int, ttl_s: int) -> int:
-        """Count one creation by ``client`` in the numbered ``window``; the count so far."""
-        key = f"lt:{{quota}}:client:{client}:{window}"
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.incr(key)
-            pipe.expire(key, ttl_s)
-            count, _ = await pipe.execute()
-        return int(count)
 
     async def lock(self, name: str, owner: str, ttl_ms: int) -> bool:
         """Take the lock ``name`` for ``ttl_ms`` unless another owner holds it."""

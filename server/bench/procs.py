@@ -125,18 +125,22 @@ class Server:
             self.log.close()
 
 
+# The bench's load comes from one address: its per-address quotas would stop it within a minute.
+UNLIMITED = {"LUDOTECA_CREATE_PER_HOUR": "0", "LUDOTECA_SEATS_PER_HOUR": "0"}
+
+
 def ludoteca(redis_url: str) -> Server:
-    """``ludoteca serve`` as an operator runs it, on the bench's Redis."""
+    """``ludoteca serve`` as an operator runs it, on the bench's Redis (no per-address quotas)."""
     port = free_port()
     args = [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--log-level", "warning"]
-    return Server("ludoteca serve", args, port, {"REDIS_URL": redis_url})
+    return Server("ludoteca serve", args, port, {"REDIS_URL": redis_url, **UNLIMITED})
 
 
 def ludoteca_gc(redis_url: str, mode: str, stats: Path) -> Server:
     """``ludoteca serve`` with its garbage collector observed (and tuned by ``mode``)."""
     port = free_port()
     args = [sys.executable, "-m", "server.bench.gcserve", "--mode", mode, "--port", str(port), "--stats", str(stats)]
-    return Server(f"ludoteca serve (gc {mode})", args, port, {"REDIS_URL": redis_url})
+    return Server(f"ludoteca serve (gc {mode})", args, port, {"REDIS_URL": redis_url, **UNLIMITED})
 
 
 def bare(redis_url: str) -> Server:

@@ -83,7 +83,9 @@ def kill_redis(embedded: EmbeddedRedis) -> None:
 
 
 def replica(redis_url: str, **env: str) -> Serve:
-    settings = {"LUDOTECA_ADMIN_TOKEN": ADMIN, "LUDOTECA_SWEEP_INTERVAL": "0.5"} | env
+    # Quotas off: the harness opens many tables from one address (tests/server/test_quotas.py checks them).
+    settings = {"LUDOTECA_ADMIN_TOKEN": ADMIN, "LUDOTECA_SWEEP_INTERVAL": "0.5", "LUDOTECA_CREATE_PER_HOUR": "0"}
+    settings |= {"LUDOTECA_SEATS_PER_HOUR": "0"} | env
     return Serve(free_port(), redis_url=redis_url, **settings)
 
 

@@ -22,6 +22,9 @@ from server.serve import server_config
 from server.settings import Settings
 
 ADMIN = "admin-token-for-tests"
+# The general test servers open many tables from one address; tests/server/test_quotas.py
+# checks the per-address quotas, which are on by default.
+NO_QUOTAS: dict[str, Any] = {"create_per_hour": 0, "seats_per_hour": 0}
 
 
 @dataclass
@@ -106,12 +109,12 @@ async def running(settings: Settings) -> AsyncIterator[Running]:
 
 def quick_settings(redis_url: str, bot_delay_ms: int = 0) -> Settings:
     """A server whose bots do not pause to think."""
-    return Settings(redis_url=redis_url, admin_token=ADMIN, sweep_interval=0.5, bot_delay_ms=bot_delay_ms)
+    return Settings(redis_url=redis_url, admin_token=ADMIN, sweep_interval=0.5, bot_delay_ms=bot_delay_ms, **NO_QUOTAS)
 
 
 @pytest.fixture
 async def server(redis: aioredis.Redis, redis_url: str) -> AsyncIterator[Running]:
-    async with running(Settings(redis_url=redis_url, admin_token=ADMIN, sweep_interval=0.5)) as api:
+    async with running(Settings(redis_url=redis_url, admin_token=ADMIN, sweep_interval=0.5, **NO_QUOTAS)) as api:
         yield api
 
 

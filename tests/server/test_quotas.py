@@ -1,4 +1,5 @@
-"""Quotas on opening games: per client address an hour, and open games in total, answered with 429."""
+"""Quotas: tables opened and seats taken per client address an hour (on by default), open games in
+total, answered with 429; the address is the peer's, or what a trusted proxy says."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.settings import Settings
+from tests.reliability.harness import figure
 from tests.server.conftest import start_server, stop_server
 
 NEW_GAME = {"game": "vilar-de-mouros", "players": 2}
@@ -32,7 +34,7 @@ def serve(redis: aioredis.Redis, redis_url: str) -> Serve:
 
 
 async def test_an_address_past_its_hourly_quota_gets_429(serve: Serve, redis: aioredis.Redis) -> None:
-    async with serve(create_per_hour=3, max_open_games=0) as http:
+    async with serve(create_per_hour=3, seats_per_hour=0, max_open_games=0) as http:
         for _ in range(3):
             assert (await http.post("/api/v1/games", json=NEW_GAME)).status_code == 201
         r = await http.post("/api/v1/games", json=NEW_GAME)
@@ -47,7 +49,7 @@ async def test_an_address_past_its_hourly_quota_gets_429(serve: Serve, redis: ai
         assert len(listed) == 3  # the refused one was not created
         # The counter is one expiring key in the quota slot.
         [key] = await redis.keys("lt:{quota}:*")
-        assert key.startswith(b"lt:{quota}:client:127.0.0.1:")
+        assert key.startswith(b"lt:{quota}:games:127.0.0.1:")
         assert 0 < await redis.ttl(key) <= 3660
 
 
@@ -78,7 +80,49 @@ async def test_bad_requests_are_refused_before_they_count(serve: Serve) -> None:
         assert (await http.post("/api/v1/games", json=NEW_GAME)).status_code == 201
 
 
-def test_the_quotas_are_settings() -> None:
-    settings = Settings.from_env({"LUDOTECA_CREATE_PER_HOUR": "7", "LUDOTECA_MAX_OPEN_GAMES": "9"})
-    assert (settings.create_per_hour, settings.max_open_games) == (7, 9)
-    assert (Settings().create_per_hour, Settings().max_open_games) == (0, 10_000)
+def test_the_quotas_are_settings_on_by_default() -> None:
+    settings = Settings.from_env(
+        {"LUDOTECA_CREATE_PER_HOUR": "7", "LUDOTECA_SEATS_PER_HOUR": "8", "LUDOTECA_MAX_OPEN_GAMES": "9"}
+    )
+    assert (settings.create_per_hour, settings.seats_per_hour, settings.max_open_games) == (7, 8, 9)
+    default = Settings()
+    assert (default.create_per_hour, default.seats_per_hour, default.max_open_games) == (60, 240, 10_000)
+    assert default.trusted_proxies == ()
+
+
+async def test_one_address_cannot_fill_the_server_with_tables(serve: Serve) -> None:
+    """With the default quotas one address opens 60 tables an hour; the server-wide cap is 10,000."""
+    async with serve() as http:
+        codes = [(await http.post("/api/v1/games", json=NEW_GAME)).status_code for _ in range(61)]
+    assert codes == [201] * 60 + [429]
+    figure("quotas: tables one address may open an hour", "60 by default (LUDOTECA_CREATE_PER_HOUR)")
+
+
+async def test_an_address_past_its_hourly_seats_gets_429(serve: Serve) -> None:
+    async with serve(seats_per_hour=3) as http:
+        games = [(await http.post("/api/v1/games", json=NEW_GAME)).json()["game_id"] for _ in range(2)]
+        codes = [(await http.post(f"/api/v1/games/{g}/seats", json={})).status_code for g in games for _ in range(2)]
+        assert codes == [201, 201, 201, 429]
+        refused = await http.post(f"/api/v1/games/{games[1]}/seats", json={})
+        assert refused.json()["error"] == "too_many_seats" and "3 seats an hour" in refused.json()["message"]
+        table = (await http.get(f"/api/v1/games/{games[1]}")).json()
+        assert table["seats"][1] is None  # the refused seat was not taken
+    figure("quotas: seats one address may take an hour", "240 by default (LUDOTECA_SEATS_PER_HOUR)")
+
+
+async def test_a_forwarded_address_is_believed_only_from_a_trusted_proxy(serve: Serve, redis: aioredis.Redis) -> None:
+    spoofed = {"X-Forwarded-For": "203.0.113.9"}
+    async with serve(create_per_hour=1, seats_per_hour=0) as http:
+        assert (await http.post("/api/v1/games", json=NEW_GAME, headers=spoofed)).status_code == 201
+        # The header is ignored: the second table still counts against 127.0.0.1.
+        assert (
+            await http.post("/api/v1/games", json=NEW_GAME, headers={"X-Forwarded-For": "198.51.100.1"})
+        ).status_code == 429
+    assert [k async for k in redis.scan_iter("lt:{quota}:games:127.0.0.1:*")]
+    await redis.flushall()
+    async with serve(create_per_hour=1, seats_per_hour=0, trusted_proxies=("127.0.0.1",)) as http:
+        assert (await http.post("/api/v1/games", json=NEW_GAME, headers=spoofed)).status_code == 201
+        other = {"X-Forwarded-For": "198.51.100.1"}
+        assert (await http.post("/api/v1/games", json=NEW_GAME, headers=other)).status_code == 201  # another client
+        assert (await http.post("/api/v1/games", json=NEW_GAME, headers=spoofed)).status_code == 429
+    assert [k async for k in redis.scan_iter("lt:{quota}:games:203.0.113.9:*")]
