@@ -61,6 +61,7 @@ from domain.moves import Builder, Chosen, menu, offer, pick_one, send
 
 
 def moves(state: State, seat: Seat, picks: tuple[Pick, ...]) -> Step:
+    """What ``seat`` may pick next after ``picks``, and the command they make (GAME.moves)."""
     return menu(picks, _builders(state, seat))
 
 

@@ -201,8 +201,7 @@ def test_moves_are_sound_complete_and_never_stuck_in_random_reachable_states(
 ) -> None:
     choices = random.Random(choice_seed)
     state = reachable(players, seed, choices, options, depth)
-    candidates = {seat: universe(state, seat, choices) for seat in range(players)}
-    check_moves(GAME, state, choices, candidates, nodes=40)
+    check_moves(GAME, state, choices, {seat: universe(state, seat, choices) for seat in range(players)}, nodes=40)
     for awaited in GAME.awaited(state):
         check_walks(state, awaited.seat, choices)
 

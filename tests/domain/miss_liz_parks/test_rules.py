@@ -78,7 +78,7 @@ def test_themes_are_chosen_in_turn_from_the_first_player_one_each() -> None:
     assert state.current == (first + 1) % 3
     assert rejection(state, ChooseTheme(theme=OCEAN)).code == "theme_taken"
     assert rejection(state, ChooseTheme(theme="space")).code == "unknown_theme"
-    assert ChooseTheme(theme=OCEAN) not in GAME.commands(state, state.current)  # type: ignore[arg-type]
+    assert ChooseTheme(theme=OCEAN) not in GAME.commands(state, state.current)
 
 
 @pytest.mark.parametrize(("players", "pile"), [(2, 6), (3, 8), (4, 10), (5, 12)])
