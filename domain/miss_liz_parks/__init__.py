@@ -10,11 +10,11 @@ from domain.engine import Game
 from domain.miss_liz_parks.commands import Command
 from domain.miss_liz_parks.components import COMPONENTS
 from domain.miss_liz_parks.events import Event
-from domain.miss_liz_parks.rules import awaited, decide, evolve, legal_commands, setup
+from domain.miss_liz_parks.moves import moves
+from domain.miss_liz_parks.rules import awaited, decide, evolve, setup
 from domain.miss_liz_parks.scoring import ParkOutcome, outcome
-from domain.miss_liz_parks.state import Options, State, initial
+from domain.miss_liz_parks.state import RULES, Options, State, initial
 from domain.miss_liz_parks.views import ParkGameView, redact, view
-from domain.moves import from_list
 
 GAME: Game[State, Command, Event, ParkOutcome] = Game(
     id="miss-liz-parks",
@@ -32,24 +32,11 @@ GAME: Game[State, Command, Event, ParkOutcome] = Game(
     evolve=evolve,
     view=view,
     redact=redact,
-    moves=from_list(
-        legal_commands,
-        {
-            "theme": "theme",
-            "column": "column",
-            "cell": "cell",
-            "card": "card",
-            "tile": "tile",
-            "cells": "cells",
-            "count": "number",
-            "source": "cell",
-            "target": "cell",
-            "amount": "number",
-        },
-    ),
+    moves=moves,
     awaited=awaited,
     outcome=outcome,
     components=COMPONENTS,
+    rules_version=RULES,
 )
 
 __all__ = ["GAME"]

@@ -11,9 +11,11 @@ Cell = tuple[int, int]
 
 
 class StartingPlayerDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
-    """The first player, drawn at random; themes are chosen from this seat on, clockwise."""
+    """The first player, drawn at random; themes are chosen from this seat on, clockwise. ``rules``:
+    the rules version the game is played by (state.RULES; logs from before it was recorded: 1)."""
 
     seat: int
+    rules: int = 1
 
 
 class ThemeChosen(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):

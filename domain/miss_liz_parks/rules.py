@@ -1,4 +1,4 @@
-"""Setup, decide, evolve, awaited and legal_commands: the rules of setup, rounds and turns."""
+"""Setup, decide, evolve and awaited: the rules of setup, rounds and turns (moves: the picks, in moves.py)."""
 
 from __future__ import annotations
 
@@ -84,14 +84,15 @@ from domain.miss_liz_parks.events import (
 )
 from domain.miss_liz_parks.scoring import score
 from domain.miss_liz_parks.state import (
-    PATH_STEPS,
+    RULES,
     Building,
     Cell,
     Park,
     State,
     active,
-    around,
+    beside_entrance,
     building_at,
+    can_give_back,
     employees_left,
     empty_cells,
     entrance,
@@ -99,8 +100,11 @@ from domain.miss_liz_parks.state import (
     kind,
     occupied,
     on_grid,
+    rest_area_active,
     streets_left,
+    takes_employee,
     theme_of,
+    tiles_on_board,
     tokens_free,
 )
 
@@ -111,7 +115,7 @@ REWARDING = ("Administration", "Board of Directors")
 
 def setup(state: State, ctx: Ctx) -> list[Event]:
     """The first player, drawn at random; themes are then chosen from that seat on, clockwise."""
-    return [StartingPlayerDrawn(seat=ctx.rng.randrange(state.players))]
+    return [StartingPlayerDrawn(seat=ctx.rng.randrange(state.players), rules=RULES)]
 
 
 def _deal(state: State, ctx: Ctx) -> list[Event]:
@@ -175,8 +179,8 @@ def evolve(state: State, event: Event) -> State:
             assert target is not None
             park = _building(park, cell, replace(target, employees=target.employees + 1))
             return _park(state, seat, replace(park, employees=park.employees - 1))
-        case StartingPlayerDrawn(seat=seat):
-            return replace(state, phase="themes", first=seat, current=seat)
+        case StartingPlayerDrawn(seat=seat, rules=rules):
+            return replace(state, phase="themes", first=seat, current=seat, rules=rules)
         case ThemeChosen(seat=seat, theme=theme):
             park = replace(
                 state.parks[seat],
@@ -295,7 +299,7 @@ def evolve(state: State, event: Event) -> State:
     return state
 
 
-# -- who is awaited, and what they may send ----------------------------------------------------
+# -- who is awaited ----------------------------------------------------------------------------
 
 
 def _opening_need(park: Park) -> str | None:
@@ -316,98 +320,6 @@ def awaited(state: State) -> list[Awaited]:
     if state.phase == "turns" and state.current is not None and state.step != "between":
         return [Awaited(seat=state.current, reason=state.step)]
     return []
-
-
-def _beside_entrance(park: Park) -> list[Cell]:
-    gate = entrance(park)
-    taken = occupied(park)
-    return [] if gate is None else [c for c in sorted(around(gate.cell, PATH_STEPS)) if c not in taken]
-
-
-def _rest_area_active(park: Park) -> bool:
-    return any(kind(b) == "Rest Area" for b in active(park))
-
-
-def _takes_employee(building: Building) -> bool:
-    return building.employees == 0 or kind(building) == "Rest Area"
-
-
-def _can_give_back(park: Park, building: Building) -> bool:
-    """Whether the employee may leave: what the building gave must still be at hand."""
-    if building.reward is None or building.employees > 1:
-        return True
-    e, t, p = building.reward
-    return park.employees >= e and park.theme_tokens >= t and tokens_free(park) >= p
-
-
-def _free_commands(state: State, park: Park) -> list[Command]:
-    commands: list[Command] = []
-    if park.employees > 0:
-        commands += [AssignEmployee(cell=b.cell) for b in park.buildings if _takes_employee(b)]
-    if _rest_area_active(park):
-        for source in park.buildings:
-            if source.employees > 0 and _can_give_back(park, source):
-                commands += [
-                    MoveEmployee(source=source.cell, target=t.cell)
-                    for t in park.buildings
-                    if t.cell != source.cell and _takes_employee(t)
-                ]
-    if park.theme_tokens > 0:
-        for b in park.buildings:
-            if kind(b) != "Entrance" and b.token is None:
-                commands += [PlaceThemeToken(cell=b.cell, theme=t) for t in THEME_IDS if t != theme_of(b)]
-    if state.options.investment:
-        commands += [TakeInvestment(amount=a) for a in range(1, INVESTMENT_LIMIT - park.invested + 1)]
-    return commands
-
-
-def _tiles_on_board(state: State) -> list[tuple[str, int, int]]:
-    """(tile, row, column) for every tile on the projects board, row 0 being the cost 4 row."""
-    return [(t, r, c) for r, row in enumerate(state.projects) for c, t in enumerate(row) if t is not None]
-
-
-def legal_commands(state: State, seat: Seat) -> list[Command]:
-    if state.phase == "themes":
-        if seat != state.current:
-            return []
-        taken = {p.theme for p in state.parks}
-        return [ChooseTheme(theme=t) for t in THEME_IDS if t not in taken]
-    if state.phase == "opening":
-        if not 0 <= seat < state.players:
-            return []
-        park = state.parks[seat]
-        commands: list[Command] = []
-        if entrance(park) is None:
-            commands += [PlaceEntrance(column=c) for c in range(GRID_COLUMNS)]
-        elif not park.streets:
-            commands += [PlaceFirstStreet(cell=c) for c in _beside_entrance(park)]
-        commands += [KeepPlanningCard(card=c) for c in park.looking]
-        return commands
-    if state.phase != "turns" or seat != state.current:
-        return []
-    park = state.parks[seat]
-    if state.step == "build":
-        return [BuildTile(cell=c) for c in empty_cells(park)]
-    if state.step == "keep":
-        return [KeepPlanningCard(card=c) for c in park.looking]
-    if state.step == "give_back":
-        return [ReturnPlanningCard(card=c) for c in park.planning]
-    if state.step == "free":
-        return [*_free_commands(state, park), EndTurn()]
-    if state.step != "action":
-        return []
-    commands = []
-    empty = empty_cells(park)
-    if tokens_free(park) > 0 and empty:
-        commands += [BuyTile(tile=t) for t, row, _ in _tiles_on_board(state) if park.income >= ROW_COSTS[row]]
-    if park.income >= STREET_COST and streets_left(state) > 0:
-        commands += [BuyStreets(cells=(c,)) for c in empty]
-    most = min(park.income // EMPLOYEE_COST, employees_left(park))
-    commands += [HireEmployees(count=n) for n in range(1, most + 1)]
-    if not park.bought_planning and park.income >= PLANNING_COST and state.planning_deck:
-        commands.append(BuyPlanningCard())
-    commands.append(PassRound())
-    return [*commands, *_free_commands(state, park)]
 
 
 # -- decide ------------------------------------------------------------------------------------
@@ -463,7 +375,7 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
         raise Rejected("action_taken", "You have taken your action this turn; free actions or end your turn.")
     match command:
         case BuyTile(tile=tile):
-            where = next(((r, c) for t, r, c in _tiles_on_board(state) if t == tile), None)
+            where = next(((r, c) for t, r, c in tiles_on_board(state) if t == tile), None)
             if where is None:
                 raise Rejected("not_on_board", "That tile is not on the projects board.", {"field": "tile"})
             if tokens_free(park) < 1:
@@ -578,7 +490,7 @@ def _decide_opening(state: State, command: Command, seat: Seat) -> list[Event]:
                 raise Rejected("entrance_first", "Place your Entrance first.")
             if park.streets:
                 raise Rejected("street_placed", "Your first street is already in place.")
-            if cell not in _beside_entrance(park):
+            if cell not in beside_entrance(park):
                 raise Rejected(
                     "not_beside_entrance",
                     "The first street goes on an empty cell beside your Entrance.",
@@ -670,12 +582,12 @@ def _decide_free(state: State, park: Park, command: Command, seat: int) -> list[
             target = building_at(park, cell)
             if target is None:
                 raise Rejected("no_building", "There is no building on that cell.", {"field": "cell"})
-            if not _takes_employee(target):
+            if not takes_employee(target):
                 raise Rejected("already_staffed", "That building already has an employee.", {"field": "cell"})
             events: list[Event] = [EmployeeAssigned(seat=seat, cell=cell)]
             return events + _rewards(state, events, seat)
         case MoveEmployee(source=source, target=to):
-            if not _rest_area_active(park):
+            if not rest_area_active(park):
                 raise Rejected("no_rest_area", "You need an active Rest Area to move employees.")
             a, b = building_at(park, source), building_at(park, to)
             if a is None or a.employees < 1:
@@ -684,9 +596,9 @@ def _decide_free(state: State, park: Park, command: Command, seat: int) -> list[
                 raise Rejected("no_building", "There is no building on that cell.", {"field": "target"})
             if source == to:
                 raise Rejected("same_building", "Move the employee to another building.", {"field": "target"})
-            if not _takes_employee(b):
+            if not takes_employee(b):
                 raise Rejected("already_staffed", "That building already has an employee.", {"field": "target"})
-            if not _can_give_back(park, a):
+            if not can_give_back(park, a):
                 raise Rejected(
                     "cannot_return_reward",
                     "Leaving that building means giving back what it gave you, and you no longer have it all.",

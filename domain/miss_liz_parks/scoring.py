@@ -1,10 +1,11 @@
 """Final happiness and the outcome (rulebook, "Final Scoring"; rulings in docs/games/miss-liz-parks.md).
 
 Per park: every active building's happiness (a Board of Directors: active buildings // 2; a Rest
-Area: 1 per employee on it; a Show: +1 per street around it), +10 per Food Court, +1 per tile of
-the park's own theme and -1 per No Theme tile (every built tile, active or not, the Entrance
-included), the planning cards met, +1 per 5 income left, minus the investment taken, and +3
-per reserved space left uncovered with side B. Ties: own-theme tiles, then income left.
+Area: 1 per employee on it; a Show: +1 per street around it), +10 per Food Court, +1 per active building
+of the park's own theme (the Entrance included) and -1 per No Theme tile (active or not), the
+planning cards met, +1 per 5 income left, minus the investment taken, and +3 per reserved space
+left uncovered with side B. Ties: own-theme tiles (built, active or not), then income left.
+Games begun under rules 1 (state.RULES) keep their +1 for every own-theme tile.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from domain.engine import Outcome, places_from_keys
 from domain.miss_liz_parks.components import FOOD_COURT_HAPPINESS, PLANNING, RESERVED, RESERVED_BONUS, TILES, Objective
 from domain.miss_liz_parks.state import (
     BONUS_STEPS,
+    RULES,
     Building,
     Park,
     State,
@@ -34,7 +36,7 @@ class TileScore(msgspec.Struct, kw_only=True):
     cell: tuple[int, int]
     tile: str
     active: bool
-    happiness: int  # printed (if active) + bonus (if active) + theme (+1 own, -1 No Theme)
+    happiness: int  # printed, bonus and +1 own theme (if active); -1 No Theme (always)
     income: int  # what it pays in an income phase (0 when not active)
 
 
@@ -43,7 +45,7 @@ class ParkScore(msgspec.Struct, kw_only=True):
     total: int
     buildings: int  # active buildings' happiness and bonuses
     food_courts: int
-    theme: int  # +1 per own-theme tile, -1 per No Theme tile
+    theme: int  # +1 per active own-theme building, -1 per No Theme tile
     planning: int
     planning_met: list[str]
     income: int  # income left // 5
@@ -75,9 +77,13 @@ def building_happiness(park: Park, building: Building, on: list[Building]) -> in
     return points
 
 
-def theme_points(park: Park, building: Building) -> int:
+def theme_points(park: Park, building: Building, working: bool, rules: int = RULES) -> int:
+    """+1 for an active building of the park's theme (rules 1: any tile of it, active or not);
+    -1 for a No Theme tile, active or not (a ruling: docs/games/miss-liz-parks.md)."""
     theme = theme_of(building)
-    return 1 if theme == park.theme else -1 if theme == "none" else 0
+    if theme == "none":
+        return -1
+    return 1 if theme == park.theme and (working or rules < 2) else 0
 
 
 def met(park: Park, objective: Objective, on: list[Building]) -> bool:
@@ -102,7 +108,7 @@ def met(park: Park, objective: Objective, on: list[Building]) -> bool:
     return False
 
 
-def score_park(seat: int, park: Park, side_b: bool) -> ParkScore:
+def score_park(seat: int, park: Park, side_b: bool, rules: int = RULES) -> ParkScore:
     on = active(park)
     on_cells = {b.cell for b in on}
     tiles = [
@@ -110,14 +116,15 @@ def score_park(seat: int, park: Park, side_b: bool) -> ParkScore:
             cell=b.cell,
             tile=b.tile,
             active=b.cell in on_cells,
-            happiness=(building_happiness(park, b, on) if b.cell in on_cells else 0) + theme_points(park, b),
+            happiness=(building_happiness(park, b, on) if b.cell in on_cells else 0)
+            + theme_points(park, b, b.cell in on_cells, rules),
             income=building_income(park, b) if b.cell in on_cells else 0,
         )
         for b in park.buildings
     ]
     buildings = sum(building_happiness(park, b, on) for b in on)
     courts = FOOD_COURT_HAPPINESS * len(food_courts(park, on))
-    theme = sum(theme_points(park, b) for b in park.buildings)
+    theme = sum(theme_points(park, b, b.cell in on_cells, rules) for b in park.buildings)
     planning_met = [c for c in park.planning if c in PLANNING and met(park, PLANNING[c].objective, on)]
     planning = sum(PLANNING[c].points for c in planning_met)
     income = park.income // INCOME_PER_POINT
@@ -141,7 +148,7 @@ def score_park(seat: int, park: Park, side_b: bool) -> ParkScore:
 
 
 def score(state: State) -> list[ParkScore]:
-    return [score_park(seat, park, state.options.side_b) for seat, park in enumerate(state.parks)]
+    return [score_park(seat, park, state.options.side_b, state.rules) for seat, park in enumerate(state.parks)]
 
 
 def outcome(state: State) -> ParkOutcome | None:

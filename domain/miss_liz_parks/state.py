@@ -22,6 +22,11 @@ from domain.miss_liz_parks.components import (
 
 Cell = tuple[int, int]
 
+# The rules version this code plays (GAME.rules_version), recorded in each game's first fact so
+# that a game keeps the rules it began with. 1: every tile of the park's own theme scored +1;
+# 2: only an active one does (the rulebook's "Buildings only generate ... Happiness ... if active").
+RULES = 2
+
 # setup: before the opening facts; themes: choosing themes in turn; opening: entrances, first
 # streets and planning cards (every seat at once); turns: the rounds; over: the game has ended.
 Phase = Literal["setup", "themes", "opening", "turns", "over"]
@@ -78,6 +83,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     planning_deck: tuple[str, ...] = ()  # top first, secret
     pending_tile: str | None = None  # bought, not yet built
     theme_tokens: int = THEME_TOKENS  # in the box
+    rules: int = RULES  # the rules version the game is played by (its first fact says which)
 
 
 def initial(players: int, options: Options | None = None) -> State:
@@ -213,3 +219,38 @@ def streets_left(state: State) -> int:
 
 def tokens_free(park: Park) -> int:
     return park.purchase_tokens - park.tokens_used
+
+
+# -- what a park allows now (decide checks them, moves offers by them) ----------------------------
+
+
+def beside_entrance(park: Park) -> list[Cell]:
+    """Empty cells beside the Entrance (along a street): where the first street may go."""
+    gate = entrance(park)
+    taken = occupied(park)
+    return [] if gate is None else [c for c in sorted(around(gate.cell, PATH_STEPS)) if c not in taken]
+
+
+def rest_area_active(park: Park) -> bool:
+    return any(kind(b) == "Rest Area" for b in active(park))
+
+
+def takes_employee(building: Building) -> bool:
+    return building.employees == 0 or kind(building) == "Rest Area"
+
+
+def can_give_back(park: Park, building: Building) -> bool:
+    """Whether the employee may leave: what the building gave must still be at hand."""
+    if building.reward is None or building.employees > 1:
+        return True
+    e, t, p = building.reward
+    return park.employees >= e and park.theme_tokens >= t and tokens_free(park) >= p
+
+
+def takes_theme_token(building: Building) -> bool:
+    return kind(building) != "Entrance" and building.token is None
+
+
+def tiles_on_board(state: State) -> list[tuple[str, int, int]]:
+    """(tile, row, column) for every tile on the projects board, row 0 being the cost 4 row."""
+    return [(t, r, c) for r, row in enumerate(state.projects) for c, t in enumerate(row) if t is not None]

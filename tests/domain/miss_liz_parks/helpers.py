@@ -8,7 +8,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.engine import Ctx, Rejected
+from domain.engine import Ctx, Pick, Rejected
 from domain.miss_liz_parks import GAME
 from domain.miss_liz_parks.commands import (
     ChooseTheme,
@@ -41,6 +41,18 @@ def play(state: State, command: Command, seat: int | None = None, seed: int = 0)
     assert who is not None
     events = GAME.decide(state, command, who, ctx(seed))
     return fold(state, events), events
+
+
+def offered(state: State, seat: int) -> list[str]:
+    """The kinds of command the seat may build now (the first step's types)."""
+    return [str(o.value) for o in GAME.step(state, seat).options]
+
+
+def commands_of(state: State, seat: int, kind: str, limit: int = 1000) -> list[Command]:
+    """Every complete command of one kind (not BuyStreets: its cells combine past any limit)."""
+    found = GAME.few_commands(state, seat, limit, (Pick("type", kind),)) if kind in offered(state, seat) else []
+    assert found is not None, f"more than {limit} {kind} commands"
+    return found
 
 
 def rejection(state: State, command: Command, seat: int | None = None) -> Rejected:

@@ -75,9 +75,13 @@ def test_daniels_shop_is_active_but_not_his_show_nor_his_entrance() -> None:
     )
     assert [b.tile for b in active(daniel)] == ["western-shop-1"]
     assert income_due(daniel) == 3
-    tiles = {t.tile: t for t in score_park(0, daniel, side_b=False).tiles}
+    result = score_park(0, daniel, side_b=False)
+    tiles = {t.tile: t for t in result.tiles}
     assert tiles["western-shop-1"].happiness == 2 and tiles["western-shop-1"].income == 3
     assert not tiles["western-show-1"].active and not tiles["western-entrance"].active
+    # "only 2": the inactive Western Show and Western Entrance add no +1 for the Western park
+    assert sum(t.happiness for t in result.tiles) == 2
+    assert result.buildings + result.theme == 2
 
 
 def test_maintenance_slides_cost_3_then_cost_4_and_discards() -> None:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import msgspec
 from msgspec.structs import replace
 
 from domain.miss_liz_parks import GAME
 from domain.miss_liz_parks.components import RESERVED
 from domain.miss_liz_parks.scoring import score_park
-from domain.miss_liz_parks.state import Options, State
+from domain.miss_liz_parks.state import RULES, Options, State
 
-from .helpers import OCEAN, WESTERN, WILD, park
+from .helpers import OCEAN, WESTERN, WILD, ctx, park
 
 ROAD = [(4, 3), (3, 3), (2, 3), (1, 3)]
 
@@ -19,17 +20,49 @@ def test_active_buildings_score_their_happiness_and_inactive_ones_do_not() -> No
     assert score_park(0, p, side_b=False).buildings == 5
 
 
-def test_own_theme_tiles_plus_one_no_theme_tiles_minus_one_active_or_not() -> None:
-    p = park(OCEAN, [((3, 2), "oceanic-ride-1", 0), ((3, 4), "no-theme-ride-1", 0), ((2, 2), "wild-ride-1", 0)], ROAD)
+def test_buildings_only_generate_happiness_if_they_are_active_the_own_theme_bonus_too() -> None:
+    """'Buildings only generate Income, Happiness and any bonuses if they are active.'"""
+    staffed = [((3, 2), "oceanic-ride-1", 1), ((3, 4), "oceanic-ride-2", 0), ((2, 2), "wild-ride-1", 1)]
+    result = score_park(0, park(OCEAN, staffed, ROAD), side_b=False)
+    assert result.theme == 1  # the staffed Oceanic Ride; not the unstaffed one, nor the unstaffed Entrance
+    tiles = {t.tile: t.happiness for t in result.tiles}
+    assert tiles == {"oceanic-entrance": 0, "oceanic-ride-1": 3 + 1, "oceanic-ride-2": 0, "wild-ride-1": 3}
+    assert result.own_theme_tiles == 3  # the tie-breaker counts built tiles, active or not
+
+
+def test_the_entrance_staffed_is_active_and_takes_its_own_theme_bonus() -> None:
+    p = park(OCEAN, [], ROAD)
+    p = replace(p, buildings=(replace(p.buildings[0], employees=1),))
+    assert score_park(0, p, side_b=False).tiles[0].happiness == 1 + 1  # printed 1, +1 own theme
+
+
+def test_no_theme_tiles_cost_one_happiness_active_or_not() -> None:
+    """A ruling: the penalty is the tile's, so leaving it unstaffed does not escape it."""
+    p = park(OCEAN, [((3, 2), "no-theme-ride-1", 1), ((3, 4), "no-theme-shop-1", 0)], ROAD)
     result = score_park(0, p, side_b=False)
-    assert result.theme == 1 + 1 - 1  # the Entrance and the ride of the park's theme, the No Theme ride
-    assert result.own_theme_tiles == 2
+    assert result.theme == -2
+    assert {t.tile: t.happiness for t in result.tiles}["no-theme-shop-1"] == -1
+
+
+def test_a_game_begun_under_rules_1_keeps_its_plus_one_for_every_own_theme_tile() -> None:
+    """A stored game's first fact written before the rules were recorded means rules 1."""
+    old = msgspec.json.decode(b'{"type": "StartingPlayerDrawn", "seat": 0}', type=GAME.event_type)
+    state = GAME.evolve(GAME.initial(2, None), old)
+    assert state.rules == 1
+    assert GAME.evolve(GAME.initial(2, None), GAME.setup(GAME.initial(2, None), ctx())[0]).rules == RULES == 2
+    unstaffed = park(OCEAN, [((3, 2), "oceanic-ride-1", 0)], ROAD)
+    assert score_park(0, unstaffed, side_b=False, rules=1).theme == 2  # the Entrance and the Ride
+    assert score_park(0, unstaffed, side_b=False).theme == 0
+    over = replace(state, parks=(unstaffed, unstaffed), phase="over")
+    outcome = GAME.outcome(over)
+    assert outcome is not None and outcome.scores == [2, 2]
 
 
 def test_theme_token_makes_a_no_theme_tile_count_as_its_new_theme() -> None:
-    p = park(OCEAN, [((3, 2), "no-theme-shop-1", 0)], ROAD)
-    token = replace(p.buildings[1], token=OCEAN)
-    assert score_park(0, replace(p, buildings=(p.buildings[0], token)), side_b=False).theme == 2
+    p = park(OCEAN, [((3, 2), "no-theme-shop-1", 1), ((3, 4), "no-theme-shop-2", 0)], ROAD)
+    tokens = (replace(p.buildings[1], token=OCEAN), replace(p.buildings[2], token=OCEAN))
+    result = score_park(0, replace(p, buildings=(p.buildings[0], *tokens)), side_b=False)
+    assert result.theme == 1  # the staffed one is an active Oceanic building; neither costs 1 any more
 
 
 def test_board_of_directors_scores_active_buildings_halved_down() -> None:
@@ -76,14 +109,14 @@ def _over(*parks: object, options: Options | None = None) -> State:
 
 
 def test_tie_broken_by_own_theme_tiles_then_income_then_shared() -> None:
-    a = park(OCEAN, [((3, 2), "oceanic-ride-1", 0)], income=4)  # 2 own-theme tiles, 2 happiness
-    b = park(WESTERN, [((3, 2), "wild-ride-1", 0)], income=9)  # 1 own-theme tile, 1 + 1 = 2
+    a = park(OCEAN, [((3, 2), "oceanic-ride-1", 0)], income=5)  # 2 own-theme tiles (inactive), 1 happiness
+    b = park(WESTERN, [((3, 2), "wild-ride-1", 0)], income=9)  # 1 own-theme tile, 1 happiness
     outcome = GAME.outcome(_over(a, b))
-    assert outcome is not None and outcome.scores == [2, 2] and outcome.winners == [0]
+    assert outcome is not None and outcome.scores == [1, 1] and outcome.winners == [0]
     c = park(WESTERN, [((3, 2), "western-ride-1", 0)], income=4)
     d = park(WILD, [((3, 2), "wild-ride-1", 0)], income=3)
     outcome = GAME.outcome(_over(c, d))
-    assert outcome is not None and outcome.places == [1, 2]
+    assert outcome is not None and outcome.scores == [0, 0] and outcome.places == [1, 2]
     outcome = GAME.outcome(_over(c, c))
     assert outcome is not None and outcome.places == [1, 1] and outcome.winners == [0, 1]
 

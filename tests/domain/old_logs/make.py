@@ -31,6 +31,7 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
         {"events": True, "special_objects": True, "forbidden_objects": True, "postcards": True, "characters": True},
     ),
     ("miss-liz-parks", 2, {}),
+    ("miss-liz-parks", 4, {}),  # rules 1's ends with unstaffed tiles of a park's own theme (rules 2 scores them 0)
     ("miss-liz-parks", 5, {"investment": True, "side_b": True}),
 ]
 
