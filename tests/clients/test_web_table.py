@@ -178,24 +178,51 @@ async def wait_version(page: Page, version: int, timeout: float = 15_000) -> Non
     )
 
 
-async def click_one_move(page: Page) -> None:
-    """Click a legal move on the table (a highlighted target when there is one, else a button)."""
+async def moves_ready(page: Page) -> None:
+    """Wait until the page's move builder stands, ready for a pick, at a step of the page's version."""
     await page.wait_for_function(
         "() => { const w = document.querySelector('.controls-wrap'), t = document.querySelector('.table-screen');"
-        " return w && t && w.dataset.legalVersion === t.dataset.version && Number(w.dataset.legalCount) > 0; }",
+        " return w && t && w.dataset.state === 'idle' && Number(w.dataset.version) >= Number(t.dataset.version); }",
         timeout=15_000,
     )
+
+
+async def page_picks(page: Page) -> list[dict[str, Any]]:
+    picks: list[dict[str, Any]] = json.loads(await page.get_attribute(".controls-wrap", "data-picks") or "[]")
+    return picks
+
+
+async def pick(page: Page, target: Any) -> None:
+    """Click one target or button, then wait for the builder's next step (or the move's update)."""
+    version, before = await page_version(page), await page.get_attribute(".controls-wrap", "data-picks")
+    await target.click()
+    await page.wait_for_function(
+        "([v, before]) => { const w = document.querySelector('.controls-wrap'), t = document.querySelector('.table-screen');"
+        " if (!w || !t) return false; if (Number(t.dataset.version) > v) return true;"
+        " return w.dataset.state === 'idle' && w.dataset.picks !== before; }",
+        arg=[version, before],
+        timeout=15_000,
+    )
+
+
+async def make_one_move(page: Page) -> None:
+    """Make one move by picking: a target on the table when there is one, else the chooser's first
+    button, else the confirm button; until the move is sent."""
+    await moves_ready(page)
     version = await page_version(page)
-    targets = page.locator(".view-wrap .playable")
-    if await targets.count():
-        await targets.first.click()
-        # a target that leaves several commands narrows the panel: pick the first of them
-        await page.wait_for_timeout(50)
-        if await page.locator(".controls .selection").count():
-            await page.locator(".controls button.command").first.click()
-    else:
-        await page.locator(".controls button.command").first.click()
-    await wait_version(page, version + 1)
+    for _ in range(10):
+        targets = page.locator(".view-wrap .target")
+        buttons = page.locator(".controls-wrap button.option")
+        if await targets.count():
+            await pick(page, targets.first)
+        elif await buttons.count():
+            await pick(page, buttons.first)
+        else:
+            await pick(page, page.locator('[data-testid="confirm"]'))
+        if await page_version(page) > version:
+            return
+        await moves_ready(page)
+    raise AssertionError("ten picks and no move was sent")
 
 
 def strings(value: Any) -> set[str]:
@@ -290,7 +317,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
         if current["status"] == "finished" or clicks >= OPENING_CLICKS:
             break
         if any(a["seat"] == 0 for a in current["awaiting"]):
-            await click_one_move(page)
+            await make_one_move(page)
             clicks += 1
         elif table.server_bots:
             await page.wait_for_timeout(50)
@@ -450,13 +477,16 @@ async def test_rejected_commands_are_shown_with_their_code(server: Running, brow
     context, page = await as_seat_zero_on_its_turn(browser, table, game_id, tokens[0])
     await page.goto(f"{server.url}/#/game/{game_id}")
     version = (await table.table())["version"]
-    await page.wait_for_selector(f'.controls-wrap[data-legal-version="{version}"] button.command')
+    await page.wait_for_selector(f'.controls-wrap[data-state=idle][data-version="{version}"] button.option')
 
-    # A rule's refusal: its code and message.
+    # A rule's refusal: the server's sentence (its code is kept for machines, not shown).
     await page.evaluate("window.__ludoteca.screen.send({type: 'PlaceCards', centre: 'x', personal: 'y'})")
     refused = page.locator(".message[data-code=draw_first]")
     await refused.wait_for()
-    assert "Place cards refused" in await refused.inner_text()
+    text = await refused.inner_text()
+    assert "Place cards refused" in text and "draw_first" not in text
+    r = await server.send(game_id, tokens[0], {"type": "PlaceCards", "centre": "x", "personal": "y"})
+    assert r.json()["message"] in text
 
     # The page's socket is away; the seat's turn is played elsewhere; the stale button is refused.
     await page.evaluate("window.__ludoteca.dropSocket(60000)")
@@ -465,7 +495,7 @@ async def test_rejected_commands_are_shown_with_their_code(server: Running, brow
     hand = (await table.table(tokens[0]))["view"]["seats"][0]["hand"]
     r = await server.send(game_id, tokens[0], {"type": "PlaceCards", "centre": hand[0], "personal": hand[1]})
     assert r.status_code == 200, r.text
-    await page.locator('.controls button.command[data-type="DrawFromDeck"]').click()
+    await page.locator('.controls-wrap button.option[data-value="DrawFromDeck"]').click()
     conflict = page.locator(".message[data-code=version_conflict]")
     await conflict.wait_for()
     assert "version" in await conflict.inner_text()
