@@ -68,6 +68,7 @@ export class TableScreen {
     this.version = this.table.version;
     this.builder = new MoveBuilder({
       ask: (picks) => this.ask(picks),
+      listed: () => get(`/games/${this.gameId}/legal-commands`, { token: this.token }),
       send: (command, version, picks) => this.send(command, version, picks),
       refused: (err, what) => errorMessage(err, what),
       ctx: { screen: screenOf(this.table.game), names: this.names, comp: this.comp, seatName: (s) => this.seatName(s),

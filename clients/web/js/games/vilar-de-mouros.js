@@ -20,6 +20,7 @@ function infoOf(id, comp) {
 }
 
 export default {
+  fields: { centre: "To the centre", personal: "To your personal area", card: "Card" },
   names(comp) {
     return (comp.bonus_cards || []).map((b) => [b.id, `bonus ${b.target}`]);
   },
