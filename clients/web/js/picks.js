@@ -228,7 +228,7 @@ export class MoveBuilder {
   attach(board, panel) {
     this.board = board;
     this.panel = panel;
-    board.onclick = (e) => { // one handler per drawn table
+    const press = (e) => {
       const el = e.target.closest(".target, .picked");
       if (!el || !board.contains(el)) return;
       e.preventDefault();
@@ -236,6 +236,8 @@ export class MoveBuilder {
       const index = this.picks.findIndex((p) => this.elementsOf(p.kind, p.value).includes(el));
       if (index >= 0) this.takeBack(index);
     };
+    board.onclick = press; // one handler per drawn table
+    board.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") press(e); }; // targets take the focus
     this.render();
   }
 
@@ -257,6 +259,8 @@ export class MoveBuilder {
     for (const el of this.board.querySelectorAll(".target, .picked")) {
       el.classList.remove("target", "picked");
       el.removeAttribute("data-option");
+      el.removeAttribute("tabindex");
+      el.removeAttribute("role");
     }
     this.index = new Map();
     for (const el of this.board.querySelectorAll("[data-pick]")) {
@@ -286,6 +290,8 @@ export class MoveBuilder {
       const option = options[0];
       el.classList.add("target");
       el.setAttribute("data-option", JSON.stringify([option.field, option.value]));
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("role", "button");
       this.targets.set(el, option);
       if (!board.includes(option) && option.kind !== "move") board.push(option);
       for (let up = el.parentElement?.closest("details"); up; up = up.parentElement?.closest("details")) up.open = true;
@@ -308,7 +314,7 @@ export class MoveBuilder {
       return;
     }
     if (this.state === "sending" || this.state === "waiting") {
-      panel.append(h("p", { class: "muted" }, "Sending your move…"));
+      panel.append(h("p", { class: "muted" }, this.state === "sending" ? "Sending your move…" : "Sent; the table moves on…"));
       return;
     }
     const command = commandOf(this.step);
