@@ -271,6 +271,10 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
     page = await person.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    asked: list[str] = []  # the page's REST requests for moves: none, the updates carry the steps
+    page.on(
+        "request", lambda r: asked.append(r.url) if "/legal-commands" in r.url or r.url.endswith("/moves") else None
+    )
 
     # The lobby: the catalog's form for this game, its options, the name; create and sit.
     await page.goto(server.url + "/")
@@ -330,6 +334,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
         else:
             await table.step(skip={0})
     assert clicks >= 1, "the person never got to move"
+    assert not asked, asked
     assert not await page.locator(".message.error").count(), await page.inner_text("#messages")
 
     # Bring the game to a quiet moment: the person is awaited, nobody else can move.
