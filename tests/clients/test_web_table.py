@@ -15,6 +15,7 @@ with legal commands over HTTP, as bots would.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -47,6 +48,7 @@ API = "/api/v1"
 
 try:
     from playwright.async_api import Browser, Page, async_playwright
+    from playwright.async_api import Error as PlaywrightError
 except ImportError:  # pragma: no cover - the test extras install it
     async_playwright = None  # type: ignore[assignment]
 
@@ -178,24 +180,55 @@ async def wait_version(page: Page, version: int, timeout: float = 15_000) -> Non
     )
 
 
-async def click_one_move(page: Page) -> None:
-    """Click a legal move on the table (a highlighted target when there is one, else a button)."""
+async def moves_ready(page: Page) -> None:
+    """Wait until the page's move builder stands, ready for a pick, at a step of the page's version."""
     await page.wait_for_function(
         "() => { const w = document.querySelector('.controls-wrap'), t = document.querySelector('.table-screen');"
-        " return w && t && w.dataset.legalVersion === t.dataset.version && Number(w.dataset.legalCount) > 0; }",
+        " return w && t && w.dataset.state === 'idle' && Number(w.dataset.version) >= Number(t.dataset.version); }",
         timeout=15_000,
     )
+
+
+async def page_picks(page: Page) -> list[dict[str, Any]]:
+    picks: list[dict[str, Any]] = json.loads(await page.get_attribute(".controls-wrap", "data-picks") or "[]")
+    return picks
+
+
+async def pick(page: Page, target: Any) -> None:
+    """Click one target or button, then wait for the builder's next step (or the move's update)."""
+    version, before = await page_version(page), await page.get_attribute(".controls-wrap", "data-picks")
+    await target.click()
+    try:
+        await page.wait_for_function(
+            "([v, before]) => { const w = document.querySelector('.controls-wrap'),"
+            " t = document.querySelector('.table-screen'); if (!w || !t) return false;"
+            " if (Number(t.dataset.version) > v) return true;"
+            " return w.dataset.state === 'idle' && w.dataset.picks !== before; }",
+            arg=[version, before],
+            timeout=15_000,
+        )
+    except PlaywrightError:  # say why: the page's messages (a refusal) and its move panel
+        raise AssertionError(await page.inner_text("#messages") + await page.inner_html(".controls-wrap")) from None
+
+
+async def make_one_move(page: Page) -> None:
+    """Make one move by picking: a target on the table when there is one, else the chooser's first
+    button, else the confirm button; until the move is sent."""
+    await moves_ready(page)
     version = await page_version(page)
-    targets = page.locator(".view-wrap .playable")
-    if await targets.count():
-        await targets.first.click()
-        # a target that leaves several commands narrows the panel: pick the first of them
-        await page.wait_for_timeout(50)
-        if await page.locator(".controls .selection").count():
-            await page.locator(".controls button.command").first.click()
-    else:
-        await page.locator(".controls button.command").first.click()
-    await wait_version(page, version + 1)
+    for _ in range(10):
+        targets = page.locator(".view-wrap .target")
+        buttons = page.locator(".controls-wrap button.option")
+        if await targets.count():
+            await pick(page, targets.first)
+        elif await buttons.count():
+            await pick(page, buttons.first)
+        else:
+            await pick(page, page.locator('[data-testid="confirm"]'))
+        if await page_version(page) > version:
+            return
+        await moves_ready(page)
+    raise AssertionError("ten picks and no move was sent")
 
 
 def strings(value: Any) -> set[str]:
@@ -238,6 +271,10 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
     page = await person.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    asked: list[str] = []  # the page's REST requests for moves: none, the updates carry the steps
+    page.on(
+        "request", lambda r: asked.append(r.url) if "/legal-commands" in r.url or r.url.endswith("/moves") else None
+    )
 
     # The lobby: the catalog's form for this game, its options, the name; create and sit.
     await page.goto(server.url + "/")
@@ -290,13 +327,14 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
         if current["status"] == "finished" or clicks >= OPENING_CLICKS:
             break
         if any(a["seat"] == 0 for a in current["awaiting"]):
-            await click_one_move(page)
+            await make_one_move(page)
             clicks += 1
         elif table.server_bots:
             await page.wait_for_timeout(50)
         else:
             await table.step(skip={0})
     assert clicks >= 1, "the person never got to move"
+    assert not asked, asked
     assert not await page.locator(".message.error").count(), await page.inner_text("#messages")
 
     # Bring the game to a quiet moment: the person is awaited, nobody else can move.
@@ -450,13 +488,16 @@ async def test_rejected_commands_are_shown_with_their_code(server: Running, brow
     context, page = await as_seat_zero_on_its_turn(browser, table, game_id, tokens[0])
     await page.goto(f"{server.url}/#/game/{game_id}")
     version = (await table.table())["version"]
-    await page.wait_for_selector(f'.controls-wrap[data-legal-version="{version}"] button.command')
+    await page.wait_for_selector(f'.controls-wrap[data-state=idle][data-version="{version}"] button.option')
 
-    # A rule's refusal: its code and message.
+    # A rule's refusal: the server's sentence (its code is kept for machines, not shown).
     await page.evaluate("window.__ludoteca.screen.send({type: 'PlaceCards', centre: 'x', personal: 'y'})")
     refused = page.locator(".message[data-code=draw_first]")
     await refused.wait_for()
-    assert "Place cards refused" in await refused.inner_text()
+    text = await refused.inner_text()
+    assert "Place cards refused" in text and "draw_first" not in text
+    r = await server.send(game_id, tokens[0], {"type": "PlaceCards", "centre": "x", "personal": "y"})
+    assert r.json()["message"] in text
 
     # The page's socket is away; the seat's turn is played elsewhere; the stale button is refused.
     await page.evaluate("window.__ludoteca.dropSocket(60000)")
@@ -465,7 +506,7 @@ async def test_rejected_commands_are_shown_with_their_code(server: Running, brow
     hand = (await table.table(tokens[0]))["view"]["seats"][0]["hand"]
     r = await server.send(game_id, tokens[0], {"type": "PlaceCards", "centre": hand[0], "personal": hand[1]})
     assert r.status_code == 200, r.text
-    await page.locator('.controls button.command[data-type="DrawFromDeck"]').click()
+    await page.locator('.controls-wrap button.option[data-value="DrawFromDeck"]').click()
     conflict = page.locator(".message[data-code=version_conflict]")
     await conflict.wait_for()
     assert "version" in await conflict.inner_text()
@@ -543,3 +584,528 @@ def test_the_web_table_speaks_only_the_public_api() -> None:
     assert 'export const API = "/api/v1";' in sources["js/api.js"]
     assert "/api/v1/games/${this.gameId}/ws" in sources["js/live.js"]
     assert not [name for name, text in sources.items() if "XMLHttpRequest" in text or "EventSource" in text]
+
+
+# --- moves built by picking on the table ----------------------------------------------------
+#
+# Each game's moves that take several picks, made by clicking; before every click the page's
+# highlighted targets and chooser buttons are checked against the step the API answers for the
+# page's picks so far (POST /moves): the targets are options of that step, every option is a
+# target or a button, and whatever the table draws (a card, a seat, a cell, a circle, a tile, a
+# pile) is picked on the table, not in the chooser.
+
+ON_THE_TABLE = {"card", "seat", "cell", "cells", "column", "circle", "region", "tile", "pile", "colour", "country"}
+
+
+def one_thing(value: Any) -> bool:
+    """A value naming one thing: a card, a seat, a cell, or a tuple of one of them (a builder's
+    tuple picked whole); a tuple of several is a chooser button."""
+    if isinstance(value, list) and not all(isinstance(v, int) for v in value):
+        return len(value) == 1
+    return value is not None
+
+
+def option_key(field: str, value: Any) -> str:
+    return json.dumps([field, value], separators=(",", ":"))
+
+
+async def moves(table: Table, seat: int, picks: list[dict[str, Any]]) -> dict[str, Any]:
+    r = await table.server.http.post(
+        f"{API}/games/{table.game_id}/moves", json={"picks": picks}, headers=table.auth(seat)
+    )
+    assert r.status_code == 200, r.text
+    answer: dict[str, Any] = r.json()
+    return answer
+
+
+async def first_step(table: Table, seat: int) -> dict[str, Any]:
+    r = await table.server.http.get(f"{API}/games/{table.game_id}/legal-commands", headers=table.auth(seat))
+    assert r.status_code == 200, r.text
+    step: dict[str, Any] = r.json()["step"]
+    return step
+
+
+def unpickable(value: Any) -> bool:
+    """A tuple of names: the API reads no such pick back (only the temporary adapter builders offer them)."""
+    return isinstance(value, list) and not all(isinstance(v, int) for v in value)
+
+
+async def step_for(table: Table, picks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The API's step after seat 0's ``picks``. Past a tuple picked whole, which the API cannot
+    read back, the page walks legal-commands' listed commands: so does this (kinds unknown)."""
+    if not any(unpickable(p["value"]) for p in picks):
+        return await moves(table, 0, picks)
+    version, commands = await table.legal(0)
+    left = [
+        c for c in commands if c["type"] == picks[0]["value"] and all(c[p["field"]] == p["value"] for p in picks[1:])
+    ]
+    fields = [f for f in left[0] if f != "type"]
+    field = next(f for f in fields if f not in {p["field"] for p in picks})
+    values = list({json.dumps(c[field]): c[field] for c in left}.values())
+    return {"version": version, "step": {"options": [{"field": field, "value": v, "kind": None} for v in values]}}
+
+
+async def targets_are_the_step(page: Page, table: Table) -> dict[str, Any]:
+    """The page's targets and chooser buttons are exactly the options of the API's step for the
+    page's picks (at the same version); that step."""
+    await moves_ready(page)
+    picks = await page_picks(page)
+    answer = await step_for(table, picks)
+    assert answer["version"] == int(await page.get_attribute(".controls-wrap", "data-version") or 0)
+    options = {option_key(o["field"], o["value"]): o for o in answer["step"].get("options", [])}
+    on_board = await page.eval_on_selector_all(".view-wrap .target", "els => els.map(e => e.dataset.option)")
+    listed = await page.eval_on_selector_all(".controls-wrap button.option", "els => els.map(e => e.dataset.option)")
+    canonical = {json.dumps(json.loads(k), separators=(",", ":")) for k in on_board}
+    buttons = {json.dumps(json.loads(k), separators=(",", ":")) for k in listed}
+    assert canonical <= set(options), f"targets the step does not offer: {sorted(canonical - set(options))}"
+    assert buttons <= set(options), f"buttons the step does not offer: {sorted(buttons - set(options))}"
+    assert canonical | buttons == set(options), f"options shown nowhere: {sorted(set(options) - canonical - buttons)}"
+    for key, option in options.items():
+        if option["kind"] in ON_THE_TABLE and one_thing(option["value"]):
+            assert key in canonical, f"{key} ({option['kind']}) is not picked on the table"
+            assert key not in buttons, f"{key} is on the table and in the chooser"
+    step: dict[str, Any] = answer["step"]
+    return step
+
+
+async def pick_option(page: Page, table: Table, want: Any, where: str | None = None) -> dict[str, Any]:
+    """Check the targets, then click the first option of the step that ``want(option)`` accepts:
+    on the table when it is drawn there (inside ``where``, when given), else in the chooser."""
+    step = await targets_are_the_step(page, table)
+    option = next((o for o in step.get("options", []) if want(o)), None)
+    assert option is not None, f"no such option in {step}"
+    key = option_key(option["field"], option["value"])
+    inside = where or ".view-wrap"
+    target = page.locator(f"{inside} .target[data-option='{key}'], {inside}.target[data-option='{key}']")
+    if await target.count():
+        await pick(page, target.first)
+    else:
+        assert where is None, f"{key} is not a target inside {where}"
+        await pick(page, page.locator(f".controls-wrap button.option[data-option='{key}']"))
+    return option
+
+
+def of_type(name: str) -> Any:
+    return lambda o: o["field"] == "type" and o["value"] == name
+
+
+def any_of(field: str) -> Any:
+    return lambda o: o["field"] == field
+
+
+def value_is(value: Any) -> Any:
+    return lambda o: o["value"] == value
+
+
+async def seat_zero_may(table: Table, wanted: str, limit: int = 400) -> dict[str, Any]:
+    """Play every seat over HTTP (seat 0 too, as the test's bots would) until seat 0 alone is
+    awaited and may make a ``wanted`` move; its first step. (Seats awaited beside it play first.)"""
+    for _ in range(limit):
+        current = await table.table()
+        assert current["status"] == "active", f"the game ended before seat 0 could {wanted}"
+        awaited = [a["seat"] for a in current["awaiting"]]
+        if 0 in awaited:
+            step = await first_step(table, 0)
+            if any(o["value"] == wanted for o in step.get("options", [])):
+                if awaited == [0]:
+                    return step
+                awaited.remove(0)
+        if not awaited:
+            await asyncio.sleep(0.05)  # a window that the clock closes
+        for seat in awaited:
+            await table.play(seat)
+    raise AssertionError(f"seat 0 never got to {wanted}")
+
+
+async def sent_events(table: Table, after: int) -> list[dict[str, Any]]:
+    r = await table.server.http.get(
+        f"{API}/games/{table.game_id}/events", params={"after": after}, headers=table.auth(0)
+    )
+    events: list[dict[str, Any]] = [e["event"] for e in r.json()["events"]]
+    return events
+
+
+async def open_seat_zero(browser: Browser, table: Table) -> tuple[Any, Page, list[str]]:
+    context = await browser.new_context(viewport={"width": 1300, "height": 1000})
+    seat = {table.game_id: {"seat": 0, "token": table.tokens[0], "game": table.game, "at": 1}}
+    await context.add_init_script(f"localStorage.setItem('ludoteca.seats', JSON.stringify({json.dumps(seat)}))")
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    await page.goto(f"{table.server.url}/#/game/{table.game_id}")
+    await page.wait_for_selector('.table-screen[data-seat="0"]')
+    return context, page, errors
+
+
+async def quiet(page: Page, table: Table) -> int:
+    """The page holds the table's version (nobody moves until the test does); that version."""
+    version = (await table.table())["version"]
+    await wait_version(page, version)
+    await page.wait_for_function(
+        "() => ['idle', 'none'].includes(document.querySelector('.controls-wrap')?.dataset.state)", timeout=15_000
+    )
+    return int(version)
+
+
+@pytest.mark.timeout(90)
+async def test_vilar_cards_are_placed_by_clicking_the_centre_card_then_the_personal_one(
+    server: Running, browser: Browser
+) -> None:
+    game_id, tokens = await server.started(2)
+    table = Table(server, "vilar-de-mouros", game_id, tokens=dict(enumerate(tokens)))
+    await seat_zero_may(table, "DrawFromDeck")
+    context, page, errors = await open_seat_zero(browser, table)
+
+    # Draw twice: from the centre by clicking its card when it has one, else the deck.
+    for _ in range(2):
+        version = await quiet(page, table)
+        step = await targets_are_the_step(page, table)
+        kinds = {o["value"] for o in step["options"]}
+        if "DrawFromCentre" in kinds:
+            await pick_option(page, table, of_type("DrawFromCentre"))
+            await pick_option(page, table, any_of("card"), where='[data-testid="centre"]')
+        else:
+            await pick_option(page, table, of_type("DrawFromDeck"))  # the deck itself is the target
+        await wait_version(page, version + 1)
+
+    # Place: the lone move is picked by itself; the hand's cards are the targets, twice.
+    version = await quiet(page, table)
+    assert [p["value"] for p in await page_picks(page)] == ["PlaceCards"]
+    hand = (await table.table(tokens[0]))["view"]["seats"][0]["hand"]
+    # Escape drops a partial move: back to the hand's cards, none picked.
+    await pick_option(page, table, any_of("centre"), where='[data-testid="hand-0"]')
+    await page.keyboard.press("Escape")
+    await page.wait_for_function("() => !document.querySelector('.view-wrap .picked')")
+    await moves_ready(page)
+    assert [p["value"] for p in await page_picks(page)] == ["PlaceCards"]
+    centre = await pick_option(page, table, any_of("centre"), where='[data-testid="hand-0"]')
+    assert await page.locator(f'[data-testid="hand-0"] .picked[data-card="{centre["value"]}"]').count() == 1
+    await moves_ready(page)
+    await page.screenshot(path=str(SHOTS / "vilar-picking.png"), full_page=True)
+    personal = await pick_option(page, table, any_of("personal"), where='[data-testid="hand-0"]')
+    assert {centre["value"], personal["value"]} <= set(hand) and centre["value"] != personal["value"]
+    await wait_version(page, version + 1)
+    placed = [e for e in await sent_events(table, version) if e["type"] == "CardsPlaced"]
+    assert placed == [{"type": "CardsPlaced", "seat": 0, "centre": centre["value"], "personal": personal["value"]}]
+    assert not await page.locator(".message.error").count(), await page.inner_text("#messages")
+    await page.screenshot(path=str(SHOTS / "vilar-picks.png"), full_page=True)
+    assert not errors, errors
+    await context.close()
+
+
+@pytest.mark.timeout(120)
+async def test_portugal_tourists_walk_and_fly_by_clicking_the_map(server: Running, browser: Browser) -> None:
+    game_id = await server.create(2, "i-love-portugal")
+    tokens = await server.seat_all(game_id, 2)
+    table = Table(server, "i-love-portugal", game_id, tokens=dict(enumerate(tokens)))
+    await seat_zero_may(table, "ChooseColour")
+    context, page, errors = await open_seat_zero(browser, table)
+
+    # The colour from the swatches, the tourist's start from the map's regions.
+    await quiet(page, table)
+    await pick_option(page, table, any_of("colour"), where=".swatches")
+    await seat_zero_may(table, "PlaceTourist")
+    version = await quiet(page, table)
+    region = await pick_option(page, table, any_of("region"), where='[data-testid="map"]')
+    await wait_version(page, version + 1)
+    assert (await table.table())["view"]["seats"][0]["tourist"] == region["value"]
+
+    # Walking: the move, then a neighbouring circle on the map.
+    await seat_zero_may(table, "MoveTourist")
+    version = await quiet(page, table)
+    await pick_option(page, table, of_type("MoveTourist"))
+    await moves_ready(page)
+    await page.screenshot(path=str(SHOTS / "portugal-picking.png"), full_page=True)
+    to = await pick_option(page, table, any_of("to"), where='[data-testid="map"]')
+    await wait_version(page, version + 1)
+    assert (await table.table())["view"]["seats"][0]["tourist"] == to["value"]
+
+    # Buying a card from a pile of the shop; with a Plane in hand, flying to an airport's circle.
+    flown = bought = False
+    for _ in range(60):
+        step = await seat_zero_may(table, "EndTurnAndDraw")
+        offered = {o["value"] for o in step["options"]}
+        version = await quiet(page, table)
+        if "FlyTo" in offered:
+            await pick_option(page, table, of_type("FlyTo"))
+            airport = await pick_option(page, table, any_of("airport"), where='[data-testid="map"]')
+            await wait_version(page, version + 1)
+            assert (await table.table())["view"]["seats"][0]["tourist"] == airport["value"]
+            flown = True
+            break
+        if "BuyCard" in offered:
+            piles = (await moves(table, 0, [{"field": "type", "value": "BuyCard"}]))["step"]["options"]
+            if any(o["value"] == "plane" for o in piles) or not bought:
+                await pick_option(page, table, of_type("BuyCard"))
+                plane = next((o for o in piles if o["value"] == "plane"), piles[0])
+                await pick_option(page, table, value_is(plane["value"]), where=".board.portugal")
+                await wait_version(page, version + 1)
+                bought = True
+                continue
+        await pick_option(page, table, of_type("EndTurnAndDraw"))
+        await wait_version(page, version + 1)
+    assert bought and flown, "seat 0 never held a Plane to fly with"
+    assert not await page.locator(".message.error").count(), await page.inner_text("#messages")
+    await page.screenshot(path=str(SHOTS / "portugal-picks.png"), full_page=True)
+    assert not errors, errors
+    await context.close()
+
+
+@pytest.mark.timeout(120)
+async def test_miss_liz_parks_are_built_by_clicking_cells_and_tiles(server: Running, browser: Browser) -> None:
+    game_id = await server.create(2, "miss-liz-parks")
+    tokens = await server.seat_all(game_id, 2)
+    table = Table(server, "miss-liz-parks", game_id, tokens=dict(enumerate(tokens)))
+    park = '[data-testid="park-0"]'
+
+    async def mine() -> dict[str, Any]:
+        view = (await table.table(tokens[0]))["view"]
+        found: dict[str, Any] = next(p for p in view["parks"] if p["seat"] == 0)
+        return found
+
+    await seat_zero_may(table, "ChooseTheme")
+    context, page, errors = await open_seat_zero(browser, table)
+    version = await quiet(page, table)
+    await pick_option(page, table, any_of("theme"), where=".swatches")
+    await wait_version(page, version + 1)
+
+    # The opening: the Entrance's column on the entrance row, the first street beside it, a planning card.
+    await seat_zero_may(table, "PlaceEntrance")
+    version = await quiet(page, table)
+    await pick_option(page, table, of_type("PlaceEntrance"))
+    column = await pick_option(page, table, any_of("column"), where=park)
+    await wait_version(page, version + 1)
+    buildings = (await mine())["buildings"]
+    assert any(b["cell"][1] == column["value"] for b in buildings)
+    await seat_zero_may(table, "PlaceFirstStreet")
+    version = await quiet(page, table)
+    await pick_option(page, table, of_type("PlaceFirstStreet"))
+    first = await pick_option(page, table, any_of("cell"), where=park)
+    await wait_version(page, version + 1)
+    streets = (await mine())["streets"]
+    assert first["value"] in streets
+
+    # Streets: the cells, one click each, then the confirm button (one cell is a move already).
+    await seat_zero_may(table, "BuyStreets")
+    version = await quiet(page, table)
+    await pick_option(page, table, of_type("BuyStreets"))
+    chosen = [await pick_option(page, table, any_of("cells"), where=park)]
+    if await page_version(page) == version:  # the step offers more cells and the command so far
+        await moves_ready(page)
+        step = await targets_are_the_step(page, table)
+        assert step.get("command"), step
+        assert await page.locator(f"{park} .picked").count() == 1
+        if step.get("options"):
+            chosen.append(await pick_option(page, table, any_of("cells"), where=park))
+        if await page_version(page) == version:
+            await page.screenshot(path=str(SHOTS / "miss-liz-picking.png"), full_page=True)
+            await pick(page, page.locator('[data-testid="confirm"]'))
+    await wait_version(page, version + 1)
+    cells = [c for o in chosen for c in (o["value"] if isinstance(o["value"][0], list) else [o["value"]])]
+    streets = (await mine())["streets"]
+    assert all(c in streets for c in cells)
+
+    # A tile: from the projects board, then the cell to build it on (the lone move BuildTile).
+    await seat_zero_may(table, "BuyTile")
+    version = await quiet(page, table)
+    await pick_option(page, table, of_type("BuyTile"))
+    tile = await pick_option(page, table, any_of("tile"), where=".project-row")
+    await wait_version(page, version + 1)
+    version = await quiet(page, table)
+    assert [p["value"] for p in await page_picks(page)] == ["BuildTile"]
+    cell = await pick_option(page, table, any_of("cell"), where=park)
+    await wait_version(page, version + 1)
+    buildings = (await mine())["buildings"]
+    assert [b["tile"] for b in buildings if b["cell"] == cell["value"]] == [tile["value"]]
+
+    # Employees: how many, from the chooser's numbers.
+    await seat_zero_may(table, "HireEmployees")
+    version = await quiet(page, table)
+    await pick_option(page, table, of_type("HireEmployees"))
+    count = await pick_option(page, table, any_of("count"))
+    await wait_version(page, version + 1)
+    hired = [e for e in await sent_events(table, version) if e["type"] == "EmployeesHired"]
+    assert hired and hired[0]["count"] == count["value"], await sent_events(table, version)
+    assert not await page.locator(".message.error").count(), await page.inner_text("#messages")
+    assert not errors, errors
+    await context.close()
+
+
+async def finish_with_confirm(page: Page, version: int) -> None:
+    """A move whose last pick left more to pick (a trade's asks): send what the picks make."""
+    if await page_version(page) == version:
+        await moves_ready(page)
+        await pick(page, page.locator('[data-testid="confirm"]'))
+    await wait_version(page, version + 1)
+
+
+async def trade_offered(table: Table, after: int) -> dict[str, Any]:
+    """The trade seat 0 offered after version ``after``."""
+    events = await sent_events(table, after)
+    found = [e for e in events if e["type"] == "TradeOffered"]
+    assert found, events
+    return found[0]
+
+
+@pytest.mark.timeout(150)
+async def test_itchy_feet_trades_steals_and_recycles_by_clicking(server: Running, browser: Browser) -> None:
+    game_id = await server.create(2, "itchy-feet", trade_answer_ms=60_000, reaction_ms=60_000)
+    tokens = await server.seat_all(game_id, 2)
+    table = Table(server, "itchy-feet", game_id, tokens=dict(enumerate(tokens)))
+    await seat_zero_may(table, "Draw")
+    context, page, errors = await open_seat_zero(browser, table)
+    hand = '[data-testid="hand-0"]'
+
+    # A trade: the other traveller's panel, the cards to give from the hand, the kinds to ask for.
+    await seat_zero_may(table, "OfferTrade")
+    version = await quiet(page, table)
+    await pick_option(page, table, of_type("OfferTrade"))
+    target = await pick_option(page, table, any_of("target"), where='[data-seat-panel="1"]')
+    give = await pick_option(page, table, any_of("give"), where=hand)
+    await moves_ready(page)
+    await page.screenshot(path=str(SHOTS / "itchy-feet-picking.png"), full_page=True)
+    ask = await pick_option(page, table, any_of("ask"))  # kinds are named, not drawn: the chooser
+    await finish_with_confirm(page, version)
+    offer = await trade_offered(table, version)
+    assert offer["type"] == "TradeOffered" and offer["target"] == target["value"]
+    assert offer["give"][:1] == (give["value"] if isinstance(give["value"], list) else [give["value"]])[:1]
+    assert offer["ask"][:1] == (ask["value"] if isinstance(ask["value"], list) else [ask["value"]])[:1]
+
+    # A steal: the victim's panel, then the card to pay with from the hand.
+    await seat_zero_may(table, "Steal")
+    version = await quiet(page, table)
+    await pick_option(page, table, of_type("Steal"))
+    victim = await pick_option(page, table, any_of("target"), where='[data-seat-panel="1"]')
+    pay = await pick_option(page, table, any_of("pay"), where=hand)  # no character: every thief pays
+    await wait_version(page, version + 1)
+    events = await sent_events(table, version)
+    assert {"type": "CardsDiscarded", "seat": 0, "cards": [pay["value"]], "reason": "steal"} in events, events
+    assert [e["victim"] for e in events if e["type"] == "CardStolen"] == [victim["value"]]
+
+    # A recycle: the cards to pay (one by one, or a pair picked whole), then the discard pile's card.
+    await seat_zero_may(table, "Recycle")
+    version = await quiet(page, table)
+    await pick_option(page, table, of_type("Recycle"))
+    paid: list[Any] = []
+    while True:
+        step = await targets_are_the_step(page, table)
+        if any(o["field"] == "take" for o in step["options"]):
+            break
+        paid.append((await pick_option(page, table, any_of("pay")))["value"])
+    discard = await page.eval_on_selector_all(".board.itchy .target", "els => els.map(e => e.dataset.card)")
+    taken = await pick_option(page, table, any_of("take"), where=".board.itchy")
+    assert taken["value"] in discard
+    await wait_version(page, version + 1)
+    events = await sent_events(table, version)
+    flat = [c for v in paid for c in (v if isinstance(v, list) else [v])]
+    assert {"type": "CardsDiscarded", "seat": 0, "cards": flat, "reason": "recycle"} in events, events
+    assert {"type": "CardTakenFromDiscard", "seat": 0, "card": taken["value"]} in events, events
+
+    # A trade answer: the other traveller offers; the answer is a move of the chooser.
+    for _ in range(400):
+        awaited = [a["seat"] for a in (await table.table())["awaiting"]]
+        if awaited == [1]:
+            _, commands = await table.legal(1)
+            offered = next((c for c in commands if c["type"] == "OfferTrade" and c["target"] == 0), None)
+            if offered:
+                assert (await server.send(game_id, tokens[1], offered)).status_code == 200
+                break
+        for seat in awaited:
+            await table.play(seat)
+    else:
+        raise AssertionError("the other traveller never offered a trade")
+    version = await quiet(page, table)
+    step = await targets_are_the_step(page, table)
+    assert {o["value"] for o in step["options"]} <= {"AcceptTrade", "RejectTrade"}
+    await pick_option(page, table, of_type("RejectTrade"))
+    await wait_version(page, version + 1)
+    assert [e["type"] for e in await sent_events(table, version)][:1] == ["TradeRejected"]
+    assert not await page.locator(".message.error").count(), await page.inner_text("#messages")
+    await page.screenshot(path=str(SHOTS / "itchy-feet-picks.png"), full_page=True)
+    assert not errors, errors
+    await context.close()
+
+
+@pytest.mark.timeout(120)
+async def test_a_move_that_may_go_on_shows_its_picks_and_is_confirmed(server: Running, browser: Browser) -> None:
+    """A step that carries a command and more options (Miss Liz's streets in the final pick
+    order: a cell, then more cells or send) shows the picks so far and a confirm button. This
+    branch's streets builder still takes one cell a move, so the page's socket is answered for
+    BuyStreets as the final builder answers (every empty cell of the park while the income pays
+    for it, and the command the cells make); every other message, and the command itself, goes
+    to the real server, which builds the streets."""
+    game_id = await server.create(2, "miss-liz-parks")
+    tokens = await server.seat_all(game_id, 2)
+    table = Table(server, "miss-liz-parks", game_id, tokens=dict(enumerate(tokens)))
+    for _ in range(50):
+        await seat_zero_may(table, "BuyStreets")
+        park = next(p for p in (await table.table(tokens[0]))["view"]["parks"] if p["seat"] == 0)
+        if park["income"] >= 3:
+            break
+        await table.play(0)
+    assert park["income"] >= 3, "seat 0 never had 3 to spend on streets"
+    one_cell = await moves(table, 0, [{"field": "type", "value": "BuyStreets"}])
+    empty = [o["value"][0] for o in one_cell["step"]["options"]]
+    version = one_cell["version"]
+
+    context = await browser.new_context(viewport={"width": 1300, "height": 1000})
+    seat = {game_id: {"seat": 0, "token": tokens[0], "game": table.game, "at": 1}}
+    await context.add_init_script(f"localStorage.setItem('ludoteca.seats', JSON.stringify({json.dumps(seat)}))")
+    page = await context.new_page()
+    answered: list[list[Any]] = []
+
+    async def socket(ws: Any) -> None:
+        real = ws.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            msg = json.loads(message)
+            if msg.get("type") != "moves" or msg["picks"][:1] != [{"field": "type", "value": "BuyStreets"}]:
+                real.send(message)
+                return
+            cells = [p["value"] for p in msg["picks"][1:]]
+            answered.append(cells)
+            more = [c for c in empty if c not in cells][: max(0, park["income"] - len(cells))]
+            step: dict[str, Any] = {"options": [{"field": "cells", "value": c, "kind": "cell"} for c in more]}
+            if cells:
+                step["command"] = {"type": "BuyStreets", "cells": cells}
+            ws.send(
+                json.dumps(
+                    {
+                        "type": "step",
+                        "version": version,
+                        "picks": msg["picks"],
+                        "step": step,
+                        "request_id": msg["request_id"],
+                    }
+                )
+            )
+
+        ws.on_message(from_page)
+
+    await page.route_web_socket("**/api/v1/games/*/ws", socket)
+    await page.goto(f"{server.url}/#/game/{game_id}")
+    await wait_version(page, version)
+    await moves_ready(page)
+    await pick(page, page.locator('.controls-wrap button.option[data-value="BuyStreets"]'))
+    cells = [empty[0], empty[1]]
+    for n, cell in enumerate(cells, 1):
+        target = page.locator(f"[data-testid=\"park-0\"] .target[data-option='{option_key('cells', cell)}']")
+        await pick(page, target)
+        assert await page.locator('[data-testid="park-0"] .picked').count() == n
+        assert await page.locator('[data-testid="picks"] .pick').count() == 1 + n
+        confirm = page.locator('[data-testid="confirm"]')
+        assert "row" in await confirm.inner_text()  # it says what it sends
+        targets = await page.eval_on_selector_all('[data-testid="park-0"] .target', "els => els.length")
+        assert targets == park["income"] - n
+    # Clicking a picked cell takes it back (and the picks after it).
+    await pick(page, page.locator(f'[data-testid="park-0"] .picked[data-cell="{cells[1][0]},{cells[1][1]}"]'))
+    assert await page.locator('[data-testid="park-0"] .picked').count() == 1
+    await pick(page, page.locator(f"[data-testid=\"park-0\"] .target[data-option='{option_key('cells', cells[1])}']"))
+    await page.screenshot(path=str(SHOTS / "miss-liz-picking.png"), full_page=True)
+    await pick(page, page.locator('[data-testid="confirm"]'))
+    await wait_version(page, version + 1)
+    built = [e for e in await sent_events(table, version) if e["type"] == "StreetsBuilt"]
+    assert [e["cells"] for e in built] == [cells]
+    assert answered[:3] == [[], [cells[0]], cells]
+    assert not await page.locator(".message.error").count(), await page.inner_text("#messages")
+    await context.close()

@@ -1,5 +1,8 @@
 // The game's WebSocket (docs/API.md, WebSocket): hello with `after`, updates in order,
-// reconnect with resume from the last version held (and its `check`) after a dropped connection.
+// reconnect with resume from the last version held (and its `check`) after a dropped connection;
+// the next step of a move asked for with a `moves` message, matched to its answer by `request_id`.
+
+import { ApiError } from "./api.js";
 
 const FINAL = new Set([1008, 4003, 1009]); // the client is at fault or denied: do not retry as is
 
@@ -17,6 +20,42 @@ export class Live {
     this.timer = null;
     this.connects = 0;
     this.seen = []; // the version of every event received, in order (the tests check there is no gap)
+    this.requests = 0;
+    this.pending = new Map(); // request_id -> {resolve, reject, timer}
+    this.greeted = false; // the hello was answered (an update came): requests may follow
+  }
+
+  open() {
+    return !!(this.ws && this.ws.readyState === WebSocket.OPEN && this.greeted);
+  }
+
+  // The next step of a move after `picks`: {version, picks, step}; a refusal rejects with ApiError.
+  moves(picks, timeoutMs = 8000) {
+    if (!this.open()) return Promise.reject(new ApiError(0, { error: "socket_closed", message: "The connection is away." }));
+    const id = `moves-${++this.requests}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new ApiError(0, { error: "timeout", message: "The server did not answer in time." }));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      this.ws.send(JSON.stringify({ type: "moves", picks, request_id: id }));
+    });
+  }
+
+  settle(id, outcome, value) {
+    const waiting = this.pending.get(id);
+    if (!waiting) return false;
+    this.pending.delete(id);
+    clearTimeout(waiting.timer);
+    waiting[outcome](value);
+    return true;
+  }
+
+  dropRequests() {
+    for (const id of [...this.pending.keys()]) {
+      this.settle(id, "reject", new ApiError(0, { error: "socket_closed", message: "The connection was lost." }));
+    }
   }
 
   url() {
@@ -39,6 +78,7 @@ export class Live {
     }
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    this.greeted = false;
     this.connects += 1;
     this.handlers.state("connecting…", "pending");
     ws.onopen = () => {
@@ -51,6 +91,7 @@ export class Live {
       try { msg = JSON.parse(e.data); } catch { return; }
       if (msg.type === "update") {
         this.backoff = 200;
+        this.greeted = true;
         const events = (msg.events || []).filter((ev) => ev.version > this.version);
         if (msg.version >= this.version) {
           this.version = msg.version;
@@ -63,8 +104,11 @@ export class Live {
         this.version = 0;
         this.check = "";
         this.handlers.reset(msg);
+      } else if (msg.type === "step") {
+        this.settle(msg.request_id, "resolve", msg);
       } else if (msg.type === "error") {
-        this.handlers.error(msg);
+        const status = msg.error === "too_many" ? 429 : 422;
+        if (!(msg.request_id && this.settle(msg.request_id, "reject", new ApiError(status, msg)))) this.handlers.error(msg);
       } else if (msg.type === "presence") {
         if (this.handlers.presence) this.handlers.presence(msg);
       } else if (msg.type === "ack") {
@@ -74,6 +118,8 @@ export class Live {
     ws.onclose = (e) => {
       if (ws !== this.ws) return;
       this.ws = null;
+      this.greeted = false;
+      this.dropRequests();
       if (this.closed) return;
       if (FINAL.has(e.code)) {
         this.handlers.state(`disconnected (${e.code} ${e.reason || ""})`, "bad");
@@ -101,5 +147,7 @@ export class Live {
     clearTimeout(this.timer);
     if (this.ws) this.ws.close(1000, "bye");
     this.ws = null;
+    this.greeted = false;
+    this.dropRequests();
   }
 }

@@ -3,7 +3,7 @@
 
 import { get, catalog, components, seatOf } from "./api.js";
 import { h, clear, errorMessage, humanize, pill } from "./ui.js";
-import { nameIndex, describeEvent } from "./controls.js";
+import { nameIndex, describeEvent } from "./names.js";
 import { drawView, outcomeTable, screenOf } from "./view.js";
 import { openDetails, restoreDetails } from "./table.js";
 

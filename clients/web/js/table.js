@@ -1,10 +1,12 @@
-// The playing screen of one game: the table drawn from the view, the seat's legal commands as
-// controls, live updates over the WebSocket, rejections as messages, the final scores.
+// The playing screen of one game: the table drawn from the view, the seat's moves built by picking
+// on it (picks.js), live updates over the WebSocket, refusals as messages, the final scores.
 
 import { call, get, post, catalog, components, commandId, seatOf, keepSeat, forgetSeat, ApiError } from "./api.js";
-import { h, clear, message, errorMessage, setStatus, humanize, section, pill } from "./ui.js";
+import { h, clear, message, errorMessage, setStatus, humanize, pill } from "./ui.js";
 import { Live } from "./live.js";
-import { Controls, nameIndex, describeEvent } from "./controls.js";
+import { nameIndex, describeEvent, describeCommand } from "./names.js";
+import { MoveBuilder, sameValue } from "./picks.js";
+import { UndoTracker } from "./undo.js";
 import { drawView, outcomeTable, screenOf } from "./view.js";
 
 // Which <details> the person opened survive a redraw (matched by their summary, digits aside).
@@ -35,11 +37,15 @@ export class TableScreen {
     this.names = new Map();
     this.version = 0;
     this.log = [];
-    this.legal = { version: -1, commands: [] };
-    this.legalAsk = 0;
+    this.first = null; // the first step of the seat's move, from the last update (null: not awaited)
+    this.firstVersion = 0;
+    this.stepFresh = false; // an update brought a first step the builder has not seen
+    this.undo = new UndoTracker();
+    this.builder = null;
     this.sending = false;
     this.live = null;
     this.stopped = false;
+    this.onKey = (e) => { if (e.key === "Escape" && this.builder) this.builder.cancel(); };
   }
 
   async start() {
@@ -60,6 +66,15 @@ export class TableScreen {
     this.names = nameIndex(this.comp, screenOf(this.table.game));
     this.title = (await catalog().catch(() => [])).find((g) => g.game === this.table.game)?.title || humanize(this.table.game);
     this.version = this.table.version;
+    this.builder = new MoveBuilder({
+      ask: (picks) => this.ask(picks),
+      listed: () => get(`/games/${this.gameId}/legal-commands`, { token: this.token }),
+      send: (command, version, picks) => this.send(command, version, picks),
+      refused: (err, what) => errorMessage(err, what),
+      ctx: { screen: screenOf(this.table.game), names: this.names, comp: this.comp, seatName: (s) => this.seatName(s),
+        describeCommand: (c) => describeCommand(c, this.names, (s) => this.seatName(s)) },
+    });
+    document.addEventListener("keydown", this.onKey);
     this.draw();
     this.connect();
   }
@@ -71,9 +86,14 @@ export class TableScreen {
   connect() {
     if (this.live) this.live.stop();
     this.log = [];
+    this.undo.reset(); // the new socket's catch-up brings the whole log again
     const live = new Live(this.gameId, this.token, {
       update: (msg) => this.onUpdate(msg),
-      reset: () => { this.log = []; message("The server's history was reset; reloading the table.", "info", "reset"); },
+      reset: () => {
+        this.log = [];
+        this.undo.reset();
+        message("The server's history was reset; reloading the table.", "info", "reset");
+      },
       error: (msg) => message(msg.message, "error", msg.error),
       state: (text, kind) => setStatus(text, kind),
       presence: (msg) => { this.table.presence = msg; this.scheduleDraw(); },
@@ -84,6 +104,7 @@ export class TableScreen {
 
   stop() {
     this.stopped = true;
+    document.removeEventListener("keydown", this.onKey);
     if (this.live) this.live.stop();
   }
 
@@ -94,7 +115,15 @@ export class TableScreen {
 
   async onUpdate(msg) {
     if (this.stopped) return;
-    for (const ev of msg.events) this.log.push(ev);
+    for (const ev of msg.events) {
+      this.log.push(ev);
+      this.undo.see(ev.version, ev.event);
+    }
+    if (msg.view !== null && msg.view !== undefined) { // the last chunk of a catch-up, or a live update
+      this.first = msg.step || null;
+      this.firstVersion = msg.version;
+      this.stepFresh = true;
+    }
     if (this.log.length > LOG_KEEP) this.log.splice(0, this.log.length - LOG_KEEP);
     const tableLevel = msg.events.some((e) => TABLE_FACTS.has(e.event.type));
     const finished = msg.view && msg.view.finished;
@@ -153,7 +182,7 @@ export class TableScreen {
     clear(this.root, screen);
     restoreDetails(this.root, open);
     this.screenEl = screen;
-    this.refreshLegal();
+    this.attachMoves();
   }
 
   turnBar() {
@@ -207,7 +236,8 @@ export class TableScreen {
       buttons.push(h("button", { "data-testid": "call-off", onclick: () => this.callOff(creator) }, "Call the table off"));
     }
     if (t.status === "active" && seated && !(t.resigned || []).includes(t.seat)) {
-      buttons.push(h("button", { "data-testid": "undo", class: "undo", hidden: true, onclick: () => this.send({ type: "Undo" }) }, "Undo my last step"));
+      buttons.push(h("button", { "data-testid": "undo", class: "undo", hidden: !this.undo.has(t.seat),
+        onclick: () => this.send({ type: "Undo" }) }, "Undo my last step"));
       buttons.push(h("button", { "data-testid": "resign", onclick: () => this.resign() }, "Resign (a bot plays on)"));
     }
     if (t.status === "finished" && seated && !t.outcome?.reason?.includes("cancelled")) {
@@ -253,70 +283,57 @@ export class TableScreen {
     return describeEvent(ev, this.names, (s) => this.seatName(s));
   }
 
-  // --- the seat's legal commands -------------------------------------------------
+  // --- the seat's moves, built by picks ------------------------------------------
 
-  async refreshLegal() {
-    const wrap = this.screenEl && this.screenEl.querySelector(".controls-wrap");
-    if (!wrap) return;
-    // a game's view that says whom it awaits spares a request when this seat is not awaited
-    const view = this.table.view;
-    const awaited = !(view && Array.isArray(view.awaiting)) || view.awaiting.some((a) => a.seat === this.table.seat);
-    if (this.table.seat === null || this.table.status !== "active" || !awaited) {
-      // a seat that is not awaited has no legal command (docs/API.md): no need to ask
-      this.legalAsk += 1;
-      this.legal = { version: this.version, commands: [] };
-      wrap.setAttribute("data-legal-version", String(this.version));
-      wrap.setAttribute("data-legal-count", "0");
-      return;
+  // The builder marks the new table's targets; a new first step (from an update) starts it again.
+  attachMoves() {
+    const wrap = this.screenEl.querySelector(".controls-wrap");
+    this.builder.ctx.view = this.table.view;
+    this.builder.attach(this.screenEl.querySelector(".view-wrap"), wrap);
+    if (this.stepFresh) { // the server sends a step only to a seat it awaits in a game under way
+      this.stepFresh = false;
+      this.builder.restart(this.first, this.firstVersion);
     }
-    const ask = ++this.legalAsk;
-    let legal;
-    try {
-      legal = await get(`/games/${this.gameId}/legal-commands`, { token: this.token });
-    } catch (err) {
-      errorMessage(err, "Reading your legal commands");
-      return;
-    }
-    if (ask !== this.legalAsk || this.stopped) return;
-    this.legal = legal;
-    const undo = this.screenEl.querySelector("button.undo");
-    if (undo) undo.hidden = !(legal.undo && legal.undo.length);
-    const controls = new Controls({
-      commands: legal.commands, names: this.names, seatName: (s) => this.seatName(s), comp: this.comp, view: this.table.view,
-      game: screenOf(this.table.game), send: (cmd) => this.send(cmd),
-    });
-    clear(wrap, legal.commands.length ? h("h3", {}, "Your moves") : h("p", { class: "muted" }, "Nothing to do right now."), controls.panel);
-    controls.attach(this.screenEl.querySelector(".view-wrap"));
-    wrap.setAttribute("data-legal-version", String(legal.version));
-    wrap.setAttribute("data-legal-count", String(legal.commands.length));
   }
 
-  // Send one command, decided at the version its legal list was read at (expected_version). When
-  // another seat moved first (version_conflict), the legal list is read again: a command that is
-  // still legal is sent again at the new version; otherwise the person is told the table moved on.
-  async send(command) {
-    if (this.sending) return;
+  // The next step after `picks`: over the socket when it is up, else over REST.
+  async ask(picks) {
+    if (this.live && this.live.open()) {
+      try {
+        return await this.live.moves(picks);
+      } catch (err) {
+        if (!["socket_closed", "timeout", "too_many"].includes(err.code)) throw err;
+      }
+    }
+    return post(`/games/${this.gameId}/moves`, { picks }, { token: this.token });
+  }
+
+  // Send one command, decided at `version` (expected_version: the version its step was computed
+  // at). When another seat moved first (version_conflict), the same picks are walked again on the
+  // table as it is now: a command they still make is sent again at the new version; otherwise the
+  // person is told the table moved on. The version after it, or null when it was refused.
+  async send(command, version = this.version, picks = null) {
+    if (this.sending) return null;
     this.sending = true;
     this.screenEl.classList.add("sending");
-    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
     try {
-      let version = this.legal.version;
       for (let attempt = 0; ; attempt++) {
         try {
           const answer = await post(`/games/${this.gameId}/commands`,
             { command, command_id: commandId(), expected_version: version }, { token: this.token });
           this.lastSent = { command, version: answer.version };
-          break;
+          return answer.version;
         } catch (err) {
-          if (err.code !== "version_conflict" || attempt >= 2) throw err;
-          const legal = await get(`/games/${this.gameId}/legal-commands`, { token: this.token });
-          if (!legal.commands.some((c) => same(c, command))) throw err;
-          version = legal.version;
+          if (err.code !== "version_conflict" || attempt >= 2 || !picks) throw err;
+          const again = await this.ask(picks).catch(() => null);
+          const still = again && again.step && again.step.command !== undefined ? again.step.command : null;
+          if (!sameValue(still, command)) throw err;
+          version = again.version;
         }
       }
     } catch (err) {
       errorMessage(err, `${humanize(command.type)} refused`);
-      if (err.code === "version_conflict") this.refreshLegal();
+      return null;
     } finally {
       this.sending = false;
       if (this.screenEl) this.screenEl.classList.remove("sending");

@@ -31,10 +31,10 @@ export function clear(el, ...children) {
   return el;
 }
 
+// A message for the person: the server's sentence; its code is kept for machines (data-code).
 export function message(text, kind = "error", code = null) {
   const box = document.getElementById("messages");
-  const item = h("div", { class: ["message", kind], "data-code": code },
-    code ? h("code", {}, code) : null, code ? " " : null, text,
+  const item = h("div", { class: ["message", kind], "data-code": code }, text,
     h("button", { class: "close", title: "dismiss", onclick: () => item.remove() }, "×"));
   box.append(item);
   while (box.children.length > 4) box.firstChild.remove();
@@ -84,11 +84,12 @@ export function leftovers(view, drawn) {
   return h("div", { class: "leftovers" }, h("h4", {}, "Other fields of the view"), jsonTree(rest, null, false));
 }
 
-// A card: `info` = {title, sub, lines[], cls, colour}; `target` makes it clickable for a legal command.
-export function card(id, info = {}, target = null) {
+// A card: `info` = {title, sub, lines[], cls, colour}; `pick` is the key a move's option names it
+// by ("card:<id>", "tile:<id>", "pile:<kind>": picks.js), or null when it is never picked.
+export function card(id, info = {}, pick = null) {
   return h("div", {
-    class: ["card", info.cls, target ? "playable-candidate" : null],
-    "data-card": id, "data-target": target, title: info.tip || id,
+    class: ["card", info.cls],
+    "data-card": id, "data-pick": pick, title: info.tip || id,
     style: info.colour ? { "--card-colour": info.colour } : null,
   },
   h("div", { class: "card-title" }, info.title || id),

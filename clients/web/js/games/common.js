@@ -18,3 +18,8 @@ export function seatHeader(seat, ctx, extra = []) {
 export function stat(label, value) {
   return h("span", { class: "stat" }, h("span", { class: "stat-label" }, label), " ", h("b", {}, value));
 }
+
+// A seat's panel: a move that names a seat (a trade's or a steal's target) picks it here.
+export function seatPanel(seat, ...children) {
+  return h("section", { class: "panel seat-panel", "data-pick": `seat:${seat}`, "data-seat-panel": String(seat) }, ...children);
+}

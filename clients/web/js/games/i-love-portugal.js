@@ -1,8 +1,10 @@
 // I Love Portugal: the map drawn from the catalog's circles and connections (SVG), with the
-// tourists and cubes of the view; the piles, hands and discard piles as cards.
+// tourists and cubes of the view; the piles, hands and discard piles as cards. Picked on the
+// table: circles ("circle:<id>"; a region's black circle is "region:<id>" too), the shop's piles
+// ("pile:<kind>"), the colours ("colour:<c>"), the photo pile (the move BuyPhoto).
 
 import { h, svg, card, backs, section } from "../ui.js";
-import { seatHeader, stat } from "./common.js";
+import { seatHeader, seatPanel, stat } from "./common.js";
 
 const COLOURS = {
   red: "#d9534f", purple: "#8e5bc4", yellow: "#e6b422", blue: "#4a78d0", green: "#4caf50",
@@ -47,7 +49,8 @@ function mapOf(view, ctx) {
   }
   for (const c of all) {
     const r = regions.get(c.id);
-    const g = svg("g", { class: ["circle", c.black ? "region" : "waypoint"], "data-target": c.id, "data-circle": c.id });
+    const g = svg("g", { class: ["circle", c.black ? "region" : "waypoint"], "data-circle": c.id,
+      "data-pick": c.black ? `circle:${c.id} region:${c.id}` : `circle:${c.id}` });
     if (c.black) {
       g.append(svg("circle", { cx: c.x, cy: c.y, r: 30, class: "ring", fill: colour(c.colour) }));
       g.append(svg("circle", { cx: c.x, cy: c.y, r: 16, class: "black" }));
@@ -96,11 +99,12 @@ export default {
   names(comp) {
     // waypoints are named after their route: lisboa~madeira~2 -> "waypoint Lisboa–Madeira 2"
     const regions = new Map((comp.regions || []).map((r) => [r.id, r.name]));
-    return (comp.waypoints || []).map((w) => {
+    const waypoints = (comp.waypoints || []).map((w) => {
       const parts = w.id.split("~");
       const n = /^\d+$/.test(parts[parts.length - 1]) ? parts.pop() : "";
       return [w.id, `waypoint ${parts.map((p) => regions.get(p) || p).join("–")}${n ? " " + n : ""}`];
     });
+    return [...waypoints, ...(comp.piles || []).map((p) => [`pile:${p.kind}`, p.name])];
   },
   seatColour(view, seat) {
     const s = view.seats && view.seats[seat];
@@ -110,7 +114,7 @@ export default {
     const drawn = new Set(["type", "players", "viewer", "phase", "turn", "first_player", "awaiting", "turn_cost",
       "final_round", "regions", "piles", "photo_pile_count", "seats", "finished"]);
     const info = (id) => cardInfo(id, ctx.comp, ctx.names);
-    const c = (id) => card(id, info(id), id);
+    const c = (id) => card(id, info(id), `card:${id}`);
     const small = (id) => card(id, info(id));
     const el = h("div", { class: "board portugal" },
       h("div", { class: "map-wrap" }, mapOf(view, ctx)),
@@ -121,16 +125,17 @@ export default {
           stat("first player", view.first_player === null ? "-" : ctx.seatName(view.first_player)),
           view.phase === "colour" ? h("div", { class: "swatches" }, "Colours: ", (ctx.comp.player_colours || []).map((c) => {
             const owner = (view.seats || []).findIndex((s) => s.colour === c);
-            return h("span", { class: "swatch", "data-target": "colour:" + c, style: { background: colour(c) },
+            return h("span", { class: "swatch", "data-pick": "colour:" + c, style: { background: colour(c) },
               title: owner >= 0 ? `${c}: ${ctx.seatName(owner)}` : c }, owner >= 0 ? ctx.seatName(owner) : c);
           })) : null),
         section("Shop",
           h("div", { class: "cards" }, (view.piles || []).map((p) => card(p.pile, {
             title: (ctx.comp.piles || []).find((x) => x.kind === p.pile)?.name || p.pile,
             sub: `${p.price} € · ${p.count} left`, cls: p.pile,
-          }, p.pile))),
-          stat("photo pile", view.photo_pile_count)),
-        (view.seats || []).map((s, seat) => section("",
+          }, `pile:${p.pile}`)),
+          h("div", { class: "pile", "data-pick": "move:BuyPhoto", title: "buy the photo of the region your tourist is in" },
+            backs(1, "Photos"), stat("photo pile", view.photo_pile_count)))),
+        (view.seats || []).map((s, seat) => seatPanel(seat,
           seatHeader(seat, ctx, [stat("score", s.score), stat("cubes", s.cubes_left), s.colour ? stat("colour", s.colour) : null]),
           h("div", {}, stat("at", s.tourist ? ctx.names.get(s.tourist) || s.tourist : "-"),
             stat("draw pile", s.draw_count), s.hand_value !== null && s.hand_value !== undefined ? stat("hand pays", `${s.hand_value} €`) : null),
@@ -143,14 +148,5 @@ export default {
       ),
     );
     return { el, drawn };
-  },
-  keys(cmd, comp, view) {
-    if (cmd.type === "BuyPhoto") {
-      // buy the photo by clicking the circle your tourist stands on
-      const me = view && view.seats && view.seats[view.viewer];
-      return me && me.tourist ? [me.tourist] : ["__photo"];
-    }
-    if (cmd.type === "ChooseColour") return ["colour:" + cmd.colour];
-    return null;
   },
 };

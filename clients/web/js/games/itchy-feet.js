@@ -1,8 +1,10 @@
 // Itchy Feet: the centre country, each traveller's country, hand and travels, the discard pile,
-// the open trade offer and reaction window.
+// the open trade offer and reaction window. Picked on the table: cards of the hand and the discard
+// pile ("card:<id>"), countries ("country:<id>"), a seat's panel ("seat:<n>"), the deck (the move
+// Draw); the object kinds a trade asks for are named from the cards ("kind:<kind>").
 
 import { h, card, backs, section, pill } from "../ui.js";
-import { seatHeader, stat } from "./common.js";
+import { seatHeader, seatPanel, stat } from "./common.js";
 
 const TYPE_COLOURS = {
   object: "#4a78d0", passport: "#2e7d32", special: "#8e5bc4", postcard: "#e6b422", event: "#d9534f", forbidden: "#333",
@@ -17,10 +19,10 @@ function cardInfo(id, comp) {
 
 function country(id, comp, target = true, extra = "") {
   const c = (comp.countries || []).find((x) => x.id === id);
-  if (!c) return card(id, { title: id }, target ? id : null);
+  if (!c) return card(id, { title: id }, target ? `country:${id}` : null);
   const objects = c.requires.map((k) => (comp.cards || []).find((x) => x.kind === k)?.name || k);
   return card(id, { title: c.name, sub: `${c.capital}${extra}`, lines: ["needs: " + objects.join(", ")], cls: "country" },
-    target ? id : null);
+    target ? `country:${id}` : null);
 }
 
 function due(ms) {
@@ -34,11 +36,19 @@ export function countdown(ms) {
 }
 
 export default {
+  names(comp) {
+    // the kinds a trade asks for: "kind:camera" -> "Camera"; a passport or a postcard by its type
+    const kinds = new Map();
+    for (const c of comp.cards || []) if (!kinds.has(`kind:${c.kind}`)) kinds.set(`kind:${c.kind}`, c.name);
+    return [...kinds.entries()];
+  },
+  fields: { target: "Player", give: "Give", ask: "Ask for", pay: "Pay with", take: "Take", forbidden: "Forbidden object",
+    other: "With", cards: "Cards" },
   render(view, ctx) {
     const comp = ctx.comp;
     const drawn = new Set(["type", "players", "viewer", "phase", "turn", "awaiting", "centre", "aside", "deck_count",
       "discard", "passports_aside", "seats", "trade", "window", "rejected_offers", "finished", "winner", "won_by", "deck"]);
-    const c = (id) => card(id, cardInfo(id, comp), id);
+    const c = (id) => card(id, cardInfo(id, comp), `card:${id}`);
     const small = (id) => card(id, cardInfo(id, comp));
     const t = view.trade;
     const w = view.window;
@@ -46,7 +56,7 @@ export default {
       section("Table",
         h("div", { class: "row" },
           h("div", {}, h("h4", {}, "Centre"), view.centre ? country(view.centre, comp) : h("span", { class: "muted" }, "none")),
-          h("div", { class: "pile", "data-target": "__draw" }, backs(1, "Deck"), stat("deck", view.deck_count)),
+          h("div", { class: "pile", "data-pick": "move:Draw" }, backs(1, "Deck"), stat("deck", view.deck_count)),
           h("div", {}, h("h4", {}, `Discard (${view.discard.length})`),
             h("div", { class: "cards small" }, view.discard.slice(-8).map(c)),
             view.discard.length > 8 ? h("details", {}, h("summary", {}, "whole pile"), h("div", { class: "cards small" }, view.discard.map(c))) : null)),
@@ -57,11 +67,11 @@ export default {
       t ? section("Trade offer",
         h("p", {}, `${ctx.seatName(t.offerer)} offers ${ctx.seatName(t.target)}`, t.accepted ? " (accepted)" : "", due(t.due_ms)),
         h("div", { class: "row" }, h("div", {}, h("h4", {}, "gives"), h("div", { class: "cards small" }, t.give.map(small))),
-          h("div", {}, h("h4", {}, "asks for"), t.ask.map((k) => pill(k))))) : null,
+          h("div", {}, h("h4", {}, "asks for"), t.ask.map((k) => pill(ctx.names.get(`kind:${k}`) || k))))) : null,
       w ? section("Reaction window",
         h("p", {}, `${ctx.seatName(w.seat)} declared ${w.action && w.action.type}`, due(w.due_ms)),
         h("div", {}, "waiting for: ", w.waiting.map((s) => pill(ctx.seatName(s))))) : null,
-      view.seats.map((s) => section("",
+      view.seats.map((s) => seatPanel(s.seat,
         seatHeader(s.seat, ctx, [stat("hand", `${s.hand_count}/${s.hand_limit}`), s.character ? pill(ctx.names.get(s.character) || s.character) : null]),
         h("div", { class: "row" },
           h("div", {}, h("h4", {}, "Country"), s.country ? country(s.country, comp) : h("span", { class: "muted" }, "travelled")),
@@ -72,9 +82,5 @@ export default {
       view.deck ? section("Deck (revealed, top first)", h("div", { class: "cards small" }, view.deck.map(small))) : null,
     );
     return { el, drawn };
-  },
-  keys(cmd) {
-    if (cmd.type === "Draw") return ["__draw"];
-    return null;
   },
 };

@@ -1,8 +1,10 @@
 // Os Incríveis Parques de Miss Liz: the projects board and each park as a grid of cells with
-// tiles, streets and employees.
+// tiles, streets and employees. Picked on the table: the cells of the seat's own park
+// ("cell:<row>,<column>"; an entrance's column is its cell on the entrance row), the tiles of the
+// projects board ("tile:<id>"), planning cards ("card:<id>"), the themes while they are chosen.
 
 import { h, card, backs, section, pill } from "../ui.js";
-import { seatHeader, stat } from "./common.js";
+import { seatHeader, seatPanel, stat } from "./common.js";
 
 const THEME_COLOURS = ["#2b7bb9", "#a35bc4", "#b23a3a", "#4c9a3a", "#c0842f"];
 const TYPE_SIGNS = {
@@ -47,7 +49,7 @@ function park(p, view, ctx, mine) {
       const cell = h("div", {
         class: ["cell", b ? "building" : null, streets.has(key) ? "street" : null, reserved.has(key) ? "reserved" : null,
           r === board.entrance_row ? "entrance-row" : null, b && !b.active ? "inactive" : null],
-        "data-target": mine ? key : null, "data-cell": key,
+        "data-pick": mine ? `cell:${key}` : null, "data-cell": key,
         style: b ? { "--tile-colour": themeColour(comp, t && t.theme) } : null,
         title: b ? `${t ? t.name : b.tile}${b.active ? "" : " (inactive)"}` : streets.has(key) ? "street" : `row ${r + 1}, column ${c + 1}`,
       });
@@ -67,17 +69,20 @@ function park(p, view, ctx, mine) {
 }
 
 export default {
+  names(comp) {
+    return (comp.themes || []).map((t) => [`theme:${t.id}`, t.name]);
+  },
   render(view, ctx) {
     const comp = ctx.comp;
     const drawn = new Set(["type", "players", "viewer", "investment", "side_b", "phase", "step", "round", "first", "turn",
       "awaiting", "order", "passing", "projects", "pending_tile", "piles", "removed_count", "discarded",
       "planning_deck_count", "streets_left", "theme_tokens_left", "parks", "finished"]);
-    const tile = (id) => card(id, tileInfo(id, comp), id);
-    const plan = (id) => card(id, planInfo(id, comp), id);
+    const tile = (id) => card(id, tileInfo(id, comp), `tile:${id}`);
+    const plan = (id) => card(id, planInfo(id, comp), `card:${id}`);
     const el = h("div", { class: "board liz" },
       view.phase === "themes" ? section("Themes", h("div", { class: "swatches" }, (comp.themes || []).map((t) => {
         const owner = (view.parks || []).find((p) => p.theme === t.id);
-        return h("span", { class: "swatch", "data-target": t.id, style: { background: themeColour(comp, t.id) },
+        return h("span", { class: "swatch", "data-pick": `theme:${t.id}`, style: { background: themeColour(comp, t.id) },
           title: owner ? `${t.name}: ${ctx.seatName(owner.seat)}` : t.name }, t.name, owner ? ` (${ctx.seatName(owner.seat)})` : "");
       }))) : null,
       section("Projects board",
@@ -92,7 +97,7 @@ export default {
         view.pending_tile ? h("div", {}, h("h4", {}, "Tile to build"), tile(view.pending_tile)) : null,
         view.discarded && view.discarded.length ? h("details", {}, h("summary", {}, "Discarded tiles"),
           h("div", { class: "cards small" }, view.discarded.map((id) => card(id, tileInfo(id, comp))))) : null),
-      h("div", { class: "parks" }, (view.parks || []).map((p) => section("",
+      h("div", { class: "parks" }, (view.parks || []).map((p) => seatPanel(p.seat,
         seatHeader(p.seat, ctx, [p.theme ? pill(ctx.names.get(p.theme) || p.theme) : null, p.passed ? pill("passed") : null]),
         park(p, view, ctx, p.seat === view.viewer),
         h("div", { class: "park-stats" }, stat("income", `$${p.income}`), stat("next income", `$${p.income_next}`),
@@ -117,8 +122,10 @@ export default {
     if (Array.isArray(view.planning_deck)) drawn.add("planning_deck");
     return { el, drawn };
   },
-  keys(cmd, comp) {
-    if (cmd.type === "PlaceEntrance") return [`${(comp && comp.board && comp.board.entrance_row) ?? 5},${cmd.column}`];
+  // the Entrance's column is picked on its cell of the entrance row
+  where(kind, value, ctx) {
+    if (kind === "column") return [`cell:${(ctx.comp.board && ctx.comp.board.entrance_row) ?? 5},${value}`];
     return null;
   },
+  fields: { count: "Employees to hire", amount: "Invest", source: "From", target: "To", cells: "Streets" },
 };

@@ -1,7 +1,8 @@
 // Vilar de Mouros: the centre, the bonus row, each seat's hand and personal area, as cards.
+// Picked on the table: cards ("card:<id>"), the deck (the move DrawFromDeck).
 
 import { h, card, backs, section } from "../ui.js";
-import { seatHeader, stat } from "./common.js";
+import { seatHeader, seatPanel, stat } from "./common.js";
 
 function infoOf(id, comp) {
   const c = (comp.game_cards || []).find((x) => x.id === id);
@@ -19,6 +20,7 @@ function infoOf(id, comp) {
 }
 
 export default {
+  fields: { centre: "To the centre", personal: "To your personal area", card: "Card" },
   names(comp) {
     return (comp.bonus_cards || []).map((b) => [b.id, `bonus ${b.target}`]);
   },
@@ -26,17 +28,17 @@ export default {
     const comp = ctx.comp;
     const drawn = new Set(["type", "players", "viewer", "phase", "turn", "awaiting", "centre", "bonus_row",
       "deck_count", "bonus_deck_count", "seats", "finished", "deck", "bonus_deck"]);
-    const c = (id) => card(id, infoOf(id, comp), id);
+    const c = (id) => card(id, infoOf(id, comp), `card:${id}`);
     const table = h("div", { class: "board vilar" },
       section("Table",
         h("div", { class: "row" },
-          h("div", { class: "pile", "data-target": "deck" }, backs(1, "Deck"), stat("deck", view.deck_count)),
+          h("div", { class: "pile", "data-pick": "move:DrawFromDeck" }, backs(1, "Deck"), stat("deck", view.deck_count)),
           h("div", { class: "pile" }, backs(1, "Bonus"), stat("bonus deck", view.bonus_deck_count)),
           stat("phase", view.phase)),
         h("h4", {}, "Bonus row"), h("div", { class: "cards", "data-testid": "bonus-row" }, view.bonus_row.map(c)),
         h("h4", {}, "Centre"), h("div", { class: "cards", "data-testid": "centre" },
           view.centre.length ? view.centre.map(c) : h("span", { class: "muted" }, "empty"))),
-      view.seats.map((s) => section("", seatHeader(s.seat, ctx,
+      view.seats.map((s) => seatPanel(s.seat, seatHeader(s.seat, ctx,
         [stat("turns left", s.turns_left), stat("bonus cards", s.bonus_cards), stat("hand", s.hand_count)]),
       h("div", { class: "hand", "data-testid": `hand-${s.seat}` },
         s.hand ? h("div", { class: "cards" }, s.hand.map(c)) : backs(s.hand_count, "Vilar")),
@@ -46,9 +48,5 @@ export default {
       view.bonus_deck ? section("Bonus deck (revealed)", h("div", { class: "cards small" }, view.bonus_deck.map(c))) : null,
     );
     return { el: table, drawn };
-  },
-  keys(cmd) {
-    if (cmd.type === "DrawFromDeck") return ["deck"];
-    return null;
   },
 };
