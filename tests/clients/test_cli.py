@@ -237,8 +237,8 @@ async def test_legal_shows_each_move_and_a_move_is_built_pick_by_pick_then_sent(
     assert lines[-1] == f"or build one pick by pick: ludoteca legal {game_id} --pick MOVE [--pick VALUE ...]"
     idle = await ok(server, "legal", game_id, token=other)
     assert idle.startswith(f"nothing to do at version {table['version']} (viewed as ") and "awaiting" in idle
-    assert "\x1b" not in idle + shown and "\x9b" not in idle + shown  # the name's escapes are written out
-    assert "Eve\\u001b[2J\\u009b31m" in (idle if seat == 0 else shown)
+    assert "\x1b" not in idle + shown and "\x9b" not in idle + shown  # no escape reaches the terminal
+    assert "Eve[2J31m" in (idle if seat == 0 else shown)  # the server took them out of the name
     # a move of one pick: its step says the command is complete and how to send it
     drawn = await ok(server, "legal", game_id, "--pick", "DrawFromDeck", token=me)
     assert drawn.splitlines() == [
@@ -346,3 +346,11 @@ def test_progress_redraws_one_line_on_a_terminal_and_writes_few_lines_elsewhere(
         count.update(version, "(awaiting seat 0: draw)")
     count.done("(finished)")
     assert log.getvalue().splitlines() == ["bots: version 0", "bots: version 499 (finished)"]
+
+
+def test_the_cli_writes_out_every_control_and_bidi_character_it_would_print() -> None:
+    """Names are cleaned by the server, but whatever else a server sends the CLI prints escaped."""
+    from clients.cli import printable
+
+    assert printable("Eve\x1b[2J\u009b31m\u202eX\u2066") == "Eve\\u001b[2J\\u009b31m\\u202eX\\u2066"
+    assert printable("two\nlines\tkept") == "two\nlines\tkept"
