@@ -88,15 +88,17 @@ async def run_bots(
     seed: int | None = None,
     on_update: Callable[[Update], None] | None = None,
     name: str = "Random bot",
+    mine: str | None = None,
 ) -> tuple[list[Joined], TableView]:
     """Seat random bots in every free seat of a table and play them until the game ends.
 
     ``on_update`` sees every update of the game (as a spectator), for progress. Seats that people hold are
-    theirs to play: the bots wait for them. The seats the bots took, and the final table.
+    theirs to play: the bots wait for them; ``mine``, a seat token, is played by a bot too (yours, when
+    you would rather watch). The seats the bots took, and the final table.
     """
     async with AsyncClient(base_url) as lobby:
         seats = await take_free_seats(lobby, game_id, name)
-        bots = [lobby.as_seat(joined.token) for joined in seats]
+        bots = [lobby.as_seat(joined.token) for joined in seats] + ([lobby.as_seat(mine)] if mine else [])
         rng = random.Random(seed)
 
         async def follow() -> None:

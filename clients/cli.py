@@ -232,6 +232,8 @@ async def show(client: AsyncClient, args: argparse.Namespace) -> None:
 
 async def legal(client: AsyncClient, args: argparse.Namespace) -> None:
     """The seat's moves now (each move, and for the few, their commands), or the next step after ``--pick``s."""
+    if args.wait:
+        await wait_for_turn(client, args.game_id)
     if args.pick:
         move = await build(client, args.game_id, args.pick)
         if args.json:
@@ -264,6 +266,18 @@ async def legal(client: AsyncClient, args: argparse.Namespace) -> None:
         say(fit(f"  {value_text(option.value):<20} {count}{next_picks(after.step, names)}"))
     say(f"send a command: ludoteca send {args.game_id} 'COMMAND'")
     say(f"or build one pick by pick: ludoteca legal {args.game_id} --pick MOVE [--pick VALUE ...]")
+
+
+async def wait_for_turn(client: AsyncClient, game_id: str) -> None:
+    """Return once the game awaits the token's seat, or is over (following the game's socket)."""
+    table = await client.table(game_id)
+    if table.seat is None:
+        raise ValueError("--wait waits for your seat's turn: give its token (--token or LUDOTECA_TOKEN)")
+    if table.finished or table.awaits(table.seat):
+        return
+    async for update in client.watch(game_id, after=table.version):
+        if update.step is not None or update.status == "finished":
+            return
 
 
 async def send(client: AsyncClient, args: argparse.Namespace) -> None:
@@ -496,7 +510,10 @@ async def bots(client: AsyncClient, args: argparse.Namespace) -> None:
         awaited = update.view.get("awaiting") if isinstance(update.view, dict) else None
         progress.update(update.version, f"(awaiting {awaiting_text(awaited, {})})")
 
-    seats, table = await run_bots(client.base_url, args.game, args.seed, on_update, args.name)
+    mine = client.token if args.mine else None
+    if args.mine and mine is None:
+        raise ValueError("--mine plays your own seat: give its token (--token or LUDOTECA_TOKEN)")
+    seats, table = await run_bots(client.base_url, args.game, args.seed, on_update, args.name, mine)
     progress.done(f"({table.status})")
     if args.json:
         emit(
@@ -676,6 +693,7 @@ def add_client_verbs(verbs: Subparsers) -> None:
     p = verb("legal", legal, "the moves the token's seat may make now; with --pick, the next step of one")
     p.add_argument("game_id")
     pick_argument(p, str, "a pick toward a move: its type first (e.g. PlaceCards), then FIELD=VALUE or VALUE")
+    p.add_argument("--wait", action="store_true", help="first wait until it is your seat's move (or the game ends)")
     command_arguments(verb("send", send, "send one command, given as JSON or built with --pick"), str)
     p = verb("watch", watch, "follow a game live in the terminal until it ends (resumes after a dropped connection)")
     p.add_argument("game_id")
@@ -698,6 +716,7 @@ def add_client_verbs(verbs: Subparsers) -> None:
     p.add_argument("--game", required=True, metavar="GAME_ID")
     p.add_argument("--seed", type=int)
     p.add_argument("--name", default="Random bot", help="the bots' names: NAME 1, NAME 2...")
+    p.add_argument("--mine", action="store_true", help="a random bot plays your own seat (the token's) too")
     add_play_verbs(verbs, common)
 
 

@@ -1,0 +1,54 @@
+"""The examples in the docs run as written, to the end of a game, against a real server.
+
+Each is taken out of its Markdown file (the fenced block), run in a fresh directory with a
+shell that stops at the first failing command, and must finish within its timeout.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+
+from tests.support.processes import ROOT, Serve, free_port
+
+ADMIN = "an-admin-token-for-the-docs"
+BIN = Path(sys.executable).parent
+
+
+def fenced(path: Path, language: str, starting: str) -> str:
+    """The first ``language`` block of ``path`` whose first line starts with ``starting``."""
+    for block in re.findall(rf"^```{language}\n(.*?)^```$", path.read_text(encoding="utf-8"), re.S | re.M):
+        if block.startswith(starting):
+            return str(block)
+    raise AssertionError(f"{path.name} has no {language} block starting with {starting!r}")
+
+
+def run_shell(script: str, cwd: Path, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+@pytest.mark.timeout(300)
+def test_the_readmes_cli_block_runs_top_to_bottom_to_the_end_of_a_game(
+    redis: aioredis.Redis, redis_url: str, tmp_path: Path
+) -> None:
+    script = fenced(ROOT / "README.md", "sh", "ludoteca games")
+    # The server as an operator runs it (bots without a pause to think, so the test is quick).
+    with Serve(free_port(), redis_url=redis_url, LUDOTECA_ADMIN_TOKEN=ADMIN, LUDOTECA_BOT_DELAY_MS="0") as serve:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LUDOTECA_")}
+        env |= {"PATH": f"{BIN}{os.pathsep}{env.get('PATH', '')}", "LUDOTECA_URL": serve.url}
+        env["LUDOTECA_ADMIN_TOKEN"] = ADMIN  # the operator's, for `ludoteca import`
+        done = run_shell(script, tmp_path, env, 240)
+    assert done.returncode == 0, f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
+    out = done.stdout
+    assert "finished at version" in out, "watch follows the game to its final scores"
+    assert (tmp_path / "game.jsonl").read_text().count("\n") > 40
+    imported = out.strip().splitlines()[-1]
+    assert re.fullmatch(r"[0-9a-f]{16}", imported), "import prints the new game's id last"
