@@ -6,15 +6,19 @@ shell that stops at the first failing command, and must finish within its timeou
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
 
+from tests.server.conftest import Running, quick_settings, running
 from tests.support.processes import ROOT, Serve, free_port
 
 ADMIN = "an-admin-token-for-the-docs"
@@ -52,3 +56,22 @@ def test_the_readmes_cli_block_runs_top_to_bottom_to_the_end_of_a_game(
     assert (tmp_path / "game.jsonl").read_text().count("\n") > 40
     imported = out.strip().splitlines()[-1]
     assert re.fullmatch(r"[0-9a-f]{16}", imported), "import prints the new game's id last"
+
+
+@pytest.fixture
+async def quick(redis: aioredis.Redis, redis_url: str) -> AsyncIterator[Running]:
+    """The real server in process, its bots without a pause to think."""
+    async with running(quick_settings(redis_url)) as api:
+        yield api
+
+
+@pytest.mark.timeout(120)
+async def test_the_first_example_of_docs_sdk_md_plays_a_whole_game(quick: Running) -> None:
+    example = fenced(ROOT / "docs" / "sdk.md", "python", "from clients.python import Client, RuleViolation\n\nwith")
+    code = compile(example.replace("http://127.0.0.1:8000", quick.url), "docs/sdk.md", "exec")
+    printed: list[tuple[Any, ...]] = []
+    scope = {"print": lambda *values: printed.append(values)}
+    # The blocking client in a thread: the server runs on this test's event loop.
+    await asyncio.wait_for(asyncio.to_thread(exec, code, scope), 90)
+    [(scores,)] = [p for p in printed if isinstance(p[0], list)]
+    assert len(scores) == 2 and all(isinstance(s, int) for s in scores), printed
