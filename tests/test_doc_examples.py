@@ -75,3 +75,26 @@ async def test_the_first_example_of_docs_sdk_md_plays_a_whole_game(quick: Runnin
     await asyncio.wait_for(asyncio.to_thread(exec, code, scope), 90)
     [(scores,)] = [p for p in printed if isinstance(p[0], list)]
     assert len(scores) == 2 and all(isinstance(s, int) for s in scores), printed
+
+
+@pytest.mark.timeout(300)
+def test_the_curl_walkthrough_of_docs_api_md_runs_to_the_final_scores(
+    redis: aioredis.Redis, redis_url: str, tmp_path: Path
+) -> None:
+    text = (ROOT / "docs" / "API.md").read_text(encoding="utf-8")
+    section = text.split("## A whole game with curl", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"^```sh\n(.*?)^```$", section, re.S | re.M)
+    scripts = [b for b in blocks if b.startswith("#!/usr/bin/env bash")]
+    assert len(scripts) == 1 and len(blocks) >= 5
+    (tmp_path / "play.sh").write_text(scripts[0])
+    walk = "\n".join(b for b in blocks if b not in scripts)
+    with Serve(free_port(), redis_url=redis_url) as serve:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LUDOTECA_")}
+        env["API"] = f"{serve.url}/api/v1"
+        done = run_shell(walk, tmp_path, env, 240)
+    assert done.returncode == 0, f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
+    lines = done.stdout.strip().splitlines()
+    assert lines[0] == '["vilar-de-mouros","i-love-portugal","itchy-feet","miss-liz-parks"]'
+    assert any(line.endswith(" 422") and "not_your_turn" in line for line in lines)
+    assert '["CardsPlaced","TurnStarted"]' in lines
+    assert '"status":"finished"' in lines[-2] and '"type":"vilar-de-mouros"' in lines[-1]
