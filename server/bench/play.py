@@ -22,6 +22,7 @@ from domain.engine import CLOCK, AnyGame, Ctx, Pick
 from domain.table import Table, fold, open_table, status, take_seat
 from domain.table import decide as decide_at_table
 from projections.lobby import lobby_entry, meta_fields
+from projections.views import LISTED
 from server.auth import new_token, token_hash
 from server.codec import encode
 from server.games import GAME_ID_BYTES
@@ -143,6 +144,7 @@ class StepCosts:
     first: list[float] = field(default_factory=list)
     deeper: list[float] = field(default_factory=list)
     decide: list[float] = field(default_factory=list)
+    listing: list[float] = field(default_factory=list)  # the commands legal-commands lists whole
     walks: int = 0
 
 
@@ -150,7 +152,9 @@ def step_costs(game: AnyGame, seconds: float, rng: random.Random) -> StepCosts:
     """What building a move costs, for ``seconds`` of random games: at each state, an awaited
     seat's first step (``moves`` with no picks, what every update to it carries), each deeper
     step of a random walk of picks down to a complete command (what POST /moves computes last),
-    and, beside them, the decide of the command built, on the same state (which then plays on)."""
+    and, beside them, the decide of the command built, on the same state (which then plays on),
+    and what GET legal-commands adds to the first step: the commands of every move with at most
+    ``LISTED`` of them, walked whole."""
     costs = StepCosts()
     clock = time.perf_counter
     sizes = seat_counts(game)
@@ -168,6 +172,11 @@ def step_costs(game: AnyGame, seconds: float, rng: random.Random) -> StepCosts:
             start = clock()
             step = game.moves(state, seat, ())
             costs.first.append(clock() - start)
+            start = clock()
+            for option in step.options:
+                if option.command is None:
+                    game.few_commands(state, seat, LISTED, (option.pick,))
+            costs.listing.append(clock() - start)
             picks: tuple[Pick, ...] = ()
             command = None
             for _ in range(64):

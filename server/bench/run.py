@@ -102,7 +102,8 @@ class Bench:
                     note=f"in process, no I/O, mean of every step; {len(steps)} steps of {costs.walks} random walks "
                     f"of picks; mean / p50 / p99: first step (what every update to the awaited seat carries) "
                     f"{spread(costs.first)} us, deeper steps {spread(costs.deeper)} us ({len(costs.deeper)}); ceiling "
-                    f"column: one decide of the command each walk built, on the same state, {spread(costs.decide)} us",
+                    f"column: one decide of the command each walk built, on the same state, {spread(costs.decide)} us; "
+                    f"legal-commands' listing of the moves with few commands, {spread(costs.listing)} us",
                 )
             )
 
