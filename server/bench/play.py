@@ -139,7 +139,7 @@ def rules_steps(game: AnyGame, seconds: float, rng: random.Random) -> tuple[int,
 
 @dataclass
 class StepCosts:
-    """Seconds spent by each call, in process: first steps, deeper steps, and decides."""
+    """Seconds spent by each call, in process: first steps, deeper steps, decides and listings."""
 
     first: list[float] = field(default_factory=list)
     deeper: list[float] = field(default_factory=list)
