@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.clock import Clock
-from domain.engine import FULL, NO_MOVE, AnyGame, Awaited, Pick, Step, Viewer
+from domain.engine import FULL, NO_MOVE, AnyGame, Awaited, Pick, Rejected, Step, Viewer
 from domain.table import TABLE_EVENTS, SeatInfo, Status, Table, outcome, status
 
 
@@ -139,8 +139,15 @@ def may_move(game: AnyGame, table: Table, viewer: Viewer) -> bool:
 
 
 def move_step(game: AnyGame, table: Table, viewer: Viewer, picks: tuple[Pick, ...] = ()) -> Step:
-    """The step after ``picks`` for ``viewer`` (each pick checked; ``Rejected`` names the bad one)."""
+    """The step after ``picks`` for ``viewer`` (each pick checked; ``Rejected`` names the bad one).
+
+    A viewer who builds no moves (a spectator, a seat that left, a game not under way) is
+    offered nothing, so its first pick is refused as any pick not offered is."""
     if not may_move(game, table, viewer):
+        if picks:
+            raise Rejected(
+                "not_offered", "Nothing can be picked now: this seat has no move to make.", {"field": "picks[0]"}
+            )
         return NO_MOVE
     assert viewer is not None
     return game.step(table.state, viewer, picks)

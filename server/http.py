@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 from starlette.requests import HTTPConnection, Request
@@ -59,6 +59,8 @@ class GameList(msgspec.Struct):
 
 
 class LegalCommands(msgspec.Struct):
+    """What the caller's seat may do now: the first step of its move, and the commands of its moves that are few."""
+
     version: int
     step: Step  # the first step of every move the seat may make now (build a move from it)
     # The complete commands of every move that has at most 200 of them; ``complete``: that is
@@ -70,11 +72,21 @@ class LegalCommands(msgspec.Struct):
     undo: list[int] = []
 
 
+# A move is a few picks long (the longest possible, Miss Liz's streets, is one pick a cell of a
+# 6 x 7 park, and money allows far fewer); more is no move, and each pick costs a step to check.
+MAX_PICKS = 64
+Picks = Annotated[list[Pick], msgspec.Meta(max_length=MAX_PICKS)]
+
+
 class BuildMove(msgspec.Struct, forbid_unknown_fields=True):
-    picks: list[Pick]  # the picks made so far, in order, each as an option offered them
+    """The picks of a move so far: its type first, then a value for each field (a tuple field one value at a time)."""
+
+    picks: Picks  # the picks made so far, in order, each as an option offered them
 
 
 class MoveStep(msgspec.Struct):
+    """The next step of a move after ``picks``: what may be picked next, and the command the picks already make."""
+
     version: int  # the version the step was computed at (picks made at another may no longer fit)
     picks: list[Pick]
     step: Step

@@ -54,17 +54,19 @@ def document(games: Iterable[AnyGame], version: str) -> dict[str, Any]:
     for name, kinds in per_game.items():
         schemas[name] = {"title": name, "anyOf": [next(game_refs) for _ in kinds]}
     for schema in schemas.values():
-        for field, prop in schema.get("properties", {}).items():
-            if field in GAME_FIELDS and prop in ({}, {"anyOf": [{}, {"type": "null"}]}):
+        properties = schema.get("properties", {})
+        for field, prop in properties.items():
+            if field in GAME_FIELDS and (untyped(prop) or prop == {"anyOf": [{}, {"type": "null"}]}):
                 target = {"$ref": REF.format(name=GAME_FIELDS[field])}
+                # ``Any = None`` (a step's command) and ``Any | None`` may be null; ``Any`` may not
                 nullable = prop != {} or field in NULLABLE
-                schema["properties"][field] = {"anyOf": [target, {"type": "null"}]} if nullable else target
-        items = schema.get("properties", {}).get("commands", {}).get("items")
-        if items == {}:
-            schema["properties"]["commands"]["items"] = {"$ref": REF.format(name="Command")}
-        events = schema.get("properties", {}).get("events", {})
-        if events.get("items") == {}:
-            events["items"] = {"$ref": REF.format(name="Event")}
+                properties[field] = {"anyOf": [target, {"type": "null"}]} if nullable else target
+                if "default" in prop:
+                    properties[field]["default"] = prop["default"]
+        for field, name in (("commands", "Command"), ("events", "Event")):
+            listed = properties.get(field, {})
+            if listed.get("type") == "array" and untyped(listed.get("items", {})):
+                listed["items"] = {"$ref": REF.format(name=name)}
     paths: dict[str, dict[str, Any]] = {}
     for endpoint in ENDPOINTS:
         paths.setdefault("/api/v1" + endpoint.path, {})[endpoint.method.lower()] = operation(endpoint)
@@ -95,6 +97,11 @@ def document(games: Iterable[AnyGame], version: str) -> dict[str, Any]:
             },
         },
     }
+
+
+def untyped(prop: Any) -> bool:
+    """A property msgspec could only describe as anything (``Any``, perhaps with a default)."""
+    return isinstance(prop, dict) and not prop.keys() & {"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const"}
 
 
 def content(schema: Any) -> dict[str, Any]:

@@ -1,13 +1,15 @@
-"""The WebSocket protocol: hello, catch-up in chunks, live updates, commands.
+"""The WebSocket protocol: hello, catch-up in chunks, live updates, commands, moves.
 
 The socket joins its game's feed before catch-up starts, so nothing written during
 catch-up is missed; every message to the client goes through one bounded queue and
-one sender, and a client too slow to drain it is closed with ``CLOSE_RESUME``.
+one sender, and a client too slow to drain it is closed with ``CLOSE_RESUME``. A
+``moves`` request is answered with the next ``step`` of the move (as POST .../moves).
 
 Abuse: a message over ``ws_max_message`` bytes closes the socket with 1009; after the
 hello, a token bucket (``ws_rate`` messages a second, bursts of ``ws_burst``) refuses
-messages beyond it with ``too_many``, and a client that goes on flooding
-(``ws_flood_limit`` refusals in a row) is closed with ``CLOSE_FLOOD``.
+messages beyond it, commands and ``moves`` requests alike, with ``too_many``, and a
+client that goes on flooding (``ws_flood_limit`` refusals in a row) is closed with
+``CLOSE_FLOOD``.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from server.codec import encode
 from server.errors import ApiError, malformed
 from server.feeds import RESET, SLOW, Feeds, Reset, Subscriber, Update, standing
 from server.games import Games, Seated, acting_seat
-from server.http import origin_allowed
+from server.http import Picks, origin_allowed
 from server.metrics import Metrics
 from server.presence import Presence
 
@@ -60,7 +62,7 @@ class SendCommand(msgspec.Struct, tag="command", tag_field="type"):
 class BuildMove(msgspec.Struct, tag="moves", tag_field="type", forbid_unknown_fields=True):
     """Ask for the next step of a move after ``picks`` (answered with a ``step`` message)."""
 
-    picks: list[Pick]
+    picks: Picks
     request_id: str | None = None  # echoed in the answer, to match it to this request
 
 
@@ -226,6 +228,26 @@ def command_id_of(raw: bytes) -> str | None:
     return message.command_id if isinstance(message, SendCommand) else None
 
 
+class Ids(msgspec.Struct):
+    """A client message read for its ids alone, whatever else it holds."""
+
+    type: Any = None
+    request_id: Any = None
+
+
+IDS = msgspec.json.Decoder(Ids)
+
+
+def request_id_of(raw: bytes) -> str | None:
+    """The ``request_id`` of a ``moves`` request, even one refused before it was read (too
+    many messages, a bad pick's shape), so that the client can match the error to it."""
+    try:
+        ids = IDS.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    return ids.request_id if ids.type == "moves" and isinstance(ids.request_id, str) else None
+
+
 async def receive_loop(
     websocket: WebSocket, games: Games, feeds: Feeds, game_id: str, sub: Subscriber
 ) -> tuple[int, str] | None:
@@ -243,7 +265,7 @@ async def receive_loop(
             if throttle.refused > settings.ws_flood_limit:
                 log.warning("closing a flooding socket on game %s", game_id)
                 return CLOSE_FLOOD, "too many messages"
-            sub.push(0, error_message(TOO_MANY, command_id_of(raw)))
+            sub.push(0, error_message(TOO_MANY, command_id_of(raw), request_id_of(raw)))
             continue
         command_id: str | None = None
         request_id: str | None = None
@@ -267,7 +289,7 @@ async def receive_loop(
             sub.push(0, encode(Ack(message.command_id, answer.version)))
             feeds.notify(game_id)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            sub.push(0, error_message(malformed(exc), command_id, request_id))
+            sub.push(0, error_message(malformed(exc), command_id, request_id or request_id_of(raw)))
         except ApiError as exc:
             sub.push(0, error_message(exc, command_id, request_id))
         except RedisError:

@@ -1,4 +1,5 @@
-"""Games played in process by random legal commands: the rules alone, and the streams the bench stores.
+"""Games played in process by random legal commands: the rules alone, building moves, and the streams the
+bench stores.
 
 A stream longer than one game can be: a game's log can hold any number of played
 games back to back, because ``domain.table.evolve`` starts a fresh game state when a
@@ -14,12 +15,14 @@ import random
 import secrets
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
-from domain.engine import CLOCK, AnyGame, Ctx
+from domain.engine import CLOCK, AnyGame, Ctx, Pick
 from domain.table import Table, fold, open_table, status, take_seat
 from domain.table import decide as decide_at_table
 from projections.lobby import lobby_entry, meta_fields
+from projections.views import LISTED
 from server.auth import new_token, token_hash
 from server.codec import encode
 from server.games import GAME_ID_BYTES
@@ -132,6 +135,75 @@ def rules_steps(game: AnyGame, seconds: float, rng: random.Random) -> tuple[int,
             steps += 1
         spent += time.perf_counter() - start
     return steps, spent
+
+
+@dataclass
+class StepCosts:
+    """Seconds spent by each call, in process: first steps, deeper steps, decides and listings."""
+
+    first: list[float] = field(default_factory=list)
+    deeper: list[float] = field(default_factory=list)
+    decide: list[float] = field(default_factory=list)
+    listing: list[float] = field(default_factory=list)  # the commands legal-commands lists whole
+    walks: int = 0
+
+
+def step_costs(game: AnyGame, seconds: float, rng: random.Random) -> StepCosts:
+    """What building a move costs, for ``seconds`` of random games: at each state, an awaited
+    seat's first step (``moves`` with no picks, what every update to it carries), each deeper
+    step of a random walk of picks down to a complete command (what POST /moves computes last),
+    and, beside them, the decide of the command built, on the same state (which then plays on),
+    and what GET legal-commands adds to the first step: the commands of every move with at most
+    ``LISTED`` of them, walked whole."""
+    costs = StepCosts()
+    clock = time.perf_counter
+    sizes = seat_counts(game)
+    deadline = clock() + seconds
+    while clock() < deadline:
+        head, last_seat = opening(game, next(sizes), rng)
+        table = fold(game, None, [*head, *last_seat])
+        assert table is not None
+        state = table.state
+        for _ in range(100_000):
+            seats = list(dict.fromkeys(a.seat for a in game.awaited(state)))
+            if not seats or clock() >= deadline:
+                break
+            seat = rng.choice(seats)
+            start = clock()
+            step = game.moves(state, seat, ())
+            costs.first.append(clock() - start)
+            start = clock()
+            for option in step.options:
+                if option.command is None:
+                    game.few_commands(state, seat, LISTED, (option.pick,))
+            costs.listing.append(clock() - start)
+            picks: tuple[Pick, ...] = ()
+            command = None
+            for _ in range(64):
+                count = len(step.options) + (step.command is not None)
+                if count == 0:
+                    break
+                choice = rng.randrange(count)
+                if choice == len(step.options):
+                    command = step.command
+                    break
+                option = step.options[choice]
+                if option.command is not None:
+                    command = option.command
+                    break
+                picks = (*picks, option.pick)
+                start = clock()
+                step = game.moves(state, seat, picks)
+                costs.deeper.append(clock() - start)
+            if command is None:
+                break  # a seat awaited with no move: the game's own tests catch it
+            costs.walks += 1
+            start = clock()
+            events = game.decide(state, command, seat, Ctx(rng=rng))
+            costs.decide.append(clock() - start)
+            for event in events:
+                state = game.evolve(state, event)
+    return costs
 
 
 async def store_game(store: EventStore, game: AnyGame, events: list[Any], players: int) -> tuple[str, list[str]]:

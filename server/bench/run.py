@@ -88,6 +88,25 @@ class Bench:
                 Row(f"rules[{kind}]", "steps/s", None, steps / seconds, note="picks+decide+evolve, no I/O")
             )
 
+    def move_building(self) -> None:
+        for kind, game in GAMES.items():
+            with quiet_gc():
+                costs = play.step_costs(game, self.plan.rules_seconds, self.rng)
+            steps = costs.first + costs.deeper
+            self.rows.append(
+                Row(
+                    f"moves[{kind}]: one step vs one decide",
+                    "us",
+                    micros(costs.decide, None),
+                    micros(steps, None),
+                    note=f"in process, no I/O, mean of every step; {len(steps)} steps of {costs.walks} random walks "
+                    f"of picks; mean / p50 / p99: first step (what every update to the awaited seat carries) "
+                    f"{spread(costs.first)} us, deeper steps {spread(costs.deeper)} us ({len(costs.deeper)}); ceiling "
+                    f"column: one decide of the command each walk built, on the same state, {spread(costs.decide)} us; "
+                    f"legal-commands' listing of the moves with few commands, {spread(costs.listing)} us",
+                )
+            )
+
     # -- commands over HTTP, and command to push -------------------------------------------
 
     async def commands(self, bare_server: procs.Server, server: procs.Server) -> float:
@@ -517,6 +536,8 @@ class Bench:
             await self.idle_sockets(bare.port, server, bare, await self.pool(server.port, 50))
             say("rules alone")
             self.rules()
+            say("move building")
+            self.move_building()
             say("Lua append, bare endpoint, HTTP commands")
             rate = await self.commands(bare, server)
             say(f"command to push at {rate / 2:.0f} commands/s")
@@ -531,6 +552,17 @@ class Bench:
         await self.gc(scratch)
         await self.redis.aclose()
         return self.rows
+
+
+def micros(seconds: list[float], q: float | None) -> float:
+    """The mean (``q`` None) or the ``q`` percentile of durations, in microseconds."""
+    if not seconds:
+        return 0.0
+    return 1e6 * (statistics.mean(seconds) if q is None else percentile(seconds, q))
+
+
+def spread(seconds: list[float]) -> str:
+    return " / ".join(f"{micros(seconds, q):.1f}" for q in (None, 50, 99))
 
 
 async def _lane(one: Any, indexes: list[int]) -> None:

@@ -2,10 +2,13 @@
 
 For a random game cut at a random version, and a viewer (a seat or the spectator),
 gather everything that viewer could receive up to then: the event feed, the table
-view, the replay at every version, the legal commands, and the errors for commands
-naming hidden things. Any string of the stored log that never appears there is hidden
-from the viewer. Permuting hidden strings that chance could have exchanged (the hidden
-cards of one shuffled pile) throughout the log must change nothing the viewer receives.
+view, the replay at every version, the legal commands, the steps of building a move
+(the first step, as legal-commands and updates carry it, and the steps along random
+walks of picks, as POST /moves answers them), and the errors for commands and for
+picks naming hidden things. Any string of the stored log that never appears there is
+hidden from the viewer. Permuting hidden strings that chance could have exchanged (the
+hidden cards of one shuffled pile) throughout the log must change nothing the viewer
+receives.
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.catalog import GAMES
-from domain.engine import AnyGame, Ctx, Rejected, Viewer
+from domain.engine import AnyGame, Ctx, Pick, Rejected, Step, Viewer
 from domain.table import Table, decide, event_union, evolve, open_table, status, take_seat
-from projections.views import feed, is_revealed, listed_commands, move_step, table_view
+from projections.views import feed, first_step, is_revealed, listed_commands, move_step, table_view
 
 ENCODE = msgspec.json.encode
 
@@ -69,8 +72,54 @@ def probes(game: AnyGame, names: list[str]) -> list[Any]:
     return made
 
 
-def received(game: AnyGame, log: list[Any], viewer: Viewer, probe_names: list[str]) -> bytes:
-    """Everything ``viewer`` may be sent about this log, as bytes."""
+WALKS = 3  # random walks of picks from the first step, per viewer
+LONGEST_WALK = 16
+
+
+def walks(game: AnyGame, table: Table, viewer: Viewer) -> list[tuple[tuple[Pick, ...], Step]]:
+    """Every step along ``WALKS`` random walks of picks from the first step, with the picks that
+    lead to it. The walks' choices come from a generator seeded alike, so where the steps offered
+    are the same (as they must be, whatever is hidden), the walks are the same."""
+    rng = random.Random(0)
+    found: list[tuple[tuple[Pick, ...], Step]] = []
+    for _ in range(WALKS):
+        picks: tuple[Pick, ...] = ()
+        step = move_step(game, table, viewer, picks)
+        while True:
+            found.append((picks, step))
+            going_on = [o for o in step.options if o.command is None]
+            if not going_on or len(picks) >= LONGEST_WALK:
+                break
+            picks = (*picks, rng.choice(going_on).pick)
+            step = move_step(game, table, viewer, picks)
+    return found
+
+
+def pick_probes(
+    game: AnyGame, table: Table, viewer: Viewer, names: list[str], along: list[tuple[tuple[Pick, ...], Step]]
+) -> list[tuple[Pick, ...]]:
+    """Picks naming the given things: as a move's type, as each field of every move the first
+    step offers, and as the next pick of every step along the walks."""
+    kinds = {k.__struct_config__.tag: k for k in get_args(game.command_type) or (game.command_type,)}
+    made: list[tuple[Pick, ...]] = []
+    first = move_step(game, table, viewer)
+    for name in names:
+        made.append((Pick("type", name),))
+        for option in first.options:
+            kind = kinds.get(option.value)
+            for field in msgspec.structs.fields(kind) if kind is not None else ():
+                made.append((option.pick, Pick(field.encode_name, name)))
+        for picks, step in along:
+            made += [(*picks, Pick(field, name)) for field in dict.fromkeys(o.field for o in step.options)]
+    return made
+
+
+def received(game: AnyGame, log: list[Any], viewer: Viewer, probe_names: list[str], moves: bool = True) -> bytes:
+    """Everything ``viewer`` may be sent about this log, as bytes.
+
+    Without ``moves``: only what the viewer is entitled to know, its feed, its views and its
+    complete commands (what the rules accept is no secret). The steps of building a move are
+    left out then, so that what they offer is held to that, not taken as known."""
     parts: list[Any] = []
     history = list(tables(game, log))
     final = history[-1]
@@ -88,7 +137,24 @@ def received(game: AnyGame, log: list[Any], viewer: Viewer, probe_names: list[st
                 parts.append([exc.code, exc.message, exc.details])
             else:
                 parts.append("accepted")
+    if moves:
+        parts += move_building(game, final, viewer, probe_names)
     return ENCODE(parts)
+
+
+def move_building(game: AnyGame, table: Table, viewer: Viewer, probe_names: list[str]) -> list[Any]:
+    """What building a move sends ``viewer``: the first step (legal-commands, updates), the
+    steps along random walks (POST /moves) and the answers to picks naming the probes."""
+    first = move_step(game, table, viewer)
+    parts: list[Any] = [first, first_step(game, table, viewer), listed_commands(game, table, viewer, first)]
+    along = walks(game, table, viewer)
+    parts += [[picks, step] for picks, step in along]
+    for picks in pick_probes(game, table, viewer, probe_names, along):
+        try:
+            parts.append(move_step(game, table, viewer, picks))
+        except Rejected as exc:
+            parts.append([exc.code, exc.message, exc.details])
+    return parts
 
 
 def strings_of(value: Any) -> set[str]:
@@ -150,7 +216,7 @@ def test_swapping_what_a_viewer_cannot_see_changes_nothing_it_receives(game_id: 
     log = play(game, players, data.draw(st.integers(0, 2**32), label="seed"), steps)
     viewer = data.draw(st.sampled_from([None, *range(players)]), label="viewer")
     everything = strings_of(msgspec.to_builtins(log))
-    plain = received(game, log, viewer, [])
+    plain = received(game, log, viewer, [], moves=False)
     hidden = sorted(s for s in everything if ENCODE(s) not in plain)
     if status(game, list(tables(game, log))[-1]) == "finished":
         assert hidden == [], "a finished game reveals everything"
@@ -165,5 +231,5 @@ def test_swapping_what_a_viewer_cannot_see_changes_nothing_it_receives(game_id: 
     theirs = received(game, swap(game, log, renamed), viewer, sample)
     note_event(f"swapped with {len(hidden)} hidden")
     assert mine == theirs
-    for name in set(hidden) - set(sample):  # an error may name what the command named, nothing else
-        assert ENCODE(name) not in mine, f"{name} is hidden from {viewer} but an error named it"
+    for name in set(hidden) - set(sample):  # an error may name what the command or pick named, nothing else
+        assert ENCODE(name) not in mine, f"{name} is hidden from {viewer} but an error or a step named it"

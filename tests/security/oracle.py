@@ -2,9 +2,10 @@
 
 The stored log (every event whole, read with the admin export) is folded with the
 game's own rules; everything the viewer is entitled to receive up to then (its feed,
-its views at every version, its legal commands) is rendered; any string of the log
+its views at every version, its complete legal commands) is rendered; any string of the log
 that never appears there is hidden from it, and must appear nowhere the server sends
-it: REST bodies, WebSocket messages, errors, headers, log lines.
+it: REST bodies, WebSocket messages, errors, headers, log lines. The steps of building a
+move are not among what the viewer is entitled to: they are held to the rest.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def log_from_export(game: AnyGame, export: str) -> list[Any]:
 
 def hidden_from(game: AnyGame, log: list[Any], viewer: Viewer) -> set[str]:
     """The strings of ``log`` that nothing ``viewer`` may receive contains."""
-    plain = received(game, log, viewer, [])
+    plain = received(game, log, viewer, [], moves=False)  # the steps of a move are checked, not trusted
     return {s for s in strings_of(msgspec.to_builtins(log)) if ENCODE(s) not in plain}
 
 

@@ -1,10 +1,10 @@
 """Abuse: oversized bodies and messages, a flooding socket, a foreign origin, a crowd of idle sockets.
 
-- a request body over 64 KiB is refused with 413 ``too_large`` (with or without a
-  Content-Length) and writes nothing;
+- a request body over 64 KiB (a command, picks) is refused with 413 ``too_large`` (with or
+  without a Content-Length) and writes nothing;
 - a WebSocket message over 16 KiB closes the socket with 1009;
-- a socket flooding about 1,000 messages a second is answered ``too_many`` and then
-  closed with 4029, while the other seats' latency is measured;
+- a socket flooding about 1,000 messages a second (commands and ``moves`` requests) is
+  answered ``too_many`` and then closed with 4029, while the other seats' latency is measured;
 - a WebSocket upgrade from an origin that the configuration does not allow is refused;
 - a server holding many idle sockets (opened from another process) keeps serving.
 """
@@ -68,6 +68,9 @@ async def test_a_body_over_64_kib_is_refused_with_413_and_writes_nothing(api: Ap
         assert r.status_code == 413 and r.json()["error"] == "too_large", r.text
         r = await api.at(0).post("/api/v1/games", content=b"{" + b" " * (65 * 1024) + b"}")
         assert r.status_code == 413
+        picks = {"picks": [{"field": "type", "value": "x" * (64 * 1024)}]}
+        r = await api.at(0).post(f"/api/v1/games/{game_id}/moves", json=picks, headers=auth(tokens[0]))
+        assert r.status_code == 413 and r.json()["error"] == "too_large", r.text
         assert await game_keys(redis, game_id) == before
     finally:
         await redis.aclose()
@@ -145,10 +148,13 @@ async def test_a_flooding_socket_is_told_too_many_then_closed_and_the_others_kee
 
         reader = asyncio.create_task(read())
         try:
-            for n in range(SIZE.flood_messages):  # about 1,000 a second
-                await ws.send(
-                    json.dumps({"type": "command", "command": {"type": "DrawFromDeck"}, "command_id": f"f{n}"})
-                )
+            for n in range(SIZE.flood_messages):  # about 1,000 a second, commands and moves requests
+                if n % 2:
+                    await ws.send(json.dumps({"type": "moves", "picks": [], "request_id": f"m{n}"}))
+                else:
+                    await ws.send(
+                        json.dumps({"type": "command", "command": {"type": "DrawFromDeck"}, "command_id": f"f{n}"})
+                    )
                 sent += 1
                 if n % 10 == 9:
                     await asyncio.sleep(0.01)
@@ -163,9 +169,14 @@ async def test_a_flooding_socket_is_told_too_many_then_closed_and_the_others_kee
     flood_seconds = time.perf_counter() - started
     stop.set()
     during = await during_task
+    answers = [m.get("error", m["type"]) for m in received if m["type"] in ("error", "step")]
     errors = [m["error"] for m in received if m["type"] == "error"]
     assert "too_many" in errors, errors[:50]
-    assert errors.index("too_many") >= 40 - 1  # the burst went through first
+    assert answers.index("too_many") >= 40 - 1  # the burst went through first
+    assert set(answers[:39]) == {"not_your_turn", "step"}  # commands refused by the rules, moves answered
+    throttled = [m for m in received if m.get("error") == "too_many"]
+    assert {m["command_id"] is None for m in throttled} == {True, False}, "both kinds of message were throttled"
+    assert all((m["command_id"] is None) == (m["request_id"] is not None) for m in throttled)
     assert code == 4029, code
     assert sent < SIZE.flood_messages, "the flooder was never disconnected"
     # a seat that stays within the limit is never refused

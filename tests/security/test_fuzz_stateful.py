@@ -5,10 +5,12 @@ One ``ludoteca serve`` process on the test Redis (127.0.0.1); for each game a
 ``RuleBasedStateMachine`` opens a table with a random number of players and mixes, in
 a random order: a legal command from an awaited seat (from GET legal-commands), a
 malformed body, an unknown command type, a command from a seat that is not awaited, a
-command naming things that do not exist, a spectator's command, and a stale
-``expected_version``. Illegal and malformed ones must answer the documented 4xx code
+command naming things that do not exist, a spectator's command, a stale
+``expected_version``, a move built pick by pick (POST /moves), random picks and
+malformed picks. Illegal and malformed ones must answer the documented 4xx code
 and leave every Redis key of the game byte for byte as it was (its whole contents);
-legal ones answer 200, and the versions stay 1..N with no gap. After every step the
+building a move, whatever its picks, writes nothing; legal commands answer 200, and
+the versions stay 1..N with no gap. After every step the
 admin's export (the event feed of the whole log) equals the stream, and every seat's
 and the spectator's feed is the stream's versions in order (less any event a game
 leaves out of that viewer's feed), ending at the same head.
@@ -82,6 +84,8 @@ class Counts:
     def __init__(self) -> None:
         self.legal = 0
         self.refused = 0
+        self.picks = 0  # POST /moves requests that must write nothing, and their statuses
+        self.moves: dict[int, int] = {}
         self.statuses: dict[int, int] = {}
 
 
@@ -144,6 +148,19 @@ def machine(game: str, url: str, redis_url: str, counts: Counts) -> type[RuleBas
             changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
             assert not changed, f"a refused command ({r.text}) changed the game's keys {changed}"
             return body
+
+        def moves(self, token: str | None, body: Any) -> httpx.Response:
+            return http.post(f"/api/v1/games/{self.game_id}/moves", json=body, headers=auth(token))
+
+        def unchanged(self, call: Callable[[], httpx.Response]) -> httpx.Response:
+            """``call``, which must leave every key of the game as it was."""
+            before = self.keys()
+            r = call()
+            counts.picks += 1
+            counts.moves[r.status_code] = counts.moves.get(r.status_code, 0) + 1
+            assert r.status_code != 500, r.text
+            assert self.keys() == before, f"building a move ({r.text}) changed the game's keys"
+            return r
 
         def pick(self, seat: int, command: int) -> tuple[int, Any]:
             """An awaited seat and one of its legal commands (a game that ended is replaced first)."""
@@ -285,6 +302,79 @@ def machine(game: str, url: str, redis_url: str, counts: Counts) -> type[RuleBas
             body = self.refused(call, 409, ("version_conflict",))
             assert body["details"]["version"] == self.version
 
+        @rule(data=st.data())
+        def build_a_move(self, data: st.DataObject) -> None:
+            """A random walk of picks from an awaited seat's first step: every step answered, nothing written."""
+            seat_number, *choices = draws(data, "seat", *(f"pick {i}" for i in range(8)))
+            seat, _ = self.pick(seat_number, 0)
+            token = self.tokens[seat]
+            step = http.get(f"/api/v1/games/{self.game_id}/legal-commands", headers=auth(token)).json()["step"]
+            picks: list[dict[str, Any]] = []
+            for choice in choices:
+                going_on = [o for o in step.get("options", []) if "command" not in o]
+                if not going_on:
+                    break
+                option = going_on[choice % len(going_on)]
+                picks.append({"field": option["field"], "value": option["value"]})
+                r = self.unchanged(lambda: self.moves(token, {"picks": picks}))
+                if r.status_code == 400:  # a value no pick can carry (domain.moves.from_list's whole tuples)
+                    assert r.json()["error"] == "malformed", r.text
+                    break
+                assert r.status_code == 200 and r.json()["picks"] == picks, r.text
+                step = r.json()["step"]
+
+        @rule(
+            seat=st.integers(-1, 5),
+            picks=st.lists(
+                st.fixed_dictionaries(
+                    {
+                        "field": st.one_of(
+                            st.sampled_from(["type", "card", "cell", "target", "give"]), st.text(max_size=8)
+                        ),
+                        "value": st.one_of(
+                            st.text(max_size=12),
+                            st.sampled_from([NOWHERE, "PlaceCards", "Draw", "BuyStreets", "TakeBonus"]),
+                            st.integers(-3, 10**6),
+                            st.lists(st.integers(-1, 8), max_size=3),
+                        ),
+                    }
+                ),
+                max_size=5,
+            ),
+        )
+        def random_picks(self, seat: int, picks: list[dict[str, Any]]) -> None:
+            """Picks made up: the step if they happen to be offered, else 422 not_offered naming one."""
+            token = self.tokens[seat % len(self.tokens)] if seat >= 0 else None
+            r = self.unchanged(lambda: self.moves(token, {"picks": picks}))
+            if r.status_code == 422:
+                body = r.json()
+                assert body["error"] == "not_offered", body
+                assert body["details"]["field"] in [f"picks[{i}]" for i in range(len(picks))], body
+            else:
+                assert r.status_code == 200, r.text
+
+        @rule(
+            seat=st.integers(0, 5),
+            body=st.sampled_from(
+                [
+                    {},
+                    {"picks": "type"},
+                    {"picks": [{"field": "type"}]},
+                    {"picks": [{"field": "type", "value": True}]},
+                    {"picks": [{"field": "type", "value": 2.5}]},
+                    {"picks": [{"field": "type", "value": None}]},
+                    {"picks": [{"field": "type", "value": ["x"]}]},
+                    {"picks": [{"field": "type", "value": "x", "kind": "move"}]},
+                    {"picks": [], "speed": 3},
+                    {"picks": [{"field": "type", "value": "x"}] * 65},
+                ]
+            ),
+        )
+        def malformed_picks(self, seat: int, body: dict[str, Any]) -> None:
+            token = self.tokens[seat % len(self.tokens)]
+            r = self.unchanged(lambda: self.moves(token, body))
+            assert r.status_code == 400 and r.json()["error"] == "malformed", r.text
+
         # -- invariants ---------------------------------------------------------
 
         @invariant()
@@ -329,9 +419,11 @@ def test_random_commands_from_every_seat_change_nothing_unless_legal(serve: Serv
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     )
     fuzz.TestCase().runTest()
-    assert counts.legal > 0 and counts.refused > 0
+    assert counts.legal > 0 and counts.refused > 0 and counts.picks > 0
     statuses = ", ".join(f"{n} x {s}" for s, n in sorted(counts.statuses.items()))
+    moves = ", ".join(f"{n} x {s}" for s, n in sorted(counts.moves.items()))
     figure(
         f"stateful fuzz ({game}): commands",
-        f"{counts.legal} legal (all 200), {counts.refused} refused ({statuses}); 0 x 500, 0 keys changed by a refusal",
+        f"{counts.legal} legal (all 200), {counts.refused} refused ({statuses}); {counts.picks} moves built or "
+        f"made up ({moves}); 0 x 500, 0 keys changed by a refusal or a move",
     )

@@ -3,11 +3,13 @@
 For random games of every game in the catalog, played to a random point through a
 real ``ludoteca serve`` (log level debug, its log captured), everything each seat and
 the spectator receives is collected: REST bodies and headers (the table, legal
-commands, the event feed, replays at every version, the export refused before the end),
-errors for commands naming hidden cards, and every WebSocket message. The stored log
-(read with the admin export) tells the oracle which strings each viewer may not see;
-none may occur in what it received, and none hidden from the spectator may occur in
-the server's log lines.
+commands with their first step, the steps of random walks of picks through POST
+/moves, the event feed, replays at every version, the export refused before the end),
+errors for commands and for picks naming hidden cards, and every WebSocket message
+(updates with their step, the answers to ``moves`` requests). The stored log (read
+with the admin export) tells the oracle which strings each viewer may not see; none
+may occur in what it received, and none hidden from the spectator may occur in the
+server's log lines.
 """
 
 from __future__ import annotations
@@ -17,13 +19,14 @@ import json
 import random
 import re
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 import pytest
 from websockets.asyncio.client import connect
 
 from domain.catalog import GAMES
+from domain.engine import AnyGame
 from server.games import Games
 from server.store import EventStore
 from tests.projections.test_no_leak import probes
@@ -52,12 +55,58 @@ def headers_text(r: Any) -> str:
     return "\n".join(f"{k}: {v}" for k, v in r.headers.items())
 
 
+Walked = list[tuple[list[dict[str, Any]], dict[str, Any]]]  # the picks so far, and the step they lead to
+
+
+async def walk(
+    api: Api, game_id: str, token: str | None, first: dict[str, Any], rng: random.Random, texts: list[str]
+) -> Walked:
+    """A random walk of picks through POST /moves from ``first``: every step met (each answer's
+    body and headers go to ``texts``), until a pick ends the move."""
+    picks: list[dict[str, Any]] = []
+    step, met = first, [([], first)]
+    while len(picks) < 16:
+        going_on = [o for o in step.get("options", []) if "command" not in o]
+        if not going_on:
+            break
+        option = rng.choice(going_on)
+        picks = [*picks, {"field": option["field"], "value": option["value"]}]
+        r = await api.at(0).post(f"/api/v1/games/{game_id}/moves", json={"picks": picks}, headers=auth(token))
+        texts += [r.text, headers_text(r)]
+        assert r.status_code != 500, r.text
+        if r.status_code != 200:  # a value no pick can carry (domain.moves.from_list's whole tuples)
+            break
+        step = r.json()["step"]
+        met.append((picks, step))
+    return met
+
+
+def pick_probes(game: AnyGame, met: Walked, names: list[str]) -> list[list[dict[str, Any]]]:
+    """Picks naming ``names``: as a move's type, as each field of every move of the first step,
+    and as the next pick of every step met on a walk."""
+    kinds = {k.__struct_config__.tag: k for k in get_args(game.command_type) or (game.command_type,)}
+    made: list[list[dict[str, Any]]] = []
+    for name in names:
+        made.append([{"field": "type", "value": name}])
+        for option in met[0][1].get("options", []):
+            kind = kinds.get(option["value"])
+            for field in msgspec.structs.fields(kind) if kind is not None else ():
+                made.append([{"field": "type", "value": option["value"]}, {"field": field.encode_name, "value": name}])
+        for picks, step in met:
+            for field in dict.fromkeys(o["field"] for o in step.get("options", [])):
+                made.append([*picks, {"field": field, "value": name}])
+    return made
+
+
+PICK_PROBES = 20  # probes of picks naming hidden cards, per viewer and game
+
+
 @pytest.mark.timeout(limit(180))
 @pytest.mark.parametrize("kind", sorted(GAMES))
 async def test_nothing_any_viewer_receives_names_a_card_hidden_from_it(api: Api, serve: Serve, kind: str) -> None:
     game = GAMES[kind]
     rng = random.Random(f"leak-{kind}")
-    checked = hidden_total = 0
+    checked = hidden_total = probed = walks = 0
     for n in range(SIZE.leak_games):
         players = rng.randint(game.min_players, game.max_players)
         game_id, tokens = await api.started(players, kind)
@@ -68,7 +117,7 @@ async def test_nothing_any_viewer_receives_names_a_card_hidden_from_it(api: Api,
         for ws, token in zip(sockets, viewers, strict=True):
             await ws.send(json.dumps({"type": "hello", "token": token, "after": 0}))
         texts: list[list[str]] = [[] for _ in viewers]
-        for _ in range(rng.randint(0, 40)):
+        for turn in range(rng.randint(0, 40)):
             answers = await asyncio.gather(
                 *(api.at(0).get(f"/api/v1/games/{game_id}/legal-commands", headers=auth(t)) for t in tokens)
             )
@@ -78,6 +127,12 @@ async def test_nothing_any_viewer_receives_names_a_card_hidden_from_it(api: Api,
             if not awaited:
                 break
             seat = rng.choice(awaited)
+            met = await walk(api, game_id, tokens[seat], answers[seat].json()["step"], rng, texts[seat])
+            walks += 1
+            if turn % 4 == 0:  # the same over the socket: every viewer asks, the seat down its walk
+                for i, ws in enumerate(sockets):
+                    picks = met[-1][0] if i == seat else []
+                    await ws.send(json.dumps({"type": "moves", "picks": picks, "request_id": f"m{turn}"}))
             r = await api.send(game_id, tokens[seat], rng.choice(answers[seat].json()["commands"]))
             assert r.status_code == 200, r.text
             texts[seat] += [r.text, headers_text(r)]
@@ -100,7 +155,7 @@ async def test_nothing_any_viewer_receives_names_a_card_hidden_from_it(api: Api,
                 texts[i] += [r.text, headers_text(r)]
         async with asyncio.timeout(10):
             for ws, box in zip(sockets, inboxes, strict=True):
-                while not box or json.loads(box[-1]).get("version", -1) < version:
+                while not box or not is_update_at(box[-1], version):
                     box.append(str(await ws.recv()))
         for ws in sockets:
             await ws.close()
@@ -109,15 +164,26 @@ async def test_nothing_any_viewer_receives_names_a_card_hidden_from_it(api: Api,
             viewer = None if token is None else i
             hidden = hidden_from(game, log, viewer)
             assert not finished or not hidden, "a finished game hides nothing"
-            if viewer is not None and hidden and not finished:
+            if hidden and not finished:
                 named = rng.sample(sorted(hidden), min(3, len(hidden)))
-                for command in probes(game, named):
+                for command in probes(game, named) if viewer is not None else ():
                     if not msgspec.structs.fields(command):
                         continue  # names nothing
                     body = {"command": msgspec.to_builtins(command), "command_id": f"probe-{n}"}
                     r = await api.at(0).post(f"/api/v1/games/{game_id}/commands", json=body, headers=auth(token))
                     assert r.status_code != 500, r.text
                     assert not leaks(hidden - set(named), r.text, headers_text(r)), r.text
+                r = await api.at(0).get(f"/api/v1/games/{game_id}/legal-commands", headers=auth(token))
+                texts[i] += [r.text, headers_text(r)]
+                met = await walk(api, game_id, token, r.json()["step"], rng, texts[i])
+                made = pick_probes(game, met, named)
+                for picks in rng.sample(made, min(PICK_PROBES, len(made))):
+                    r = await api.at(0).post(
+                        f"/api/v1/games/{game_id}/moves", json={"picks": picks}, headers=auth(token)
+                    )
+                    assert r.status_code in (200, 422), r.text
+                    assert not leaks(hidden - set(named), r.text, headers_text(r)), r.text
+                    probed += 1
             found = leaks(hidden, *texts[i], *inboxes[i])
             assert not found, f"viewer {viewer} of {game_id} received hidden {sorted(found)[:5]}"
             checked += 1
@@ -127,8 +193,15 @@ async def test_nothing_any_viewer_receives_names_a_card_hidden_from_it(api: Api,
     figure(
         f"leak oracle ({kind})",
         f"{SIZE.leak_games} random games, {checked} viewers: {hidden_total} hidden strings checked against "
-        "REST bodies and headers, WebSocket messages, errors, replays and log lines: 0 leaked",
+        f"REST bodies and headers, WebSocket messages, steps of {walks} random walks of picks and {probed} "
+        "picks naming hidden cards, errors, replays and log lines: 0 leaked",
     )
+
+
+def is_update_at(message: str, version: int) -> bool:
+    """Whether a socket message is the update that brings the viewer to ``version``."""
+    body = json.loads(message)
+    return bool(body.get("type") == "update" and body["version"] >= version)
 
 
 RANDOM_STATE = re.compile(rb"seed|rng|random|getstate", re.IGNORECASE)

@@ -26,7 +26,12 @@ FIGURES = [
     "gc: command p99, as is vs gc off",
     "gc: command p99, gc.freeze() after start-up vs gc off",
 ]
-PER_GAME = ["rules[{}]", "replay[{}]", "growth[{}]: command p50, long log vs new game"]
+PER_GAME = [
+    "rules[{}]",
+    "moves[{}]: one step vs one decide",
+    "replay[{}]",
+    "growth[{}]: command p50, long log vs new game",
+]
 
 
 def number(value: object) -> bool:

@@ -1,11 +1,13 @@
 """The machine-readable contracts: ``ludoteca schema --out DIR`` (every game's JSON Schemas, which real
-commands, events, views and outcomes validate against) and docs/asyncapi.yaml (the WebSocket protocol,
-held to server/ws.py: every message type, its fields, and every close code)."""
+commands, events, views, outcomes, steps and picks validate against) and docs/asyncapi.yaml (the WebSocket
+protocol, held to server/ws.py: every message type, its fields, every close code, and what a real socket
+sends while a move is built)."""
 
 from __future__ import annotations
 
 import gzip
 import inspect
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +17,7 @@ import jsonschema
 import msgspec
 import pytest
 import yaml
+from websockets.asyncio.client import connect
 
 from clients.bots import run_bots
 from clients.python import AsyncClient
@@ -84,6 +87,7 @@ async def test_real_commands_events_and_views_validate_against_the_schemas(
                 async with lobby.as_seat(token) as seat:
                     table = await seat.table(game_id)
                     validator(schemas, game, "view").validate(table.view)
+                    await validate_steps(server, schemas, game, game_id, token)
                     legal = await seat.legal(game_id)
                     for command in legal.commands:
                         validator(schemas, game, "commands").validate(command)
@@ -92,6 +96,45 @@ async def test_real_commands_events_and_views_validate_against_the_schemas(
         async for item in lobby.all_events(game_id):
             validator(schemas, game, "events").validate(item.event)
         validator(schemas, game, "view").validate((await lobby.table(game_id)).view)
+
+
+async def validate_steps(server: Running, schemas: Path, game: str, game_id: str, token: str) -> None:
+    """The seat's first step (legal-commands) and the steps down one path of picks (POST /moves), as
+    the server sends them, validate against <game>/step.schema.json, and their picks against pick."""
+    step_schema, pick_schema = validator(schemas, game, "step"), validator(schemas, game, "pick")
+    headers = {"Authorization": f"Bearer {token}"}
+    step = (await server.get(f"/api/v1/games/{game_id}/legal-commands", token)).json()["step"]
+    picks: list[Any] = []
+    while True:
+        step_schema.validate(step)
+        open_options = [o for o in step.get("options", []) if "command" not in o]
+        if not open_options or len(picks) > 8:
+            return
+        picks.append({"field": open_options[-1]["field"], "value": open_options[-1]["value"]})
+        for one in picks:
+            pick_schema.validate(one)
+        r = await server.http.post(f"/api/v1/games/{game_id}/moves", json={"picks": picks}, headers=headers)
+        if r.status_code != 200:  # a value no pick can carry (domain.moves.from_list's whole tuples)
+            assert r.json()["error"] == "malformed", r.text
+            return
+        step = r.json()["step"]
+
+
+def test_the_pick_schema_refuses_what_the_server_refuses(schemas: Path) -> None:
+    pick = validator(schemas, "vilar-de-mouros", "pick")
+    for good in (
+        {"field": "type", "value": "PlaceCards"},
+        {"field": "count", "value": 2},
+        {"field": "cell", "value": [1, 2]},
+    ):
+        pick.validate(good)
+    for bad in (
+        {"field": "type"},
+        {"field": "type", "value": True},
+        {"field": "cell", "value": [1, "x"]},
+        {"field": "t", "value": 1, "kind": "move"},
+    ):
+        assert not pick.is_valid(bad), bad
 
 
 async def test_a_finished_games_outcome_and_revealed_log_validate(server: Running, schemas: Path) -> None:
@@ -215,3 +258,44 @@ def test_every_close_code_of_server_ws_is_in_the_asyncapi_document() -> None:
     assert {1008, 4003, 4008, 4009, 1011} <= codes
     documented = {entry["code"] for entry in asyncapi()["channels"]["game"]["x-close-codes"]}
     assert codes | {1012} <= documented
+
+
+async def test_what_the_socket_sends_while_a_move_is_built_is_as_the_asyncapi_document_says(server: Running) -> None:
+    document = asyncapi()
+
+    def check(name: str, payload: dict[str, Any], valid: bool = True) -> None:
+        schema = {**document, "$ref": document["components"]["messages"][name]["payload"]["$ref"]}
+        if valid:
+            jsonschema.Draft202012Validator(schema).validate(payload)
+        else:
+            assert not jsonschema.Draft202012Validator(schema).is_valid(payload), payload
+
+    game_id = await server.create(2)
+    tokens = await server.seat_all(game_id, 2)
+    awaiting = (await server.get(f"/api/v1/games/{game_id}")).json()["awaiting"]
+    seat = awaiting[0]["seat"]
+    async with (
+        connect(f"{server.ws_url}/api/v1/games/{game_id}/ws") as mine,
+        connect(f"{server.ws_url}/api/v1/games/{game_id}/ws") as theirs,
+    ):
+        for ws, token in ((mine, tokens[seat]), (theirs, tokens[1 - seat])):
+            await ws.send(json.dumps({"type": "hello", "token": token, "after": 0}))
+        first, other = json.loads(await mine.recv()), json.loads(await theirs.recv())
+        assert first["step"]["options"] and other["step"] is None
+        sent = [
+            {"type": "moves", "picks": [], "request_id": "a"},
+            {"type": "moves", "picks": [{"field": "type", "value": "PlaceCards"}], "request_id": "b"},
+            {"type": "moves", "picks": [{"field": "type", "value": 1.5}], "request_id": "c"},
+            {"type": "command", "command": {"type": "DrawFromDeck"}, "command_id": "d"},
+        ]
+        for message in sent:
+            check(message["type"], message, valid=message.get("request_id") != "c")  # c: the server refuses it too
+            await mine.send(json.dumps(message))
+        got = [json.loads(await mine.recv()) for _ in range(5)]  # step, error, error, then ack and update
+    assert [m["type"] for m in got[:3]] == ["step", "error", "error"], got
+    assert [m.get("request_id") for m in got[:3]] == ["a", "b", "c"]
+    assert sorted(m["type"] for m in got[3:]) == ["ack", "update"], got
+    update = next(m for m in got if m["type"] == "update")
+    assert update["step"]["options"], "the seat still draws: its update carries its next step"
+    for message in [first, other, *got]:
+        check(message["type"], message)
