@@ -30,6 +30,7 @@ from server.embedded import EmbeddedRedis
 from server.errors import ApiError, ErrorBody
 from server.feeds import Feeds
 from server.games import Games
+from server.headers import SecurityHeaders
 from server.http import ENDPOINTS, Handler, answer, healthz, readyz
 from server.logs import RequestContext
 from server.metrics import Metrics, TimeRequests, scrape
@@ -211,6 +212,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
         routes=table,
         middleware=[
             Middleware(RequestContext),
+            Middleware(SecurityHeaders, docs_page=STATIC / "docs.html"),
             Middleware(TimeRequests, metrics=metrics, paths=paths),
             Middleware(
                 CORSMiddleware,

@@ -38,8 +38,15 @@ def rejected(exc: Rejected) -> ApiError:
     return ApiError(409 if exc.code in CONFLICT_CODES else 422, exc.code, exc.message, exc.details)
 
 
-def malformed(exc: msgspec.DecodeError | msgspec.ValidationError, prefix: str = "") -> ApiError:
+# What a body that cannot be read raises: bad JSON, the wrong shape, or JSON nested deeper than
+# the decoder recurses (2,000 nested arrays in a 4 KB body).
+BAD_JSON = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
+
+
+def malformed(exc: msgspec.DecodeError | msgspec.ValidationError | RecursionError, prefix: str = "") -> ApiError:
     """A body that does not decode, naming the field msgspec points at (``$.a.b`` -> ``a.b``)."""
+    if isinstance(exc, RecursionError):
+        return ApiError(400, "malformed", "That JSON is nested too deeply.", {"field": prefix} if prefix else {})
     text = str(exc)
     message, _, where = text.partition(" - at `$")
     path = [p for p in where.rstrip("`").split(".") if p]

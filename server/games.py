@@ -35,7 +35,7 @@ from projections.views import (
 )
 from server.auth import token_hash
 from server.codec import TABLE_OPENED, GameCodec, encode
-from server.errors import ApiError, malformed, rejected
+from server.errors import BAD_JSON, ApiError, malformed, rejected
 from server.metrics import Metrics, result_class
 from server.quotas import Quotas
 from server.store import Appended, AppendResult, Conflict, Duplicate, EventStore, Look
@@ -400,7 +400,7 @@ class Games:
     def decode_command(self, game: AnyGame, body: bytes) -> Any:
         try:
             return self.codecs[game.id].commands.decode(body)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        except BAD_JSON as exc:
             raise malformed(exc, prefix="command") from None
 
     async def _answer_again(
@@ -466,7 +466,7 @@ class Games:
 
     @staticmethod
     def _seat_param(value: str, players: int) -> int:
-        if value.isdigit() and int(value) < players:
+        if value.isascii() and value.isdigit() and int(value) < players:
             return int(value)
         raise ApiError(400, "malformed", f"'as' is a seat from 0 to {players - 1}, or 'full'.", {"field": "as"})
 

@@ -19,7 +19,7 @@ from projections.views import TableView, VersionedEvent
 from server import lobby
 from server.auth import bearer, require_admin
 from server.codec import encode
-from server.errors import ApiError, malformed
+from server.errors import BAD_JSON, ApiError, malformed
 from server.games import CommandAnswer, Games, Seated, acting_seat
 from server.lobby import Joined, NewGame, Rematch
 
@@ -117,25 +117,36 @@ def games_of(request: HTTPConnection) -> Games:
     return games
 
 
-async def read_body(request: Request, limit: int | None = None) -> bytes:
-    """The body, refused with 413 past the configured limit (64 KiB by default)."""
+JSON = ("application/json",)
+JSON_LINES = ("application/x-ndjson", "application/jsonl")
+
+
+async def read_body(request: Request, limit: int | None = None, media: tuple[str, ...] = JSON) -> bytes:
+    """The body, refused with 413 past the configured limit (64 KiB by default), and with 415 unless
+    its Content-Type is one of ``media``: a browser's cross-origin "simple" request (text/plain, a
+    form, an untyped blob) is sent without asking first, so it must not be read as a command."""
     limit = limit or request.app.state.settings.max_body
     too_large = ApiError(413, "too_large", f"A request body may hold at most {limit} bytes.")
     length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > limit:
+    if length is not None and length.isascii() and length.isdigit() and int(length) > limit:
         raise too_large
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
             raise too_large
+    given = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if given not in media:
+        raise ApiError(
+            415, "unsupported_media_type", f"Send the body with Content-Type: {media[0]}.", {"field": "Content-Type"}
+        )
     return body
 
 
 async def read_json(request: Request, kind: type[T]) -> T:
     try:
         return msgspec.json.decode(await read_body(request), type=kind)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except BAD_JSON as exc:
         raise malformed(exc) from None
 
 
@@ -143,7 +154,8 @@ def int_param(request: Request, name: str, default: int, low: int, high: int) ->
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    if not (raw.isdigit() and low <= int(raw) <= high):
+    # ASCII digits only: str.isdigit() also takes "²" and "٣", which int() then reads or refuses.
+    if not (raw.isascii() and raw.isdigit() and low <= int(raw) <= high):
         raise ApiError(400, "malformed", f"'{name}' is a whole number from {low} to {high}.", {"field": name})
     return int(raw)
 
@@ -204,7 +216,7 @@ async def list_games(request: Request) -> Response:
         raise ApiError(400, "malformed", "'status' is open, active or finished.", {"field": "status"})
     limit = int_param(request, "limit", 50, 1, 200)
     cursor = request.query_params.get("cursor")
-    if cursor is not None and not cursor.isdigit():
+    if cursor is not None and not (cursor.isascii() and cursor.isdigit()):
         raise ApiError(400, "malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor"})
     entries, next_cursor = await lobby.list_games(games_of(request), status, limit, int(cursor) if cursor else None)
     return answer(GameList(entries, next_cursor))
@@ -286,7 +298,7 @@ async def export_game(request: Request) -> Response:
 
 async def import_game(request: Request) -> Response:
     require_admin(request, request.app.state.settings.admin_token)
-    body = await read_body(request, request.app.state.settings.max_import)
+    body = await read_body(request, request.app.state.settings.max_import, JSON_LINES)
     return answer(Imported(await lobby.import_log(games_of(request), body.splitlines())), 201)
 
 
@@ -332,7 +344,7 @@ ENDPOINTS: list[Endpoint] = [
         (404,),
     ),
     Endpoint(
-        "POST", "/games", create_game, "Open a new table", NewGame, 201, CreateGame, (), (400, 413, 422, 429, 503)
+        "POST", "/games", create_game, "Open a new table", NewGame, 201, CreateGame, (), (400, 413, 415, 422, 429, 503)
     ),
     Endpoint(
         "DELETE",
@@ -377,7 +389,7 @@ ENDPOINTS: list[Endpoint] = [
         201,
         "ndjson",
         (),
-        (400, 401, 403, 413, 503),
+        (400, 401, 403, 413, 415, 503),
         admin=True,
     ),
     Endpoint(
@@ -389,7 +401,7 @@ ENDPOINTS: list[Endpoint] = [
         201,
         TakeSeat,
         (),
-        (400, 404, 409, 413, 422, 503),
+        (400, 404, 409, 413, 415, 422, 429, 503),
     ),
     Endpoint(
         "GET",
@@ -424,7 +436,7 @@ ENDPOINTS: list[Endpoint] = [
         200,
         BuildMove,
         (),
-        (400, *GAME, 413, 422),
+        (400, *GAME, 413, 415, 422),
         seat=True,
     ),
     Endpoint(
@@ -436,7 +448,7 @@ ENDPOINTS: list[Endpoint] = [
         200,
         SendCommand,
         (),
-        (400, 401, 403, 404, 409, 413, 422, 503),
+        (400, 401, 403, 404, 409, 413, 415, 422, 503),
         seat=True,
     ),
     Endpoint(

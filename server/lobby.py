@@ -20,7 +20,7 @@ from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fie
 from server import bots
 from server.auth import new_token, token_hash
 from server.codec import encode
-from server.errors import ApiError, malformed, rejected
+from server.errors import BAD_JSON, ApiError, malformed, rejected
 from server.games import GAME_ID_BYTES, Games
 from server.store import Appended
 
@@ -265,7 +265,7 @@ async def import_log(games: Games, lines: list[bytes]) -> str:
         codec = games.codecs[kind]
         # A log written by older code is lifted by the game's upcasters (docs/table-services.md).
         events = [msgspec.convert(codec.game.upcast(e.event, e.schema), codec.events_type) for e in entries]
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except BAD_JSON as exc:
         raise malformed(exc, prefix="log") from None
     except KeyError:
         raise ApiError(400, "unknown_game_type", "This server does not host that game.", {"field": "log"}) from None

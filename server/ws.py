@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from redis.exceptions import RedisError
@@ -29,7 +29,7 @@ from domain.table import Table
 from projections.views import feed, first_step, is_revealed
 from server.checks import Checks
 from server.codec import encode
-from server.errors import ApiError, malformed
+from server.errors import BAD_JSON, ApiError, malformed
 from server.feeds import RESET, SLOW, Feeds, Reset, Subscriber, Update, standing
 from server.games import Games, Seated, acting_seat
 from server.http import Picks, origin_allowed
@@ -46,9 +46,9 @@ CLOSE_TOO_BIG = 1009  # a message over the size limit (LUDOTECA_WS_MAX_MESSAGE)
 CLOSE_FLOOD = 4029  # kept sending far faster than the rate limit after being told too_many
 
 
-class Hello(msgspec.Struct, tag="hello", tag_field="type"):
+class Hello(msgspec.Struct, tag="hello", tag_field="type", forbid_unknown_fields=True):
     token: str | None = None
-    after: int = 0
+    after: Annotated[int, msgspec.Meta(ge=0)] = 0  # a version: -1 would match no update and silence the socket
     presence: bool = False  # also send a "presence" message whenever someone arrives or leaves
     check: str | None = None  # the "check" of the update at ``after``: reset if the stream holds other events there
 
@@ -161,7 +161,7 @@ async def serve_socket(websocket: WebSocket) -> None:
     except TooBig:
         await websocket.close(CLOSE_TOO_BIG, "message too big")
         return
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+    except BAD_JSON as exc:
         await send(websocket, error_message(malformed(exc)))
         await websocket.close(CLOSE_POLICY, "malformed hello")
         return
@@ -223,7 +223,7 @@ async def receive(websocket: WebSocket, limit: int) -> bytes | None:
 def command_id_of(raw: bytes) -> str | None:
     try:
         message = CLIENT_MESSAGE.decode(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except BAD_JSON:
         return None
     return message.command_id if isinstance(message, SendCommand) else None
 
@@ -243,7 +243,7 @@ def request_id_of(raw: bytes) -> str | None:
     many messages, a bad pick's shape), so that the client can match the error to it."""
     try:
         ids = IDS.decode(raw)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except BAD_JSON:
         return None
     return ids.request_id if ids.type == "moves" and isinstance(ids.request_id, str) else None
 
@@ -288,7 +288,7 @@ async def receive_loop(
             answer = await games.command(at, seat, bytes(message.command), message.command_id, message.expected_version)
             sub.push(0, encode(Ack(message.command_id, answer.version)))
             feeds.notify(game_id)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        except BAD_JSON as exc:
             sub.push(0, error_message(malformed(exc), command_id, request_id or request_id_of(raw)))
         except ApiError as exc:
             sub.push(0, error_message(exc, command_id, request_id))

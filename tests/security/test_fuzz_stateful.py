@@ -127,7 +127,8 @@ def machine(game: str, url: str, redis_url: str, counts: Counts) -> type[RuleBas
 
         def post(self, token: str | None, body: Any, raw: bytes | None = None) -> httpx.Response:
             content = raw if raw is not None else json.dumps(body).encode()
-            return http.post(f"/api/v1/games/{self.game_id}/commands", content=content, headers=auth(token))
+            headers = {**auth(token), "Content-Type": "application/json"}
+            return http.post(f"/api/v1/games/{self.game_id}/commands", content=content, headers=headers)
 
         def send(self, token: str | None, command: Any, **extra: Any) -> httpx.Response:
             return self.post(token, {"command": command, "command_id": f"f{next(ids)}", **extra})

@@ -169,7 +169,11 @@ async def test_a_finished_game_imports_back_to_the_same_log(server: Running) -> 
     game_id, tokens = await server.started(2)
     await play_to_the_end(server, game_id, tokens)
     log = (await server.get(f"/api/v1/games/{game_id}/export")).content
-    r = await server.http.post("/api/v1/games/import", content=log, headers={"Authorization": f"Bearer {ADMIN}"})
+    r = await server.http.post(
+        "/api/v1/games/import",
+        content=log,
+        headers={"Authorization": f"Bearer {ADMIN}", "Content-Type": "application/x-ndjson"},
+    )
     assert r.status_code == 201, r.text
     copy = r.json()["game_id"]
     assert (await server.get(f"/api/v1/games/{copy}/export")).content == log
@@ -181,7 +185,11 @@ async def test_a_finished_game_imports_back_to_the_same_log(server: Running) -> 
 async def test_an_unfinished_log_is_not_imported(server: Running) -> None:
     game_id, _ = await server.started(2)
     log = (await server.get(f"/api/v1/games/{game_id}/export", ADMIN)).content
-    r = await server.http.post("/api/v1/games/import", content=log, headers={"Authorization": f"Bearer {ADMIN}"})
+    r = await server.http.post(
+        "/api/v1/games/import",
+        content=log,
+        headers={"Authorization": f"Bearer {ADMIN}", "Content-Type": "application/x-ndjson"},
+    )
     assert r.status_code == 400 and r.json()["error"] == "unfinished_log"
 
 

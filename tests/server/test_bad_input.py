@@ -12,6 +12,9 @@ import redis.asyncio as aioredis
 
 from tests.server.conftest import Running
 
+JSON = {"Content-Type": "application/json"}
+LINES = {"Content-Type": "application/x-ndjson"}
+
 
 async def snapshot(redis: aioredis.Redis, game_id: str) -> dict[str, Any]:
     """Everything Redis holds for one game, raw."""
@@ -49,7 +52,9 @@ async def test_malformed_json_is_400_and_changes_nothing(server: Running, redis:
         redis,
         game_id,
         lambda: server.http.post(
-            f"/api/v1/games/{game_id}/commands", content=b"{not json", headers={"Authorization": f"Bearer {tokens[0]}"}
+            f"/api/v1/games/{game_id}/commands",
+            content=b"{not json",
+            headers={"Authorization": f"Bearer {tokens[0]}", **JSON},
         ),
         400,
         "malformed",
@@ -201,7 +206,7 @@ async def test_a_seat_in_a_full_game_is_409(server: Running, redis: aioredis.Red
 
 
 async def test_import_is_for_the_admin_only(server: Running) -> None:
-    r = await server.http.post("/api/v1/games/import", content=b"{}")
+    r = await server.http.post("/api/v1/games/import", content=b"{}", headers=LINES)
     assert r.status_code == 401
-    r = await server.http.post("/api/v1/games/import", content=b"{}", headers={"Authorization": "Bearer nope"})
+    r = await server.http.post("/api/v1/games/import", content=b"{}", headers={"Authorization": "Bearer nope", **LINES})
     assert r.status_code == 403 and r.json()["error"] == "not_admin"

@@ -88,7 +88,7 @@ async def test_a_finished_game_is_archived_removed_and_imports_back(
     back = await server.http.post(
         "/api/v1/games/import",
         content=(tmp_path / f"{game_id}.jsonl").read_bytes(),
-        headers={"Authorization": f"Bearer {ADMIN}"},
+        headers={"Authorization": f"Bearer {ADMIN}", "Content-Type": "application/x-ndjson"},
     )
     assert back.status_code == 201, back.text
     copy = (await server.get(f"/api/v1/games/{back.json()['game_id']}")).json()

@@ -209,7 +209,11 @@ async def test_picks_up_to_the_cap_are_read_and_a_body_too_large_or_not_json_is_
     huge = [pick("type", "x" * 70_000)]
     await refused(redis, game_id, lambda: moves(server, game_id, token, huge), 413, "too_large")
     details = await refused(
-        redis, game_id, lambda: server.http.post(path, content=b"{picks", headers=headers), 400, "malformed"
+        redis,
+        game_id,
+        lambda: server.http.post(path, content=b"{picks", headers={**headers, "Content-Type": "application/json"}),
+        400,
+        "malformed",
     )
     assert details == {}
     r = await moves(server, "0123456789abcdef", token, [])
