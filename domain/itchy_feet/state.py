@@ -6,7 +6,7 @@ from typing import Literal
 
 import msgspec
 
-from domain.itchy_feet.cards import CARDS, CHARACTERS, COUNTRIES, HAND_LIMIT, CardType
+from domain.itchy_feet.cards import CARDS, CHARACTERS, HAND_LIMIT, CardType
 from domain.itchy_feet.commands import Action
 
 # setup: before the opening facts; action: the current seat takes its action (or has a trade
@@ -95,15 +95,6 @@ def over_limit(state: State) -> list[int]:
 def destination(state: State, seat: int) -> str | None:
     """The country this seat travels to next: its own, then the centre one."""
     return state.own[seat] if state.own[seat] is not None else state.centre
-
-
-def needed(state: State, seat: int) -> list[str]:
-    """The object kinds of the next country that this seat does not hold."""
-    country = destination(state, seat)
-    if country is None:
-        return []
-    kinds = {CARDS[c].kind for c in state.hands[seat]}
-    return [k for k in COUNTRIES[country].requires if k not in kinds]
 
 
 def next_seat(state: State, after: int) -> int:
