@@ -89,7 +89,8 @@ def hand_limit(state: State, seat: int) -> int:
 
 
 def over_limit(state: State) -> list[int]:
-    return [seat for seat in range(state.players) if len(state.hands[seat]) > hand_limit(state, seat)]
+    # The character is looked up only past the common limit (this runs for every step of every move).
+    return [s for s, hand in enumerate(state.hands) if len(hand) > HAND_LIMIT and len(hand) > hand_limit(state, s)]
 
 
 def destination(state: State, seat: int) -> str | None:
