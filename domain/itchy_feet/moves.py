@@ -9,7 +9,8 @@ open offer or window. A tuple field is picked one value at a time, in any order 
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Callable
+from functools import lru_cache, partial
 
 from domain.engine import NO_MOVE, Option, Pick, Seat, Step
 from domain.itchy_feet.cards import effect
@@ -45,7 +46,7 @@ from domain.itchy_feet.rules import (
     takeable,
 )
 from domain.itchy_feet.state import Options, State, card_type, destination, power
-from domain.moves import Builder, Chosen, menu, offer, pick_one, send
+from domain.moves import Chosen, menu, offer, pick_one, send
 
 SWAP_MOST = 3  # the Trading Post discards 1 to 3 other cards
 FOUND_MOST = 2  # Lost and Found takes 1 or 2 cards of the discard pile
@@ -53,6 +54,17 @@ NAMES_NO_CARDS = ("draw_two", "draw_one_free", "new_country")  # special objects
 
 
 def moves(state: State, seat: Seat, picks: tuple[Pick, ...]) -> Step:
+    return _first_step(state, seat) if not picks else _step(state, seat, picks)
+
+
+@lru_cache(maxsize=16)
+def _first_step(state: State, seat: Seat) -> Step:
+    """The first step, kept for the last few states: a bot building moves at random starts from
+    it every time (it asks every kind of move whether it has a first pick)."""
+    return _step(state, seat, ())
+
+
+def _step(state: State, seat: Seat, picks: tuple[Pick, ...]) -> Step:
     reasons = {a.reason for a in awaited(state) if a.seat == seat}
     if "discard" in reasons:
         discardable = payable(state, seat)
@@ -67,7 +79,9 @@ def moves(state: State, seat: Seat, picks: tuple[Pick, ...]) -> Step:
         able = matching(state.hands[seat], state.trade.ask) is not None
         return menu(picks, {"AcceptTrade": send(AcceptTrade() if able else None), "RejectTrade": send(RejectTrade())})
     if "action" in reasons:
-        return menu(picks, _actions(state, seat))
+        if picks and picks[0].value in ACTIONS:  # past the type: that action's builder alone
+            return ACTIONS[str(picks[0].value)](state, seat, Chosen(picks[1:]))
+        return menu(picks, {name: partial(build, state, seat) for name, build in ACTIONS.items()})
     return NO_MOVE
 
 
@@ -79,17 +93,8 @@ def _mousetrap(card: str) -> PlayMousetrap:
     return PlayMousetrap(card=card)
 
 
-def _actions(state: State, seat: int) -> dict[str, Builder]:
-    return {
-        "Draw": send(Draw() if state.deck or state.discard else None),
-        "Recycle": lambda chosen: _recycle(state, seat, chosen),
-        "OfferTrade": lambda chosen: _offer_trade(state, seat, chosen),
-        "Steal": lambda chosen: _steal(state, seat, chosen),
-        "Travel": lambda chosen: _travel(state, seat, chosen),
-        "DitchForbidden": lambda chosen: _ditch(state, seat, chosen),
-        "Smuggle": lambda chosen: _smuggle(state, seat, chosen),
-        "PlaySpecial": lambda chosen: _special(state, seat, chosen),
-    }
+def _draw(state: State, seat: int, chosen: Chosen) -> Step:
+    return Step(command=Draw()) if state.deck or state.discard else NO_MOVE
 
 
 def _travel(state: State, seat: int, chosen: Chosen) -> Step:
@@ -145,7 +150,7 @@ def _asks(state: State, target: int, give: tuple[str, ...], ask: tuple[str, ...]
     )
 
 
-@functools.lru_cache(maxsize=64)
+@lru_cache(maxsize=64)
 def _ask_options(options: Options) -> tuple[Option, ...]:
     """The ask options that leave the offer open (the same at every step: built once per table's options)."""
     return tuple(Option("ask", k, "kind") for k in kinds_in_play(options))
@@ -224,3 +229,16 @@ def _special(state: State, seat: int, chosen: Chosen) -> Step:
         return PlaySpecial(card=card, cards=(*cards, other))
 
     return Step(tuple(offer("cards", "card", left, complete if last else None)), command)
+
+
+ActionBuilder = Callable[[State, int, Chosen], Step]
+ACTIONS: dict[str, ActionBuilder] = {  # in the order the first step offers them
+    "Draw": _draw,
+    "Recycle": _recycle,
+    "OfferTrade": _offer_trade,
+    "Steal": _steal,
+    "Travel": _travel,
+    "DitchForbidden": _ditch,
+    "Smuggle": _smuggle,
+    "PlaySpecial": _special,
+}
