@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from domain.catalog import GAMES
 from domain.engine import AnyGame, Ctx, Rejected, Viewer
 from domain.table import Table, decide, event_union, evolve, open_table, status, take_seat
-from projections.views import feed, is_revealed, table_view
+from projections.views import feed, is_revealed, listed_commands, move_step, table_view
 
 ENCODE = msgspec.json.encode
 
@@ -41,8 +41,10 @@ def play(game: AnyGame, players: int, seed: int, steps: int) -> list[Any]:
     for _ in range(steps):
         if status(game, table) != "active":
             break
-        seat, commands = next((s, c) for s in range(players) if (c := game.commands(table.state, s)))
-        for event in decide(game, table, rng.choice(commands), seat, ctx):
+        seat, command = next(
+            (s, c) for s in range(players) if (c := game.random_command(table.state, s, rng)) is not None
+        )
+        for event in decide(game, table, command, seat, ctx):
             log.append(event)
             table = evolve(game, table, event)
     return log
@@ -76,7 +78,9 @@ def received(game: AnyGame, log: list[Any], viewer: Viewer, probe_names: list[st
     parts.append(feed(game, enumerate(log, 1), viewer, revealed))
     parts += [table_view(game, "g", table, viewer) for table in history]
     if viewer is not None and status(game, final) == "active":
-        parts.append(game.commands(final.state, viewer))
+        first = move_step(game, final, viewer)  # what legal-commands answers, and the step after each first pick
+        parts += [first, listed_commands(game, final, viewer, first)]
+        parts += [move_step(game, final, viewer, (option.pick,)) for option in first.options]
         for command in probes(game, probe_names):
             try:
                 decide(game, final, command, viewer, Ctx(rng=random.Random(0)))

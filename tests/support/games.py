@@ -14,7 +14,7 @@ def play_to_end(
 ) -> tuple[list[Any], Table]:
     """Every stored event of a random game played to its end, and the final table.
 
-    An awaited seat with legal commands plays one of them at random; when nobody can
+    A seat with a legal command plays one, built at random pick by pick; when nobody can
     act, the clock closes the earliest open window (as the server's deadlines do).
     """
     rng = random.Random(seed)
@@ -34,7 +34,9 @@ def play_to_end(
         if status(game, table) != "active":
             return log, table
         now_ms += 1000
-        choices = [(seat, c) for seat in range(players) for c in game.commands(table.state, seat)]
+        choices = [
+            (seat, c) for seat in range(players) if (c := game.random_command(table.state, seat, rng)) is not None
+        ]
         if choices:
             seat, command = rng.choice(choices)
             apply(decide(game, table, command, seat, Ctx(rng=rng, now_ms=now_ms)))
