@@ -125,6 +125,16 @@ def result(state: State, command: Command, seat: int, seed: int = 0) -> Any:
         return ("rejected", exc.code, exc.message, exc.details)
 
 
+def with_character(state: State, seat: int, character: str) -> State:
+    """The same table with ``character`` before ``seat`` (swapped with whoever had it)."""
+    chars = list(state.characters)
+    other = chars.index(character) if character in chars else None
+    if other is not None:
+        chars[other] = chars[seat]
+    chars[seat] = character
+    return replace(state, characters=tuple(chars))
+
+
 def types(state: State, seat: int) -> list[object]:
     """The kinds of move (command types) the seat may start building now."""
     return [o.value for o in GAME.step(state, seat).options]

@@ -41,7 +41,7 @@ from domain.itchy_feet.events import (
 )
 from domain.itchy_feet.state import Options
 
-from .helpers import ALL, arrange, kind, objects_for, of_kind, play, rejection, spare_objects, start
+from .helpers import ALL, arrange, kind, objects_for, of_kind, play, rejection, spare_objects, start, with_character
 
 SPECIALS = Options(special_objects=True)
 
@@ -389,15 +389,6 @@ def test_faq_moms_credit_card_is_not_a_postcard() -> None:
 # -- characters ----------------------------------------------------------------------------------------------
 
 CHARS = Options(characters=True, forbidden_objects=True)
-
-
-def with_character(state: Any, seat: int, character: str) -> Any:
-    chars = list(state.characters)
-    other = chars.index(character) if character in chars else None
-    if other is not None:
-        chars[other] = chars[seat]
-    chars[seat] = character
-    return replace(state, characters=tuple(chars))
 
 
 def test_characters_are_dealt_face_up_one_per_player_and_never_traded() -> None:

@@ -29,14 +29,27 @@ from domain.itchy_feet.events import TradeCompleted, TravelTurnBegan, TurnPassed
 from domain.itchy_feet.rules import Batch, in_play
 from domain.itchy_feet.state import Options, State
 
-from ..contract import check_complete, check_moves, check_never_stuck, check_sound
+from ..contract import accepted, check_complete, check_moves, check_never_stuck, check_sound
 from .candidates import candidates
-from .helpers import ALL, arrange, kind, object_card, of_kind, play, play_on, spare_objects, start, types
+from .helpers import (
+    ALL,
+    arrange,
+    kind,
+    object_card,
+    of_kind,
+    play,
+    play_on,
+    spare_objects,
+    start,
+    types,
+    with_character,
+)
 
 NONE = Options()
 EXPANSIONS = {"none": NONE, "all": ALL}
 seed_st = st.integers(min_value=0, max_value=2**32 - 1)
 NODES = 20  # steps visited per seat by check_sound: the first ones, breadth first
+NAMES = ("draw_two", "draw_one_free", "new_country", "swap_draw", "take_from_discard")  # played as actions
 
 
 def picks(*pairs: tuple[str, Any]) -> tuple[Pick, ...]:
@@ -268,3 +281,45 @@ def test_a_made_up_table_where_nobody_can_act_passes_round_once_and_stops() -> N
     batch.begin_turn(0)
     passed = [e.seat for e in batch.events if isinstance(e, TurnPassed)]
     assert passed == [0, 1, 2] and batch.state.current == 0 and GAME.step(batch.state, 0).empty
+
+
+# -- completeness where the random states seldom go ----------------------------------------------------
+
+
+def reached(state: State, seat: int) -> dict[str, int]:
+    """check_complete on the seat's candidates; the accepted ones (all reached) by type."""
+    made = candidates(state, seat, random.Random(1))
+    check_complete(GAME, state, seat, made)
+    found: dict[str, int] = {}
+    for command in made:
+        if accepted(GAME, state, command, seat):
+            found[type(command).__name__] = found.get(type(command).__name__, 0) + 1
+    return found
+
+
+def test_every_special_object_played_as_an_action_is_reachable_with_every_choice_of_its_cards() -> None:
+    state, _ = start(3, Options(special_objects=True))
+    seat = state.current
+    assert seat is not None
+    specials = [next(c for c in sorted(CARDS) if CARDS[c].effect == e) for e in NAMES]
+    mine = spare_objects(state, 2)
+    pile = spare_objects(state, 3, avoid=mine)
+    state = arrange(state, hands={seat: [*specials, *mine]}, discard=pile)
+    found = reached(state, seat)
+    # Local Guide, Phrasebook, Poorly Drawn Map alone; the Trading Post with 1-3 of the 6 other
+    # cards (6 + 30 + 120 orders); Lost and Found with 1 or 2 of the 3 (3 + 6 orders): the
+    # candidates try each set in one or two orders, so they reach a part of those, all accepted.
+    assert found["PlaySpecial"] >= 3 + 6 + 3
+    check_sound(GAME, state, seat, random.Random(0), nodes=NODES)
+
+
+def test_the_characters_moves_are_reachable() -> None:
+    state, _ = start(3, Options(characters=True, forbidden_objects=True))
+    seat = state.current
+    assert seat is not None
+    bad = of_kind("forbidden")[:2]
+    mine, pile = spare_objects(state, 2), spare_objects(state, 1, avoid=spare_objects(state, 2))
+    state = arrange(state, hands={seat: [*bad, *mine]}, discard=pile)
+    for character, move in (("smuggler", "Smuggle"), ("pickpocket", "Steal"), ("bargain-hunter", "Recycle")):
+        found = reached(with_character(state, seat, character), seat)
+        assert found[move] > 0 and found["DitchForbidden"] == 4, (character, found)
