@@ -30,6 +30,8 @@ import msgspec
 
 from domain.engine import CLOCK, AnyGame, Ctx, Rejected, Rng, Seat
 from domain.i_love_portugal.scoring import final_scores as portugal_scores
+from domain.itchy_feet.cards import CARDS as ITCHY_CARDS
+from domain.itchy_feet.cards import COUNTRIES as ITCHY_COUNTRIES
 from domain.miss_liz_parks.scoring import score as park_scores
 from domain.table import evolve as evolve_table
 from domain.table import open_table, take_seat
@@ -85,8 +87,27 @@ def _park_points(state: Any) -> list[float]:
 
 
 def _itchy_points(state: Any) -> list[float]:
-    # Countries travelled to are the score; the cards held are the means to travel.
-    return [10.0 * len(state.travelled[s]) + 0.5 * len(state.hands[s]) for s in range(state.players)]
+    # Countries travelled to are the score. On the way there: the objects of the next country and
+    # a passport in hand (a forbidden object, which blocks travelling, against), postcards, and a
+    # little for any card. Counting cards alone left greedy wandering once it could trade any card.
+    return [_itchy_standing(state, s) for s in range(state.players)]
+
+
+def _itchy_standing(state: Any, seat: int) -> float:
+    hand = state.hands[seat]
+    country = state.own[seat] if state.own[seat] is not None else state.centre
+    needed = set(ITCHY_COUNTRIES[country].requires) if country is not None else set()
+    kinds = {ITCHY_CARDS[c].kind for c in hand}
+    types = [ITCHY_CARDS[c].type for c in hand]
+    passport = "passport" in types or any(ITCHY_CARDS[c].effect == "visa" for c in hand)
+    return (
+        10.0 * len(state.travelled[seat])
+        + 3.0 * len(kinds & needed)
+        + 3.0 * passport
+        - 2.0 * types.count("forbidden")
+        + 1.5 * types.count("postcard")
+        + 0.1 * len(hand)
+    )
 
 
 POINTS: dict[str, Callable[[Any], list[float]]] = {

@@ -114,14 +114,3 @@ def by_type(commands: Sequence[Any], kinds: Mapping[str, str]) -> dict[str, Buil
     for command in commands:
         groups.setdefault(type(command).__struct_config__.tag, []).append(command)
     return {name: listed(group, kinds) for name, group in groups.items()}
-
-
-def from_list(
-    legal: Callable[[Any, int], list[Any]], kinds: Mapping[str, str]
-) -> Callable[[Any, int, tuple[Pick, ...]], Step]:
-    """A game's ``moves`` from a function listing its complete commands (each field one pick)."""
-
-    def moves(state: Any, seat: int, picks: tuple[Pick, ...]) -> Step:
-        return menu(picks, by_type(legal(state, seat), kinds))
-
-    return moves

@@ -9,11 +9,11 @@ from domain.engine import Game
 from domain.itchy_feet.cards import CARD_FILE
 from domain.itchy_feet.commands import Command
 from domain.itchy_feet.events import Event
-from domain.itchy_feet.rules import awaited, deadlines, decide, evolve, legal_commands, setup
+from domain.itchy_feet.moves import moves
+from domain.itchy_feet.rules import awaited, deadlines, decide, evolve, setup
 from domain.itchy_feet.scoring import ItchyOutcome, outcome
 from domain.itchy_feet.state import Options, State, initial
 from domain.itchy_feet.views import ItchyView, redact, view
-from domain.moves import from_list
 
 GAME: Game[State, Command, Event, ItchyOutcome] = Game(
     id="itchy-feet",
@@ -31,25 +31,12 @@ GAME: Game[State, Command, Event, ItchyOutcome] = Game(
     evolve=evolve,
     view=view,
     redact=redact,
-    moves=from_list(
-        legal_commands,
-        {
-            "target": "seat",
-            "card": "card",
-            "take": "card",
-            "pay": "card",
-            "give": "cards",
-            "ask": "kinds",
-            "country": "country",
-            "forbidden": "card",
-            "other": "card",
-            "cards": "cards",
-        },
-    ),
+    moves=moves,
     awaited=awaited,
     outcome=outcome,
     components=CARD_FILE,
     deadlines=deadlines,
+    rules_version=2,  # 2: Pass the Souvenir passes every card at once, then counts postcards
 )
 
 __all__ = ["GAME"]

@@ -1,7 +1,7 @@
 """What a seat may ask for. Actions are one per turn; answers and reactions come from other seats.
 
-Every command that names cards is checked whole by decide (docs/games/itchy-feet.md lists which
-ones ``legal_commands`` enumerates: a practical subset, never every combination).
+Every command that names cards is checked whole by decide; moves.py builds every one it accepts,
+pick by pick (docs/games/itchy-feet.md, "How a move is built").
 """
 
 from __future__ import annotations

@@ -205,6 +205,13 @@ class TurnEnded(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen
     seat: int
 
 
+class TurnPassed(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+    """The player awaited for an action had none at all: its turn passes (docs, Rulings: never without
+    an action). An automatic fact, like the empty hand's draw; no shipped game reaches it."""
+
+    seat: int
+
+
 class TripWon(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
     seat: int
     how: Literal["centre", "postcards"]
@@ -238,5 +245,6 @@ Event = (
     | SpecialPlayed
     | CountryReplaced
     | TurnEnded
+    | TurnPassed
     | TripWon
 )

@@ -1,11 +1,13 @@
-"""Setup, decide, evolve, awaited, legal_commands and deadlines: the rules of a turn.
+"""Setup, decide, evolve, awaited and deadlines: the rules of a turn (the moves are built in moves.py).
 
 decide builds its facts in a ``Batch`` that folds each one as it is added, so later checks see
-the cards where they are now (a fourth postcard wins the moment it lands, in or out of turn).
+the cards where they are now (a fourth postcard wins the moment it lands, in or out of turn;
+facts that happen at once, the cards passed by Pass the Souvenir, are checked together).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from msgspec.structs import replace
@@ -69,15 +71,16 @@ from domain.itchy_feet.events import (
     TravelTurnBegan,
     TripWon,
     TurnEnded,
+    TurnPassed,
 )
 from domain.itchy_feet.state import (
+    Options,
     State,
     Trade,
     Window,
     card_type,
     destination,
     hand_limit,
-    needed,
     next_seat,
     over_limit,
     power,
@@ -92,11 +95,16 @@ MAX_DRAW_TRIES = 24  # events drawn in a row before a draw gives up (see Rulings
 
 def in_play(state: State) -> list[str]:
     """Every card of this game's deck: the objects and the chosen expansions."""
+    return list(_in_play(state.options))
+
+
+@functools.lru_cache(maxsize=64)
+def _in_play(options: Options) -> tuple[str, ...]:
     cards = of_type("object")
     for option, kind in EXPANSION_TYPES.items():
-        if getattr(state.options, option):
+        if getattr(options, option):
             cards += of_type(kind)
-    return cards
+    return tuple(cards)
 
 
 def setup(state: State, ctx: Ctx) -> list[Event]:
@@ -161,7 +169,7 @@ def evolve(state: State, event: Event) -> State:
     match event:
         case TravelTurnBegan(seat=seat):
             return replace(state, current=seat, phase="action", rejected_offers=0, trade=None, window=None)
-        case TurnEnded():
+        case TurnEnded() | TurnPassed():
             return replace(state, phase="end", trade=None, window=None)
         case ItchyCardDrawn(seat=seat, card=card):
             drawn = card if card is not None else state.deck[0]
@@ -258,10 +266,15 @@ class Batch:
         return self.state.phase == "over"
 
     def add(self, event: Event) -> None:
+        self.add_together((event,))
+
+    def add_together(self, events: Iterable[Event]) -> None:
+        """Facts that happen at once: all folded, then the postcards counted once."""
         if self.over:
             return
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+        for event in events:
+            self.events.append(event)
+            self.state = evolve(self.state, event)
         if self.state.options.postcards:
             self._postcards()
 
@@ -328,17 +341,32 @@ class Batch:
                 if state.aside and state.centre is not None:
                     new = state.aside[rng.randrange(len(state.aside))]
                     self.add(CountryReplaced(seat=None, old=state.centre, new=new))
-            case "pass_left":
+            case "pass_left":  # all at once: every card is picked, then they all pass, then postcards count
                 hands = self.state.hands
                 picks = [(seat, hands[seat][rng.randrange(len(hands[seat]))]) for seat in order if hands[seat]]
-                for seat, picked in picks:
-                    self.add(CardPassed(giver=seat, receiver=next_seat(self.state, seat), card=picked))
+                self.add_together(
+                    CardPassed(giver=seat, receiver=next_seat(self.state, seat), card=picked) for seat, picked in picks
+                )
 
     def begin_turn(self, seat: int) -> None:
         self.add(TravelTurnBegan(seat=seat))
         if not self.over and not self.state.hands[seat]:
             for _ in range(CARD_FILE.empty_hand_draw):
                 self.draw(seat, "empty_hand")
+        self.pass_if_stuck()
+
+    def pass_if_stuck(self) -> None:
+        """Rulings, "never without an action": a player awaited for an action who has none passes
+        the turn, an automatic fact. Counting the cards shows that no game gets there; the guard
+        stops a made-up position where nobody can act from passing round the table for ever."""
+        state = self.state
+        seat = state.current
+        if self.over or seat is None or awaited(state) != [Awaited(seat=seat, reason="action")]:
+            return
+        if can_act(state, seat) or sum(isinstance(e, TurnPassed) for e in self.events) >= state.players:
+            return
+        self.add(TurnPassed(seat=seat))
+        self.next_turn_if_ready()
 
     def end_turn(self, seat: int) -> None:
         self.add(TurnEnded(seat=seat))
@@ -382,8 +410,11 @@ def deadlines(state: State) -> list[Deadline]:
     return out
 
 
-def _kinds_in_play(state: State) -> set[str]:
-    return {CARDS[c].kind for c in [*in_play(state), *PASSPORTS] if card_type(c) != "event"}
+@functools.lru_cache(maxsize=64)
+def kinds_in_play(options: Options) -> tuple[str, ...]:
+    """Every kind a trade may ask for in a game with these options (never an event), passports first."""
+    cards = [*PASSPORTS, *_in_play(options)]
+    return tuple(dict.fromkeys(CARDS[c].kind for c in cards if card_type(c) != "event"))
 
 
 def matching(hand: tuple[str, ...], ask: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -422,96 +453,90 @@ def travel_cards(state: State, seat: int, country: str) -> tuple[str, ...] | str
     return tuple(used)
 
 
-def _payable(state: State, seat: int) -> list[str]:
+# -- what an action needs: decide checks these, the moves offer them, ``can_act`` sums them up --
+
+
+def recycle_cost(state: State, seat: int) -> int:
+    return 1 if power(state, seat) == "bargain_hunter" else 2
+
+
+def payable(state: State, seat: int) -> list[str]:
+    """The cards of this hand that may pay a cost or be a hand-limit discard: not forbidden objects."""
     return [c for c in state.hands[seat] if card_type(c) != "forbidden"]
 
 
-def _has_passport(state: State, seat: int) -> bool:
-    return any(card_type(c) == "passport" for c in state.hands[seat])
+def takeable(state: State) -> list[str]:
+    """The cards of the discard pile a player may take: not events."""
+    return [c for c in state.discard if card_type(c) != "event"]
 
 
-def _wanted(state: State, seat: int) -> list[str]:
-    """Kinds this seat is after: the missing objects of its next country, and a passport if it has none."""
-    return needed(state, seat) + ([] if _has_passport(state, seat) else ["passport"])
+def offers_left(state: State) -> bool:
+    return state.rejected_offers < CARD_FILE.max_rejected_offers
 
 
-def legal_commands(state: State, seat: Seat) -> list[Command]:
-    reasons = {a.reason for a in awaited(state) if a.seat == seat}
-    hand = state.hands[seat] if 0 <= seat < state.players else ()
-    commands: list[Command] = []
-    if "discard" in reasons:
-        commands += [DiscardDownToSeven(card=c) for c in _spare(state, seat) or _payable(state, seat)]
-    if "react" in reasons:
-        commands.append(PassReaction())
-        commands += [PlayMousetrap(card=c) for c in hand if card_type(c) == "special" and effect(c) == "mousetrap"]
-    if "trade_answer" in reasons and state.trade is not None:
-        commands.append(RejectTrade())
-        if matching(hand, state.trade.ask) is not None:
-            commands.append(AcceptTrade())
-    if "action" in reasons:
-        commands += _legal_actions(state, seat)
-    return commands
+def ask_limit(state: State, target: int) -> int:
+    """The most cards an offer may ask of ``target``: more than any hand of it can hold is refused."""
+    return hand_limit(state, target) + 1
 
 
-def _spare(state: State, seat: int) -> list[str]:
-    """Payable cards this seat does not need: not an object of its next country, not its first
-    passport, not a stand-in. The listed commands pay and give these first."""
+def others(state: State, seat: int) -> list[int]:
+    return [s for s in range(state.players) if s != seat]
+
+
+def steal_targets(state: State, seat: int) -> list[int]:
+    """The players this seat may steal from now: others with cards, if it can pay (the Pickpocket needs not)."""
+    if power(state, seat) != "thief" and not payable(state, seat):
+        return []
+    return [s for s in others(state, seat) if state.hands[s]]
+
+
+def may_travel(state: State, seat: int) -> bool:
     country = destination(state, seat)
-    required = set(COUNTRIES[country].requires) if country is not None else set()
-    keep: set[str] = set()
-    passports = [c for c in state.hands[seat] if card_type(c) == "passport"]
-    keep.update(passports[:1])
-    for card in state.hands[seat]:
-        if CARDS[card].kind in required or effect(card) in ("wild_object", "visa"):
-            keep.add(card)
-    return [c for c in _payable(state, seat) if c not in keep]
+    return country is not None and isinstance(travel_cards(state, seat, country), tuple)
 
 
-def _legal_actions(state: State, seat: int) -> list[Command]:
-    """One listed command per action and choice that matters (see the docs: a practical subset)."""
+def may_ditch(state: State, seat: int) -> bool:
     hand = state.hands[seat]
-    spare = _spare(state, seat)
-    others = [s for s in range(state.players) if s != seat and state.hands[s]]
-    out: list[Command] = []
-    if state.deck or state.discard:
-        out.append(Draw())
-    country = destination(state, seat)
-    if country is not None and isinstance(travel_cards(state, seat, country), tuple):
-        out.append(Travel(country=country))
-    wanted = _wanted(state, seat)
-    takeable = [c for c in dict.fromkeys(state.discard) if card_type(c) != "event" and CARDS[c].kind in wanted]
-    cost = 1 if power(state, seat) == "bargain_hunter" else 2
-    if len(spare) >= cost:
-        out += [Recycle(pay=tuple(spare[:cost]), take=take) for take in takeable]
-    if others and spare and wanted and state.rejected_offers < CARD_FILE.max_rejected_offers:
-        target = others[state.rejected_offers % len(others)]
-        out.append(OfferTrade(target=target, give=(spare[0],), ask=(wanted[0],)))
-    if others:
-        victim = max(others, key=lambda s: (len(state.hands[s]), -s))
-        if power(state, seat) == "thief":
-            out.append(Steal(target=victim))
-        elif spare:
-            out.append(Steal(target=victim, pay=spare[0]))
-    forbidden = [c for c in hand if card_type(c) == "forbidden"]
-    payable = _payable(state, seat)
-    if payable:
-        other = spare[0] if spare else payable[0]
-        out += [DitchForbidden(forbidden=f, other=other) for f in forbidden]
-    if power(state, seat) == "smuggler":
-        out += [Smuggle(card=f, target=next_seat(state, seat)) for f in forbidden]
-    for card in hand:
+    return any(card_type(c) == "forbidden" for c in hand) and bool(payable(state, seat))
+
+
+def smuggled(state: State, seat: int) -> list[str]:
+    """The forbidden objects the Smuggler may hand over (none for anyone else)."""
+    if power(state, seat) != "smuggler":
+        return []
+    return [c for c in state.hands[seat] if card_type(c) == "forbidden"]
+
+
+def playable_specials(state: State, seat: int) -> list[str]:
+    """The special objects of this hand that may be played now as an action (or, the Phrasebook, before one)."""
+    out = []
+    for card in state.hands[seat]:
         if card_type(card) != "special":
             continue
         match effect(card):
             case "draw_two" | "draw_one_free":
-                out.append(PlaySpecial(card=card))
+                out.append(card)
             case "new_country" if state.own[seat] is not None and state.aside:
-                out.append(PlaySpecial(card=card))
-            case "swap_draw" if [c for c in spare if c != card]:
-                out.append(PlaySpecial(card=card, cards=tuple([c for c in spare if c != card][:3])))
-            case "take_from_discard" if takeable:
-                out.append(PlaySpecial(card=card, cards=tuple(takeable[:2])))
+                out.append(card)
+            case "swap_draw" if any(c != card for c in payable(state, seat)):
+                out.append(card)
+            case "take_from_discard" if takeable(state):
+                out.append(card)
     return out
+
+
+def can_act(state: State, seat: int) -> bool:
+    """Whether this seat has any action at all now (Rulings: a player who has none passes the turn)."""
+    return bool(
+        state.deck
+        or state.discard  # Draw
+        or (offers_left(state) and state.hands[seat])  # OfferTrade
+        or steal_targets(state, seat)
+        or may_travel(state, seat)
+        or may_ditch(state, seat)
+        or smuggled(state, seat)
+        or playable_specials(state, seat)
+    )  # Recycle needs a card in the discard pile: covered by Draw
 
 
 # -- decide ------------------------------------------------------------------------------
@@ -596,6 +621,7 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
                 batch.draw(seat, "special")
             else:
                 _declare(batch, seat, command)
+    batch.pass_if_stuck()
     return batch.events
 
 
@@ -623,6 +649,7 @@ def _close_window(state: State, command: CloseWindow, seat: Seat, ctx: Ctx) -> l
         _resolve(batch, state.window.seat, state.window.action)
     else:
         batch.add(TradeRejected(window=command.window, timed_out=True))
+    batch.pass_if_stuck()
     return batch.events
 
 
@@ -728,7 +755,7 @@ def _check_action(state: State, command: Command, seat: int) -> None:
             if not state.deck and not state.discard:
                 raise Rejected("deck_empty", "The deck and the discard pile are both empty; choose another action.")
         case Recycle(pay=pay, take=take):
-            cost = 1 if power(state, seat) == "bargain_hunter" else 2
+            cost = recycle_cost(state, seat)
             if len(pay) != cost:
                 raise Rejected("recycle_cost", f"Recycling costs {cost} card(s) from your hand.", {"cost": cost})
             _check_payable(state, seat, pay)
@@ -742,7 +769,7 @@ def _check_action(state: State, command: Command, seat: int) -> None:
             _check_in_hand(state, seat, give)
             if len(ask) > hand_limit(state, target) + 1:
                 raise Rejected("ask_too_many", "That is more cards than any hand can hold.")
-            if not set(ask) <= _kinds_in_play(state):
+            if not set(ask) <= set(kinds_in_play(state.options)):
                 raise Rejected("unknown_kind", "Ask for kinds of cards that are in this game.", {"field": "ask"})
         case Steal(target=target, pay=pay):
             _check_other_seat(state, seat, target)

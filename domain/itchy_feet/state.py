@@ -6,7 +6,7 @@ from typing import Literal
 
 import msgspec
 
-from domain.itchy_feet.cards import CARDS, CHARACTERS, COUNTRIES, HAND_LIMIT, CardType
+from domain.itchy_feet.cards import CARDS, CHARACTERS, HAND_LIMIT, CardType
 from domain.itchy_feet.commands import Action
 
 # setup: before the opening facts; action: the current seat takes its action (or has a trade
@@ -89,21 +89,13 @@ def hand_limit(state: State, seat: int) -> int:
 
 
 def over_limit(state: State) -> list[int]:
-    return [seat for seat in range(state.players) if len(state.hands[seat]) > hand_limit(state, seat)]
+    # The character is looked up only past the common limit (this runs for every step of every move).
+    return [s for s, hand in enumerate(state.hands) if len(hand) > HAND_LIMIT and len(hand) > hand_limit(state, s)]
 
 
 def destination(state: State, seat: int) -> str | None:
     """The country this seat travels to next: its own, then the centre one."""
     return state.own[seat] if state.own[seat] is not None else state.centre
-
-
-def needed(state: State, seat: int) -> list[str]:
-    """The object kinds of the next country that this seat does not hold."""
-    country = destination(state, seat)
-    if country is None:
-        return []
-    kinds = {CARDS[c].kind for c in state.hands[seat]}
-    return [k for k in COUNTRIES[country].requires if k not in kinds]
 
 
 def next_seat(state: State, after: int) -> int:

@@ -141,7 +141,7 @@ def test_itchy_feet_never_offers_an_undo_every_action_ends_the_turn_or_involves_
     for _ in range(300):
         if status(game, table) != "active":
             break
-        choices = [(s, c) for s in range(3) for c in game.commands(table.state, s)]
+        choices = some_commands(game, table, rng)
         if not choices:
             break
         table = step(game, table, log, *rng.choice(choices), rng)

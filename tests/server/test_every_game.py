@@ -1,7 +1,9 @@
 """Every game in the catalog, at every player count, played to its end over the API.
 
-Seats choose among their legal commands at random, as a bot would; each step goes
-over HTTP, and one seat also watches over its WebSocket, which must see every version.
+Seats choose among their legal commands at random, as a bot would (Itchy Feet's build
+their moves with its leaning bot: uniformly random moves almost never end that game, see
+docs/games/itchy-feet.md); each step goes over HTTP, and one seat also watches over its
+WebSocket, which must see every version.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from websockets.asyncio.client import connect
 
 from domain.catalog import GAMES
 from tests.server.conftest import Running
+from tests.server.itchy_bot import ItchyBot
 
 MAX_STEPS = 20_000
 
@@ -42,6 +45,7 @@ async def test_a_game_runs_to_its_final_scores_over_the_api(
     rng = random.Random(f"{game}/{players}/{sorted(options)}")
     game_id = await server.create(players, game, **options)
     tokens = await server.seat_all(game_id, players)
+    bot = ItchyBot(rng.random(), postcards=options.get("postcards", False)) if game == "itchy-feet" else None
     async with connect(f"{server.ws_url}/api/v1/games/{game_id}/ws") as ws:
         await ws.send(json.dumps({"type": "hello", "token": tokens[0], "after": 0}))
         versions: list[int] = []
@@ -58,9 +62,14 @@ async def test_a_game_runs_to_its_final_scores_over_the_api(
             if not awaiting:
                 break
             seat = rng.choice(sorted({a["seat"] for a in awaiting}))
-            legal = (await server.get(f"/api/v1/games/{game_id}/legal-commands", tokens[seat])).json()["commands"]
-            assert legal, f"seat {seat} is awaited but may do nothing"
-            r = await server.send(game_id, tokens[seat], rng.choice(legal), command_id=f"s{step}")
+            if bot is not None:
+                command = await bot.move(server, game_id, tokens[seat], seat)
+                assert command is not None, f"seat {seat} is awaited but may do nothing"
+            else:
+                legal = (await server.get(f"/api/v1/games/{game_id}/legal-commands", tokens[seat])).json()["commands"]
+                assert legal, f"seat {seat} is awaited but may do nothing"
+                command = rng.choice(legal)
+            r = await server.send(game_id, tokens[seat], command, command_id=f"s{step}")
             assert r.status_code == 200, r.text
         table = (await server.get(f"/api/v1/games/{game_id}", tokens[0])).json()
         assert table["status"] == "finished", f"no end after {MAX_STEPS} steps"

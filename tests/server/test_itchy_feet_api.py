@@ -1,10 +1,10 @@
 """Itchy Feet played through the real server only (HTTP and WebSocket), as its players would.
 
 The server deals with its own unseeded randomness, so no deal can be chosen: every scenario below
-plays towards its situation with commands the rules accept (listed ones, or offers the test
-builds from hands read through each seat's own token) and gives up after a bounded number of
-commands. Card kinds are read from the data file (``domain.itchy_feet.cards``); the game is never
-driven by calling the domain.
+plays towards its situation with commands the rules accept (moves built from the options the
+server offers, or offers the test builds from hands read through each seat's own token) and gives
+up after a bounded number of commands. Card kinds are read from the data file
+(``domain.itchy_feet.cards``); the game is never driven by calling the domain.
 """
 
 from __future__ import annotations
@@ -130,7 +130,8 @@ async def test_three_seats_connected_at_once_each_see_every_version_of_a_whole_g
             if not awaiting:
                 break
             seat = bot.rng.choice(sorted({a["seat"] for a in awaiting}))
-            command = bot.choose(await legal(server, game_id, tokens[seat]))
+            command = await bot.move(server, game_id, tokens[seat], seat)
+            assert command is not None, f"seat {seat} is awaited with no move"
             if n % 3 == 0:
                 await sockets[seat].command(command, f"ws-{n}")
                 over_ws += 1
@@ -167,9 +168,10 @@ MAX_COMMANDS = 15_000
 @pytest.mark.parametrize("players", range(2, 7))
 async def test_a_game_with_all_five_expansions_runs_to_a_winner_over_the_api(server: Running, players: int) -> None:
     """events, special objects, forbidden objects, postcards and characters together: the seeded
-    bot (tests/server/itchy_bot.py) plays only listed commands of awaited seats to a winner."""
+    bot (tests/server/itchy_bot.py) plays awaited seats to a winner, each move built pick by pick
+    among the options the server offers."""
     game_id, tokens = await new_game(server, players, **ALL_FIVE)
-    sent = await play(server, game_id, tokens, ItchyBot(f"all-five/{players}"), MAX_COMMANDS)
+    sent = await play(server, game_id, tokens, ItchyBot(f"all-five/{players}", postcards=True), MAX_COMMANDS)
     final = await table(server, game_id)
     assert final["status"] == "finished", f"{players} players: no winner after {sent} commands"
     outcome = final["outcome"]

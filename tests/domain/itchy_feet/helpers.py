@@ -8,13 +8,15 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.engine import Ctx, Rejected
+from domain.engine import Ctx, Pick, Rejected
 from domain.itchy_feet import GAME
 from domain.itchy_feet.cards import CARDS, COUNTRIES
 from domain.itchy_feet.commands import Command
 from domain.itchy_feet.events import Event
 from domain.itchy_feet.rules import in_play
-from domain.itchy_feet.state import Options, State
+from domain.itchy_feet.state import Options, State, destination
+
+from .player import Seen, choose
 
 ALL = Options(events=True, special_objects=True, forbidden_objects=True, postcards=True, characters=True)
 
@@ -121,3 +123,61 @@ def result(state: State, command: Command, seat: int, seed: int = 0) -> Any:
         return GAME.decide(state, command, seat, ctx(seed))
     except Rejected as exc:
         return ("rejected", exc.code, exc.message, exc.details)
+
+
+def with_character(state: State, seat: int, character: str) -> State:
+    """The same table with ``character`` before ``seat`` (swapped with whoever had it)."""
+    chars = list(state.characters)
+    other = chars.index(character) if character in chars else None
+    if other is not None:
+        chars[other] = chars[seat]
+    chars[seat] = character
+    return replace(state, characters=tuple(chars))
+
+
+def types(state: State, seat: int) -> list[object]:
+    """The kinds of move (command types) the seat may start building now."""
+    return [o.value for o in GAME.step(state, seat).options]
+
+
+def seen_by(state: State, seat: int) -> Seen:
+    """What the test player (player.py) leans on: what this seat sees."""
+    country = destination(state, seat) if state.own else None
+    return Seen(hand=state.hands[seat], discard=state.discard, country=country, postcards=state.options.postcards)
+
+
+def lean(state: State, seat: int, rng: random.Random) -> Command | None:
+    """A legal command of ``seat``, built pick by pick by the test player (None: it has no move)."""
+    seen = seen_by(state, seat)
+    picks: tuple[Pick, ...] = ()
+    at = GAME.moves(state, seat, picks)
+    for _ in range(64):
+        pairs = [(o.field, o.value) for o in at.options]
+        index = choose(pairs, at.command is not None, [(p.field, p.value) for p in picks], seen, rng)
+        if index is None:
+            return at.command  # type: ignore[no-any-return]
+        option = at.options[index]
+        if option.command is not None:
+            return option.command  # type: ignore[no-any-return]
+        picks = (*picks, option.pick)
+        at = GAME.moves(state, seat, picks)
+    raise AssertionError(f"no command within 64 picks: {picks}")
+
+
+def play_on(
+    state: State, rng: random.Random, commands: int, uniform: float = 0.2, now_ms: int = 0
+) -> tuple[State, list[Event]]:
+    """``commands`` more commands of awaited seats (the test player's, or uniformly random ones with
+    chance ``uniform``), stopping at the end of the game: a random reachable state."""
+    log: list[Event] = []
+    for step in range(commands):
+        waiting = GAME.awaited(state)
+        if GAME.outcome(state) is not None or not waiting:
+            break
+        seat = rng.choice(waiting).seat
+        command = GAME.random_command(state, seat, rng) if rng.random() < uniform else lean(state, seat, rng)
+        assert command is not None, f"seat {seat} is awaited with no move"
+        events = GAME.decide(state, command, seat, Ctx(rng=rng, now_ms=now_ms + step))
+        log += events
+        state = fold(state, events)
+    return state, log

@@ -41,7 +41,7 @@ from domain.itchy_feet.events import (
 )
 from domain.itchy_feet.state import Options
 
-from .helpers import ALL, arrange, kind, objects_for, of_kind, play, rejection, spare_objects, start
+from .helpers import ALL, arrange, kind, objects_for, of_kind, play, rejection, spare_objects, start, with_character
 
 SPECIALS = Options(special_objects=True)
 
@@ -116,6 +116,44 @@ def test_event_pass_the_souvenir_each_card_is_secret_to_giver_and_receiver() -> 
         outsider = next(s for s in range(3) if s not in (p.giver, p.receiver)) if state.players > 2 else None
         assert GAME.redact(p, outsider) == CardPassed(giver=p.giver, receiver=p.receiver)
         assert GAME.redact(p, p.receiver) == p
+
+
+def souvenir_table(seed: int) -> tuple[Any, int, list[str]]:
+    """Events and postcards, 3 seats: the drawer's only card is a postcard, the next player holds
+    three postcards and an object, the third an object; the deck's top card is Pass the Souvenir."""
+    state, seat = table(Options(events=True, postcards=True), seed=seed)
+    cards = of_kind("postcard")
+    a, b, c = spare_objects(state, 3)
+    hands = {seat: [cards[0]], (seat + 1) % 3: [*cards[1:4], a], (seat + 2) % 3: [b]}
+    return arrange(state, hands=hands, deck=[card("pass_left"), c]), seat, cards
+
+
+def test_event_pass_the_souvenir_every_card_passes_at_once_then_four_postcards_win() -> None:
+    """The card: every player passes 1 card to the next "all at once". The next player receives a
+    fourth postcard while passing one of its own: it wins only if it still holds 4 once every card
+    has passed, never in between."""
+    outcomes = set()
+    for seed in range(12):
+        state, seat, _ = souvenir_table(seed)
+        after, events = play(state, Draw(), seed=seed)
+        passes = [i for i, e in enumerate(events) if isinstance(e, CardPassed)]
+        assert len(passes) == 3 and passes == list(range(passes[0], passes[0] + 3))  # together, nothing between
+        given = next(e for e in events if isinstance(e, CardPassed) and e.giver == (seat + 1) % 3)
+        won = [e for e in events if isinstance(e, TripWon)]
+        if CARDS[given.card or ""].type == "postcard":  # it passed a postcard on: 3 + 1 - 1, no win
+            assert won == [] and after.phase != "over"
+            outcomes.add("kept three")
+        else:  # it passed the object: 4 postcards once every card has passed
+            assert won == [TripWon(seat=(seat + 1) % 3, how="postcards")] and events.index(won[0]) == passes[-1] + 1
+            outcomes.add("won")
+    assert outcomes == {"kept three", "won"}
+
+
+def test_event_pass_the_souvenir_cards_are_picked_from_the_hands_before_any_pass() -> None:
+    state, _, _ = souvenir_table(0)
+    _, events = play(state, Draw())
+    for p in [e for e in events if isinstance(e, CardPassed)]:
+        assert p.card in state.hands[p.giver]
 
 
 def test_events_can_never_be_recycled_from_the_discard_pile() -> None:
@@ -351,15 +389,6 @@ def test_faq_moms_credit_card_is_not_a_postcard() -> None:
 # -- characters ----------------------------------------------------------------------------------------------
 
 CHARS = Options(characters=True, forbidden_objects=True)
-
-
-def with_character(state: Any, seat: int, character: str) -> Any:
-    chars = list(state.characters)
-    other = chars.index(character) if character in chars else None
-    if other is not None:
-        chars[other] = chars[seat]
-    chars[seat] = character
-    return replace(state, characters=tuple(chars))
 
 
 def test_characters_are_dealt_face_up_one_per_player_and_never_traded() -> None:

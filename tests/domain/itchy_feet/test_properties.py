@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections import Counter
@@ -13,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from domain.engine import CLOCK, FULL
+from domain.engine import CLOCK, FULL, Pick, Step
 from domain.itchy_feet import GAME
 from domain.itchy_feet.cards import CARDS, COUNTRIES, of_type
 from domain.itchy_feet.commands import (
@@ -26,13 +27,13 @@ from domain.itchy_feet.commands import (
     PlayMousetrap,
     RejectTrade,
     Steal,
-    Travel,
 )
 from domain.itchy_feet.events import CardPassed, CardsDiscarded, CardStolen, Event, ItchyCardDrawn, TripWon
 from domain.itchy_feet.rules import in_play
 from domain.itchy_feet.state import Options, State, hand_limit, over_limit
 
-from .helpers import ALL, ctx, fold, result, zones
+from ..contract import check_never_stuck
+from .helpers import ALL, ctx, fold, lean, result, zones
 
 players_st = st.integers(min_value=2, max_value=6)
 seed_st = st.integers(min_value=0, max_value=2**32 - 1)
@@ -44,16 +45,12 @@ def all_cards(state: State) -> Counter[str]:
 
 
 def choose(state: State, rng: random.Random) -> tuple[int, Command]:
-    """Any awaited seat, any listed command; Travel when listed and mostly passing in windows (progress)."""
+    """Any awaited seat; a command built pick by pick by the test player (helpers.lean), now and
+    then a uniformly random one (GAME.random_command), so the games end and still wander."""
     seat = rng.choice(GAME.awaited(state)).seat
-    legal = GAME.commands(state, seat)
-    assert legal, f"seat {seat} is awaited but has no command"
-    travel = [c for c in legal if isinstance(c, Travel)]
-    if travel:
-        return seat, travel[0]
-    if PassReaction() in legal and rng.random() < 0.8:
-        return seat, PassReaction()
-    return seat, rng.choice(legal)
+    command = GAME.random_command(state, seat, rng) if rng.random() < 0.2 else lean(state, seat, rng)
+    assert command is not None, f"seat {seat} is awaited but has no command"
+    return seat, command
 
 
 def check_step(state: State) -> None:
@@ -78,10 +75,8 @@ def play_game(players: int, options: Options, seed: int, choice_seed: int) -> No
     while GAME.outcome(state) is None:
         assert steps < MAX_STEPS, "the game ends"
         check_step(state)
-        if steps % 17 == 0:  # every listed command of every awaited seat is accepted
-            for awaited in GAME.awaited(state):
-                for command in GAME.commands(state, awaited.seat):
-                    GAME.decide(state, command, awaited.seat, ctx(steps))
+        if steps % 17 == 0:  # every awaited seat has a move, and a command built at random is accepted
+            check_never_stuck(GAME, state, rng)
         seat, command = choose(state, rng)
         events = GAME.decide(state, command, seat, ctx(seed + steps, now_ms=steps))
         log += events
@@ -98,7 +93,7 @@ def play_game(players: int, options: Options, seed: int, choice_seed: int) -> No
     outcome = GAME.outcome(fold(start, log))
     assert outcome == GAME.outcome(state) and outcome is not None
     assert isinstance(log[-1], TripWon) and outcome.winners == [log[-1].seat]
-    assert GAME.awaited(state) == [] and all(GAME.commands(state, s) == [] for s in range(players))
+    assert GAME.awaited(state) == [] and all(GAME.step(state, s).empty for s in range(players))
     assert GAME.deadlines(state) == []
     assert msgspec.json.decode(msgspec.json.encode(outcome), type=GAME.outcome_type) == outcome
     encoded = msgspec.json.encode(log)
@@ -150,11 +145,34 @@ def public_answer(answer: object, viewer: int) -> object:
     return [masked(e, viewer) for e in answer]
 
 
-def viewer_commands(state: State, viewer: int | None, named: list[str]) -> list[Command]:
-    """The viewer's commands worth asking about: listed ones, and ones naming the swapped cards."""
+def viewer_steps(state: State, viewer: int | None) -> list[Step]:
+    """The steps of the viewer's moves: the first, the one after each first pick, and those along
+    a few walks of random picks (the same picks in every world the viewer cannot tell apart)."""
     if viewer is None:
         return []
-    commands: list[Command] = list(GAME.commands(state, viewer))[:12]
+    first = GAME.moves(state, viewer, ())
+    steps = [first]
+    walker = random.Random(viewer)
+    for option in first.options:
+        picks: tuple[Pick, ...] = (option.pick,)
+        at = GAME.moves(state, viewer, picks)
+        steps.append(at)
+        for _ in range(6):
+            if not at.options:
+                break
+            picks = (*picks, walker.choice(at.options).pick)
+            at = GAME.moves(state, viewer, picks)
+            steps.append(at)
+    return steps
+
+
+def viewer_commands(state: State, viewer: int | None, named: list[str]) -> list[Command]:
+    """The viewer's commands worth asking about: some it may build, and ones naming the swapped cards."""
+    if viewer is None:
+        return []
+    commands: list[Command] = list(itertools.islice(GAME.walk(state, viewer), 12))
+    built = [GAME.random_command(state, viewer, random.Random(n)) for n in range(4)]
+    commands += [c for c in built if c is not None]
     others = [s for s in range(state.players) if s != viewer]
     hand = state.hands[viewer]
     commands += [AcceptTrade(), RejectTrade(), Draw(), PassReaction()]
@@ -166,9 +184,8 @@ def viewer_commands(state: State, viewer: int | None, named: list[str]) -> list[
 
 
 def received(state: State, viewer: int | None, commands: list[Command]) -> list[object]:
-    out: list[object] = [GAME.view(state, viewer), GAME.deadlines(state)]
+    out: list[object] = [GAME.view(state, viewer), GAME.deadlines(state), viewer_steps(state, viewer)]
     if viewer is not None:
-        out.append(GAME.commands(state, viewer))
         out += [public_answer(result(state, command, viewer), viewer) for command in commands]
     return out
 
