@@ -253,7 +253,7 @@ class Contract:
             if not more:
                 break
             own |= more
-        for name in own:
+        for name in [n for n in defs if n in own]:  # in msgspec's order, the same in every run
             self.defs[names[name]] = mine[name]
         command, event, view, outcome, options = (retarget(r, names.__getitem__) for r in refs)
         # open_table refuses an option the game does not have (422 bad_options)
