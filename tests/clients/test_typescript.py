@@ -6,12 +6,16 @@ clients/typescript``, which builds it too); without them the tests are skipped a
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import filecmp
+import functools
+import http.server
 import os
 import re
 import shutil
 import subprocess
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +30,7 @@ PACKAGE = ROOT / "clients" / "typescript"
 GUIDE = ROOT / "docs" / "typescript.md"
 EXAMPLE = PACKAGE / "examples" / "play.js"
 API_MD = ROOT / "docs" / "API.md"
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 def need_node() -> str:
@@ -146,3 +151,67 @@ def test_every_envelope_error_code_of_api_md_is_a_typed_code_of_the_client() -> 
     listed = source.split("export const ENVELOPE_CODES = [", 1)[1].split("] as const", 1)[0]
     codes = set(re.findall(r'"([a-z_]+)"', listed))
     assert len(documented) > 30 and documented == codes
+
+
+# -- in a browser -------------------------------------------------------------------------------------------
+
+IN_A_BROWSER = """async (url) => {
+  const { Client, GAME_IDS } = await import("/dist/index.js");
+  const lobby = new Client(url);
+  const table = await lobby.create("vilar-de-mouros", 2);
+  const me = await lobby.join(table.game_id, { name: "Ana" });
+  await lobby.join(table.game_id, { bot: "random" });
+  const live = lobby.asSeat(me.token).watch(table.game_id);
+  let sent = 0;
+  for await (const update of live) {
+    if (update.status === "finished") return { sent, outcome: update.outcome.type, games: GAME_IDS.length };
+    if (!update.step) continue;
+    const move = await live.move(update).random();
+    if (!move) continue;
+    try { await move.send(); sent += 1; } catch (e) { if (e.code !== "version_conflict") throw e; }
+  }
+}"""
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def package_site() -> Iterator[str]:
+    """clients/typescript served as static files, as a page would load the package (its own origin)."""
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(PACKAGE)))
+    thread = threading.Thread(target=site.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{site.server_address[1]}"
+    finally:
+        site.shutdown()
+        site.server_close()
+
+
+async def test_the_client_plays_a_game_in_a_browser(
+    built: str, package_site: str, redis: aioredis.Redis, redis_url: str
+) -> None:
+    """The built package, loaded as ES modules by Chromium from another origin (CORS), with the browser's own
+    fetch and WebSocket, plays a game to its end against a bot."""
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:  # pragma: no cover - the test extras install it
+        async_playwright = None  # type: ignore[assignment]
+    if async_playwright is None or not CHROMIUM.exists():
+        text = "playing in a browser needs playwright and Debian's chromium"
+        if os.environ.get("CI"):
+            pytest.fail(text + "; CI must run it (.ci/run installs chromium)")
+        pytest.skip(text)
+    settings = dataclasses.replace(quick_settings(redis_url), allowed_origins=(package_site,))
+    async with running(settings) as api, async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        try:
+            page = await browser.new_page()
+            await page.goto(f"{package_site}/package.json")
+            result = await page.evaluate(IN_A_BROWSER, api.url)
+        finally:
+            await browser.close()
+    assert result["outcome"] == "vilar-de-mouros" and result["sent"] > 10 and result["games"] == 4, result
