@@ -23,6 +23,7 @@ STATUS_TEXT = {
     404: "No such game",
     409: "Version conflict, a reused command id, or a table that moved on",
     413: "The body is too large",
+    415: "The body's Content-Type is not JSON (application/json; JSON lines for an import)",
     422: "The game's rules refuse this: error is the rule's code",
     429: "Over a quota: details.retry_after (and Retry-After) say when to try again, when it is known",
     503: "The store (Redis) is unreachable",
