@@ -1,8 +1,8 @@
-"""The OpenAPI document, generated from the endpoints and the msgspec types they carry.
+"""The OpenAPI document: the routes of server/http.py with the schemas of server/schema.py.
 
-The envelope is shared by every game; what differs per game is only the inside of
-``command``, ``event``, ``view`` and ``outcome``, each a tagged object whose schemas
-are the games' own unions.
+Its components are the contract's schemas by the same names (``TableView``, ``Command``,
+``itchy-feet.SeatView``...); what the routes need beyond their types (who may call them, the
+ranges of their query parameters) is said here, per handler, and a test holds every route to it.
 """
 
 from __future__ import annotations
@@ -11,72 +11,103 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-import msgspec
-
 from domain.engine import AnyGame
-from domain.table import TABLE_EVENTS
-from server.errors import ErrorBody
 from server.http import ENDPOINTS, Endpoint
+from server.schema import Contract
 
 REF = "#/components/schemas/{name}"
 STATUS_TEXT = {
     400: "Malformed request: the details name the bad field",
     401: "Missing or unknown token",
-    403: "The token holds no seat in this game, or is not the admin's",
+    403: "The token holds no seat in this game (or no seat at all), or is not the admin's",
     404: "No such game",
     409: "Version conflict, a reused command id, or a table that moved on",
     413: "The body is too large",
     415: "The body's Content-Type is not JSON (application/json; JSON lines for an import)",
     422: "The game's rules refuse this: error is the rule's code",
-    429: "Over a quota: details.retry_after says when to try again, when it is known",
+    429: "Over a quota: details.retry_after (and Retry-After) say when to try again, when it is known",
     503: "The store (Redis) is unreachable",
 }
-# Fields typed ``Any`` in the envelope whose inside belongs to a game.
-GAME_FIELDS = {"command": "Command", "event": "Event", "view": "View", "outcome": "Outcome"}
-NULLABLE = {"view", "outcome"}  # no view while a table is open, no outcome until the end
+MAX_VERSION = 2**53  # server/http.py's int_param bounds for versions
+
+# Who may call each route (by handler): the security requirements, one of which must be met.
+Security = list[dict[str, list[str]]]
+NONE: Security = []
+SEAT_OPTIONAL: Security = [{}, {"seat": []}]  # without a token, the caller is a spectator
+SEAT: Security = [{"seat": []}]  # without one: 403 spectator
+SECURITY: dict[str, Security] = {
+    "get_catalog": NONE,
+    "get_components": NONE,
+    "create_game": NONE,
+    "list_games": NONE,
+    "take_seat": NONE,
+    "call_off": [{"creator": []}],
+    "rematch": SEAT,
+    "send_command": SEAT,
+    "get_game": SEAT_OPTIONAL,
+    "legal_commands": SEAT_OPTIONAL,
+    "build_move": SEAT_OPTIONAL,
+    "get_events": SEAT_OPTIONAL,
+    "get_replay": SEAT_OPTIONAL,
+    "export_game": [{}, {"admin": []}],  # anyone once the game is finished; the admin before
+    "import_game": [{"admin": []}],
+}
+SECURITY_SCHEMES = {
+    "seat": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A seat token, from POST /games/{game_id}/seats or /rematch ('<game_id>.<random>')",
+    },
+    "creator": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The creator_token POST /games answered: it calls the table off before it starts",
+    },
+    "admin": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The operator's LUDOTECA_ADMIN_TOKEN (unset: these routes answer 403 not_admin)",
+    },
+}
+# The query parameters, by handler, as server/http.py reads them (else 400 malformed).
+QUERY: dict[tuple[str, str], dict[str, Any]] = {
+    ("list_games", "status"): {"type": "string", "enum": ["open", "active", "finished"], "default": "open"},
+    ("list_games", "limit"): {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
+    ("list_games", "cursor"): {"type": "integer", "minimum": 0, "description": "next_cursor of the page before"},
+    ("get_events", "after"): {"type": "integer", "minimum": 0, "maximum": MAX_VERSION, "default": 0},
+    ("get_events", "limit"): {"type": "integer", "minimum": 1, "maximum": 1000, "default": 500},
+    ("get_replay", "version"): {"type": "integer", "minimum": 1, "maximum": MAX_VERSION, "default": 1},
+    ("get_replay", "as"): {
+        "type": "string",
+        "pattern": "^([0-9]+|full)$",
+        "description": "A seat number, or 'full' (someone else's view: only once the game is finished)",
+    },
+}
+# Any string reaches the route (DELETE /games/catalog is DELETE /games/{game_id}): an id that is not
+# 16 lowercase hex characters is one more unknown game, 404 unknown_game.
+GAME_ID = {"type": "string", "description": "16 lowercase hex characters; anything else is 404 unknown_game"}
+NDJSON = {
+    "type": "string",
+    "description": "JSON lines, each one a LogLine (#/components/schemas/LogLine)",
+}
 
 
 def document(games: Iterable[AnyGame], version: str) -> dict[str, Any]:
-    games = list(games)
-    types: list[Any] = [ErrorBody]
-    for endpoint in ENDPOINTS:
-        types += [t for t in (endpoint.body, endpoint.answer) if t is not None and not isinstance(t, str)]
-    per_game: dict[str, list[Any]] = {name: [] for name in GAME_FIELDS.values()}
-    per_game["Event"] += TABLE_EVENTS  # every stream starts with the table's own events
-    for game in games:
-        per_game["Command"].append(game.command_type)
-        per_game["Event"].append(game.event_type)
-        per_game["View"].append(game.view_type)
-        per_game["Outcome"].append(game.outcome_type)
-    refs, schemas = msgspec.json.schema_components(
-        types + [t for kinds in per_game.values() for t in kinds], ref_template=REF
-    )
-    game_refs = iter(refs[len(types) :])
-    for name, kinds in per_game.items():
-        schemas[name] = {"title": name, "anyOf": [next(game_refs) for _ in kinds]}
-    for schema in schemas.values():
-        properties = schema.get("properties", {})
-        for field, prop in properties.items():
-            if field in GAME_FIELDS and (untyped(prop) or prop == {"anyOf": [{}, {"type": "null"}]}):
-                target = {"$ref": REF.format(name=GAME_FIELDS[field])}
-                # ``Any = None`` (a step's command) and ``Any | None`` may be null; ``Any`` may not
-                nullable = prop != {} or field in NULLABLE
-                properties[field] = {"anyOf": [target, {"type": "null"}]} if nullable else target
-                if "default" in prop:
-                    properties[field]["default"] = prop["default"]
-        for field, name in (("commands", "Command"), ("events", "Event")):
-            listed = properties.get(field, {})
-            if listed.get("type") == "array" and untyped(listed.get("items", {})):
-                listed["items"] = {"$ref": REF.format(name=name)}
+    contract = Contract(games)
     paths: dict[str, dict[str, Any]] = {}
     for endpoint in ENDPOINTS:
-        paths.setdefault("/api/v1" + endpoint.path, {})[endpoint.method.lower()] = operation(endpoint)
+        paths.setdefault("/api/v1" + endpoint.path, {})[endpoint.method.lower()] = operation(contract, endpoint)
     paths["/api/v1/games/{game_id}/ws"] = {"get": websocket_operation()}
     for path in ("/healthz", "/readyz"):
         paths[path] = {
             "get": {
                 "summary": "Liveness" if path == "/healthz" else "Readiness (Redis answers)",
-                "responses": {"200": {"description": "OK"}, "503": error_response(503)},
+                "operationId": path[1:],
+                "security": NONE,
+                "responses": {
+                    "200": {"description": "OK", "content": {"application/json": {"schema": schema_ref("Health")}}},
+                    "503": error_response(503),
+                },
             }
         }
     return {
@@ -84,68 +115,67 @@ def document(games: Iterable[AnyGame], version: str) -> dict[str, Any]:
         "info": {
             "title": "Ludoteca",
             "version": version,
-            "description": "Turn-based tabletop games with hidden information. See docs/API.md.",
+            "description": (
+                "Turn-based tabletop games with hidden information. See docs/API.md; the WebSocket protocol "
+                "is docs/asyncapi.yaml, with these schemas."
+            ),
         },
         "paths": paths,
-        "components": {
-            "schemas": schemas,
-            "securitySchemes": {
-                "seat": {
-                    "type": "http",
-                    "scheme": "bearer",
-                    "description": "A seat token (from POST /games/{id}/seats) or the admin token",
-                }
-            },
-        },
+        "components": {"schemas": contract.retargeted(REF), "securitySchemes": SECURITY_SCHEMES},
     }
 
 
-def untyped(prop: Any) -> bool:
-    """A property msgspec could only describe as anything (``Any``, perhaps with a default)."""
-    return isinstance(prop, dict) and not prop.keys() & {"type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const"}
+def schema_ref(name: str) -> dict[str, str]:
+    return {"$ref": REF.format(name=name)}
 
 
-def content(schema: Any) -> dict[str, Any]:
-    if schema == "ndjson":
-        return {"application/x-ndjson": {"schema": {"type": "string"}}}
-    ref = msgspec.json.schema_components([schema], ref_template=REF)[0][0]
-    return {"application/json": {"schema": ref}}
+def content(contract: Contract, kind: Any) -> dict[str, Any]:
+    if kind == "ndjson":
+        return {"application/x-ndjson": {"schema": NDJSON}}
+    return {"application/json": {"schema": schema_ref(contract.names[kind])}}
 
 
 def error_response(status: int) -> dict[str, Any]:
-    return {
+    response: dict[str, Any] = {
         "description": STATUS_TEXT[status],
-        "content": {"application/json": {"schema": {"$ref": REF.format(name="ErrorBody")}}},
+        "content": {"application/json": {"schema": schema_ref("ErrorBody")}},
     }
+    if status == 429:
+        response["headers"] = {
+            "Retry-After": {"description": "Seconds to wait, when known", "schema": {"type": "integer"}}
+        }
+    return response
 
 
-def operation(endpoint: Endpoint) -> dict[str, Any]:
+def path_parameter(name: str, contract: Contract) -> dict[str, Any]:
+    schema = GAME_ID if name == "game_id" else schema_ref("GameId")
+    return {"name": name, "in": "path", "required": True, "schema": schema}
+
+
+def operation(contract: Contract, endpoint: Endpoint) -> dict[str, Any]:
+    name = endpoint.handler.__name__
     op: dict[str, Any] = {
         "summary": endpoint.summary,
-        "operationId": endpoint.handler.__name__,
-        "responses": {str(endpoint.status): {"description": "OK", "content": content(endpoint.answer)}}
+        "operationId": name,
+        "security": SECURITY[name],
+        "responses": {str(endpoint.status): {"description": "OK", "content": content(contract, endpoint.answer)}}
         | {str(s): error_response(s) for s in sorted(set(endpoint.errors))},
     }
-    parameters = [
-        {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-        for name in re.findall(r"{(\w+)}", endpoint.path)
-    ]
-    parameters += [{"name": q, "in": "query", "required": False, "schema": {"type": "string"}} for q in endpoint.query]
+    parameters = [path_parameter(p, contract) for p in re.findall(r"{(\w+)}", endpoint.path)]
+    parameters += [{"name": q, "in": "query", "required": False, "schema": QUERY[name, q]} for q in endpoint.query]
     if parameters:
         op["parameters"] = parameters
     if endpoint.body is not None:
-        op["requestBody"] = {"required": True, "content": content(endpoint.body)}
-    if endpoint.seat:
-        op["security"] = [{}, {"seat": []}]  # optional: no token is a spectator
-    elif endpoint.admin:
-        op["security"] = [{"seat": []}]
+        op["requestBody"] = {"required": True, "content": content(contract, endpoint.body)}
     return op
 
 
 def websocket_operation() -> dict[str, Any]:
     return {
-        "summary": "WebSocket: live updates and commands (see docs/API.md, 'WebSocket')",
+        "summary": "WebSocket: live updates and commands (docs/API.md, 'WebSocket'; docs/asyncapi.yaml)",
         "description": 'Upgrade to a WebSocket, then send {"type": "hello", "token", "after", "check"}.',
-        "parameters": [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "operationId": "game_socket",
+        "security": NONE,  # the token travels in the hello, never in the URL
+        "parameters": [{"name": "game_id", "in": "path", "required": True, "schema": GAME_ID}],
         "responses": {"101": {"description": "Switching protocols"}},
     }

@@ -212,7 +212,7 @@ async def test_openapi_declares_every_route_and_the_docs_page_renders_it(server:
     post = doc["paths"]["/api/v1/games/{game_id}/commands"]["post"]
     assert {"400", "401", "403", "404", "409", "413", "422", "503"} <= set(post["responses"])
     assert doc["components"]["securitySchemes"]["seat"]["scheme"] == "bearer"
-    assert "DrawFromDeck" in doc["components"]["schemas"]
+    assert "vilar-de-mouros.DrawFromDeck" in doc["components"]["schemas"]
     page = await server.http.get("/docs")
     assert page.status_code == 200 and "/openapi.json" in page.text
 

@@ -1,0 +1,149 @@
+// The API's refusals as values: each carries the HTTP `status`, the stable `code` (the rule's code for a
+// 422), the `message` (for people; it may change) and the `details` (docs/API.md, "Errors").
+
+/** The codes of the envelope, the same for every game (docs/API.md, "Every code"). */
+export const ENVELOPE_CODES = [
+  "malformed",
+  "unknown_game_type",
+  "unfinished_log",
+  "no_such_version",
+  "bad_token",
+  "missing_token",
+  "unknown_token",
+  "not_seated",
+  "not_admin",
+  "spectator",
+  "game_not_finished",
+  "resigned",
+  "not_creator",
+  "unknown_game",
+  "not_found",
+  "method_not_allowed",
+  "version_conflict",
+  "command_id_reused",
+  "seat_taken",
+  "seat_kept",
+  "seats_kept",
+  "game_started",
+  "game_exists",
+  "too_large",
+  "too_many_games",
+  "too_many_seats",
+  "too_many_open_games",
+  "too_many",
+  "not_offered",
+  "bad_players",
+  "bad_options",
+  "no_such_seat",
+  "no_such_bot",
+  "game_not_started",
+  "game_over",
+  "bad_clock",
+  "game_not_active",
+  "already_resigned",
+  "nothing_to_undo",
+  "cannot_undo",
+  "not_the_clock",
+  "not_yet",
+  "no_default_move",
+  "game_not_over",
+  "store_unavailable",
+  "internal",
+  "http_error",
+] as const;
+
+/** What this client says of itself: the socket gave up reconnecting, or the history was reset. */
+export const CLIENT_CODES = ["unreachable", "reset", "closed", "denied"] as const;
+
+/** An envelope code, one of this client's, or a game's rule code (`not_your_turn`...). */
+export type ErrorCode =
+  | (typeof ENVELOPE_CODES)[number]
+  | (typeof CLIENT_CODES)[number]
+  | (string & Record<never, never>);
+
+/** The API refused something: `status` is the HTTP status, `code` the stable error code. */
+export class LudotecaError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(status: number, code: ErrorCode, message = "", details: Record<string, unknown> = {}) {
+    super(message || `${status} ${code}`);
+    this.name = new.target.name;
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+
+  toString(): string {
+    return `${this.name}: ${this.status} ${this.code}: ${this.message}`;
+  }
+}
+
+/** 400: malformed, unknown_game_type, no_such_version, unfinished_log. */
+export class BadRequest extends LudotecaError {}
+/** 401: bad_token, missing_token, unknown_token. */
+export class Unauthorized extends LudotecaError {}
+/** 403: not_seated, not_admin, spectator, game_not_finished, resigned, not_creator. */
+export class Forbidden extends LudotecaError {}
+/** 404: unknown_game, not_found. */
+export class NotFound extends LudotecaError {}
+/** 409: version_conflict, command_id_reused, seat_taken, game_started: the table moved on. */
+export class Conflict extends LudotecaError {}
+/** 413: too_large. */
+export class TooLarge extends LudotecaError {}
+/** 422: the rules refuse this; `code` is the rule's code (`not_your_turn`...). */
+export class RuleViolation extends LudotecaError {}
+/** 429: a quota or the socket's rate; `details.retry_after` says in how many seconds to try again, when known. */
+export class TooMany extends LudotecaError {}
+/** 500 and other server faults. */
+export class ServerError extends LudotecaError {}
+/** 503: the server's store is unreachable; retry later. */
+export class Unavailable extends LudotecaError {}
+/** The socket could not be reopened after `maxReconnects` tries in a row. */
+export class Unreachable extends Unavailable {}
+/** The socket closed with 4009: the server's history is shorter than what was held; start again from 0. */
+export class Reset extends LudotecaError {}
+
+const BY_STATUS: Record<number, typeof LudotecaError> = {
+  400: BadRequest,
+  401: Unauthorized,
+  403: Forbidden,
+  404: NotFound,
+  409: Conflict,
+  413: TooLarge,
+  422: RuleViolation,
+  429: TooMany,
+  503: Unavailable,
+};
+
+/** The error of `status` (a `RuleViolation` for a 422...). */
+export function apiError(
+  status: number,
+  code: ErrorCode,
+  message = "",
+  details: Record<string, unknown> = {},
+): LudotecaError {
+  const Kind = BY_STATUS[status] ?? (status >= 500 ? ServerError : LudotecaError);
+  return new Kind(status, code, message, details);
+}
+
+// The status of an error the socket sends (it carries none); anything else there is a rule's 422.
+const SOCKET_STATUS: Record<string, number> = {
+  unknown_game: 404,
+  bad_token: 401,
+  unknown_token: 401,
+  not_seated: 403,
+  malformed: 400,
+  spectator: 403,
+  resigned: 403,
+  version_conflict: 409,
+  command_id_reused: 409,
+  too_many: 429,
+  store_unavailable: 503,
+};
+
+/** The error a socket's `error` message stands for. */
+export function socketError(error: { error: string; message: string; details?: Record<string, unknown> }): LudotecaError {
+  return apiError(SOCKET_STATUS[error.error] ?? 422, error.error, error.message, error.details ?? {});
+}

@@ -1,0 +1,29 @@
+// ludoteca-client: a typed client for Ludoteca servers (docs/typescript.md).
+export { Client, DEFAULT_URL, ROUTES, errorFrom, parseLog } from "./client.js";
+export type { ClientOptions, SendOptions } from "./client.js";
+export { Live } from "./live.js";
+export type { LiveOptions, WebSocketClass, WebSocketLike } from "./live.js";
+export { Move, LIMIT } from "./moves.js";
+export type { Choice, Start } from "./moves.js";
+export { newCommandId } from "./ids.js";
+export {
+  BadRequest,
+  CLIENT_CODES,
+  Conflict,
+  ENVELOPE_CODES,
+  Forbidden,
+  LudotecaError,
+  NotFound,
+  Reset,
+  RuleViolation,
+  ServerError,
+  TooLarge,
+  TooMany,
+  Unauthorized,
+  Unavailable,
+  Unreachable,
+  apiError,
+  socketError,
+} from "./errors.js";
+export type { ErrorCode } from "./errors.js";
+export * from "./generated/index.js";
