@@ -175,6 +175,7 @@ export type ItchyFeetEvent =
   | ItchyFeetSpecialPlayed
   | ItchyFeetCountryReplaced
   | ItchyFeetTurnEnded
+  | ItchyFeetTurnPassed
   | ItchyFeetTripWon;
 /**
  * Os Incríveis Parques de Miss Liz: an event of the game's own.
@@ -1602,6 +1603,14 @@ export interface ItchyFeetCountryReplaced {
  */
 export interface ItchyFeetTurnEnded {
   type: "TurnEnded";
+  seat: number;
+}
+/**
+ * The player awaited for an action had none at all: its turn passes (docs, Rulings: never without
+ * an action). An automatic fact, like the empty hand's draw; no shipped game reaches it.
+ */
+export interface ItchyFeetTurnPassed {
+  type: "TurnPassed";
   seat: number;
 }
 export interface ItchyFeetTripWon {
