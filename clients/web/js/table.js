@@ -148,8 +148,14 @@ export class TableScreen {
       m.texts.push(text);
       for (const k of keysOf(ev.event, actor)) m.keys.add(k);
     }
+    // a seat that moves again before anyone else did goes on with the same turn: its steps add up
     for (const [seat, m] of moved) {
-      this.last.set(seat, { text: m.texts.join("; "), keys: m.keys });
+      const before = this.last.get(seat);
+      const goesOn = before && this.lastActor === seat;
+      const texts = goesOn ? [...before.texts, ...m.texts].slice(-4) : m.texts;
+      const keys = goesOn ? new Set([...before.keys, ...m.keys]) : m.keys;
+      this.last.set(seat, { texts, text: texts.join("; "), keys });
+      this.lastActor = seat;
       if (live && seat !== this.table.seat) announce(m.texts.join(". ") + ".");
     }
     if (this.log.length > LOG_KEEP) this.log.splice(0, this.log.length - LOG_KEEP);

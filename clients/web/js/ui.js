@@ -88,7 +88,7 @@ export function card(id, info = {}, pick = null) {
   return h("div", {
     class: ["card", info.cls],
     "data-card": id, "data-key": "card:" + id, "data-flip": "card:" + id, "data-pick": pick, title: info.tip || null,
-    style: info.colour ? { "--card-colour": info.colour } : null,
+    style: info.colour ? { "--card-colour": info.colour, "--card-ink": inkOn(info.colour) } : null,
   },
   h("div", { class: "card-band", "aria-hidden": "true" },
     h("span", { class: "card-icon" }, info.icon || ""), h("span", { class: "card-corner" }, info.corner || "")),
@@ -146,11 +146,23 @@ export const COLOURS = {
   purple: { fill: "#7b4bb3", symbol: "◆", name: "purple" },
   yellow: { fill: "#e2b21c", symbol: "★", name: "yellow" },
   blue: { fill: "#2f68c0", symbol: "●", name: "blue" },
-  green: { fill: "#3d8d40", symbol: "■", name: "green" },
+  green: { fill: "#2e7d32", symbol: "■", name: "green" },
   orange: { fill: "#e07a22", symbol: "✚", name: "orange" },
   grey: { fill: "#8a8f98", symbol: "○", name: "grey" },
 };
 export const SEAT_ORDER = ["red", "blue", "yellow", "green", "purple", "orange"];
+
+// The text colour that reads on a fill (WCAG contrast 4.5 or more): white, else near-black.
+export function inkOn(hex) {
+  const m = /^#([0-9a-f]{6})$/i.exec(hex || "");
+  if (!m) return "#fff";
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const c = parseInt(m[1].slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return 1.05 / (l + 0.05) >= 4.5 ? "#fff" : "#1f1d1a";
+}
 
 export function colourOf(name) {
   return COLOURS[name] || COLOURS.grey;
@@ -159,6 +171,6 @@ export function colourOf(name) {
 // A colour's chip: the fill, its symbol, and its name for screen readers.
 export function swatch(name, { text = null } = {}) {
   const c = colourOf(name);
-  return h("span", { class: "chip", style: { "--chip": c.fill } },
+  return h("span", { class: "chip", style: { "--chip": c.fill, "--chip-ink": inkOn(c.fill) } },
     h("span", { class: "chip-symbol", "aria-hidden": "true" }, c.symbol), text === null ? hidden(c.name) : text);
 }

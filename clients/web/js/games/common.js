@@ -1,13 +1,13 @@
 // Pieces the game screens share: seat panels and their heads, stats, words for lists.
 
-import { h, pill, hidden, colourOf } from "../ui.js";
+import { h, pill, hidden, colourOf, inkOn } from "../ui.js";
 
 // A seat's token: its colour and symbol, then its name. A move that names a seat (a trade's or a
 // steal's target) picks it here ("seat:<n>").
 export function seatToken(seat, ctx, { pick = true } = {}) {
   const c = colourOf(ctx.seatColour(seat));
   return h("span", { class: "seat-token", "data-pick": pick ? `seat:${seat}` : null, "data-key": `seat-token:${seat}`,
-    style: { "--chip": c.fill } },
+    style: { "--chip": c.fill, "--chip-ink": inkOn(c.fill) } },
   h("span", { class: "chip-symbol", "aria-hidden": "true" }, c.symbol), h("strong", {}, ctx.seatName(seat)), hidden(` (${c.name})`));
 }
 

@@ -13,7 +13,7 @@ const TYPES = {
   object: { colour: "#2f68c0", icon: "◈", word: "object" },
   passport: { colour: "#2a7f3a", icon: "⊛", word: "passport" },
   special: { colour: "#7b4bb3", icon: "✦", word: "special object" },
-  postcard: { colour: "#9a7400", icon: "✉", word: "postcard" },
+  postcard: { colour: "#7d5e00", icon: "✉", word: "postcard" },
   event: { colour: "#b3261e", icon: "!", word: "event" },
   forbidden: { colour: "#222222", icon: "⊘", word: "forbidden object" },
 };

@@ -4,13 +4,13 @@
 // of the seat's own park ("cell:<row>,<column>"; an entrance's column is its cell on the entrance
 // row), the tiles of the projects board ("tile:<id>"), planning cards ("card:<id>"), the themes.
 
-import { h, svg, card, cards, section, pill, plural, hidden } from "../ui.js";
+import { h, svg, card, cards, section, pill, plural, hidden, inkOn } from "../ui.js";
 import { seatHeader, seatPanel, stat, listWords } from "./common.js";
 
 // Theme colours and symbols (a theme is also written out wherever it matters).
 const THEMES = [
   { fill: "#2f68c0", symbol: "≈" }, { fill: "#7b4bb3", symbol: "♛" }, { fill: "#b3261e", symbol: "☠" },
-  { fill: "#3d8d40", symbol: "♣" }, { fill: "#b5651d", symbol: "✶" },
+  { fill: "#2e7d32", symbol: "♣" }, { fill: "#9a5316", symbol: "✶" },
 ];
 const NO_THEME = { fill: "#6b6f76", symbol: "○" };
 const TYPES = {
@@ -130,7 +130,7 @@ export default {
       view.phase === "themes" ? section("Themes", h("div", { class: "swatches" }, (comp.themes || []).map((t) => {
         const owner = (view.parks || []).find((p) => p.theme === t.id);
         const th = themeOf(comp, t.id);
-        return h("span", { class: "chip theme-choice", "data-pick": `theme:${t.id}`, "data-key": "theme:" + t.id, style: { "--chip": th.fill } },
+        return h("span", { class: "chip theme-choice", "data-pick": `theme:${t.id}`, "data-key": "theme:" + t.id, style: { "--chip": th.fill, "--chip-ink": inkOn(th.fill) } },
           h("span", { class: "chip-symbol", "aria-hidden": "true" }, th.symbol), t.name, owner ? ` · ${ctx.seatName(owner.seat)}` : "");
       }))) : null,
       section("Projects board",
@@ -147,7 +147,7 @@ export default {
       h("div", { class: "parks" }, (view.parks || []).map((p) => {
         const th = p.theme ? themeOf(comp, p.theme) : null;
         return seatPanel(p.seat, ctx,
-          seatHeader(p.seat, ctx, [th ? h("span", { class: "chip", style: { "--chip": th.fill } }, h("span", { class: "chip-symbol", "aria-hidden": "true" }, th.symbol), th.name) : null,
+          seatHeader(p.seat, ctx, [th ? h("span", { class: "chip", style: { "--chip": th.fill, "--chip-ink": inkOn(th.fill) } }, h("span", { class: "chip-symbol", "aria-hidden": "true" }, th.symbol), th.name) : null,
             p.passed ? pill("passed") : null]),
           park(p, view, ctx, p.seat === view.viewer),
           h("p", { class: "park-stats" }, stat("money", `$${p.income}`), stat("next income", `$${p.income_next}`),

@@ -12,7 +12,7 @@ const CATEGORY = {
   stage: { icon: "♪", word: "stage" },
 };
 // One colour a decade, dark enough for white corner text; the year is written on the card too.
-const DECADES = { 196: "#8c3b2e", 197: "#b5651d", 198: "#7b4bb3", 199: "#2f68c0", 200: "#2a7f62", 201: "#a3324f", 202: "#355c7d" };
+const DECADES = { 196: "#8c3b2e", 197: "#9a5316", 198: "#7b4bb3", 199: "#2f68c0", 200: "#2a7f62", 201: "#a3324f", 202: "#355c7d" };
 
 function categoryName(comp, c) {
   const printed = comp.categories && comp.categories[c];
