@@ -439,7 +439,7 @@ export class TableScreen {
         }
       }
     } catch (err) {
-      errorMessage(err, `${describeCommand(command, this.names, (s) => this.seatName(s))}: refused`);
+      errorMessage(err, `${humanize(command.type)} refused`);
       return null;
     } finally {
       this.sending = false;

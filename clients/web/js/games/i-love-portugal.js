@@ -209,8 +209,10 @@ export default {
           h("div", { class: "cards shop" }, (view.piles || []).map((p) => {
             const pc = (comp.piles || []).find((x) => x.kind === p.pile);
             const i = cardInfo(`${p.pile}-00`, comp);
-            return card(`pile-${p.pile}`, { ...i, corner: `${p.price}€`, sub: `${p.price} € to buy · ${p.count} left`, lines: [pc ? `pays ${pc.value} €` : ""],
+            const el = card(`pile-${p.pile}`, { ...i, corner: `${p.price}€`, sub: `${p.price} € to buy · ${p.count} left`, lines: [pc ? `pays ${pc.value} €` : ""],
               label: `${i.title} pile:` }, `pile:${p.pile}`);
+            el.removeAttribute("data-card"); // a pile, not one card
+            return el;
           })),
           pile(view.photo_pile_count, "◙", { name: "Photo pile", pick: "move:BuyPhoto" })),
         h("div", { class: "seats" }, (view.seats || []).map((s, seat) => {

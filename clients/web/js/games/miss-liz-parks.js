@@ -4,7 +4,7 @@
 // of the seat's own park ("cell:<row>,<column>"; an entrance's column is its cell on the entrance
 // row), the tiles of the projects board ("tile:<id>"), planning cards ("card:<id>"), the themes.
 
-import { h, svg, card, cards, section, pill, plural, hidden, inkOn } from "../ui.js";
+import { h, svg, card, cards, backs, section, pill, plural, hidden, inkOn } from "../ui.js";
 import { seatHeader, seatPanel, stat, listWords } from "./common.js";
 
 // Theme colours and symbols (a theme is also written out wherever it matters).
@@ -157,7 +157,7 @@ export default {
             view.investment ? stat("invested", `$${p.invested} (${p.investment_left} left)`) : null),
           p.seat === view.viewer && hand ? null
             : p.planning ? h("div", {}, h("h4", {}, "Planning cards"), cards(p.planning.map(plan), { fan: true, small: true }))
-              : p.planning_count ? h("div", {}, h("h4", {}, "Planning cards"), h("p", { class: "muted" }, `${plural(p.planning_count, "card")}, face down`)) : null);
+              : p.planning_count ? h("div", {}, h("h4", {}, "Planning cards"), backs(p.planning_count, "✎", "hand")) : null);
       })),
       view.removed || view.planning_deck ? h("details", { class: "panel revealed" }, h("summary", {}, "Revealed at the end: the piles, the removed tiles, the planning deck"),
         (view.pile_tiles || []).map((ids, i) => (ids && ids.length ? [h("h3", {}, `Pile ${i + 1}`), cards(ids.map((id) => card(id, tileInfo(id, comp))), { fan: true, small: true })] : null)),
