@@ -101,6 +101,7 @@ function mapOf(view, ctx) {
     let label;
     const g = svg("g", { class: ["circle", c.black ? "region" : "waypoint"], "data-circle": c.id, "data-key": "circle:" + c.id,
       "data-pick": c.black ? `circle:${c.id} region:${c.id}` : `circle:${c.id}`, role: "img", "data-role": "img" });
+    g.append(svg("circle", { cx: c.x, cy: c.y, r: c.black ? 46 : 22, class: "halo" })); // shown round a target
     if (c.black) {
       const col = colourOf(c.colour);
       const cubes = r ? [...(r.neutral ? ["neutral"] : []), ...r.cubes.map((s) => ctx.seatName(s))] : [];
@@ -136,12 +137,12 @@ function mapOf(view, ctx) {
     if (!c) continue;
     seats.forEach((seat, n) => {
       const col = colourOf(ctx.seatColour(seat));
-      const x = c.x + 26 + n * 20, y = c.y - 2;
+      const x = c.x - 46 - n * 24, y = c.y + 2;
       parts.push(svg("g", { class: "tourist", "data-tourist": String(seat), "data-key": "tourist:" + seat, "data-flip": "tourist:" + seat,
         "aria-hidden": "true" },
-      svg("circle", { cx: x, cy: y - 14, r: 8, fill: col.fill }),
-      svg("path", { d: `M${x - 10},${y + 12} L${x},${y - 6} L${x + 10},${y + 12} Z`, fill: col.fill }),
-      svg("text", { x, y: y + 9, class: "pawn-symbol" }, col.symbol)));
+      svg("circle", { cx: x, cy: y - 18, r: 10, fill: col.fill }),
+      svg("path", { d: `M${x - 13},${y + 14} L${x},${y - 8} L${x + 13},${y + 14} Z`, fill: col.fill }),
+      svg("text", { x, y: y + 11, class: "pawn-symbol" }, col.symbol)));
     });
   }
   return svg("svg", { class: "map", viewBox: "0 0 1120 1300", role: "group", "aria-label": "Map of Portugal, the Azores and Madeira", "data-testid": "map" }, parts);
