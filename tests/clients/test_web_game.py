@@ -41,7 +41,6 @@ from tests.clients.test_web_table import (
     Table,
     need_chromium,
     option_key,
-    page_picks,
     step_for,
 )
 from tests.server.conftest import quick_settings, running
@@ -183,8 +182,9 @@ def choose(game: str, step: dict[str, Any], rng: random.Random) -> str:
     return option_key(o["field"], o["value"])
 
 
-async def press_until_focused(page: Page, selector: str, limit: int = 300) -> None:
-    """Tab (or Shift+Tab, whichever is nearer in the page's focus order) until ``selector`` has the focus."""
+async def press_until_focused(page: Page, selector: str, limit: int = 300) -> bool:
+    """Tab (or Shift+Tab, whichever is nearer in the page's focus order) until ``selector`` has the
+    focus; False when nothing matches it any more (another seat moved and the step changed)."""
     direction = await page.evaluate(
         """(sel) => {
           const all = [...document.querySelectorAll("a[href], button, input, select, summary, [tabindex]")]
@@ -194,28 +194,43 @@ async def press_until_focused(page: Page, selector: str, limit: int = 300) -> No
         }""",
         selector,
     )
-    assert direction, f"nothing focusable matches {selector}"
+    if not direction:
+        return False
     key = "Tab" if direction > 0 else "Shift+Tab"
     for _ in range(limit):
-        if await page.evaluate("(sel) => !!document.activeElement && document.activeElement.matches(sel)", selector):
-            return
+        state = await page.evaluate(
+            "(sel) => document.activeElement && document.activeElement.matches(sel) ? 'there'"
+            " : document.querySelector(sel) ? 'on' : 'gone'",
+            selector,
+        )
+        if state != "on":
+            return state == "there"
         await page.keyboard.press(key)
     raise AssertionError(f"{limit} presses of {key} and {selector} never took the focus")
 
 
 async def targets_match(page: Page, table: Table) -> dict[str, Any]:
-    """The highlighted targets and the chooser's buttons are exactly the step's options; the step."""
-    picks = await page_picks(page)
-    answer = await step_for(table, picks)
-    assert answer["version"] == int(await page.get_attribute(".controls-wrap", "data-version") or 0)
+    """The highlighted targets and the chooser's buttons are exactly the step's options; the step.
+    (Another seat may move meanwhile, where two are awaited at once: then the page and the API
+    are read again, until both stand at one version.)"""
+    read = """() => { const w = document.querySelector(".controls-wrap");
+      return { version: Number(w.dataset.version), state: w.dataset.state, picks: JSON.parse(w.dataset.picks || "[]"),
+        targets: [...document.querySelectorAll(".play .target")].map((e) => e.dataset.option),
+        buttons: [...document.querySelectorAll(".controls-wrap button.option")].map((e) => e.dataset.option),
+        stray: document.querySelectorAll(".target:not([data-option])").length }; }"""
+    for _ in range(50):
+        shown = await page.evaluate(read)
+        if shown["state"] != "idle":
+            await page.wait_for_timeout(40)
+            continue
+        answer = await step_for(table, shown["picks"])
+        again = await page.evaluate(read)
+        if answer["version"] == shown["version"] == again["version"] and again["state"] == "idle":
+            break
+        await page.wait_for_timeout(40)
+    else:
+        raise AssertionError("the page and the API never stood at one version")
     options = {option_key(o["field"], o["value"]) for o in answer["step"].get("options", [])}
-    shown = await page.evaluate(
-        """() => ({
-          targets: [...document.querySelectorAll(".play .target")].map((e) => e.dataset.option),
-          buttons: [...document.querySelectorAll(".controls-wrap button.option")].map((e) => e.dataset.option),
-          stray: document.querySelectorAll(".target:not([data-option])").length,
-        })"""
-    )
     canonical = {json.dumps(json.loads(k), separators=(",", ":")) for k in shown["targets"] + shown["buttons"]}
     targets = {json.dumps(json.loads(k), separators=(",", ":")) for k in shown["targets"]}
     assert targets <= options, f"highlighted but not offered: {sorted(targets - options)[:5]}"
@@ -341,7 +356,8 @@ async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Browser,
                 await no_raw_codes(watcher, codes, f"{game} as a spectator")
             want = choose(game, step, rng)
             selector = '[data-testid="confirm"]' if want == "confirm" else f".play [data-option='{want}']"
-            await press_until_focused(page, selector)
+            if not await press_until_focused(page, selector):
+                continue  # the step changed under the test (another seat moved): read it again
             version = await page.get_attribute(".table-screen", "data-version")
             before = await page.get_attribute(".controls-wrap", "data-picks")
             await page.keyboard.press("Enter" if picks_made % 2 else " ")
@@ -412,6 +428,18 @@ async def test_a_phone_plays_vilar_de_mouros_by_tapping_with_the_hand_and_the_mo
             assert box["hand"], f"a card of the hand is outside the dock: {box}"
             want = choose("vilar-de-mouros", step, rng)
             selector = '[data-testid="confirm"]' if want == "confirm" else f".play [data-option='{want}']"
+            # the target, brought above the dock, is there to tap with the dock still whole on screen
+            reachable = await page.evaluate(
+                """(sel) => { const el = document.querySelector(sel);
+                  const dock = document.querySelector('[data-testid=dock]');
+                  if (!dock.contains(el)) { const r = el.getBoundingClientRect();
+                    window.scrollBy(0, r.top + r.height / 2 - innerHeight * 0.25); }
+                  const r = el.getBoundingClientRect(), d = dock.getBoundingClientRect();
+                  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 16));
+                  return !!hit && (hit === el || el.contains(hit)) && d.top >= 0 && d.bottom <= innerHeight + 1; }""",
+                selector,
+            )
+            assert reachable, f"{selector} cannot be tapped with the dock on screen"
             version = await page.get_attribute(".table-screen", "data-version")
             before = await page.get_attribute(".controls-wrap", "data-picks")
             await page.locator(selector).first.tap()

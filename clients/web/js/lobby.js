@@ -3,6 +3,7 @@
 
 import { get, post, catalog, keepSeat, mySeats } from "./api.js";
 import { h, clear, errorMessage, humanize } from "./ui.js";
+import { seatNamer } from "./names.js";
 
 function optionInput(name, value) {
   const id = `opt-${name}`;
@@ -161,7 +162,7 @@ export async function showReplays(root) {
   const idInput = h("input", { type: "text", placeholder: "game id", "aria-label": "game id", pattern: "[0-9a-f]{16}" });
   const row = (g, t) => {
     const seats = (t && t.seats) || [];
-    const name = (i) => (seats[i] ? seats[i].name : `Seat ${i + 1}`);
+    const name = seatNamer(seats);
     const o = t && t.outcome;
     const scored = o && o.scores;
     return h("tr", { "data-game-id": g.game_id },

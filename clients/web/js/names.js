@@ -112,3 +112,14 @@ export function richNames(base, screen, comp) {
     keys() { return base.keys(); },
   };
 }
+
+// A seat's name as the table shows it: the player's name, with the seat's number when two seats
+// share one (bots seated before bots had names of their own were all "Random bot").
+export function seatNamer(seats) {
+  return (seat) => {
+    const s = seats && seats[seat];
+    if (!s) return `Seat ${seat + 1}`;
+    const same = seats.filter((x) => x && x.name === s.name).length;
+    return same > 1 ? `${s.name} (seat ${seat + 1})` : s.name;
+  };
+}

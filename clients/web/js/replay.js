@@ -3,7 +3,7 @@
 
 import { get, catalog, components, seatOf } from "./api.js";
 import { h, clear, errorMessage, humanize, pill } from "./ui.js";
-import { nameIndex, richNames, describeEvent, describeCommand } from "./names.js";
+import { nameIndex, richNames, describeEvent, describeCommand, seatNamer } from "./names.js";
 import { drawView, outcomeTable, screenOf, context } from "./view.js";
 import { morph } from "./morph.js";
 
@@ -59,8 +59,7 @@ export class ReplayScreen {
   }
 
   seatName(seat) {
-    const s = this.table.seats && this.table.seats[seat];
-    return s ? s.name : `Seat ${seat + 1}`;
+    return seatNamer(this.table.seats)(seat);
   }
 
   build() {
@@ -115,7 +114,7 @@ export class ReplayScreen {
     this.eventLine.textContent = ev ? `${version}: ${describeEvent(ev.event, this.names, seatName, this.screen, this.comp) || "bookkeeping (a shuffle or a marker)"}` : String(version);
     const seats = answer.seats || this.table.seats;
     const ctx = context(answer.view, { game: this.table.game, comp: this.comp, names: this.names, seats, viewerLabel: "this view",
-      seatName: (s) => (seats && seats[s] ? seats[s].name : `Seat ${s + 1}`), describeCommand: (c) => describeCommand(c, this.names, seatName) });
+      seatName: seatNamer(seats), describeCommand: (c) => describeCommand(c, this.names, seatName) });
     const { board, hand } = drawView(answer.view, ctx);
     const next = h("div", { class: "replay-body" }, h("div", { "data-version": String(answer.version), "data-as": this.as || "self", class: "replay-view" },
       h("p", {}, answer.seat === null ? pill(this.as === "full" ? "the full view" : "a spectator's view") : pill(`${seatName(answer.seat)}'s view`)),

@@ -6,7 +6,7 @@
 import { call, get, post, catalog, components, commandId, seatOf, keepSeat, forgetSeat, ApiError } from "./api.js";
 import { h, clear, message, errorMessage, setStatus, humanize, pill, announce, plural, colourOf } from "./ui.js";
 import { Live } from "./live.js";
-import { nameIndex, richNames, describeEvent, describeCommand, actorOf, listWords } from "./names.js";
+import { nameIndex, richNames, describeEvent, describeCommand, actorOf, listWords, seatNamer } from "./names.js";
 import { MoveBuilder, sameValue } from "./picks.js";
 import { UndoTracker } from "./undo.js";
 import { drawView, outcomeTable, screenOf, context } from "./view.js";
@@ -127,8 +127,7 @@ export class TableScreen {
   }
 
   seatName(seat) {
-    const s = this.table && this.table.seats && this.table.seats[seat];
-    return s ? s.name : `Seat ${seat + 1}`;
+    return seatNamer(this.table && this.table.seats)(seat);
   }
 
   // Each event in words, into the log and each seat's last move; what others did is said aloud
@@ -313,7 +312,7 @@ export class TableScreen {
     const botKind = h("select", { "aria-label": "bot kind", "data-key": "bot-kind" }, h("option", { value: "random" }, "random bots"), h("option", { value: "greedy" }, "greedy bots"));
     return h("div", { class: "seat-bar", "data-testid": "seats" },
       seats.map((s, i) => h("span", { class: ["seat-chip", s ? "taken" : "free"], "data-seat": i },
-        `${i + 1}. `, s ? s.name : "free", s && s.bot ? " (bot)" : "",
+        `${i + 1}. `, s ? this.seatName(i) : "free", s && s.bot ? " (bot)" : "",
         !s && t.seat === null ? h("button", { class: "take-seat", onclick: () => this.takeSeat(i, nameInput.value) }, "Sit here") : null)),
       h("span", { class: "seat-actions" },
         t.seat === null ? nameInput : null,
@@ -340,7 +339,7 @@ export class TableScreen {
     }
     const present = (t.seats || []).map((s, i) => (s ? h("span", { class: ["seat-chip", this.present(i) ? "present" : null], "data-seat": i },
       this.present(i) ? h("span", { class: "presence-dot", "aria-hidden": "true" }, "● ") : null,
-      s.name, s.bot ? " (bot)" : "", this.present(i) ? h("span", { class: "sr-only" }, " (connected)") : null,
+      this.seatName(i), s.bot ? " (bot)" : "", this.present(i) ? h("span", { class: "sr-only" }, " (connected)") : null,
       (t.resigned || []).includes(i) ? " · left" : "", this.clockOf(i)) : null));
     return h("div", { class: "table-actions" }, t.status !== "open" ? present : null, buttons);
   }

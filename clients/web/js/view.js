@@ -1,7 +1,8 @@
 // Drawing one view with the game's own screen, and the final scores with their breakdown in words.
 
-import { h, SEAT_ORDER, hidden } from "./ui.js";
+import { h, SEAT_ORDER } from "./ui.js";
 import { SCREENS, FALLBACK } from "./games/index.js";
+import { seatNamer } from "./names.js";
 
 export function screenOf(game) {
   return SCREENS[game] || FALLBACK;
@@ -10,10 +11,7 @@ export function screenOf(game) {
 // The context every game screen draws with.
 export function context(view, ctx) {
   const screen = screenOf(ctx.game);
-  const seatName = ctx.seatName || ((seat) => {
-    const s = ctx.seats && ctx.seats[seat];
-    return s ? s.name : `Seat ${seat + 1}`;
-  });
+  const seatName = ctx.seatName || seatNamer(ctx.seats);
   const seatColour = (seat) => (view && screen.seatColour && screen.seatColour(view, seat)) || SEAT_ORDER[seat % SEAT_ORDER.length];
   const reason = (code) => (screen.reasons && screen.reasons[code]) || "to play";
   return { ...ctx, view, seatName, seatColour, reason };
@@ -71,6 +69,5 @@ export function outcomeTable(outcome, ctx) {
             h("td", {}, words), h("td", { class: "points" }, tieOnly ? "—" : String(points)))),
           h("tr", { class: "total" }, h("td", {}, "total"), h("td", { class: "points" }, String(b.total))))),
         b.note ? h("p", { class: "muted" }, b.note) : null);
-    })),
-    hidden(""));
+    })));
 }
