@@ -350,6 +350,7 @@ async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Browser,
                 await no_axe_violations(page, f"{game} in the middle")
                 await no_raw_codes(page, codes, f"{game} in the middle")
                 await shoot(page, f"{game}-middle")
+                assert await page.evaluate("() => document.getAnimations().length") == 0, "motion, though reduced"
                 assert await page.locator('[data-testid="last-1"]').count() == 1, "the other's last move is not marked"
                 await watcher.wait_for_selector(".controls-wrap[data-state=none]")
                 await no_axe_violations(watcher, f"{game} as a spectator")
