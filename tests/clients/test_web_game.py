@@ -53,6 +53,9 @@ except ImportError:  # pragma: no cover - the test extras install it; need_chrom
 AXE = ROOT / "tests" / "clients" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 DOCS_IMAGES = ROOT / "docs" / "images"
 GAMES = ["vilar-de-mouros", "i-love-portugal", "itchy-feet", "miss-liz-parks"]
+# Itchy Feet once more with every optional module: events, specials, forbidden objects, postcards,
+# characters (reaction windows and the Mousetrap come with them).
+ITCHY_ALL = {"events": True, "special_objects": True, "forbidden_objects": True, "postcards": True, "characters": True}
 
 
 @pytest.fixture
@@ -267,8 +270,9 @@ async def open_page(browser: Browser, url: str, **context: Any) -> tuple[Any, Pa
     return ctx, page, errors
 
 
-async def seated_table(server: Running, game: str) -> Table:
-    r = await server.http.post(f"{API}/games", json={"game": game, "players": 2})
+async def seated_table(server: Running, game: str, options: dict[str, Any] | None = None) -> Table:
+    r = await server.http.post(f"{API}/games", json={"game": game, "players": 2, "options": options or {}})
+    assert r.status_code == 201, r.text
     game_id = r.json()["game_id"]
     me = await server.http.post(f"{API}/games/{game_id}/seats", json={"seat": 0, "name": "Ana"})
     bot = await server.http.post(
@@ -314,12 +318,13 @@ async def breakdown_adds_up(page: Page, outcome: dict[str, Any]) -> None:
 
 
 @pytest.mark.timeout(240)
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", [*GAMES, "itchy-feet+all"])
 async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Browser, game: str) -> None:
     axe_source()
+    game, _, every = game.partition("+")
     comp = (await server.http.get(f"{API}/games/catalog/{game}")).json()["components"]
     codes = codes_of(comp)
-    table = await seated_table(server, game)
+    table = await seated_table(server, game, ITCHY_ALL if every else None)
     rng = random.Random(f"{game}-keys")
     still = {"reduced_motion": "reduce"}  # axe reads colours that no fade is changing
     ctx, page, errors = await as_seat_zero(browser, table, viewport={"width": 1280, "height": 900}, **still)
@@ -349,7 +354,7 @@ async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Browser,
                 checked_middle = True
                 await no_axe_violations(page, f"{game} in the middle")
                 await no_raw_codes(page, codes, f"{game} in the middle")
-                await shoot(page, f"{game}-middle")
+                await shoot(page, f"{game}{'-all' if every else ''}-middle")
                 assert await page.evaluate("() => document.getAnimations().length") == 0, "motion, though reduced"
                 assert await page.locator('[data-testid="last-1"]').count() == 1, "the other's last move is not marked"
                 await watcher.wait_for_selector(".controls-wrap[data-state=none]")
@@ -386,7 +391,7 @@ async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Browser,
         if game == "i-love-portugal":  # the seat panels' running score is the final one
             for seat, score in enumerate(final["outcome"]["scores"]):
                 assert f"score {score}" in await page.inner_text(f'[data-testid="score-{seat}"]')
-        await shoot(page, f"{game}-end")
+        await shoot(page, f"{game}{'-all' if every else ''}-end")
         await page.goto(f"{server.url}/#/replay/{table.game_id}")
         await page.wait_for_selector(".replay-screen[data-shown]")
         await no_axe_violations(page, f"{game}'s replay")

@@ -386,7 +386,7 @@ export class TableScreen {
     const recent = this.log.slice(-40).reverse();
     // open at first; once the person folds it, it stays folded (morph.js keeps `open`)
     return h("details", { class: "log panel", "data-key": "log", open: true }, h("summary", {}, `What happened (${this.log.length} events)`),
-      h("ol", { reversed: true, tabindex: "0", "aria-label": "what happened, latest first" },
+      h("ol", { reversed: true, start: String(this.log.length), tabindex: "0", "aria-label": "what happened, latest first" },
         recent.map((e) => h("li", { "data-version": e.version, "data-key": "log:" + e.version }, e.text))));
   }
 

@@ -107,7 +107,8 @@ export default {
         h("p", {}, "waiting for: ", listWords(w.waiting.map((s) => ctx.seatName(s))))) : null,
       h("div", { class: "seats" }, view.seats.map((s) => seatPanel(s.seat, ctx,
         seatHeader(s.seat, ctx, [stat("hand", `${s.hand_count}/${s.hand_limit}`), stat("trips", s.travelled.length),
-          s.character ? pill(ctx.names.get(s.character) || "a character") : null]),
+          s.character ? h("span", { class: "pill", title: (comp.characters || []).find((x) => x.id === s.character)?.text || null },
+            ctx.names.get(s.character) || "a character") : null]),
         h("div", { class: "row" },
           h("div", {}, h("h4", {}, "Own country"), s.country ? country(s.country, ctx, { holding: s.seat === view.viewer ? holding : null }) : h("p", { class: "muted" }, "travelled")),
           h("div", {}, h("h4", {}, "Travelled to"), s.travelled.length ? h("div", { class: "cards small" }, s.travelled.map((id) => country(id, ctx, { pick: false })))
