@@ -99,8 +99,10 @@ function mapOf(view, ctx) {
     const r = regions.get(c.id);
     const here = (tourists.get(c.id) || []).map((s) => ctx.seatName(s));
     let label;
+    // buying a photo is a map move too: the viewer's tourist's black circle stands for it
+    const mineHere = c.black && view.viewer !== null && view.viewer !== undefined && view.seats[view.viewer]?.tourist === c.id;
     const g = svg("g", { class: ["circle", c.black ? "region" : "waypoint"], "data-circle": c.id, "data-key": "circle:" + c.id,
-      "data-pick": c.black ? `circle:${c.id} region:${c.id}` : `circle:${c.id}`, role: "img", "data-role": "img" });
+      "data-pick": c.black ? `circle:${c.id} region:${c.id}${mineHere ? " move:BuyPhoto" : ""}` : `circle:${c.id}`, role: "img", "data-role": "img" });
     g.append(svg("circle", { cx: c.x, cy: c.y, r: c.black ? 46 : 22, class: "halo" })); // shown round a target
     if (c.black) {
       const col = colourOf(c.colour);
