@@ -53,9 +53,13 @@ except ImportError:  # pragma: no cover - the test extras install it; need_chrom
 AXE = ROOT / "tests" / "clients" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 DOCS_IMAGES = ROOT / "docs" / "images"
 GAMES = ["vilar-de-mouros", "i-love-portugal", "itchy-feet", "miss-liz-parks"]
-# Itchy Feet once more with every optional module: events, specials, forbidden objects, postcards,
-# characters (reaction windows and the Mousetrap come with them).
-ITCHY_ALL = {"events": True, "special_objects": True, "forbidden_objects": True, "postcards": True, "characters": True}
+# Played once more with every option: Itchy Feet's modules (events, specials, forbidden objects,
+# postcards, characters: reaction windows and the Mousetrap come with them), Miss Liz's investment
+# cards and side B of the park.
+EVERY_OPTION = {
+    "itchy-feet": dict.fromkeys(["events", "special_objects", "forbidden_objects", "postcards", "characters"], True),
+    "miss-liz-parks": {"investment": True, "side_b": True},
+}
 
 
 @pytest.fixture
@@ -318,13 +322,13 @@ async def breakdown_adds_up(page: Page, outcome: dict[str, Any]) -> None:
 
 
 @pytest.mark.timeout(240)
-@pytest.mark.parametrize("game", [*GAMES, "itchy-feet+all"])
+@pytest.mark.parametrize("game", [*GAMES, *(f"{g}+all" for g in EVERY_OPTION)])
 async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Browser, game: str) -> None:
     axe_source()
     game, _, every = game.partition("+")
     comp = (await server.http.get(f"{API}/games/catalog/{game}")).json()["components"]
     codes = codes_of(comp)
-    table = await seated_table(server, game, ITCHY_ALL if every else None)
+    table = await seated_table(server, game, EVERY_OPTION[game] if every else None)
     rng = random.Random(f"{game}-keys")
     still = {"reduced_motion": "reduce"}  # axe reads colours that no fade is changing
     ctx, page, errors = await as_seat_zero(browser, table, viewport={"width": 1280, "height": 900}, **still)
