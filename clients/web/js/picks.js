@@ -330,12 +330,11 @@ export class MoveBuilder {
     panel.setAttribute("data-version", String(this.version));
     panel.setAttribute("data-picks", JSON.stringify(wire(this.picks)));
     panel.setAttribute("data-options", String(this.state === "idle" ? optionsOf(this.step).length : 0));
-    const drawn = h("div", { "data-morph": null });
-    this.drawInto(drawn, board, chooser, fieldLabel);
-    const fresh = h(panel.nodeName.toLowerCase(), {});
-    for (const { name, value } of [...panel.attributes]) if (name !== "data-morph") fresh.setAttribute(name, value);
-    fresh.append(...drawn.childNodes);
-    panel.removeAttribute("data-morph");
+    // drawn afresh, then morphed in: a focused button that is still offered keeps the focus
+    const fresh = panel.cloneNode(false);
+    this.drawInto(fresh, board, chooser, fieldLabel);
+    panel.removeAttribute("data-morph"); // the table's redraw leaves the panel to us; we morph it
+    fresh.removeAttribute("data-morph");
     morph(panel, fresh);
     panel.setAttribute("data-morph", "keep");
     if (this.state === "asking") panel.classList.add("asking");
