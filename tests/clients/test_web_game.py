@@ -532,3 +532,34 @@ def test_the_browser_tools_are_pinned_by_a_lockfile() -> None:
     assert "npm ci --prefix tests/clients/browser" in (ROOT / ".ci" / "run").read_text()
     assert "npm ci --prefix tests/clients/browser" in (ROOT / "README.md").read_text()
     assert Path(ROOT / "clients" / "web" / "js" / "morph.js").exists()
+
+
+@pytest.mark.timeout(60)
+async def test_an_update_leaves_the_focus_on_the_element_the_player_was_on(server: Running, browser: Browser) -> None:
+    table = await seated_table(server, "vilar-de-mouros")
+    ctx, page, errors = await as_seat_zero(browser, table, viewport={"width": 1280, "height": 900})
+    try:
+        assert await wait_for_my_turn_or_end(page, table, time.monotonic() + 30) == "mine"
+        key = option_key("type", "DrawFromDeck")
+        assert await press_until_focused(page, f".play .target[data-option='{key}']")
+        await page.evaluate("() => { document.activeElement.__here = true; }")
+        version = await page.get_attribute(".table-screen", "data-version")
+        # a spectator comes: a presence update redraws the table
+        watch_ctx, _, _ = await open_page(browser, f"{server.url}/#/watch/{table.game_id}")
+        await page.wait_for_function(
+            "() => /1 spectator/.test(document.querySelector('[data-testid=spectators]').textContent)"
+        )
+        kept = await page.evaluate(
+            "() => document.activeElement.__here === true && document.activeElement.matches('.target')"
+        )
+        assert kept, "the update moved the focus or replaced the focused element"
+        assert await page.get_attribute(".table-screen", "data-version") == version
+        await page.keyboard.press("Enter")  # and the pick still works from there
+        await page.wait_for_function(
+            "() => document.querySelector('.controls-wrap').dataset.picks.includes('DrawFromDeck')"
+            " || document.querySelector('.controls-wrap').dataset.state !== 'idle'"
+        )
+        await watch_ctx.close()
+        assert not errors, errors
+    finally:
+        await ctx.close()

@@ -90,8 +90,9 @@ export function card(id, info = {}, pick = null) {
     "data-card": id, "data-key": "card:" + id, "data-flip": "card:" + id, "data-pick": pick, title: info.tip || null,
     style: info.colour ? { "--card-colour": info.colour, "--card-ink": inkOn(info.colour) } : null,
   },
+  // the corner on the left, as a printed card's index: what a fanned hand still shows
   h("div", { class: "card-band", "aria-hidden": "true" },
-    h("span", { class: "card-icon" }, info.icon || ""), h("span", { class: "card-corner" }, info.corner || "")),
+    h("span", { class: "card-corner" }, info.corner || ""), h("span", { class: "card-icon" }, info.icon || "")),
   info.label ? hidden(info.label + " ") : null,
   h("div", { class: "card-title" }, info.title || "?"),
   info.sub ? h("div", { class: "card-sub" }, info.sub) : null,

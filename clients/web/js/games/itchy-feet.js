@@ -45,7 +45,7 @@ function country(id, ctx, { pick = true, holding = null, extra = null } = {}) {
   if (!c) return null;
   return h("div", { class: "card country", "data-card": id, "data-key": "country:" + id, "data-flip": "country:" + id,
     "data-pick": pick ? `country:${id}` : null, title: `${c.name}: needs ${listWords(c.requires.map((k) => kindName(k, comp)))}` },
-  h("div", { class: "card-band", "aria-hidden": "true" }, h("span", { class: "card-icon" }, "⚑"), h("span", { class: "card-corner" }, "")),
+  h("div", { class: "card-band", "aria-hidden": "true" }, h("span", { class: "card-corner" }, ""), h("span", { class: "card-icon" }, "⚑")),
   h("span", { class: "sr-only" }, "country: "),
   h("div", { class: "card-title" }, c.name), h("div", { class: "card-sub" }, c.capital),
   h("ul", { class: "needs" }, c.requires.map((k) => {
@@ -106,7 +106,7 @@ export default {
         h("p", {}, seatToken(w.seat, ctx, { pick: false }), ` wants to ${ctx.describeCommand(w.action).toLowerCase()}`, due(w.due_ms)),
         h("p", {}, "waiting for: ", listWords(w.waiting.map((s) => ctx.seatName(s))))) : null,
       h("div", { class: "seats" }, view.seats.map((s) => seatPanel(s.seat, ctx,
-        seatHeader(s.seat, ctx, [stat("hand", `${s.hand_count}/${s.hand_limit}`), stat("trips", s.travelled.length),
+        seatHeader(s.seat, ctx, [stat("hand", `${s.hand_count}/${s.hand_limit}`), stat("score (trips)", s.travelled.length),
           s.character ? h("span", { class: "pill", title: (comp.characters || []).find((x) => x.id === s.character)?.text || null },
             ctx.names.get(s.character) || "a character") : null]),
         h("div", { class: "row" },
