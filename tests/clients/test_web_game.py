@@ -301,7 +301,8 @@ async def as_seat_zero(browser: Browser, table: Table, **context: Any) -> tuple[
 async def shoot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-    if os.environ.get("LUDOTECA_DOCS_IMAGES") and (name.endswith(("middle", "phone")) or name == "vilar-de-mouros-end"):
+    shown = {f"{g}-middle" for g in GAMES} | {"vilar-de-mouros-phone", "vilar-de-mouros-end"}  # what docs/web.md shows
+    if os.environ.get("LUDOTECA_DOCS_IMAGES") and name in shown:
         DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
         await page.evaluate("() => window.scrollTo(0, 0)")
         await page.screenshot(path=str(DOCS_IMAGES / f"{name}.png"), full_page=not name.endswith("phone"))
