@@ -338,7 +338,7 @@ async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Browser,
     await watcher.wait_for_selector('.table-screen[data-seat="spectator"]')
     deadline = time.monotonic() + 200
     moves_made = picks_made = 0
-    checked_middle = marked = False
+    checked_middle = marked = escaped = False
     try:
         while await wait_for_my_turn_or_end(page, table, deadline) == "mine":
             step = await targets_match(page, table)
@@ -349,6 +349,7 @@ async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Browser,
                     "() => /spectator/.test(document.querySelector('[data-testid=spectators]').textContent)"
                 )
                 assert "1 spectator watching" in await page.inner_text('[data-testid="spectators"]')
+                await page.wait_for_function("() => /your turn/i.test(document.getElementById('announce').textContent)")
             marked = marked or await page.locator("[data-last-seat]").count() > 0
             focused = await page.evaluate(
                 "() => !!document.activeElement && document.activeElement !== document.body"
@@ -384,6 +385,16 @@ async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Browser,
             state = await page.get_attribute(".controls-wrap", "data-state")
             if state in ("waiting", "none"):
                 moves_made += 1
+            elif not escaped and await page.locator('[data-testid="cancel"]').count():
+                # once a game: Escape drops a partial move, back to its first step
+                escaped = True
+                picks = await page.get_attribute(".controls-wrap", "data-picks")
+                await page.keyboard.press("Escape")
+                await page.wait_for_function(
+                    "(p) => { const w = document.querySelector('.controls-wrap');"
+                    " return w.dataset.state !== 'idle' || w.dataset.picks !== p; }",
+                    arg=picks,
+                )
         final = await table.table()
         await page.wait_for_selector('[data-testid="outcome"]', timeout=20_000)
         await watcher.wait_for_selector('[data-testid="outcome"]', timeout=20_000)
@@ -404,6 +415,7 @@ async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Browser,
         assert moves_made > 0
         assert marked, "no last move was ever marked on the table"
         assert checked_middle, "the game ended before the middle was checked"
+        assert escaped, "no partial move was ever dropped with Escape"
         assert not errors and not watch_errors, errors + watch_errors
     finally:
         await ctx.close()
