@@ -217,7 +217,7 @@ async def make_one_move(page: Page) -> None:
     await moves_ready(page)
     version = await page_version(page)
     for _ in range(10):
-        targets = page.locator(".view-wrap .target")
+        targets = page.locator(".play .target")
         buttons = page.locator(".controls-wrap button.option")
         if await targets.count():
             await pick(page, targets.first)
@@ -653,7 +653,7 @@ async def targets_are_the_step(page: Page, table: Table) -> dict[str, Any]:
     answer = await step_for(table, picks)
     assert answer["version"] == int(await page.get_attribute(".controls-wrap", "data-version") or 0)
     options = {option_key(o["field"], o["value"]): o for o in answer["step"].get("options", [])}
-    on_board = await page.eval_on_selector_all(".view-wrap .target", "els => els.map(e => e.dataset.option)")
+    on_board = await page.eval_on_selector_all(".play .target", "els => els.map(e => e.dataset.option)")
     listed = await page.eval_on_selector_all(".controls-wrap button.option", "els => els.map(e => e.dataset.option)")
     canonical = {json.dumps(json.loads(k), separators=(",", ":")) for k in on_board}
     buttons = {json.dumps(json.loads(k), separators=(",", ":")) for k in listed}
@@ -675,7 +675,7 @@ async def pick_option(page: Page, table: Table, want: Any, where: str | None = N
     option = next((o for o in step.get("options", []) if want(o)), None)
     assert option is not None, f"no such option in {step}"
     key = option_key(option["field"], option["value"])
-    inside = where or ".view-wrap"
+    inside = where or ".play"
     target = page.locator(f"{inside} .target[data-option='{key}'], {inside}.target[data-option='{key}']")
     if await target.count():
         await pick(page, target.first)
@@ -775,7 +775,7 @@ async def test_vilar_cards_are_placed_by_clicking_the_centre_card_then_the_perso
     # Escape drops a partial move: back to the hand's cards, none picked.
     await pick_option(page, table, any_of("centre"), where='[data-testid="hand-0"]')
     await page.keyboard.press("Escape")
-    await page.wait_for_function("() => !document.querySelector('.view-wrap .picked')")
+    await page.wait_for_function("() => !document.querySelector('.play .picked')")
     await moves_ready(page)
     assert [p["value"] for p in await page_picks(page)] == ["PlaceCards"]
     centre = await pick_option(page, table, any_of("centre"), where='[data-testid="hand-0"]')

@@ -10,7 +10,7 @@ export class Live {
   constructor(gameId, token, handlers) {
     this.gameId = gameId;
     this.token = token;
-    this.handlers = handlers; // {update(msg), reset(msg), error(msg), state(text, kind), presence(msg)}
+    this.handlers = handlers; // {update(msg), reset(msg), error(msg), state(text, kind, code), presence(msg)}
     this.version = 0; // the highest version received
     this.check = ""; // that update's check: a server whose history lost that version resets us
     this.ws = null;
@@ -98,7 +98,7 @@ export class Live {
           this.check = msg.check || "";
         }
         for (const ev of events) this.seen.push(ev.version);
-        this.handlers.state(`live · v${this.version}`, "ok");
+        this.handlers.state("live", "ok", this.version);
         this.handlers.update({ ...msg, events });
       } else if (msg.type === "reset") {
         this.version = 0;
@@ -122,7 +122,7 @@ export class Live {
       this.dropRequests();
       if (this.closed) return;
       if (FINAL.has(e.code)) {
-        this.handlers.state(`disconnected (${e.code} ${e.reason || ""})`, "bad");
+        this.handlers.state("disconnected: reload the page to try again", "bad", e.code);
         return;
       }
       if (e.code === 4009) { // reset: drop everything and start again
@@ -131,7 +131,7 @@ export class Live {
       }
       const delay = e.code === 1011 ? Math.max(this.backoff, 2000) : this.backoff;
       this.backoff = Math.min(this.backoff * 2, 5000);
-      this.handlers.state(`reconnecting (${e.code})…`, "pending");
+      this.handlers.state("connection lost, reconnecting…", "pending", e.code);
       this.timer = setTimeout(() => this.connect(), delay);
     };
   }

@@ -2,7 +2,8 @@
 // this browser holds a seat in, the active games to watch.
 
 import { get, post, catalog, keepSeat, mySeats } from "./api.js";
-import { h, clear, message, errorMessage, humanize, pill } from "./ui.js";
+import { h, clear, errorMessage, humanize } from "./ui.js";
+import { seatNamer } from "./names.js";
 
 function optionInput(name, value) {
   const id = `opt-${name}`;
@@ -62,7 +63,7 @@ function gameForm(entry, nameInput) {
     h("option", { value: "game:900" }, "15 minutes a game"));
   const form = h("form", { class: "game-form panel", "data-game": entry.game },
     h("h3", {}, entry.title),
-    h("div", { class: "muted" }, `${entry.min_players}–${entry.max_players} players · `, h("code", {}, entry.game)),
+    h("div", { class: "muted" }, `${entry.min_players}–${entry.max_players} players`),
     h("label", {}, "Players ", players),
     Object.keys(entry.options || {}).length ? h("fieldset", {}, h("legend", {}, "Options"),
       Object.entries(entry.options).map(([k, v]) => optionInput(k, v))) : null,
@@ -89,9 +90,8 @@ function gameForm(entry, nameInput) {
 function gameRow(g, titles, nameInput, held) {
   const mine = held.get(g.game_id);
   return h("tr", { "data-game-id": g.game_id },
-    h("td", {}, titles.get(g.game) || g.game),
-    h("td", {}, h("code", {}, g.game_id)),
-    h("td", {}, g.status === "open" ? `${g.seats_taken}/${g.players} seated` : `${g.players} players`),
+    h("td", {}, titles.get(g.game) || "a game"),
+    h("td", {}, g.status === "open" ? `${g.seats_taken} of ${g.players} seated` : `${g.players} players${g.bots.length ? `, ${g.bots.length} bot${g.bots.length === 1 ? "" : "s"}` : ""}`),
     h("td", {},
       mine ? h("a", { href: `#/game/${g.game_id}`, class: "button" }, `play (seat ${mine.seat + 1})`) : null,
       g.status === "open" && !mine ? h("button", {
@@ -136,32 +136,50 @@ export async function showLobby(root) {
   const nameInput = h("input", { type: "text", maxlength: 40, placeholder: "your name", value: localStorage.getItem("ludoteca.name") || "", "data-testid": "name", "aria-label": "your name" });
   const [open, active] = await Promise.all([listGames("open"), listGames("active")]);
   const held = new Map(mySeats().map((s) => [s.gameId, s]));
-  const table = (rows, empty) => (rows.length ? h("table", { class: "games" }, h("tbody", {}, rows.map((g) => gameRow(g, titles, nameInput, held))))
+  const table = (rows, empty) => (rows.length ? h("table", { class: "games" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Seats"), h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Actions")))),
+    h("tbody", {}, rows.map((g) => gameRow(g, titles, nameInput, held))))
     : h("p", { class: "muted" }, empty));
   clear(root, h("div", { class: "lobby" },
-    h("div", { class: "lobby-head" }, h("h2", {}, "Lobby"), h("label", {}, "Your name ", nameInput),
+    h("div", { class: "lobby-head" }, h("h1", {}, "Lobby"), h("label", {}, "Your name ", nameInput),
       h("button", { onclick: () => showLobby(root) }, "refresh")),
-    h("h3", {}, "New table"),
+    h("h2", {}, "New table"),
     h("div", { class: "game-forms" }, games.map((g) => gameForm(g, nameInput))),
-    h("h3", {}, "Open tables"), h("div", { "data-testid": "open-games" }, table(open, "No open table: create one.")),
-    held.size ? [h("h3", {}, "Your seats"), h("ul", { class: "my-seats" }, [...held.values()].slice(0, 12).map((s) =>
-      h("li", {}, h("a", { href: `#/game/${s.gameId}` }, `${titles.get(s.game) || s.game || "game"} ${s.gameId}`), ` seat ${s.seat + 1}`)))] : null,
-    h("h3", {}, "Being played"), h("div", { "data-testid": "active-games" }, table(active, "Nothing is being played right now."))));
+    h("h2", {}, "Open tables"), h("div", { "data-testid": "open-games" }, table(open, "No open table: create one.")),
+    held.size ? [h("h2", {}, "Your seats"), h("ul", { class: "my-seats" }, [...held.values()].slice(0, 12).map((s) =>
+      h("li", {}, h("a", { href: `#/game/${s.gameId}` }, `${titles.get(s.game) || "a game"}, seat ${s.seat + 1}`))))] : null,
+    h("h2", {}, "Being played"), h("div", { "data-testid": "active-games" }, table(active, "Nothing is being played right now."))));
 }
 
+// The finished games, newest first: players, winner and scores (each game's table, read for it).
 export async function showReplays(root) {
   clear(root, h("p", {}, "Loading…"));
   const games = await catalog().catch(() => []);
   const titles = new Map(games.map((g) => [g.game, g.title]));
-  const finished = (await listGames("finished", 10)).slice(-100);
+  const finished = (await listGames("finished", 10)).slice(-100).reverse();
+  const shown = finished.slice(0, 25);
+  const tables = await Promise.all(shown.map((g) => get(`/games/${g.game_id}`).catch(() => null)));
   const idInput = h("input", { type: "text", placeholder: "game id", "aria-label": "game id", pattern: "[0-9a-f]{16}" });
+  const row = (g, t) => {
+    const seats = (t && t.seats) || [];
+    const name = seatNamer(seats);
+    const o = t && t.outcome;
+    const scored = o && o.scores;
+    return h("tr", { "data-game-id": g.game_id },
+      h("td", {}, titles.get(g.game) || "a game"),
+      h("td", {}, seats.map((s, i) => name(i)).join(", ")),
+      h("td", { "data-testid": "winner" }, scored ? (o.winners || []).map(name).join(" and ") : o && o.reason === "cancelled" ? "called off" : "nobody"),
+      h("td", { "data-testid": "scores" }, scored ? o.scores.map((s, i) => `${name(i)} ${s}`).join(", ") : ""),
+      h("td", {}, h("a", { href: `#/replay/${g.game_id}`, class: "button" }, "replay")));
+  };
   clear(root, h("div", { class: "lobby" },
-    h("h2", {}, "Replays"),
+    h("h1", {}, "Replays"),
     h("form", { onsubmit: (e) => { e.preventDefault(); location.hash = `#/replay/${idInput.value.trim()}`; } },
       "Open a game by id: ", idInput, " ", h("button", { type: "submit" }, "open")),
-    h("h3", {}, "Finished games"),
-    finished.length ? h("table", { class: "games" }, h("tbody", {}, finished.slice().reverse().map((g) => gameRow(g, titles, { value: "" }, new Map()))))
-      : h("p", { class: "muted" }, "No finished game yet.")));
-  void pill;
-  void message;
+    h("h2", {}, "Finished games, newest first"),
+    shown.length ? h("table", { class: "games", "data-testid": "replays" },
+      h("thead", {}, h("tr", {}, ["Game", "Players", "Winner", "Scores"].map((c) => h("th", { scope: "col" }, c)), h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Replay")))),
+      h("tbody", {}, shown.map((g, i) => row(g, tables[i]))))
+      : h("p", { class: "muted" }, "No finished game yet."),
+    finished.length > shown.length ? h("p", { class: "muted" }, `and ${finished.length - shown.length} older games`) : null));
 }

@@ -1,5 +1,6 @@
-// Names for what a view, an event or a pick mentions: ids from the game's printed parts, seats
-// by their players' names, cells by row and column.
+// Names and words for what a view, an event or a pick mentions: ids from the game's printed parts,
+// seats by their players' names, cells by row and column, and every event as a sentence (the game
+// screen's own `events`, else a plain fallback that still names things, never shows an id).
 
 import { humanize } from "./ui.js";
 
@@ -20,18 +21,66 @@ export function nameIndex(components, game = null) {
 }
 
 const isCell = (v) => Array.isArray(v) && v.length === 2 && v.every(Number.isInteger);
+const SEAT_FIELDS = /^(seat|target|victim|receiver|offerer|thief|giver|winner|first|turn)$/;
+
+export function listWords(items) {
+  const xs = items.filter((x) => x !== null && x !== undefined && x !== "");
+  if (xs.length <= 1) return xs.join("");
+  return xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+}
 
 export function describe(value, field, names, seatName) {
   if (value === null || value === undefined) return "none";
-  if (Number.isInteger(value) && /^(seat|target|victim|receiver|offerer|thief|giver|winner|first|turn)$/.test(field)) return seatName(value);
-  if (typeof value === "string") return names.get(value) || value;
+  if (Number.isInteger(value) && SEAT_FIELDS.test(field)) return seatName(value);
+  if (field === "scores" && Array.isArray(value)) return value.map((s, i) => `${seatName(i)} ${s}`).join(", ");
+  if (typeof value === "string") return names.get(value) || humanize(value);
   if (isCell(value)) return `row ${value[0] + 1}, column ${value[1] + 1}`;
-  if (Array.isArray(value)) return value.map((v) => describe(v, field, names, seatName)).join(" + ") || "nothing";
-  return JSON.stringify(value);
+  if (Array.isArray(value)) return listWords(value.map((v) => describe(v, field, names, seatName))) || "nothing";
+  if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${humanize(k).toLowerCase()} ${describe(v, k, names, seatName)}`).join(", ");
+  return String(value);
 }
 
-// One event, readably: its kind, then each field with names for ids and seats.
-export function describeEvent(ev, names, seatName) {
+// The helpers a game's event sentences use.
+export function wordsFor(names, seatName, screen, comp) {
+  const name = (id) => (screen.label && typeof id === "string" && screen.label("card", id, { comp, names })) || names.get(id) || humanize(id);
+  return {
+    seat: seatName,
+    name,
+    list: (ids) => listWords((ids || []).map(name)) || "nothing",
+    cell: (c) => `row ${c[0] + 1}, column ${c[1] + 1}`,
+    colour: (c) => (screen.label && screen.label("colour", c, { comp, names })) || c,
+    scores: (scores) => (scores || []).map((s, i) => `${seatName(i)} ${s}`).join(", "),
+    command: (c) => describeCommand(c, names, seatName),
+  };
+}
+
+// The table's own facts (docs/table-services.md), in words; null: nothing a person needs to read.
+const TABLE = {
+  TableOpened: (e) => `the table opened for ${e.players} players`,
+  SeatTaken: (e, w) => `${e.name || w.seat(e.seat)}${e.bot ? " (a bot)" : ""} sat down at seat ${e.seat + 1}`,
+  SeatResigned: (e, w) => `${w.seat(e.seat)} left the game${e.bot ? "; a bot plays on" : ""}`,
+  TableCancelled: () => "the table was called off",
+  RematchOpened: () => "a rematch was opened",
+  TimeRanOut: (e, w) => `${w.seat(e.seat)} ran out of time`,
+  StepsUndone: (e, w) => `${w.seat(e.seat)} took back their last step`,
+  Undoable: () => null,
+  ClockTicked: () => null,
+};
+
+// The seat an event is the act of (null: the game's own doing).
+export function actorOf(ev) {
+  for (const f of ["seat", "offerer", "thief", "giver"]) if (Number.isInteger(ev[f])) return ev[f];
+  return null;
+}
+
+// One event as a sentence, or null when it is bookkeeping nobody reads (shuffles, markers).
+export function describeEvent(ev, names, seatName, screen = {}, comp = {}) {
+  const w = wordsFor(names, seatName, screen, comp);
+  const own = (screen.events && screen.events[ev.type]) || TABLE[ev.type];
+  if (own) {
+    const text = own(ev, w);
+    return text ? text.charAt(0).toUpperCase() + text.slice(1) : null;
+  }
   const parts = Object.entries(ev).filter(([k]) => k !== "type")
     .map(([k, v]) => `${humanize(k).toLowerCase()} ${describe(v, k, names, seatName)}`);
   return `${humanize(ev.type)}${parts.length ? ": " + parts.join(", ") : ""}`;
@@ -44,4 +93,33 @@ export function describeCommand(cmd, names, seatName) {
   if (!fields.length) return words;
   return words + ": " + fields.map(([k, v]) => (fields.length === 1 ? "" : humanize(k).toLowerCase() + " ")
     + describe(v, k, names, seatName)).join(", ");
+}
+
+// The index, asked first, then the game screen's own names for a card it draws (I Love Portugal's
+// backpacks and shop cards have no `name` in the printed parts): what `names.get` answers everywhere.
+export function richNames(base, screen, comp) {
+  return {
+    get(key) {
+      const known = base.get(key);
+      if (known !== undefined) return known;
+      if (typeof key === "string" && screen.label && !key.includes(":")) {
+        const own = screen.label("card", key, { comp, names: base });
+        if (own) return own;
+      }
+      return undefined;
+    },
+    has(key) { return this.get(key) !== undefined; },
+    keys() { return base.keys(); },
+  };
+}
+
+// A seat's name as the table shows it: the player's name, with the seat's number when two seats
+// share one (bots seated before bots had names of their own were all "Random bot").
+export function seatNamer(seats) {
+  return (seat) => {
+    const s = seats && seats[seat];
+    if (!s) return `Seat ${seat + 1}`;
+    const same = seats.filter((x) => x && x.name === s.name).length;
+    return same > 1 ? `${s.name} (seat ${seat + 1})` : s.name;
+  };
 }

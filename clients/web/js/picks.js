@@ -11,6 +11,7 @@
 // values are drawn (`data-pick`, and `where` for a kind drawn under another's key).
 
 import { h, humanize } from "./ui.js";
+import { morph } from "./morph.js";
 
 const isCell = (v) => Array.isArray(v) && v.length === 2 && v.every(Number.isInteger);
 // a tuple named whole by one option (the temporary adapter's builders) names values of this kind
@@ -256,11 +257,15 @@ export class MoveBuilder {
   render() {
     this.targets = new Map();
     if (!this.board || !this.panel) return;
+    const active = document.activeElement;
+    const hadFocus = !active || active === document.body || this.board.contains(active);
     for (const el of this.board.querySelectorAll(".target, .picked")) {
       el.classList.remove("target", "picked");
       el.removeAttribute("data-option");
       el.removeAttribute("tabindex");
-      el.removeAttribute("role");
+      el.removeAttribute("aria-pressed");
+      if (el.hasAttribute("data-role")) el.setAttribute("role", el.getAttribute("data-role"));
+      else el.removeAttribute("role");
     }
     this.index = new Map();
     for (const el of this.board.querySelectorAll("[data-pick]")) {
@@ -296,8 +301,25 @@ export class MoveBuilder {
       if (!board.includes(option) && option.kind !== "move") board.push(option);
       for (let up = el.parentElement?.closest("details"); up; up = up.parentElement?.closest("details")) up.open = true;
     }
-    for (const p of this.picks) for (const el of this.elementsOf(p.kind, p.value)) el.classList.add("picked");
+    for (const p of this.picks) {
+      for (const el of this.elementsOf(p.kind, p.value)) {
+        el.classList.add("picked");
+        el.setAttribute("tabindex", "0"); // picking it again takes it back
+        el.setAttribute("role", "button");
+        el.setAttribute("aria-pressed", "true");
+      }
+    }
     this.drawPanel(board, chooser);
+    // the focused target went away with the step: the next step's first target, or the panel's
+    const now = document.activeElement;
+    if (hadFocus && this.state === "idle" && (!now || now === document.body || !(now.tabIndex >= 0) || !now.isConnected)) this.focusFirst();
+  }
+
+  // The first thing to pick: a target on the table, else the first button of the move panel.
+  focusFirst() {
+    if (!this.board) return;
+    const el = this.board.querySelector(".target") || (this.panel && this.panel.querySelector("button"));
+    if (el) el.focus({ preventScroll: false });
   }
 
   drawPanel(board, chooser) {
@@ -308,7 +330,19 @@ export class MoveBuilder {
     panel.setAttribute("data-version", String(this.version));
     panel.setAttribute("data-picks", JSON.stringify(wire(this.picks)));
     panel.setAttribute("data-options", String(this.state === "idle" ? optionsOf(this.step).length : 0));
-    panel.replaceChildren();
+    // drawn afresh, then morphed in: a focused button that is still offered keeps the focus
+    const fresh = panel.cloneNode(false);
+    this.drawInto(fresh, board, chooser, fieldLabel);
+    panel.removeAttribute("data-morph"); // the table's redraw leaves the panel to us; we morph it
+    fresh.removeAttribute("data-morph");
+    morph(panel, fresh);
+    panel.setAttribute("data-morph", "keep");
+    if (this.state === "asking") panel.classList.add("asking");
+    else panel.classList.remove("asking");
+  }
+
+  drawInto(panel, board, chooser, fieldLabel) {
+    const ctx = this.ctx;
     if (this.state === "none") {
       panel.append(h("p", { class: "muted" }, "Nothing to do right now."));
       return;
@@ -319,7 +353,7 @@ export class MoveBuilder {
     }
     const command = commandOf(this.step);
     const extra = this.picks.length > this.auto;
-    panel.append(h("h3", {}, "Your move"));
+    panel.append(h("h2", {}, "Your move"));
     if (this.picks.length) {
       panel.append(h("div", { class: "picks", "data-testid": "picks" }, "So far: ",
         this.picks.map((p, i) => h("span", { class: ["pill", "pick", i < this.auto ? "auto" : null], "data-field": p.field },
@@ -340,6 +374,7 @@ export class MoveBuilder {
         h("span", { class: "group-label" }, fieldLabel(field) + ":"),
         options.map((o) => h("button", {
           class: ["option", o.command ? "sends" : null], "data-field": o.field, "data-kind": o.kind,
+          "data-key": "option:" + JSON.stringify([o.field, o.value]),
           "data-value": typeof o.value === "string" ? o.value : JSON.stringify(o.value),
           "data-option": JSON.stringify([o.field, o.value]),
           title: o.command ? "sends " + ctx.describeCommand(o.command) : "",
@@ -347,13 +382,11 @@ export class MoveBuilder {
         }, labelOf(o.kind, o.value, ctx)))));
     }
     if (command !== null || extra) {
-      panel.append(h("div", { class: "move-actions" },
+      panel.append(h("div", { class: "move-actions", "data-key": "move-actions" },
         command !== null ? h("button", { class: "primary confirm", "data-testid": "confirm", onclick: () => this.confirm() },
           "Send: " + ctx.describeCommand(command)) : null,
         extra ? h("button", { class: "back", "data-testid": "back", onclick: () => this.takeBack(this.picks.length - 1) }, "Back") : null,
-        extra ? h("button", { class: "cancel", "data-testid": "cancel", title: "Escape", onclick: () => this.cancel() }, "Cancel") : null));
+        extra ? h("button", { class: "cancel", "data-testid": "cancel", title: "Escape", onclick: () => this.cancel() }, "Cancel (Esc)") : null));
     }
-    if (this.state === "asking") panel.classList.add("asking");
-    else panel.classList.remove("asking");
   }
 }

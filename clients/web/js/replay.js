@@ -3,9 +3,9 @@
 
 import { get, catalog, components, seatOf } from "./api.js";
 import { h, clear, errorMessage, humanize, pill } from "./ui.js";
-import { nameIndex, describeEvent } from "./names.js";
-import { drawView, outcomeTable, screenOf } from "./view.js";
-import { openDetails, restoreDetails } from "./table.js";
+import { nameIndex, richNames, describeEvent, describeCommand, seatNamer } from "./names.js";
+import { drawView, outcomeTable, screenOf, context } from "./view.js";
+import { morph } from "./morph.js";
 
 export class ReplayScreen {
   constructor(root, gameId) {
@@ -24,11 +24,12 @@ export class ReplayScreen {
     try {
       this.table = await get(`/games/${this.gameId}`, { token: this.token });
     } catch (err) {
-      clear(this.root, h("p", { class: "message error" }, `${err.code || ""} ${err.message}`));
+      clear(this.root, h("p", { class: "message error" }, err.message));
       return;
     }
     this.comp = await components(this.table.game).catch(() => ({}));
-    this.names = nameIndex(this.comp, screenOf(this.table.game));
+    this.screen = screenOf(this.table.game);
+    this.names = richNames(nameIndex(this.comp, this.screen), this.screen, this.comp);
     this.title = (await catalog().catch(() => [])).find((g) => g.game === this.table.game)?.title || humanize(this.table.game);
     this.last = this.table.version;
     this.finished = this.table.status === "finished";
@@ -58,8 +59,7 @@ export class ReplayScreen {
   }
 
   seatName(seat) {
-    const s = this.table.seats && this.table.seats[seat];
-    return s ? s.name : `Seat ${seat + 1}`;
+    return seatNamer(this.table.seats)(seat);
   }
 
   build() {
@@ -77,15 +77,15 @@ export class ReplayScreen {
     this.body = h("div", { class: "replay-body" });
     this.eventLine = h("div", { class: "replay-event", "data-testid": "replay-event" });
     clear(this.root, h("div", { class: "replay-screen", "data-game": t.game, "data-game-id": this.gameId },
-      h("div", { class: "table-head" }, h("h2", {}, `Replay: ${this.title}`), pill(t.status), h("code", {}, this.gameId),
+      h("div", { class: "table-head" }, h("h1", {}, `Replay: ${this.title}`), pill(t.status === "finished" ? "finished" : "in play"),
         h("span", { class: "grow" }), h("a", { href: `#/game/${this.gameId}` }, "to the table")),
       this.finished ? null : h("p", { class: "muted" }, "The game is not finished: you may replay only your own view (or the spectator's) until it ends."),
       h("div", { class: "replay-bar" },
-        h("button", { onclick: () => this.show(1), title: "first version" }, "|◀"),
-        h("button", { onclick: step(-1), "data-testid": "replay-prev", title: "previous version" }, "◀"),
+        h("button", { onclick: () => this.show(1), "aria-label": "first step" }, "|◀"),
+        h("button", { onclick: step(-1), "data-testid": "replay-prev", "aria-label": "previous step" }, "◀"),
         this.slider,
-        h("button", { onclick: step(1), "data-testid": "replay-next", title: "next version" }, "▶"),
-        h("button", { onclick: () => this.show(this.last), title: "last version" }, "▶|"),
+        h("button", { onclick: step(1), "data-testid": "replay-next", "aria-label": "next step" }, "▶"),
+        h("button", { onclick: () => this.show(this.last), "aria-label": "last step" }, "▶|"),
         this.playButton = h("button", { onclick: () => this.toggle(), "data-testid": "replay-play", title: "play the versions in turn" }, "play"),
         this.number, this.select),
       this.eventLine, this.body));
@@ -94,7 +94,7 @@ export class ReplayScreen {
   async show(version) {
     this.version = version;
     this.slider.value = String(version);
-    this.number.textContent = `version ${version} of ${this.last}`;
+    this.number.textContent = `step ${version} of ${this.last}`;
     const ask = ++this.ask;
     const params = { version };
     if (this.as !== "") params.as = this.as;
@@ -110,14 +110,17 @@ export class ReplayScreen {
     }
     if (ask !== this.ask || this.stopped) return;
     const ev = events.events.find((e) => e.version === version);
-    this.eventLine.textContent = ev ? `v${version}: ${describeEvent(ev.event, this.names, (s) => this.seatName(s))}` : `v${version}`;
-    this.eventLine.title = ev ? JSON.stringify(ev.event) : "";
-    const open = openDetails(this.body);
-    clear(this.body, h("div", { "data-version": String(answer.version), "data-as": this.as || "self", class: "replay-view" },
-      h("div", {}, pill(answer.status), " ", answer.seat === null ? pill(this.as === "full" ? "full view" : "spectator") : pill(`seat ${answer.seat + 1}`)),
-      answer.status === "finished" ? outcomeTable(answer.outcome, (s) => this.seatName(s)) : null,
-      drawView(answer.view, { game: this.table.game, comp: this.comp, names: this.names, seats: answer.seats || this.table.seats, viewerLabel: "this view" })));
-    restoreDetails(this.body, open);
+    const seatName = (s) => this.seatName(s);
+    this.eventLine.textContent = ev ? `${version}: ${describeEvent(ev.event, this.names, seatName, this.screen, this.comp) || "bookkeeping (a shuffle or a marker)"}` : String(version);
+    const seats = answer.seats || this.table.seats;
+    const ctx = context(answer.view, { game: this.table.game, comp: this.comp, names: this.names, seats, viewerLabel: "this view",
+      seatName: seatNamer(seats), describeCommand: (c) => describeCommand(c, this.names, seatName) });
+    const { board, hand } = drawView(answer.view, ctx);
+    const next = h("div", { class: "replay-body" }, h("div", { "data-version": String(answer.version), "data-as": this.as || "self", class: "replay-view" },
+      h("p", {}, answer.seat === null ? pill(this.as === "full" ? "the full view" : "a spectator's view") : pill(`${seatName(answer.seat)}'s view`)),
+      answer.status === "finished" ? outcomeTable(answer.outcome, ctx) : null,
+      h("div", { class: "play" }, h("div", { class: "view-wrap" }, board), hand ? h("div", { class: "dock replay-dock" }, hand) : null)));
+    morph(this.body, next);
     this.root.querySelector(".replay-screen").setAttribute("data-shown", String(answer.version));
   }
 }

@@ -1,11 +1,13 @@
-// Small DOM helpers shared by every screen: elements, messages, cards, the JSON fallback.
+// Small DOM helpers shared by every screen: elements, messages, cards, piles, symbols.
 
+// An element. Handlers (`onclick`, `oninput`...) are set as the element's own properties, so that
+// morph.js can hand a redrawn element's handlers to the element it keeps.
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElementNS(tag.startsWith("svg:") ? "http://www.w3.org/2000/svg" : "http://www.w3.org/1999/xhtml",
     tag.replace(/^svg:/, ""));
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    if (k.startsWith("on") && typeof v === "function") el[k] = v;
     else if (k === "class") el.setAttribute("class", Array.isArray(v) ? v.filter(Boolean).join(" ") : v);
     else if (k === "style" && typeof v === "object") {
       for (const [prop, val] of Object.entries(v)) if (val !== null && val !== undefined) el.style.setProperty(prop, val);
@@ -31,11 +33,14 @@ export function clear(el, ...children) {
   return el;
 }
 
+// Words only a screen reader hears (a colour's name beside its symbol, a count beside pips).
+export const hidden = (text) => h("span", { class: "sr-only" }, text);
+
 // A message for the person: the server's sentence; its code is kept for machines (data-code).
 export function message(text, kind = "error", code = null) {
   const box = document.getElementById("messages");
   const item = h("div", { class: ["message", kind], "data-code": code }, text,
-    h("button", { class: "close", title: "dismiss", onclick: () => item.remove() }, "×"));
+    h("button", { class: "close", "aria-label": "dismiss", onclick: () => item.remove() }, "×"));
   box.append(item);
   while (box.children.length > 4) box.firstChild.remove();
   if (kind !== "error") setTimeout(() => item.remove(), 4000);
@@ -47,10 +52,26 @@ export function errorMessage(err, what = "") {
   return message(prefix + (err.message || String(err)), "error", err.code || null);
 }
 
-export function setStatus(text, kind = "") {
+// The connection's state, in words (a close code is for machines: data-code).
+export function setStatus(text, kind = "", code = null) {
   const el = document.getElementById("status");
   el.textContent = text;
   el.className = "status " + kind;
+  if (code === null) el.removeAttribute("data-code");
+  else el.setAttribute("data-code", String(code));
+}
+
+// Said to screen readers (the page's aria-live region): turns, moves, results.
+let announceTimer = null;
+const said = [];
+export function announce(text) {
+  if (!text) return;
+  said.push(text);
+  clearTimeout(announceTimer);
+  announceTimer = setTimeout(() => {
+    const el = document.getElementById("announce");
+    if (el) el.textContent = said.splice(0).slice(-4).join(" ");
+  }, 150);
 }
 
 export function humanize(name) {
@@ -58,59 +79,99 @@ export function humanize(name) {
     .replace(/^./, (c) => c.toUpperCase());
 }
 
-// A collapsible JSON tree: the fallback for any part of a view no renderer draws.
-export function jsonTree(value, label = null, open = false) {
-  if (value === null || typeof value !== "object") {
-    return h("span", { class: "json-leaf" }, label !== null ? h("span", { class: "json-key" }, label + ": ") : null,
-      h("span", { class: "json-" + (value === null ? "null" : typeof value) }, JSON.stringify(value)));
-  }
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
-  const summary = Array.isArray(value) ? `[${value.length}]` : `{${entries.length}}`;
-  const simple = entries.every(([, v]) => v === null || typeof v !== "object");
-  if (simple && entries.length <= 12) {
-    return h("span", { class: "json-leaf" }, label !== null ? h("span", { class: "json-key" }, label + ": ") : null,
-      h("span", { class: "json-inline" }, JSON.stringify(value)));
-  }
-  return h("details", { class: "json", open },
-    h("summary", {}, label !== null ? h("span", { class: "json-key" }, label + " ") : null, summary),
-    h("ul", {}, entries.map(([k, v]) => h("li", {}, jsonTree(v, k)))));
-}
+export const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
 
-// The parts of a view a renderer did not draw, as JSON (nothing the viewer may see is hidden).
-export function leftovers(view, drawn) {
-  const rest = {};
-  for (const [k, v] of Object.entries(view || {})) if (!drawn.has(k)) rest[k] = v;
-  if (!Object.keys(rest).length) return null;
-  return h("div", { class: "leftovers" }, h("h4", {}, "Other fields of the view"), jsonTree(rest, null, false));
-}
-
-// A card: `info` = {title, sub, lines[], cls, colour}; `pick` is the key a move's option names it
-// by ("card:<id>", "tile:<id>", "pile:<kind>": picks.js), or null when it is never picked.
+// A card: `info` = {title, sub, lines[], cls, colour, icon, corner, tip, label}; `pick` is the key a
+// move's option names it by ("card:<id>", "tile:<id>", "pile:<kind>": picks.js), or null when it is
+// never picked. `data-key` keeps it across redraws (morph.js) and lets it glide where it went.
 export function card(id, info = {}, pick = null) {
   return h("div", {
     class: ["card", info.cls],
-    "data-card": id, "data-pick": pick, title: info.tip || id,
-    style: info.colour ? { "--card-colour": info.colour } : null,
+    "data-card": id, "data-key": "card:" + id, "data-flip": "card:" + id, "data-pick": pick, title: info.tip || null,
+    style: info.colour ? { "--card-colour": info.colour, "--card-ink": inkOn(info.colour) } : null,
   },
-  h("div", { class: "card-title" }, info.title || id),
+  // the corner on the left, as a printed card's index: what a fanned hand still shows
+  h("div", { class: "card-band", "aria-hidden": "true" },
+    h("span", { class: "card-corner" }, info.corner || ""), h("span", { class: "card-icon" }, info.icon || "")),
+  info.label ? hidden(info.label + " ") : null,
+  h("div", { class: "card-title" }, info.title || "?"),
   info.sub ? h("div", { class: "card-sub" }, info.sub) : null,
   (info.lines || []).map((l) => h("div", { class: "card-line" }, l)));
 }
 
-export function cardBack(label = "", cls = "") {
-  return h("div", { class: ["card", "back", cls] }, h("div", { class: "card-title" }, label));
+export function cardBack(label = "", cls = "", key = null) {
+  return h("div", { class: ["card", "back", cls], "aria-hidden": "true", "data-key": key },
+    h("div", { class: "back-mark" }, label));
 }
 
-export function backs(count, label = "") {
-  if (!count) return h("span", { class: "muted" }, "none");
-  if (count > 8) return h("div", { class: "cards" }, cardBack(label), h("span", { class: "count" }, `× ${count}`));
-  return h("div", { class: "cards" }, Array.from({ length: count }, () => cardBack(label)));
+// A pile face down: a short stack of backs and its count. `pick`: the move it stands for.
+export function pile(count, label, { name = label, cls = "", pick = null, key = null } = {}) {
+  const shown = Math.min(count, 3);
+  return h("div", { class: ["pile", cls, count ? null : "empty"], "data-pick": pick, "data-key": key || `pile:${name}` },
+    h("div", { class: "stack", "aria-hidden": "true" },
+      count ? Array.from({ length: shown }, (_, i) => h("div", { class: "card back", style: { "--i": String(i) } },
+        h("div", { class: "back-mark" }, label))) : h("div", { class: "card slot" })),
+    h("div", { class: "pile-count" }, `${name}: ${count}`));
+}
+
+// A hidden hand: the backs fanned, and how many.
+export function backs(count, label = "", owner = "") {
+  if (!count) return h("p", { class: "muted" }, "no cards");
+  const shown = Math.min(count, 12);
+  return h("div", { class: "cards fan backs" },
+    Array.from({ length: shown }, (_, i) => cardBack(label, "", `back:${i}`)),
+    h("span", { class: "count" }, `${count} card${count === 1 ? "" : "s"}${owner ? " in " + owner : ""}`));
+}
+
+// A row of cards; `fan`: overlapped like a hand held in the hand.
+export function cards(list, { fan = false, small = false, testid = null, empty = "none" } = {}) {
+  if (!list.length) return h("p", { class: "muted" }, empty);
+  return h("div", { class: ["cards", fan ? "fan" : null, small ? "small" : null], "data-testid": testid }, list);
 }
 
 export function section(title, ...children) {
-  return h("section", { class: "panel" }, title ? h("h3", {}, title) : null, ...children);
+  return h("section", { class: "panel", "data-key": title ? "section:" + title : null },
+    title ? h("h2", {}, title) : null, ...children);
 }
 
 export function pill(text, cls = "") {
   return h("span", { class: ["pill", cls] }, text);
+}
+
+// --- colours and their symbols ------------------------------------------------------------------
+// Every colour on the table has a symbol too, so no choice rests on telling fills apart (the
+// I Love Portugal rulebook's Final Notes give each colour a symbol; the printed ones are not
+// public, so these are ours, drawn from DejaVu Sans).
+export const COLOURS = {
+  red: { fill: "#c8372d", symbol: "▲", name: "red" },
+  purple: { fill: "#7b4bb3", symbol: "◆", name: "purple" },
+  yellow: { fill: "#e2b21c", symbol: "★", name: "yellow" },
+  blue: { fill: "#2f68c0", symbol: "●", name: "blue" },
+  green: { fill: "#2e7d32", symbol: "■", name: "green" },
+  orange: { fill: "#e07a22", symbol: "✚", name: "orange" },
+  grey: { fill: "#8a8f98", symbol: "○", name: "grey" },
+};
+export const SEAT_ORDER = ["red", "blue", "yellow", "green", "purple", "orange"];
+
+// The text colour that reads on a fill (WCAG contrast 4.5 or more): white, else near-black.
+export function inkOn(hex) {
+  const m = /^#([0-9a-f]{6})$/i.exec(hex || "");
+  if (!m) return "#fff";
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const c = parseInt(m[1].slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return 1.05 / (l + 0.05) >= 4.5 ? "#fff" : "#1f1d1a";
+}
+
+export function colourOf(name) {
+  return COLOURS[name] || COLOURS.grey;
+}
+
+// A colour's chip: the fill, its symbol, and its name for screen readers.
+export function swatch(name, { text = null } = {}) {
+  const c = colourOf(name);
+  return h("span", { class: "chip", style: { "--chip": c.fill, "--chip-ink": inkOn(c.fill) } },
+    h("span", { class: "chip-symbol", "aria-hidden": "true" }, c.symbol), text === null ? hidden(c.name) : text);
 }

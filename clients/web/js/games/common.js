@@ -1,25 +1,46 @@
-// Pieces the game screens share: seat headers and colours.
+// Pieces the game screens share: seat panels and their heads, stats, words for lists.
 
-import { h, pill } from "../ui.js";
+import { h, pill, hidden, colourOf, inkOn } from "../ui.js";
 
-export const SEAT_COLOURS = ["#d9534f", "#5b7cd6", "#e0b030", "#4caf50", "#9c5fc4", "#ef8a3c"];
+// A seat's token: its colour and symbol, then its name. A move that names a seat (a trade's or a
+// steal's target) picks it here ("seat:<n>").
+export function seatToken(seat, ctx, { pick = true } = {}) {
+  const c = colourOf(ctx.seatColour(seat));
+  return h("span", { class: "seat-token", "data-pick": pick ? `seat:${seat}` : null, "data-key": `seat-token:${seat}`,
+    style: { "--chip": c.fill, "--chip-ink": inkOn(c.fill) } },
+  h("span", { class: "chip-symbol", "aria-hidden": "true" }, c.symbol), h("strong", {}, ctx.seatName(seat)), hidden(` (${c.name})`));
+}
 
 export function seatHeader(seat, ctx, extra = []) {
   const awaited = (ctx.view.awaiting || []).filter((a) => a.seat === seat);
+  const last = ctx.last && ctx.last.get(seat);
   return h("div", { class: "seat-head" },
-    h("span", { class: "seat-dot", style: { background: ctx.seatColour ? ctx.seatColour(seat) : SEAT_COLOURS[seat % 6] } }),
-    h("strong", {}, ctx.seatName(seat)),
+    h("h3", {}, seatToken(seat, ctx)),
     seat === ctx.view.viewer ? pill(ctx.viewerLabel || "you", "you") : null,
-    ctx.view.turn === seat ? pill("turn", "turn") : null,
-    awaited.map((a) => pill("awaited: " + a.reason, "awaited")),
-    extra);
+    awaited.length ? pill(awaited.map((a) => ctx.reason(a.reason)).join(", "), "awaited") : null,
+    extra,
+    last ? h("p", { class: "last-move", "data-testid": `last-${seat}` }, h("span", { class: "last-label" }, "Last move: "), last.text) : null);
 }
 
 export function stat(label, value) {
   return h("span", { class: "stat" }, h("span", { class: "stat-label" }, label), " ", h("b", {}, value));
 }
 
-// A seat's panel: a move that names a seat (a trade's or a steal's target) picks it here.
-export function seatPanel(seat, ...children) {
-  return h("section", { class: "panel seat-panel", "data-pick": `seat:${seat}`, "data-seat-panel": String(seat) }, ...children);
+export function seatPanel(seat, ctx, ...children) {
+  const c = colourOf(ctx.seatColour(seat));
+  return h("section", { class: ["panel", "seat-panel", seat === ctx.view.viewer ? "mine" : null,
+    (ctx.view.awaiting || []).some((a) => a.seat === seat) ? "awaited" : null],
+  "data-seat-panel": String(seat), "data-key": `seat-panel:${seat}`, style: { "--seat": c.fill } }, ...children);
+}
+
+// "a, b and c"
+export function listWords(items) {
+  const xs = items.filter((x) => x !== null && x !== undefined && x !== "");
+  if (xs.length <= 1) return xs.join("");
+  return xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+}
+
+// Breakdown lines [words, points] and their total, as the outcome's table shows them.
+export function lines(...rows) {
+  return rows.filter((r) => r && (r[1] !== 0 || r[2]));
 }

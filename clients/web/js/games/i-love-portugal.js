@@ -1,152 +1,276 @@
-// I Love Portugal: the map drawn from the catalog's circles and connections (SVG), with the
-// tourists and cubes of the view; the piles, hands and discard piles as cards. Picked on the
-// table: circles ("circle:<id>"; a region's black circle is "region:<id>" too), the shop's piles
-// ("pile:<kind>"), the colours ("colour:<c>"), the photo pile (the move BuyPhoto).
+// I Love Portugal: the board as the printed one shows it, the mainland, the Azores and Madeira,
+// the black circles of the regions (their colour and symbol, rating, cube spaces, photos left)
+// and the grey circles of the routes, land routes as ropes and sea routes as blue dashes, the
+// tourists as pawns. The shop's piles, each seat's hand (fanned), draw and discard piles, photos by
+// colour. Picked on the table: circles ("circle:<id>"; a region's black circle is "region:<id>"
+// too), the shop's piles ("pile:<kind>"), the colours ("colour:<c>"), the photo pile (BuyPhoto).
 
-import { h, svg, card, backs, section } from "../ui.js";
-import { seatHeader, seatPanel, stat } from "./common.js";
+import { h, svg, card, cards, pile, backs, section, plural, colourOf, swatch, hidden } from "../ui.js";
+import { seatHeader, seatPanel, stat, listWords } from "./common.js";
 
-const COLOURS = {
-  red: "#d9534f", purple: "#8e5bc4", yellow: "#e6b422", blue: "#4a78d0", green: "#4caf50",
-  grey: "#8a8f98", orange: "#ef8a3c",
+// The mainland's coast and border, as longitude and latitude (a simplified outline, public
+// geography), drawn with the board data's own projection (the regions' `ref` says it:
+// x = (lon + 10) * 250 + 100, y = (42.3 - lat) * 220 + 40).
+const MAINLAND = [
+  [-8.87, 41.87], [-8.6, 42.05], [-8.2, 42.15], [-8.05, 41.83], [-7.6, 41.87], [-7.2, 41.88], [-6.9, 41.95],
+  [-6.55, 41.95], [-6.2, 41.6], [-6.5, 41.3], [-6.8, 41.05], [-6.93, 40.9], [-6.8, 40.5], [-6.85, 40.25],
+  [-7.0, 40.15], [-7.0, 39.67], [-7.3, 39.45], [-7.2, 39.2], [-7.0, 38.9], [-7.2, 38.75], [-7.3, 38.45],
+  [-7.1, 38.2], [-6.95, 38.2], [-7.3, 38.0], [-7.5, 37.6], [-7.42, 37.19], [-7.9, 37.0], [-8.3, 37.08],
+  [-8.67, 37.1], [-8.99, 37.02], [-8.8, 37.4], [-8.87, 37.95], [-8.75, 38.3], [-8.98, 38.45], [-9.21, 38.41],
+  [-9.1, 38.65], [-9.5, 38.72], [-9.4, 39.1], [-9.38, 39.36], [-9.07, 39.6], [-8.87, 40.15], [-8.75, 40.64],
+  [-8.65, 41.0], [-8.68, 41.18], [-8.78, 41.5],
+];
+const project = ([lon, lat]) => [(lon + 10) * 250 + 100, (42.3 - lat) * 220 + 40];
+
+// The islands around a circle drawn as an inset: a few blobs, as the board's insets show them.
+const ISLANDS = {
+  acores: [[-40, -18, 16, 7], [-8, 6, 20, 8], [28, 22, 13, 6], [44, -10, 9, 5]],
+  madeira: [[-6, 0, 30, 11], [38, -24, 8, 5]],
 };
-const colour = (c) => COLOURS[c] || c || "#999";
 
-function cardInfo(id, comp, names) {
+function cardInfo(id, comp) {
   const photo = (comp.photos || []).find((p) => p.id === id);
   if (photo) {
     const region = (comp.regions || []).find((r) => r.id === photo.region);
-    return { title: photo.name, sub: "Photo · " + (region ? region.name : photo.region), cls: "photo",
-      colour: colour(region && region.colour) };
+    const c = colourOf(region && region.colour);
+    return { title: photo.name, sub: region ? region.name : "", corner: c.symbol, icon: "◙", cls: "photo",
+      colour: c.fill, label: `${c.name} photo:`, tip: `Photo of ${region ? region.name : "a region"} (${c.name})` };
   }
   let m = /^backpack-([a-z]+)-(\d+)eur/.exec(id);
-  if (m) return { title: `${m[2]} €`, sub: "Backpack", cls: "backpack", colour: colour(m[1]) };
+  if (m) {
+    const c = colourOf(m[1]);
+    return { title: `${m[2]} €`, sub: "Backpack", corner: c.symbol, icon: "♜", cls: "backpack", colour: c.fill,
+      label: `${c.name} backpack worth`, tip: `Backpack card worth ${m[2]} € (${c.name})` };
+  }
   m = /^(selfie|album|plane)/.exec(id);
   if (m) {
-    const pile = (comp.piles || []).find((p) => p.kind === m[1]);
-    return { title: pile ? pile.name : m[1], sub: pile ? `pays ${pile.value} €` : "", cls: m[1] };
+    const p = (comp.piles || []).find((x) => x.kind === m[1]);
+    const icon = { selfie: "☺", album: "▥", plane: "✈" }[m[1]];
+    return { title: p ? p.name : "card", sub: p ? `pays ${p.value} €` : "", corner: p ? `${p.value}€` : "", icon, cls: m[1],
+      tip: p ? `${p.name} card: pays ${p.value} €${m[1] === "plane" ? ", or flies your tourist to an airport" : ""}${m[1] === "album" ? ", makes a photo pay" : ""}` : "" };
   }
-  return { title: names.get(id) || id };
+  return { title: "card" };
+}
+
+function cardName(id, comp) {
+  const i = cardInfo(id, comp);
+  if (i.cls === "photo") return `the photo ${i.title} (${i.sub})`;
+  if (i.cls === "backpack") return `a ${i.title} backpack`;
+  return i.title === "card" ? null : `a ${i.title} card`;
+}
+
+function circlesOf(comp) {
+  const circles = new Map();
+  for (const r of comp.regions || []) circles.set(r.id, { ...r, black: true });
+  for (const w of comp.waypoints || []) circles.set(w.id, { ...w, black: false });
+  return circles;
+}
+
+function waypointName(id, comp) {
+  const regions = new Map((comp.regions || []).map((r) => [r.id, r.name]));
+  const parts = id.split("~");
+  const n = /^\d+$/.test(parts[parts.length - 1]) ? parts.pop() : "";
+  return `grey circle ${n} on the way ${parts.map((p) => regions.get(p) || "").join("–")}`.replace(/ {2}/g, " ");
 }
 
 function mapOf(view, ctx) {
   const comp = ctx.comp;
-  const circles = new Map();
-  for (const r of comp.regions || []) circles.set(r.id, { ...r, black: true });
-  for (const w of comp.waypoints || []) circles.set(w.id, { ...w, black: false });
+  const circles = circlesOf(comp);
   const all = [...circles.values()];
   if (!all.length) return h("p", { class: "muted" }, "The catalog has no map for this game.");
-  const xs = all.map((c) => c.x), ys = all.map((c) => c.y);
-  // room for the labels above the circles and the cube spaces below them
-  const box = [Math.min(...xs) - 60, Math.min(...ys) - 70, Math.max(...xs) - Math.min(...xs) + 150,
-    Math.max(...ys) - Math.min(...ys) + 130];
   const regions = new Map((view.regions || []).map((r) => [r.region, r]));
-  const parts = [];
+  const tourists = new Map();
+  (view.seats || []).forEach((s, seat) => { if (s.tourist) tourists.set(s.tourist, [...(tourists.get(s.tourist) || []), seat]); });
+  const parts = [svg("rect", { x: 0, y: 0, width: 1120, height: 1300, class: "sea" })];
+  parts.push(svg("path", { class: "land", d: "M" + MAINLAND.map(project).map((p) => p.join(",")).join(" L") + " Z" }));
+  for (const [id, blobs] of Object.entries(ISLANDS)) {
+    const c = circles.get(id);
+    if (!c) continue;
+    parts.push(svg("rect", { x: c.x - 75, y: c.y - 60, width: 150, height: 120, rx: 10, class: "inset" }));
+    for (const [dx, dy, rx, ry] of blobs) parts.push(svg("ellipse", { cx: c.x + dx, cy: c.y + dy, rx, ry, class: "land" }));
+  }
   for (const con of comp.connections || []) {
     const a = circles.get(con.a), b = circles.get(con.b);
     if (!a || !b) continue;
     parts.push(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "connection " + con.kind }));
   }
-  for (const c of all) {
+  // north to south, so Tab walks the map as a reader does
+  for (const c of all.slice().sort((p, q) => p.y - q.y || p.x - q.x)) {
     const r = regions.get(c.id);
-    const g = svg("g", { class: ["circle", c.black ? "region" : "waypoint"], "data-circle": c.id,
-      "data-pick": c.black ? `circle:${c.id} region:${c.id}` : `circle:${c.id}` });
+    const here = (tourists.get(c.id) || []).map((s) => ctx.seatName(s));
+    let label;
+    // buying a photo is a map move too: the viewer's tourist's black circle stands for it
+    const mineHere = c.black && view.viewer !== null && view.viewer !== undefined && view.seats[view.viewer]?.tourist === c.id;
+    const g = svg("g", { class: ["circle", c.black ? "region" : "waypoint"], "data-circle": c.id, "data-key": "circle:" + c.id,
+      "data-pick": c.black ? `circle:${c.id} region:${c.id}${mineHere ? " move:BuyPhoto" : ""}` : `circle:${c.id}`, role: "img", "data-role": "img" });
+    g.append(svg("circle", { cx: c.x, cy: c.y, r: c.black ? 46 : 22, class: "halo" })); // shown round a target
     if (c.black) {
-      g.append(svg("circle", { cx: c.x, cy: c.y, r: 30, class: "ring", fill: colour(c.colour) }));
+      const col = colourOf(c.colour);
+      const cubes = r ? [...(r.neutral ? ["neutral"] : []), ...r.cubes.map((s) => ctx.seatName(s))] : [];
+      label = `${c.name}, ${col.name} region${c.airport ? ", airport" : ""}` + (r ? `, photo ${r.price} €, ${plural(r.photos_left, "photo")} left, cubes: ${cubes.length ? listWords(cubes) : "none"} of ${r.spaces}` : "")
+        + (here.length ? `, tourist of ${listWords(here)}` : "");
+      g.append(svg("circle", { cx: c.x, cy: c.y, r: 31, class: "ring", fill: col.fill }));
+      g.append(svg("text", { x: c.x - 20, y: c.y - 14, class: "symbol", "aria-hidden": "true" }, col.symbol));
       g.append(svg("circle", { cx: c.x, cy: c.y, r: 16, class: "black" }));
-      g.append(svg("text", { x: c.x, y: c.y - 36, class: "label" }, c.name));
+      g.append(svg("text", { x: c.x, y: c.y - 38, class: "label", "aria-hidden": "true" }, c.name));
       if (r) {
-        g.append(svg("text", { x: c.x, y: c.y + 5, class: "price" }, `${r.price}€`));
-        // cube spaces: neutral first, then each cube in seat colour
-        const spaces = [];
-        if (r.neutral) spaces.push({ fill: "#fff", seat: null });
-        for (const s of r.cubes) spaces.push({ fill: ctx.seatColour(s), seat: s });
+        g.append(svg("text", { x: c.x, y: c.y + 5, class: "price", "aria-hidden": "true" }, `${r.price}€`));
+        const fills = [...(r.neutral ? [{ fill: "#fff", seat: "neutral" }] : []), ...r.cubes.map((s) => ({ fill: colourOf(ctx.seatColour(s)).fill, seat: String(s), symbol: colourOf(ctx.seatColour(s)).symbol }))];
         for (let i = 0; i < r.spaces; i++) {
-          const cube = spaces[i];
-          g.append(svg("rect", {
-            x: c.x - 24 + i * 17, y: c.y + 34, width: 14, height: 14, rx: 2,
-            class: cube ? "cube" : "space", fill: cube ? cube.fill : "none",
-            "data-cube": cube ? (cube.seat === null ? "neutral" : String(cube.seat)) : null,
-          }));
+          const cube = fills[i];
+          const x = c.x - 24 + i * 18, y = c.y + 35;
+          g.append(svg("rect", { x, y, width: 15, height: 15, rx: 2, class: cube ? "cube" : "space", fill: cube ? cube.fill : "none",
+            "data-cube": cube ? cube.seat : null, "aria-hidden": "true" }));
+          if (cube && cube.symbol) g.append(svg("text", { x: x + 7.5, y: y + 12, class: "cube-symbol", "aria-hidden": "true" }, cube.symbol));
         }
+        g.append(svg("text", { x: c.x + 36, y: c.y + 12, class: "photos-left", "aria-hidden": "true" }, `◙${r.photos_left}`));
       }
-      if (c.airport) g.append(svg("text", { x: c.x + 24, y: c.y - 18, class: "airport" }, "✈"));
+      if (c.airport) g.append(svg("text", { x: c.x + 22, y: c.y - 18, class: "airport", "aria-hidden": "true" }, "✈"));
     } else {
-      g.append(svg("circle", { cx: c.x, cy: c.y, r: 9, class: "grey" }));
+      label = waypointName(c.id, comp) + (here.length ? `, tourist of ${listWords(here)}` : "");
+      g.append(svg("circle", { cx: c.x, cy: c.y, r: 10, class: "grey" }));
     }
-    g.append(svg("title", {}, (c.name || c.id) + (r ? ` · rating ${r.price} € · photos left ${r.photos_left}` : "")));
+    g.setAttribute("aria-label", label);
     parts.push(g);
   }
-  // tourists: one pawn per seat, spread around their circle
-  const at = new Map();
-  (view.seats || []).forEach((s, seat) => {
-    if (!s.tourist) return;
-    const c = circles.get(s.tourist);
-    if (!c) return;
-    const n = at.get(s.tourist) || 0;
-    at.set(s.tourist, n + 1);
-    const angle = -Math.PI / 2 + n * 1.2;
-    const x = c.x + Math.cos(angle) * 14 + 18, y = c.y + Math.sin(angle) * 14 - 4;
-    parts.push(svg("g", { class: "tourist", "data-tourist": String(seat) },
-      svg("circle", { cx: x, cy: y - 12, r: 7, fill: ctx.seatColour(seat) }),
-      svg("path", { d: `M${x - 9},${y + 10} L${x},${y - 6} L${x + 9},${y + 10} Z`, fill: ctx.seatColour(seat) }),
-      svg("title", {}, `${ctx.seatName(seat)}'s tourist`)));
-  });
-  return svg("svg", { class: "map", viewBox: box.join(" "), role: "img", "aria-label": "Map of Portugal", "data-testid": "map" }, parts);
+  // tourists: a pawn a seat, in its colour with its symbol, beside its circle
+  for (const [at, seats] of tourists) {
+    const c = circles.get(at);
+    if (!c) continue;
+    seats.forEach((seat, n) => {
+      const col = colourOf(ctx.seatColour(seat));
+      const x = c.x - 46 - n * 24, y = c.y + 2;
+      parts.push(svg("g", { class: "tourist", "data-tourist": String(seat), "data-key": "tourist:" + seat, "data-flip": "tourist:" + seat,
+        "aria-hidden": "true" },
+      svg("circle", { cx: x, cy: y - 18, r: 10, fill: col.fill }),
+      svg("path", { d: `M${x - 13},${y + 14} L${x},${y - 8} L${x + 13},${y + 14} Z`, fill: col.fill }),
+      svg("text", { x, y: y + 11, class: "pawn-symbol" }, col.symbol)));
+    });
+  }
+  return svg("svg", { class: "map", viewBox: "0 0 1120 1300", role: "group", "aria-label": "Map of Portugal, the Azores and Madeira", "data-testid": "map" }, parts);
+}
+
+// Photo points (the view's score) and the colour sets the photos make, from the board data's set
+// rule (set_size, set_points): the same sum the final count makes.
+function setPoints(photos, comp) {
+  const colourOfPhoto = (id) => {
+    const p = (comp.photos || []).find((x) => x.id === id);
+    const r = p && (comp.regions || []).find((x) => x.id === p.region);
+    return r ? r.colour : null;
+  };
+  const count = new Map();
+  for (const id of photos || []) { const c = colourOfPhoto(id); if (c) count.set(c, (count.get(c) || 0) + 1); }
+  const sizes = comp.set_size || { default: 3 };
+  let points = 0;
+  for (const [c, n] of count) points += Math.floor(n / (sizes[c] || sizes.default || 3)) * (comp.set_points || 10);
+  return { points, count };
+}
+
+function photosByColour(photos, comp, small) {
+  const groups = new Map();
+  for (const id of photos) {
+    const p = (comp.photos || []).find((x) => x.id === id);
+    const r = p && (comp.regions || []).find((x) => x.id === p.region);
+    const c = r ? r.colour : "grey";
+    if (!groups.has(c)) groups.set(c, []);
+    groups.get(c).push(id);
+  }
+  return h("div", { class: "collections" }, [...groups.entries()].map(([c, ids]) => h("div", { class: "collection", "data-key": "photos:" + c },
+    h("div", { class: "cards fan small" }, ids.map(small)))));
 }
 
 export default {
+  fields: { colour: "Colour", region: "Region", pile: "Pile", to: "Walk to", airport: "Fly to" },
+  reasons: { colour: "to choose a colour", tourist: "to place the tourist", turn: "to play" },
   names(comp) {
-    // waypoints are named after their route: lisboa~madeira~2 -> "waypoint Lisboa–Madeira 2"
-    const regions = new Map((comp.regions || []).map((r) => [r.id, r.name]));
-    const waypoints = (comp.waypoints || []).map((w) => {
-      const parts = w.id.split("~");
-      const n = /^\d+$/.test(parts[parts.length - 1]) ? parts.pop() : "";
-      return [w.id, `waypoint ${parts.map((p) => regions.get(p) || p).join("–")}${n ? " " + n : ""}`];
-    });
-    return [...waypoints, ...(comp.piles || []).map((p) => [`pile:${p.kind}`, p.name])];
+    return [...(comp.waypoints || []).map((w) => [w.id, waypointName(w.id, comp)]),
+      ...(comp.piles || []).map((p) => [`pile:${p.kind}`, p.name])];
   },
   seatColour(view, seat) {
     const s = view.seats && view.seats[seat];
-    return s && s.colour ? colour(s.colour) : null;
+    return s && s.colour ? s.colour : "grey"; // no colour yet: grey, which no player plays
   },
   render(view, ctx) {
-    const drawn = new Set(["type", "players", "viewer", "phase", "turn", "first_player", "awaiting", "turn_cost",
-      "final_round", "regions", "piles", "photo_pile_count", "seats", "finished"]);
-    const info = (id) => cardInfo(id, ctx.comp, ctx.names);
+    const comp = ctx.comp;
+    const info = (id) => cardInfo(id, comp);
     const c = (id) => card(id, info(id), `card:${id}`);
     const small = (id) => card(id, info(id));
-    const el = h("div", { class: "board portugal" },
+    const me = view.viewer !== null && view.viewer !== undefined ? view.seats[view.viewer] : null;
+    const hand = me && me.hand ? section("Your hand",
+      me.hand_value !== null && me.hand_value !== undefined ? h("p", { class: "hand-value" }, `pays ${me.hand_value} €`, view.turn_cost ? ` · this turn costs ${view.turn_cost} €` : "") : null,
+      cards(me.hand.map(c), { fan: true, testid: `hand-${view.viewer}`, empty: "no cards in hand" })) : null;
+    const board = h("div", { class: "board portugal" },
       h("div", { class: "map-wrap" }, mapOf(view, ctx)),
       h("div", { class: "side" },
-        section("Turn",
-          stat("phase", view.phase), stat("turn cost", `${view.turn_cost} €`),
-          view.final_round ? h("span", { class: "pill awaited" }, "final round") : null,
-          stat("first player", view.first_player === null ? "-" : ctx.seatName(view.first_player)),
-          view.phase === "colour" ? h("div", { class: "swatches" }, "Colours: ", (ctx.comp.player_colours || []).map((c) => {
-            const owner = (view.seats || []).findIndex((s) => s.colour === c);
-            return h("span", { class: "swatch", "data-pick": "colour:" + c, style: { background: colour(c) },
-              title: owner >= 0 ? `${c}: ${ctx.seatName(owner)}` : c }, owner >= 0 ? ctx.seatName(owner) : c);
-          })) : null),
+        view.phase === "colour" ? section("Colours", h("div", { class: "swatches" }, (comp.player_colours || []).map((col) => {
+          const owner = (view.seats || []).findIndex((s) => s.colour === col);
+          return h("span", { class: "colour-choice", "data-pick": "colour:" + col, "data-key": "colour:" + col },
+            swatch(col, { text: colourOf(col).name }), owner >= 0 ? ` · ${ctx.seatName(owner)}` : "");
+        }))) : null,
         section("Shop",
-          h("div", { class: "cards" }, (view.piles || []).map((p) => card(p.pile, {
-            title: (ctx.comp.piles || []).find((x) => x.kind === p.pile)?.name || p.pile,
-            sub: `${p.price} € · ${p.count} left`, cls: p.pile,
-          }, `pile:${p.pile}`)),
-          h("div", { class: "pile", "data-pick": "move:BuyPhoto", title: "buy the photo of the region your tourist is in" },
-            backs(1, "Photos"), stat("photo pile", view.photo_pile_count)))),
-        (view.seats || []).map((s, seat) => seatPanel(seat,
-          seatHeader(seat, ctx, [stat("score", s.score), stat("cubes", s.cubes_left), s.colour ? stat("colour", s.colour) : null]),
-          h("div", {}, stat("at", s.tourist ? ctx.names.get(s.tourist) || s.tourist : "-"),
-            stat("draw pile", s.draw_count), s.hand_value !== null && s.hand_value !== undefined ? stat("hand pays", `${s.hand_value} €`) : null),
-          h("div", { class: "hand", "data-testid": `hand-${seat}` },
-            s.hand ? h("div", { class: "cards" }, s.hand.map(c)) : backs(s.hand_count, "ILP")),
-          s.draw ? h("details", {}, h("summary", {}, "Draw pile (revealed)"), h("div", { class: "cards small" }, s.draw.map(small))) : null,
-          s.discard && s.discard.length ? h("details", {}, h("summary", {}, `Discard pile (${s.discard.length})`),
-            h("div", { class: "cards small" }, s.discard.map(small))) : null,
-          s.photos && s.photos.length ? h("div", { class: "cards small" }, s.photos.map(small)) : null)),
+          view.final_round ? h("p", { class: "pill awaited" }, "final round") : null,
+          h("div", { class: "cards shop" }, (view.piles || []).map((p) => {
+            const pc = (comp.piles || []).find((x) => x.kind === p.pile);
+            const i = cardInfo(`${p.pile}-00`, comp);
+            const el = card(`pile-${p.pile}`, { ...i, corner: `${p.price}€`, sub: `${p.price} € to buy · ${p.count} left`, lines: [pc ? `pays ${pc.value} €` : ""],
+              label: `${i.title} pile:` }, `pile:${p.pile}`);
+            el.removeAttribute("data-card"); // a pile, not one card
+            return el;
+          })),
+          pile(view.photo_pile_count, "◙", { name: "Photo pile", pick: "move:BuyPhoto" })),
+        h("div", { class: "seats" }, (view.seats || []).map((s, seat) => {
+          const sets = setPoints(s.photos, comp);
+          return seatPanel(seat, ctx,
+            seatHeader(seat, ctx, [h("span", { class: "score", "data-testid": `score-${seat}` }, "score ",
+              h("b", {}, String(s.score + sets.points)), h("span", { class: "muted" }, ` (photos ${s.score} + colour sets ${sets.points})`)),
+            stat("cubes left", s.cubes_left), stat("at", s.tourist ? (comp.regions || []).find((r) => r.id === s.tourist)?.name || "a grey circle" : "not placed")]),
+            seat === view.viewer && hand ? null : h("div", { class: "hand", "data-testid": `hand-${seat}` },
+              s.hand ? cards(s.hand.map(c), { fan: true, small: true }) : backs(s.hand_count, "ILP", "hand")),
+            h("div", { class: "row" },
+              pile(s.draw_count, "ILP", { name: "Draw pile", key: `draw:${seat}` }),
+              pile((s.discard || []).length, "ILP", { name: "Discard pile", key: `discard:${seat}` })),
+            s.photos && s.photos.length ? [h("h4", {}, `Photos (${s.photos.length})`), photosByColour(s.photos, comp, small)] : null,
+            s.draw ? h("details", {}, h("summary", {}, "Draw pile, revealed"), cards(s.draw.map(small), { fan: true, small: true })) : null);
+        })),
       ),
     );
-    return { el, drawn };
+    return { board, hand };
   },
+  breakdown(outcome, ctx) {
+    return (outcome.breakdown || []).map((b) => ({
+      seat: b.seat, total: b.points,
+      lines: [
+        [`photos bought: ${plural(b.colours.reduce((n, c) => n + c.cards.length, 0), "photo")}`, b.photo_points],
+        ...b.colours.filter((c) => c.sets).map((c) => [`${plural(c.cards.length, colourOf(c.colour).name + " photo")} ${colourOf(c.colour).symbol}: ${plural(c.sets, "set")}`, c.points]),
+      ],
+      note: `turn order for ties: ${b.turn_position}`,
+    }));
+  },
+  events: {
+    FirstPlayerCardGiven: (e, w) => `${w.seat(e.seat)} takes the first player card`,
+    RatingTokensPlaced: () => "the rating tokens are on the regions",
+    ColourChosen: (e, w) => `${w.seat(e.seat)} plays ${w.colour(e.colour)}`,
+    HandDrawn: (e, w) => `${w.seat(e.seat)} drew ${plural(e.count, "card")}`,
+    NeutralCubesPlaced: (e) => `neutral cubes on ${plural(e.regions.length, "region")}`,
+    TouristPlaced: (e, w) => `${w.seat(e.seat)} placed their tourist in ${w.name(e.region)}`,
+    TurnPassedTo: (e, w) => `${w.seat(e.seat)}'s turn`,
+    CardBought: (e, w) => `${w.seat(e.seat)} bought ${w.name(e.card)} for ${e.price} €`,
+    TouristMoved: (e, w) => `${w.seat(e.seat)} walked from ${w.name(e.origin)} to ${w.name(e.to)} (${e.cost} €)`,
+    PlaneFlown: (e, w) => `${w.seat(e.seat)} flew from ${w.name(e.origin)} to ${w.name(e.to)}`,
+    PhotoBought: (e, w) => `${w.seat(e.seat)} bought ${w.name(e.card)} for ${e.price} €`,
+    LastCubePlaced: (e, w) => `${w.seat(e.seat)} placed their last cube: the final round begins`,
+    HandDiscarded: (e, w) => `${w.seat(e.seat)} ended the turn, paying ${e.paid} €`,
+    FinalScoresCounted: (e, w) => `final scores: ${w.scores(e.scores)}`,
+    DrawPileShuffled: () => null,
+  },
+  label(kind, value, ctx) {
+    if (kind === "colour") return colourOf(value).name + " " + colourOf(value).symbol;
+    if ((kind === "circle" || kind === "region") && typeof value === "string") {
+      const r = (ctx.comp.regions || []).find((x) => x.id === value);
+      return r ? r.name : waypointName(value, ctx.comp);
+    }
+    if (kind === "card" && typeof value === "string") return cardName(value, ctx.comp);
+    return null;
+  },
+  cardName,
 };

@@ -1,9 +1,10 @@
-// The game screens by catalog id; a game without one is drawn by the JSON fallback alone.
+// The game screens by catalog id; a game without one is drawn as a plain note.
 
 import vilar from "./vilar-de-mouros.js";
 import portugal from "./i-love-portugal.js";
 import itchy from "./itchy-feet.js";
 import liz from "./miss-liz-parks.js";
+import { h } from "../ui.js";
 
 export const SCREENS = {
   "vilar-de-mouros": vilar,
@@ -14,6 +15,6 @@ export const SCREENS = {
 
 export const FALLBACK = {
   render() {
-    return { el: document.createElement("div"), drawn: new Set() };
+    return { board: h("p", { class: "muted" }, "This web table has no screen for this game yet; its moves are listed below."), hand: null };
   },
 };
