@@ -785,7 +785,7 @@ export interface Step {
  */
 export interface Option {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: GameCommand;
 }
@@ -2051,7 +2051,7 @@ export interface VilarDeMourosView1 {
  */
 export interface VilarDeMourosOption {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: VilarDeMourosCommand;
 }
@@ -2110,7 +2110,7 @@ export interface ILovePortugalOptions1 {}
  */
 export interface ILovePortugalOption {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: ILovePortugalCommand;
 }
@@ -2171,7 +2171,7 @@ export interface ItchyFeetView1 {
  */
 export interface ItchyFeetOption {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: ItchyFeetCommand;
 }
@@ -2246,7 +2246,7 @@ export interface MissLizParksView1 {
  */
 export interface MissLizParksOption {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: MissLizParksCommand;
 }
