@@ -15,7 +15,7 @@ from typing import Any, Literal, Union
 
 import msgspec
 
-from domain import clock
+from domain import clock, messages
 from domain.clock import Clock, Clocks
 from domain.engine import CLOCK, AnyGame, Ctx, Deadline, Outcome, Rejected, Seat
 from domain.undo import RecordingRng, can_undo
@@ -23,10 +23,10 @@ from domain.undo import RecordingRng, can_undo
 Status = Literal["open", "active", "finished"]
 
 
-class TableOpened(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class TableOpened(messages.Event):
     game: str
     players: int
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
     rules: int = 1  # the game's rules version when the table opened (logs from before it: 1)
     clock: Clock | None = None  # the turn clock, if the table has one
     # A rematch keeps its people's seats for them until ``reserved_until_ms`` (shared clock).
@@ -34,7 +34,7 @@ class TableOpened(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
     reserved_until_ms: int = 0
 
 
-class SeatTaken(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class SeatTaken(messages.Event):
     seat: int
     name: str = ""
     bot: str | None = None
@@ -43,7 +43,7 @@ class SeatTaken(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
 Leaving = Literal["resigned", "dropped", "timed_out"]
 
 
-class SeatResigned(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class SeatResigned(messages.Event):
     """A seat left a game under way: by resigning, dropped after a long disconnection, or out of time."""
 
     seat: int
@@ -51,37 +51,37 @@ class SeatResigned(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
     bot: str | None = None  # the bot that plays the seat on; None when the game ends with it
 
 
-class TableCancelled(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class TableCancelled(messages.Event):
     """The creator called the table off before it started."""
 
 
-class RematchOpened(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class RematchOpened(messages.Event):
     """A finished game's rematch: a new game of the same kind and options."""
 
     game_id: str
 
 
-class ClockTicked(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class ClockTicked(messages.Event):
     """The end of a step at a table with a clock: when it happened, on the shared clock."""
 
     at_ms: int
     seat: int | None = None  # who acted (None: the game started, or the clock itself)
 
 
-class TimeRanOut(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class TimeRanOut(messages.Event):
     """The seat's clock ran out; what follows is the table's policy (a default move, or leaving)."""
 
     seat: int
 
 
-class Undoable(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class Undoable(messages.Event):
     """The next ``events`` events are one step of ``seat`` that it may take back (domain/undo.py)."""
 
     seat: int
     events: int
 
 
-class StepsUndone(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class StepsUndone(messages.Event):
     """``seat`` took back its steps after ``version``: the game is as it was then.
 
     The steps stay in the stream before this fact, so a replay shows what happened."""
@@ -106,17 +106,17 @@ TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (
 # -- the table's own commands, sent like any game command -------------------------------
 
 
-class Resign(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class Resign(messages.Command):
     """Leave the game under way: a bot plays the seat on (or the game ends if too few remain)."""
 
 
-class Undo(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True, omit_defaults=True):
+class Undo(messages.Command, omit_defaults=True):
     """Take back the last step of this turn, or every step after ``version``."""
 
     version: int | None = None
 
 
-class TimeUp(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TimeUp(messages.Command):
     """From the shared clock: a seat's clock (``window``) ran out. ``move`` is the default
     move a bot chose for the seat, when the policy is ``bot_move`` (the server's deadline
     worker chooses it, as any bot would)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from domain.cards import replaced, without
 from domain.engine import Awaited, Ctx, Rejected, Seat, fold
 from domain.miss_liz_parks.commands import (
     AssignEmployee,
@@ -148,7 +149,7 @@ def _deal(state: State, ctx: Ctx) -> list[Event]:
 
 
 def _park(state: State, seat: int, park: Park) -> State:
-    return replace(state, parks=(*state.parks[:seat], park, *state.parks[seat + 1 :]))
+    return replace(state, parks=replaced(state.parks, seat, park))
 
 
 def _building(park: Park, cell: Cell, building: Building) -> Park:
@@ -222,7 +223,7 @@ def evolve(state: State, event: Event) -> State:
             return _park(state, seat, park)
         case PlanningCardReturned(seat=seat, card=card):
             park = state.parks[seat]
-            park = replace(park, planning=tuple(c for c in park.planning if c != card))
+            park = replace(park, planning=without(park.planning, card or ""))
             state = replace(state, planning_deck=(*state.planning_deck, card or ""), step="free")
             return _park(state, seat, park)
         case ParkRoundBegan(round=number, order=order):
