@@ -216,8 +216,6 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
         raise Rejected("game_over", "This game is over.")
     if state.current is None or state.phase == "setup":
         raise Rejected("game_not_started", "The game has not started yet.")
-    if seat != state.current:
-        raise Rejected("not_your_turn", "It is not your turn.", {"turn": state.current})
     match command:
         case ChooseColour(colour=colour):
             if state.phase != "colour":

@@ -337,8 +337,6 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
         return _decide_opening(state, command, seat)
     if isinstance(command, ChooseTheme | PlaceEntrance | PlaceFirstStreet):
         raise Rejected("setup_over", "Every park is already set up.")
-    if seat != state.current:
-        raise Rejected("not_your_turn", "It is not your turn.", {"turn": state.current})
     park = state.parks[seat]
     step = state.step
     if step == "build" and not isinstance(command, BuildTile):
@@ -460,8 +458,6 @@ def _next_seat(state: State, seat: int) -> int:
 def _decide_theme(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
     if not isinstance(command, ChooseTheme):
         raise Rejected("setup_not_done", "Every player must choose a theme and set up their park first.")
-    if seat != state.current:
-        raise Rejected("not_your_turn", "Another player is choosing a theme.", {"turn": state.current})
     if command.theme not in THEME_IDS:
         raise Rejected("unknown_theme", "There is no such theme.", {"field": "theme"})
     if any(p.theme == command.theme for p in state.parks):
@@ -472,8 +468,6 @@ def _decide_theme(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[
 
 
 def _decide_opening(state: State, command: Command, seat: Seat) -> list[Event]:
-    if not 0 <= seat < state.players:
-        raise Rejected("not_your_turn", "Only players set up parks.")
     park = state.parks[seat]
     gate = entrance(park)
     match command:

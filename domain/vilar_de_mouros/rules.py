@@ -154,8 +154,6 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
         raise Rejected("game_over", "This game is over.")
     if state.current is None or state.phase not in ("action", "draw", "place"):
         raise Rejected("game_not_started", "The game has not started yet.")
-    if seat != state.current:
-        raise Rejected("not_your_turn", "It is not your turn.", {"turn": state.current})
     match command:
         case DrawFromDeck():
             _check_may_draw(state, seat)

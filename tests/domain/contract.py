@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.engine import AnyGame, Ctx, Pick, Rejected, Seat, Step
+from domain.table import decide_game
 
 MOST_OPTIONS = 300  # "a few hundred at most"
 
@@ -28,7 +29,7 @@ def ctx(seed: int = 0) -> Ctx:
 
 def accepted(game: AnyGame, state: Any, command: Any, seat: Seat, now_ms: int = 0) -> bool:
     try:
-        game.decide(state, command, seat, Ctx(rng=random.Random(0), now_ms=now_ms))
+        decide_game(game, state, command, seat, Ctx(rng=random.Random(0), now_ms=now_ms))
     except Rejected:
         return False
     return True

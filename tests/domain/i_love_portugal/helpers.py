@@ -23,6 +23,7 @@ from domain.i_love_portugal.commands import (
 )
 from domain.i_love_portugal.events import Event
 from domain.i_love_portugal.state import State
+from domain.table import decide_game
 
 ALL_IDS = sorted(CARDS)
 
@@ -47,7 +48,7 @@ def play(state: State, command: Command, seat: int | None = None, seed: int = 0)
     """Decide and apply one command (by the awaited seat, unless told)."""
     who = state.current if seat is None else seat
     assert who is not None
-    events = GAME.decide(state, command, who, ctx(seed))
+    events = decide_game(GAME, state, command, who, ctx(seed))
     return fold(state, events), events
 
 
@@ -55,7 +56,7 @@ def rejection(state: State, command: Command, seat: int | None = None) -> Reject
     who = state.current if seat is None else seat
     assert who is not None
     try:
-        GAME.decide(state, command, who, ctx())
+        decide_game(GAME, state, command, who, ctx())
     except Rejected as exc:
         return exc
     raise AssertionError(f"{command} was accepted")
@@ -139,6 +140,6 @@ def universe() -> list[Command]:
 def result(state: State, command: Command, seat: int) -> Any:
     """What decide answers: the events, or the rejection's code, message and details."""
     try:
-        return GAME.decide(state, command, seat, ctx())
+        return decide_game(GAME, state, command, seat, ctx())
     except Rejected as exc:
         return ("rejected", exc.code, exc.message, exc.details)

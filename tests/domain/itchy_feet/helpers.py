@@ -15,6 +15,7 @@ from domain.itchy_feet.commands import Command
 from domain.itchy_feet.events import Event
 from domain.itchy_feet.rules import in_play
 from domain.itchy_feet.state import Options, State, destination
+from domain.table import decide_game
 
 from .player import Seen, choose
 
@@ -40,7 +41,7 @@ def start(players: int = 3, options: Options | None = None, seed: int = 0) -> tu
 def play(state: State, command: Command, seat: int | None = None, **kw: Any) -> tuple[State, list[Event]]:
     who = state.current if seat is None else seat
     assert who is not None
-    events = GAME.decide(state, command, who, ctx(**kw))
+    events = decide_game(GAME, state, command, who, ctx(**kw))
     return fold(state, events), events
 
 
@@ -48,7 +49,7 @@ def rejection(state: State, command: Command, seat: int | None = None, **kw: Any
     who = state.current if seat is None else seat
     assert who is not None
     try:
-        GAME.decide(state, command, who, ctx(**kw))
+        decide_game(GAME, state, command, who, ctx(**kw))
     except Rejected as exc:
         return exc
     raise AssertionError(f"{command} was accepted")
@@ -120,7 +121,7 @@ def zones(state: State) -> list[tuple[str, ...]]:
 
 def result(state: State, command: Command, seat: int, seed: int = 0) -> Any:
     try:
-        return GAME.decide(state, command, seat, ctx(seed))
+        return decide_game(GAME, state, command, seat, ctx(seed))
     except Rejected as exc:
         return ("rejected", exc.code, exc.message, exc.details)
 
@@ -177,7 +178,7 @@ def play_on(
         seat = rng.choice(waiting).seat
         command = GAME.random_command(state, seat, rng) if rng.random() < uniform else lean(state, seat, rng)
         assert command is not None, f"seat {seat} is awaited with no move"
-        events = GAME.decide(state, command, seat, Ctx(rng=rng, now_ms=now_ms + step))
+        events = decide_game(GAME, state, command, seat, Ctx(rng=rng, now_ms=now_ms + step))
         log += events
         state = fold(state, events)
     return state, log

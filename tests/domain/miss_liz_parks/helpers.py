@@ -21,6 +21,7 @@ from domain.miss_liz_parks.commands import (
 from domain.miss_liz_parks.components import ENTRANCES, THEME_IDS
 from domain.miss_liz_parks.events import Event
 from domain.miss_liz_parks.state import Building, Cell, Options, Park, State
+from domain.table import decide_game
 
 OCEAN, CASTLE, TERROR, WILD, WESTERN = THEME_IDS
 
@@ -39,7 +40,7 @@ def play(state: State, command: Command, seat: int | None = None, seed: int = 0)
     """Decide and apply one command (by the seat whose turn it is, unless told)."""
     who = state.current if seat is None else seat
     assert who is not None
-    events = GAME.decide(state, command, who, ctx(seed))
+    events = decide_game(GAME, state, command, who, ctx(seed))
     return fold(state, events), events
 
 
@@ -59,7 +60,7 @@ def rejection(state: State, command: Command, seat: int | None = None) -> Reject
     who = state.current if seat is None else seat
     assert who is not None
     try:
-        GAME.decide(state, command, who, ctx())
+        decide_game(GAME, state, command, who, ctx())
     except Rejected as exc:
         return exc
     raise AssertionError(f"{command} was accepted")

@@ -9,6 +9,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.engine import Ctx, Rejected
+from domain.table import decide_game
 from domain.vilar_de_mouros import GAME
 from domain.vilar_de_mouros.cards import BONUS_CARDS, GAME_CARDS
 from domain.vilar_de_mouros.commands import Command, DrawFromCentre, DrawFromDeck, PlaceCards, TakeBonus
@@ -38,7 +39,7 @@ def play(state: State, command: Command, seat: int | None = None) -> tuple[State
     """Decide and apply one command (by the seat whose turn it is, unless told)."""
     who = state.current if seat is None else seat
     assert who is not None
-    events = GAME.decide(state, command, who, ctx())
+    events = decide_game(GAME, state, command, who, ctx())
     return fold(state, events), events
 
 
@@ -46,7 +47,7 @@ def rejection(state: State, command: Command, seat: int | None = None) -> Reject
     who = state.current if seat is None else seat
     assert who is not None
     try:
-        GAME.decide(state, command, who, ctx())
+        decide_game(GAME, state, command, who, ctx())
     except Rejected as exc:
         return exc
     raise AssertionError(f"{command} was accepted")
@@ -118,6 +119,6 @@ def universe(place_ids: Iterable[str]) -> list[Command]:
 def result(state: State, command: Command, seat: int) -> Any:
     """What decide answers: the events, or the rejection's code, message and details."""
     try:
-        return GAME.decide(state, command, seat, ctx())
+        return decide_game(GAME, state, command, seat, ctx())
     except Rejected as exc:
         return ("rejected", exc.code, exc.message, exc.details)
