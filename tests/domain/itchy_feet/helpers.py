@@ -8,7 +8,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.engine import Ctx, Pick, Rejected
+from domain.engine import Ctx, Pick
 from domain.itchy_feet import GAME
 from domain.itchy_feet.cards import CARDS, COUNTRIES
 from domain.itchy_feet.commands import Command
@@ -17,42 +17,18 @@ from domain.itchy_feet.rules import in_play
 from domain.itchy_feet.state import Options, State, destination
 from domain.table import decide_game
 
+from ..contract import Rules
+from ..contract import ctx as ctx
 from .player import Seen, choose
 
 ALL = Options(events=True, special_objects=True, forbidden_objects=True, postcards=True, characters=True)
 
-
-def ctx(seed: int = 0, now_ms: int = 0) -> Ctx:
-    return Ctx(rng=random.Random(seed), now_ms=now_ms)
-
-
-def fold(state: State, events: Iterable[Event]) -> State:
-    for event in events:
-        state = GAME.evolve(state, event)
-    return state
+RULES = Rules(GAME, turn=lambda state: state.current)
+fold, play, rejection, result = RULES.fold, RULES.play, RULES.rejection, RULES.result
 
 
 def start(players: int = 3, options: Options | None = None, seed: int = 0) -> tuple[State, list[Event]]:
-    initial = GAME.initial(players, options or Options())
-    events = GAME.setup(initial, ctx(seed))
-    return fold(initial, events), events
-
-
-def play(state: State, command: Command, seat: int | None = None, **kw: Any) -> tuple[State, list[Event]]:
-    who = state.current if seat is None else seat
-    assert who is not None
-    events = decide_game(GAME, state, command, who, ctx(**kw))
-    return fold(state, events), events
-
-
-def rejection(state: State, command: Command, seat: int | None = None, **kw: Any) -> Rejected:
-    who = state.current if seat is None else seat
-    assert who is not None
-    try:
-        decide_game(GAME, state, command, who, ctx(**kw))
-    except Rejected as exc:
-        return exc
-    raise AssertionError(f"{command} was accepted")
+    return RULES.start(players, options or Options(), seed)
 
 
 def arrange(
@@ -117,13 +93,6 @@ def spare_objects(state: State, count: int, avoid: Iterable[str] = ()) -> list[s
 
 def zones(state: State) -> list[tuple[str, ...]]:
     return [state.deck, state.discard, state.passports_aside, *state.hands]
-
-
-def result(state: State, command: Command, seat: int, seed: int = 0) -> Any:
-    try:
-        return decide_game(GAME, state, command, seat, ctx(seed))
-    except Rejected as exc:
-        return ("rejected", exc.code, exc.message, exc.details)
 
 
 def with_character(state: State, seat: int, character: str) -> State:
