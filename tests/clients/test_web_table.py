@@ -619,12 +619,12 @@ async def an_offer_to(table: Table, seat: int, target: int) -> dict[str, Any] | 
     step = (await moves(table, seat, picks[:1]))["step"]
     if not any(o["value"] == target for o in step.get("options", [])):
         return None
-    for field in ("give", "ask"):
+    for wanted in ("give", "ask"):
         step = (await moves(table, seat, picks))["step"]
-        option = next(o for o in step["options"] if o["field"] == field)
+        option = next(o for o in step["options"] if o["field"] == wanted)
         if option.get("command"):
             return dict(option["command"])
-        picks.append({"field": field, "value": option["value"]})
+        picks.append({"field": wanted, "value": option["value"]})
     command = (await moves(table, seat, picks))["step"]["command"]
     return dict(command)
 
