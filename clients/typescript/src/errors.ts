@@ -44,6 +44,8 @@ export const ENVELOPE_CODES = [
   "already_resigned",
   "nothing_to_undo",
   "cannot_undo",
+  "undo_limit",
+  "game_too_long",
   "not_the_clock",
   "not_yet",
   "no_default_move",

@@ -659,17 +659,18 @@ export interface VilarDeMourosCollectionScore {
   points: number;
 }
 /**
- * The end of a game that did not reach its own: called off, or too few seats left in it.
+ * The end of a game that did not reach its own: called off, too few seats left in it, or
+ * its stream grew to the most events a game may have (``too_long``: played to no end).
  *
  * Scores are all 0; the seats still in the game share first place, and those that left
- * rank behind them, the last to leave first.
+ * rank behind them, the last to leave first (called off or too long: no winner).
  */
 export interface Abandoned {
   type: "abandoned";
   scores: number[];
   places: number[];
   winners: number[];
-  reason: "cancelled" | "resigned";
+  reason: "cancelled" | "resigned" | "too_long";
 }
 export interface ILovePortugalPortugalOutcome {
   type: "i-love-portugal";
