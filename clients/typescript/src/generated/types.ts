@@ -253,7 +253,13 @@ export interface ItchyFeetOptions {
   forbidden_objects?: boolean;
   postcards?: boolean;
   characters?: boolean;
+  /**
+   * Milliseconds, 100 to 604800000 (7 days).
+   */
   trade_answer_ms?: number;
+  /**
+   * Milliseconds, 100 to 604800000 (7 days).
+   */
   reaction_ms?: number;
 }
 export interface MissLizParksOptions {
@@ -659,17 +665,18 @@ export interface VilarDeMourosCollectionScore {
   points: number;
 }
 /**
- * The end of a game that did not reach its own: called off, or too few seats left in it.
+ * The end of a game that did not reach its own: called off, too few seats left in it, or
+ * its stream grew to the most events a game may have (``too_long``: played to no end).
  *
  * Scores are all 0; the seats still in the game share first place, and those that left
- * rank behind them, the last to leave first.
+ * rank behind them, the last to leave first (called off or too long: no winner).
  */
 export interface Abandoned {
   type: "abandoned";
   scores: number[];
   places: number[];
   winners: number[];
-  reason: "cancelled" | "resigned";
+  reason: "cancelled" | "resigned" | "too_long";
 }
 export interface ILovePortugalPortugalOutcome {
   type: "i-love-portugal";
