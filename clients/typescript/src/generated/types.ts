@@ -792,7 +792,7 @@ export interface Step {
  */
 export interface Option {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: GameCommand;
 }
@@ -2058,7 +2058,7 @@ export interface VilarDeMourosView1 {
  */
 export interface VilarDeMourosOption {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: VilarDeMourosCommand;
 }
@@ -2117,7 +2117,7 @@ export interface ILovePortugalOptions1 {}
  */
 export interface ILovePortugalOption {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: ILovePortugalCommand;
 }
@@ -2178,7 +2178,7 @@ export interface ItchyFeetView1 {
  */
 export interface ItchyFeetOption {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: ItchyFeetCommand;
 }
@@ -2253,7 +2253,7 @@ export interface MissLizParksView1 {
  */
 export interface MissLizParksOption {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: MissLizParksCommand;
 }
