@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal, Union
 
 import msgspec
+import msgspec.inspect
 
 from domain import clock, messages
 from domain.clock import Clock, Clocks
@@ -234,6 +235,19 @@ def too_few_remain(table: Table) -> bool:
     return len(staying) < 2 or all(s.bot is not None for s in staying)
 
 
+def option_bounds(options_type: type[msgspec.Struct]) -> dict[str, tuple[int, int]]:
+    """Each number option's least and greatest value, as its field declares them (``msgspec.Meta``
+    ``ge`` and ``le``, which the published schema shows as ``minimum`` and ``maximum``). Every number
+    option of every game has both (tests/domain/test_catalog.py); the others are booleans."""
+    bounds = {}
+    for field in msgspec.inspect.type_info(options_type).fields:  # type: ignore[attr-defined]
+        kind = field.type.type if isinstance(field.type, msgspec.inspect.Metadata) else field.type
+        if isinstance(kind, msgspec.inspect.IntType):
+            assert kind.ge is not None and kind.le is not None, f"the option {field.name} has no bounds"
+            bounds[field.name] = (kind.ge, kind.le)
+    return bounds
+
+
 def open_table(
     game: AnyGame,
     players: int,
@@ -255,6 +269,14 @@ def open_table(
     unknown = sorted(set(options) - set(game.options_type.__struct_fields__))
     if unknown:
         raise Rejected("bad_options", f"{game.title} has no option {unknown[0]!r}.", {"field": f"options.{unknown[0]}"})
+    for name, (least, most) in option_bounds(game.options_type).items():
+        value = options.get(name)
+        if isinstance(value, int | float) and not isinstance(value, bool) and not least <= value <= most:
+            raise Rejected(
+                "out_of_bounds",
+                f"The option {name} of {game.title} takes a whole number from {least} to {most}.",
+                {"field": f"options.{name}", "minimum": least, "maximum": most},
+            )
     try:
         decoded = msgspec.convert(options, game.options_type)
     except msgspec.ValidationError as exc:

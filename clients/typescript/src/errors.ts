@@ -35,6 +35,7 @@ export const ENVELOPE_CODES = [
   "not_offered",
   "bad_players",
   "bad_options",
+  "out_of_bounds",
   "no_such_seat",
   "no_such_bot",
   "game_not_started",

@@ -253,7 +253,13 @@ export interface ItchyFeetOptions {
   forbidden_objects?: boolean;
   postcards?: boolean;
   characters?: boolean;
+  /**
+   * Milliseconds, 100 to 604800000 (7 days).
+   */
   trade_answer_ms?: number;
+  /**
+   * Milliseconds, 100 to 604800000 (7 days).
+   */
   reaction_ms?: number;
 }
 export interface MissLizParksOptions {
