@@ -19,6 +19,7 @@ from typing import Any
 
 from domain.bots.world import Hidden, SeededRng
 from domain.engine import AnyGame, Ctx, Pick, Rejected, Rng, Seat
+from domain.table import decide_game
 
 WIN = 10_000.0  # a won game outweighs any points
 FEW = 24  # a kind of move with at most this many commands is weighed whole
@@ -46,7 +47,7 @@ def walk_from(game: AnyGame, state: Any, seat: Seat, picks: tuple[Pick, ...], rn
 def accepted(game: AnyGame, state: Any, command: Any, seat: Seat) -> bool:
     """Whether decide takes ``command`` from ``seat`` (a seat's own moves depend only on what it sees)."""
     try:
-        game.decide(state, command, seat, Ctx(rng=SeededRng(0)))
+        decide_game(game, state, command, seat, Ctx(rng=SeededRng(0)))
     except (Rejected, KeyError, ValueError, IndexError, AttributeError, TypeError):
         return False
     return True
@@ -99,7 +100,7 @@ def standing(game: AnyGame, state: Any, seat: Seat) -> float:
 def after(game: AnyGame, state: Any, command: Any, seat: Seat, rng: Rng) -> Any | None:
     """The state once ``command`` is played, or ``None`` if it is refused (in an imagined world)."""
     try:
-        events = game.decide(state, command, seat, Ctx(rng=rng))
+        events = decide_game(game, state, command, seat, Ctx(rng=rng))
     except (Rejected, KeyError, ValueError, IndexError, AttributeError, TypeError):
         return None
     for event in events:

@@ -16,7 +16,7 @@ from typing import Any
 
 from domain.engine import CLOCK, AnyGame, Ctx, Outcome, Rng, Seat
 from domain.table import evolve as evolve_table
-from domain.table import open_table, take_seat
+from domain.table import decide_game, open_table, take_seat
 
 Choose = Callable[[AnyGame, Any, Seat, Rng], Any]  # a bot: its command for a seat, or None
 MAX_COMMANDS = 20_000
@@ -53,7 +53,7 @@ def play_out(
             if not due:
                 return None
             seat, command, now = CLOCK, due[0].command, max(now, due[0].due_ms)
-        for event in game.decide(state, command, seat, Ctx(rng=rng, now_ms=now)):
+        for event in decide_game(game, state, command, seat, Ctx(rng=rng, now_ms=now)):
             state = game.evolve(state, event)
     return None
 

@@ -39,6 +39,7 @@ from typing import Any
 from domain.bots.greedy import after, candidates, points
 from domain.bots.world import Hidden, SeededRng
 from domain.engine import CLOCK, AnyGame, Ctx, Rejected, Rng, Seat
+from domain.table import decide_game
 
 PLAYS = 1000  # commands played in imagined worlds at level 1; each level doubles it
 LEVELS = (1, 2, 3, 4, 5)
@@ -194,7 +195,7 @@ class Search:
         if not due:
             return None
         try:
-            events = self.game.decide(state, due[0].command, CLOCK, Ctx(rng=self.rng, now_ms=due[0].due_ms))
+            events = decide_game(self.game, state, due[0].command, CLOCK, Ctx(rng=self.rng, now_ms=due[0].due_ms))
         except Rejected:
             return None
         for event in events:

@@ -82,7 +82,7 @@ def test_the_interval_is_wilsons() -> None:
     low, high = wilson(50, 100)
     assert (round(low, 3), round(high, 3)) == (0.404, 0.596)
     assert wilson(0, 10)[1] == pytest.approx(0.2775, abs=1e-3)
-    assert Duel("g", 2, 0, 0, 0).interval == (0.0, 1.0)
+    assert Duel("g", 2, 0, 0, 0, 0).interval == (0.0, 1.0)
 
 
 def test_every_game_ends_between_greedy_bots_at_every_table_size() -> None:
