@@ -270,6 +270,14 @@ def open_table(
     )
 
 
+def default_name(seat: Seat, bot: str | None = None) -> str:
+    """A seat's name when none was given, distinct from every other seat's: "Player 2", "Greedy bot 3"
+    (a bot's stored name may carry its level, "strong:4": the name does not)."""
+    if bot is None:
+        return f"Player {seat + 1}"
+    return f"{bot.partition(':')[0].capitalize()} bot {seat + 1}"
+
+
 def take_seat(
     game: AnyGame, table: Table, seat: Seat | None, name: str, bot: str | None, ctx: Ctx, claim: bool = False
 ) -> list[Any]:
@@ -294,7 +302,7 @@ def take_seat(
         raise Rejected(
             "seat_kept", f"Seat {seat} is kept for its player from the last game for now.", {"field": "seat"}
         )
-    events: list[Any] = [SeatTaken(seat=seat, name=name or f"Player {seat + 1}", bot=bot)]
+    events: list[Any] = [SeatTaken(seat=seat, name=name or default_name(seat, bot), bot=bot)]
     if len(free) == 1:
         events += game.setup(game.initial(table.players, table.options), ctx)
         if table.clock is not None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from clients.cli import add_client_verbs
-from domain.bots import BOTS, Choose, play_out
+from domain.bots import bot_for, play_out
 from domain.bots.play import lineup, seats_for, tally
 from domain.catalog import GAMES
 from server import logs
@@ -90,20 +90,10 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
         await redis.aclose()
 
 
-def bot_of(spec: str) -> Choose:
-    """A bot by name, with a level after a colon for the bots that have levels: ``strong:2``."""
-    name, _, level = spec.partition(":")
-    if name not in BOTS:
-        raise ValueError(f"no bot {name!r}; bots: {', '.join(BOTS)}")
-    if level and not level.isdigit():
-        raise ValueError(f"a level is a number: {spec!r}")
-    return BOTS[name].at(int(level) if level else None)
-
-
 def duel_game(game_id: str, first: str, second: str, players: int, index: int, seed: int) -> tuple[int, Any]:
     """One game of a duel (a worker process runs it): the first bot's seat and the outcome."""
     game = GAMES[game_id]
-    bots = lineup(bot_of(first), bot_of(second), index, players)
+    bots = lineup(bot_for(first), bot_for(second), index, players)
     return seats_for(index, players), play_out(game, bots, random.Random(seed + index))
 
 
@@ -115,7 +105,7 @@ def duel(args: argparse.Namespace) -> int:
         print(f"no game {unknown[0]!r}; games: {', '.join(sorted(GAMES))}", file=sys.stderr)
         return 2
     try:
-        bot_of(args.first), bot_of(args.second)
+        bot_for(args.first), bot_for(args.second)
     except ValueError as exc:
         print(f"ludoteca duel: {exc}", file=sys.stderr)
         return 2

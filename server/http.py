@@ -11,7 +11,7 @@ import msgspec
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
-from domain.bots import BOTS
+from domain.bots import BOTS, bot_spec
 from domain.clock import Clock
 from domain.engine import Pick, Step
 from domain.table import status
@@ -42,7 +42,8 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
     name: str = ""
     seat: int | None = None
-    bot: str | None = None  # "random" or "greedy": a bot the server plays takes the seat
+    bot: str | None = None  # "random", "greedy" or "strong": a bot the server plays takes the seat
+    level: int | None = None  # the bot's level, for a bot that has levels (strong: 1 to 5; default 3)
 
 
 class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
@@ -230,9 +231,16 @@ async def take_seat(request: Request) -> Response:
         known = sorted(BOTS)
         message = f"There is no bot {body.bot!r}; bots: {', '.join(known)}."
         raise ApiError(422, "no_such_bot", message, {"field": "bot", "bots": known})
+    if body.level is not None:
+        levels = list(BOTS[body.bot].levels) if body.bot is not None else []
+        if body.level not in levels:
+            whose = f"The {body.bot} bot" if body.bot is not None else "A person"
+            message = f"{whose} has no level {body.level}" + (f"; levels: {levels}." if levels else ".")
+            raise ApiError(422, "no_such_level", message, {"field": "level", "levels": levels})
     name = lobby.seat_name(body.name)
     game_id = request.path_params["game_id"]
-    seated = await lobby.join(games_of(request), game_id, body.seat, name, body.bot, client=client_address(request))
+    bot = bot_spec(body.bot, body.level) if body.bot is not None else None
+    seated = await lobby.join(games_of(request), game_id, body.seat, name, bot, client=client_address(request))
     return answer(seated, 201)
 
 

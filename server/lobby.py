@@ -218,17 +218,12 @@ async def join(
     await games.quotas.take(games.quotas.seats, client, ctx.now_ms)
 
     def sit_down(game: AnyGame, table: Table) -> list[Any]:
-        return take_seat(game, table, seat, name or bot_name(bot), bot, ctx, claim)
+        return take_seat(game, table, seat, name, bot, ctx, claim)  # a bot's default name: "Greedy bot 2"
 
     events, _ = await append_facts(
         games, game_id, sit_down, lambda events: {token_hash(token): events[0].seat} if token else None
     )
     return Joined(events[0].seat, token)
-
-
-def bot_name(bot: str | None) -> str:
-    """A bot's default name at the table ("Greedy bot"); a person's default is chosen by the table."""
-    return f"{bot.capitalize()} bot" if bot else ""
 
 
 async def list_games(games: Games, status_: str, limit: int, cursor: int | None) -> tuple[list[LobbyEntry], int | None]:

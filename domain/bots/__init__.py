@@ -28,6 +28,7 @@ from domain.bots.play import Choose, Duel, duel, play_out, wilson
 from domain.bots.search import LEVEL, LEVELS, strong
 from domain.bots.world import Hidden, SeededRng, determinize
 from domain.engine import AnyGame, Rng, Seat
+from domain.table import default_name
 
 
 def random_bot(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
@@ -98,11 +99,35 @@ BOTS: dict[str, Bot] = {
 }
 
 
+def parse_bot(spec: str) -> tuple[Bot, int | None]:
+    """A bot seat's ``bot`` as stored: a bot's name, with its level after a colon for a bot that
+    has levels (``strong:4``); an unknown name or level is refused with ``ValueError``."""
+    name, colon, level = spec.partition(":")
+    bot = BOTS.get(name)
+    if bot is None:
+        raise ValueError(f"no bot {name!r}; bots: {', '.join(BOTS)}")
+    if not colon:
+        return bot, None
+    if not (level.isascii() and level.isdigit()):
+        raise ValueError(f"a level is a number: {spec!r}")
+    bot.at(int(level))  # refuses a level it does not have
+    return bot, int(level)
+
+
+def bot_for(spec: str) -> Choose:
+    """The bot a stored ``bot`` names, at its level: ``greedy``, ``strong``, ``strong:2``."""
+    bot, level = parse_bot(spec)
+    return bot.at(level)
+
+
+def bot_spec(name: str, level: int | None) -> str:
+    """What a bot seat stores: the bot's name, and its level when one was asked for."""
+    return name if level is None else f"{name}:{level}"
+
+
 def bot_name(bot: str, seat: Seat) -> str:
     """A bot seat's name at the table, distinct from every other seat's: "Greedy bot 2" (seats count from 1)."""
-    known = BOTS.get(bot)
-    title = known.title if known is not None else f"{bot.capitalize()} bot"
-    return f"{title} {seat + 1}"
+    return default_name(seat, bot)
 
 
 __all__ = [
@@ -112,11 +137,14 @@ __all__ = [
     "Duel",
     "Hidden",
     "SeededRng",
+    "bot_for",
     "bot_name",
+    "bot_spec",
     "candidates",
     "determinize",
     "duel",
     "greedy_bot",
+    "parse_bot",
     "play_out",
     "random_bot",
     "standing",

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.engine import CLOCK, AnyGame, Ctx, Outcome, Rng, Seat
-from domain.table import evolve as evolve_table
 from domain.table import decide_game, open_table, take_seat
+from domain.table import evolve as evolve_table
 
 Choose = Callable[[AnyGame, Any, Seat, Rng], Any]  # a bot: its command for a seat, or None
 MAX_COMMANDS = 20_000

@@ -343,7 +343,11 @@ export interface TakeSeat {
    */
   name?: string;
   seat?: number | null;
-  bot?: ("greedy" | "random") | null;
+  bot?: ("greedy" | "random" | "strong") | null;
+  /**
+   * The bot's level, for a bot that has levels (strong: 1 to 5, default 3), else 422 no_such_level. Stored with the bot: the seat's bot reads 'strong:4'.
+   */
+  level?: number | null;
 }
 export interface Joined {
   seat: number;
@@ -659,17 +663,18 @@ export interface VilarDeMourosCollectionScore {
   points: number;
 }
 /**
- * The end of a game that did not reach its own: called off, or too few seats left in it.
+ * The end of a game that did not reach its own: called off, too few seats left in it, or
+ * its stream grew to the most events a game may have (``too_long``: played to no end).
  *
  * Scores are all 0; the seats still in the game share first place, and those that left
- * rank behind them, the last to leave first.
+ * rank behind them, the last to leave first (called off or too long: no winner).
  */
 export interface Abandoned {
   type: "abandoned";
   scores: number[];
   places: number[];
   winners: number[];
-  reason: "cancelled" | "resigned";
+  reason: "cancelled" | "resigned" | "too_long";
 }
 export interface ILovePortugalPortugalOutcome {
   type: "i-love-portugal";
