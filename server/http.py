@@ -11,10 +11,10 @@ import msgspec
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
-from domain.bots import BOTS, bot_spec
+from domain.bots import BOTS, bot_spec, parse_bot
 from domain.clock import Clock
 from domain.engine import Pick, Step
-from domain.table import status
+from domain.table import TAKEOVER_BOT, status
 from projections.lobby import CatalogEntry, GameComponents, LobbyEntry, catalog
 from projections.views import TableView, VersionedEvent
 from server import lobby
@@ -37,6 +37,7 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     players: int
     options: dict[str, Any] = {}
     clock: Clock | None = None  # a turn clock for every seat (docs/table-services.md)
+    takeover: str | None = None  # the bot that plays on a seat that leaves: "greedy" (default), "strong:2"...
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
@@ -196,8 +197,21 @@ async def get_components(request: Request) -> Response:
 
 async def create_game(request: Request) -> Response:
     body = await read_json(request, CreateGame)
+    if body.takeover is not None:
+        try:
+            parse_bot(body.takeover)
+        except ValueError:
+            known = sorted(BOTS)
+            message = f"There is no bot {body.takeover!r} to play on for a seat that leaves; bots: {', '.join(known)}."
+            raise ApiError(422, "no_such_bot", message, {"field": "takeover", "bots": known}) from None
     created = await lobby.create(
-        games_of(request), body.game, body.players, body.options, client_address(request), body.clock
+        games_of(request),
+        body.game,
+        body.players,
+        body.options,
+        client_address(request),
+        body.clock,
+        takeover=body.takeover or TAKEOVER_BOT,
     )
     return answer(created, 201)
 

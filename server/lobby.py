@@ -15,7 +15,7 @@ import msgspec
 
 from domain.clock import Clock
 from domain.engine import AnyGame, Rejected
-from domain.table import Table, TableOpened, cancel, fold, open_rematch, open_table, status, take_seat
+from domain.table import TAKEOVER_BOT, Table, TableOpened, cancel, fold, open_rematch, open_table, status, take_seat
 from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
 from server import bots
 from server.auth import new_token, token_hash
@@ -80,14 +80,16 @@ async def create(
     turn_clock: Clock | None = None,
     game_id: str | None = None,
     reserved: tuple[tuple[int, ...], int] = ((), 0),
+    takeover: str = TAKEOVER_BOT,
 ) -> NewGame:
     """Open a table (``game_id``: a chosen id, for a rematch; None: a new random one; ``reserved``:
-    the seats a rematch keeps for its people, and until when on the shared clock)."""
+    the seats a rematch keeps for its people, and until when on the shared clock; ``takeover``:
+    the bot that plays on a seat that leaves, a bot this server has)."""
     game = games.games.get(kind)
     if game is None:
         raise ApiError(400, "unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
     try:
-        opened = open_table(game, players, options, turn_clock, *reserved)
+        opened = open_table(game, players, options, turn_clock, *reserved, takeover)
     except Rejected as exc:
         raise rejected(exc) from None
     game_id = game_id or secrets.token_hex(GAME_ID_BYTES)
@@ -153,6 +155,7 @@ async def rematch(games: Games, game_id: str, token: str | None, grace_ms: int =
                 table.clock,
                 new_id,
                 reserved=(people, until),
+                takeover=table.takeover,
             )
         except ApiError as exc:
             if exc.code != "game_exists":

@@ -281,6 +281,13 @@ class Contract:
         create["properties"]["game"] = {"const": game.id}
         create["properties"]["players"] = {"type": "integer", "minimum": game.min_players, "maximum": game.max_players}
         create["properties"]["options"] = {**ref(f"{game.id}.Options"), "default": {}}
+        takeover = [b.name for b in BOTS.values()] + [f"{b.name}:{n}" for b in BOTS.values() for n in b.levels]
+        create["properties"]["takeover"] = {
+            "anyOf": [{"enum": takeover}, {"type": "null"}],
+            "default": None,
+            "description": "The bot that plays on a seat whose player leaves, resigns or runs out of time "
+            "(a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.",
+        }
         self.defs[f"{game.id}.CreateGame"] = {**create, "title": f"{game.id}.CreateGame"}
 
     def alias(self, name: str, schema: Schema, description: str) -> None:

@@ -133,6 +133,27 @@ async def test_a_strong_bot_at_a_level_plays_a_game_through_the_pool(quick: Runn
     assert [s["name"] for s in table["seats"]] == ["Strong bot 1", "Greedy bot 2"]
 
 
+async def test_a_seat_that_resigns_is_played_on_by_the_bot_the_table_chose(quick: Running) -> None:
+    r = await quick.http.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 3, "takeover": "clever"})
+    assert r.status_code == 422 and r.json()["details"]["field"] == "takeover", r.text
+    r = await quick.http.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 3, "takeover": "random"})
+    game_id = r.json()["game_id"]
+    ana, _, _ = await quick.seat_all(game_id, 3)
+    body = {"command": {"type": "Resign"}, "command_id": "leaving"}
+    r = await quick.http.post(
+        f"/api/v1/games/{game_id}/commands", json=body, headers={"Authorization": f"Bearer {ana}"}
+    )
+    assert r.status_code == 200, r.text
+    table = (await quick.get(f"/api/v1/games/{game_id}")).json()
+    assert table["seats"][0]["bot"] == "random" and table["resigned"] == [0]
+    events = (await quick.get(f"/api/v1/games/{game_id}/events", limit=1)).json()["events"]
+    assert events[0]["event"]["takeover"] == "random"
+    other = await quick.create(2)  # the default: greedy
+    assert (await quick.get(f"/api/v1/games/{other}/events", limit=1)).json()["events"][0]["event"][
+        "takeover"
+    ] == "greedy"
+
+
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_a_client_cannot_replay_a_bots_choice_from_public_values(game_id: str) -> None:
     """The worker's bots draw from the operating system: asked the same thing again, with every
