@@ -24,6 +24,11 @@ from domain.undo import RecordingRng, can_undo
 Status = Literal["open", "active", "finished"]
 
 
+TAKEOVER_BOT = (
+    "greedy"  # who plays a seat that resigned unless the table chose another (Board Game Arena's zombie mode)
+)
+
+
 class TableOpened(messages.Event):
     game: str
     players: int
@@ -33,6 +38,9 @@ class TableOpened(messages.Event):
     # A rematch keeps its people's seats for them until ``reserved_until_ms`` (shared clock).
     reserved: tuple[int, ...] = ()
     reserved_until_ms: int = 0
+    # The bot that plays on a seat whose player leaves, resigns or runs out of time: a bot's
+    # name, with its level after a colon ("strong:2"); the server checks it names a bot it has.
+    takeover: str = TAKEOVER_BOT
 
 
 class SeatTaken(messages.Event):
@@ -131,7 +139,6 @@ TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (Resign, Undo, TimeUp)
 # a turn may undo this many times, so that a step and its undo in a loop cannot grow the log
 # while the game stands still (counted from the last step that cannot be taken back).
 MOST_UNDOS = 3
-TAKEOVER_BOT = "greedy"  # who plays a seat that resigned (Board Game Arena's zombie mode)
 
 
 class Checkpoint(msgspec.Struct, frozen=True):
@@ -178,6 +185,7 @@ class Table(msgspec.Struct, frozen=True):
     clocks: Clocks | None = None  # running once the game has started
     reserved: tuple[int, ...] = ()  # seats kept for the people of the game before (a rematch)...
     reserved_until_ms: int = 0  # ...until then, on the shared clock
+    takeover: str = TAKEOVER_BOT  # the bot that plays on a seat that leaves (TableOpened.takeover)
 
     @property
     def seats_taken(self) -> int:
@@ -255,9 +263,11 @@ def open_table(
     turn_clock: Clock | None = None,
     reserved: tuple[int, ...] = (),
     reserved_until_ms: int = 0,
+    takeover: str = TAKEOVER_BOT,
 ) -> TableOpened:
     """Check a new table's size, options and clock; the fact that opens it (``reserved``: the
-    seats a rematch keeps for its people until ``reserved_until_ms``)."""
+    seats a rematch keeps for its people until ``reserved_until_ms``; ``takeover``: the bot
+    that plays on a seat that leaves, already checked by the caller, who knows the bots)."""
     if turn_clock is not None and not 1 <= turn_clock.seconds <= 7 * 24 * 3600:
         raise Rejected("bad_clock", "A turn clock gives 1 second to 7 days.", {"field": "clock.seconds"})
     if not game.min_players <= players <= game.max_players:
@@ -289,7 +299,16 @@ def open_table(
         clock=turn_clock,
         reserved=reserved,
         reserved_until_ms=reserved_until_ms if reserved else 0,
+        takeover=takeover,
     )
+
+
+def default_name(seat: Seat, bot: str | None = None) -> str:
+    """A seat's name when none was given, distinct from every other seat's: "Player 2", "Greedy bot 3"
+    (a bot's stored name may carry its level, "strong:4": the name does not)."""
+    if bot is None:
+        return f"Player {seat + 1}"
+    return f"{bot.partition(':')[0].capitalize()} bot {seat + 1}"
 
 
 def take_seat(
@@ -316,7 +335,7 @@ def take_seat(
         raise Rejected(
             "seat_kept", f"Seat {seat} is kept for its player from the last game for now.", {"field": "seat"}
         )
-    events: list[Any] = [SeatTaken(seat=seat, name=name or f"Player {seat + 1}", bot=bot)]
+    events: list[Any] = [SeatTaken(seat=seat, name=name or default_name(seat, bot), bot=bot)]
     if len(free) == 1:
         events += game.setup(game.initial(table.players, table.options), ctx)
         if table.clock is not None:
@@ -405,6 +424,7 @@ def _opened(game: AnyGame, event: TableOpened) -> Table:
         clock=event.clock,
         reserved=event.reserved,
         reserved_until_ms=event.reserved_until_ms,
+        takeover=event.takeover,
     )
 
 
@@ -513,7 +533,7 @@ def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> l
     if isinstance(command, TimeUp):
         return time_up(game, table, command, seat, ctx)
     if isinstance(command, Resign):
-        events = resign(game, table, seat, bot=TAKEOVER_BOT)
+        events = resign(game, table, seat, bot=table.takeover)
     elif isinstance(command, Undo):
         events = undo(game, table, seat, command.version)
     else:
@@ -587,7 +607,9 @@ def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) 
     if due is None or ctx.now_ms < due:
         raise Rejected("not_yet", "That clock has time left.")
     if table.clock.on_timeout == "time_out":
-        return ticked(table, [TimeRanOut(seat=late), *resign(game, table, late, "timed_out", TAKEOVER_BOT)], late, ctx)
+        return ticked(
+            table, [TimeRanOut(seat=late), *resign(game, table, late, "timed_out", table.takeover)], late, ctx
+        )
     if command.move is None:
         raise Rejected("no_default_move", "A default move is needed when time runs out.", {"field": "move"})
     try:

@@ -38,6 +38,7 @@ export const ENVELOPE_CODES = [
   "out_of_bounds",
   "no_such_seat",
   "no_such_bot",
+  "no_such_level",
   "game_not_started",
   "game_over",
   "bad_clock",
