@@ -42,7 +42,7 @@ from server.leases import Leases, bot_lease
 from server.metrics import Metrics
 from server.senders import Bot
 from server.store import EventStore
-from server.tasks import cancelled
+from server.tasks import Trouble, cancelled
 
 log = logging.getLogger("ludoteca.bots")
 
@@ -136,6 +136,7 @@ class BotWorker:
 
     async def run(self) -> None:
         """Poll for due games until cancelled; a Redis outage only delays the bots."""
+        trouble = Trouble(log, "bots could not be played")
         while True:
             wait = self.poll_interval
             self.alarm.wake.clear()  # a wake-up from here on ends the next wait early
@@ -144,10 +145,11 @@ class BotWorker:
                 wait = await self.until_next()
                 if wait == 0 and not played:  # due, but another replica holds it: do not spin
                     wait = self.poll_interval
-            except Exception:
+                trouble.ok()
+            except Exception as exc:
                 if cancelled():
                     raise
-                log.warning("bots could not be played", exc_info=True)
+                trouble.failed(exc)
             if cancelled():  # redis-py may have swallowed the cancellation (server/tasks.py)
                 raise asyncio.CancelledError
             if wait > 0:
@@ -227,7 +229,9 @@ class BotWorker:
                 # The bot's own id, used at this version for another command: only a bot that
                 # chose otherwise at the same version can have (another replica's code). Say so
                 # once, and send under an id of this command's own, which lands once too.
-                log.warning("bot %s at seat %d of %s: command id %s was used for another command", bot, seat, game_id, sent)
+                log.warning(
+                    "bot %s at seat %d of %s: command id %s was used for another command", bot, seat, game_id, sent
+                )
                 again = f"{sent}:{hashlib.sha256(body).hexdigest()[:16]}"
                 await self.games.handle(game_id, Bot(seat), body, again, table.version)
         except VersionConflict:  # someone else moved first (a person, or another replica's bot)

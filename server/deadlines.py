@@ -28,7 +28,7 @@ from server.errors import AppError, CommandIdReused, UnknownGame
 from server.games import Games
 from server.schedule import Schedule
 from server.senders import Clock
-from server.tasks import cancelled, pause
+from server.tasks import Trouble, cancelled, pause
 
 log = logging.getLogger("ludoteca.deadlines")
 
@@ -90,11 +90,13 @@ def with_default_move(game: AnyGame, table: Table, command: object, seed: str) -
 
 async def run(games: Games, schedule: Schedule, interval: float) -> None:
     """Poll for due windows until cancelled; a Redis outage only delays them."""
+    trouble = Trouble(log, "deadlines could not be checked")
     while True:
         try:
             await fire_due(games, schedule)
-        except Exception:
+            trouble.ok()
+        except Exception as exc:
             if cancelled():
                 raise
-            log.warning("deadlines could not be checked", exc_info=True)
+            trouble.failed(exc)
         await pause(interval)

@@ -30,9 +30,10 @@ from server.games import Change
 from server.presence import Presence
 from server.store import EventStore, Head
 from server.tables import Tables
-from server.tasks import cancelled, pause
+from server.tasks import Trouble, cancelled, pause
 
 log = logging.getLogger("ludoteca.feeds")
+STORE_TROUBLE = Trouble(log, "feeds could not read their games' streams")  # one outage for every feed
 
 
 class Reset(msgspec.Struct, tag="reset", tag_field="type"):
@@ -165,12 +166,12 @@ class Feed:
             return
         game = self.tables.games[self.table.game]
         events = self.tables.decode(game, new)
-        table = fold(game, self.table, [event for _, event in events])
-        assert table is not None
+        after = fold(game, self.table, [event for _, event in events])
+        assert after is not None
         head = self.head.after(new)
-        self.deliver(table, events, head)
-        self.table, self.head = table, head
-        self.tables.remember(self.game_id, table, head)  # the next command here starts from it
+        self.deliver(after, events, head)
+        self.table, self.head = after, head
+        self.tables.remember(self.game_id, after, head)  # the next command here starts from it
 
     def handoff(self, change: Change) -> bool:
         """Deliver a command this replica appended, if it follows what was delivered last
@@ -203,7 +204,13 @@ class Feed:
             try:
                 async with self.lock:
                     await self.advance()
-            except Exception:  # Redis down or a bad entry: keep the feed, the sweep retries
+                STORE_TROUBLE.ok()
+            except RedisError as exc:  # Redis down: keep the feed, the sweep retries
+                if cancelled():
+                    raise
+                STORE_TROUBLE.failed(exc)
+                await pause(0.5)
+            except Exception:  # a bad entry: keep the feed, the sweep retries
                 if cancelled():
                     raise
                 log.warning("feed %s could not advance", self.game_id, exc_info=True)
@@ -259,12 +266,14 @@ class Feeds:
             feed_.wake.set()
 
     async def sweep(self) -> None:
+        trouble = Trouble(log, "the sweep could not read the watched games' heads")
         while True:
             await pause(self.sweep_interval)
             try:
                 await self.wake_behind()
+                trouble.ok()
             except (RedisError, OSError) as exc:
-                log.warning("the sweep could not read the watched games' heads (%s)", exc)
+                trouble.failed(exc)
 
     async def wake_behind(self) -> None:
         """Wake every feed whose head is not the stream's: a lost notification, or a stream that went backwards."""

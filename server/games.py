@@ -520,4 +520,3 @@ class Games:
         _, table = await self.load(game_id)
         entries = await self.store.read_entries(game_id, after=0, limit=table.version)
         return [b'{"version":%d,"schema":%d,"event":%s}' % (e.version, e.schema, e.data) for e in entries]
-

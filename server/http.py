@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
@@ -18,10 +19,21 @@ from projections.lobby import CatalogEntry, GameComponents, LobbyEntry, catalog
 from projections.views import TableView, VersionedEvent
 from server.auth import bearer, require_admin
 from server.codec import encode
-from server.errors import BAD_JSON, AppError, Invalid, NotFound, Refused, TooLarge, UnsupportedMedia, malformed
+from server.errors import (
+    BAD_JSON,
+    AppError,
+    Invalid,
+    NotFound,
+    Refused,
+    TooLarge,
+    Unavailable,
+    UnsupportedMedia,
+    malformed,
+)
 from server.games import CommandAnswer, Games, Seated
 from server.lobby import Joined, Lobby, NewGame, Rematch, seat_name
 from server.senders import Holder
+from server.tasks import Trouble
 
 T = TypeVar("T")
 Handler = Callable[[Request], Awaitable[Response]]
@@ -142,7 +154,8 @@ async def read_body(request: Request, limit: int | None = None, media: tuple[str
             raise too_large
     given = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if given not in media:
-        raise UnsupportedMedia("unsupported_media_type", f"Send the body with Content-Type: {media[0]}.", {"field": "Content-Type"}
+        raise UnsupportedMedia(
+            "unsupported_media_type", f"Send the body with Content-Type: {media[0]}.", {"field": "Content-Type"}
         )
     return body
 
@@ -262,7 +275,9 @@ async def send_command(request: Request) -> Response:
         await seated(request)
         raise
     game_id, sender = request.path_params["game_id"], Holder(bearer(request))
-    result = await games_of(request).handle(game_id, sender, bytes(body.command), body.command_id, body.expected_version)
+    result = await games_of(request).handle(
+        game_id, sender, bytes(body.command), body.command_id, body.expected_version
+    )
     return answer(result)
 
 
@@ -297,11 +312,21 @@ async def import_game(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """Alive: the process serves, and its embedded Redis (when it runs one) runs. A dead embedded
+    Redis is part of this process failing: 503 while it is being restarted."""
+    embedded = getattr(request.app.state, "embedded", None)
+    if embedded is not None and not embedded.running:
+        raise Unavailable("store_unavailable", "The embedded Redis is down; it is being restarted.")
     return answer(Health("ok"))
+
+
+# Requests that found the store down: logged once an outage (server/tasks.py), back when it answers.
+STORE_TROUBLE = Trouble(logging.getLogger("ludoteca"), "store unavailable to requests")
 
 
 async def readyz(request: Request) -> Response:
     await games_of(request).store.ping()
+    STORE_TROUBLE.ok()
     return answer(Health("ready"))
 
 

@@ -212,9 +212,7 @@ class Lobby:
         )
         return Joined(events[0].seat, token)
 
-    async def list_games(
-        self, status_: str, limit: int, cursor: int | None
-    ) -> tuple[list[LobbyEntry], int | None]:
+    async def list_games(self, status_: str, limit: int, cursor: int | None) -> tuple[list[LobbyEntry], int | None]:
         ids, next_cursor = await self.index.list_games(status_, limit, cursor)
         entries = []
         for game_id in ids:

@@ -118,8 +118,7 @@ async def scrape(request: Request) -> Response:
     settings = request.app.state.settings
     tokens = [t for t in (settings.metrics_token, settings.admin_token) if t]
     if not tokens:
-        raise Forbidden("not_admin", "Metrics are served only with LUDOTECA_METRICS_TOKEN (or the admin token) set."
-        )
+        raise Forbidden("not_admin", "Metrics are served only with LUDOTECA_METRICS_TOKEN (or the admin token) set.")
     given = bearer(request)
     if given is None:
         raise Unauthorized("missing_token", "Metrics need the metrics token (or the admin token).")

@@ -521,14 +521,16 @@ class EventStore:
         events, commands, _, tokens = _game_keys(game_id)
         if after > 0:
             scoped = ["1", *command.args()] if command is not None else ["0", "", "", ""]
-            reply = await self._look(keys=[events, commands, tokens], args=[f"0-{after + 1}", token_hash or "", *scoped])
-            entries, last, seat, record, now = reply
+            reply = await self._look(
+                keys=[events, commands, tokens], args=[f"0-{after + 1}", token_hash or "", *scoped]
+            )
+            entries, last, seat, found, now = reply
             return Look(
                 entries=[_stored(entry_id, _pairs(fields)) for entry_id, fields in entries],
                 head=0 if last is None else _version_of(last),
                 seat=None if seat is None else int(seat),
                 command=command,
-                record=None if record is None else _bytes(record),
+                record=None if found is None else _bytes(found),
                 now_ms=None if now is None else _ms(now),
             )
         pipe = self.redis.pipeline(transaction=False)
@@ -544,7 +546,9 @@ class EventStore:
         record: bytes | None = None
         if command is not None:
             own, old = next(replies)
-            record = _bytes(own) if own is not None else _legacy(None if old is None else _bytes(old), command.legacy_seat)
+            record = (
+                _bytes(own) if own is not None else _legacy(None if old is None else _bytes(old), command.legacy_seat)
+            )
         return Look(
             entries=[_stored(entry_id, fields) for entry_id, fields in entries],
             head=_version_of(last[0][0]) if last else 0,
@@ -782,5 +786,3 @@ def connect(
         decode_responses=False,
     )
     return aioredis.Redis.from_pool(pool)
-
-

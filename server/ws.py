@@ -310,7 +310,9 @@ async def send_loop(
         # Past the head, or other events at ``after`` than the client holds (its check differs):
         # the stream went backwards since the client read it.
         if after > table.version or (
-            after > 0 and hello.check and not await checks.matches(game_id, await tables.store.head_at(game_id, after), hello.check)
+            after > 0
+            and hello.check
+            and not await checks.matches(game_id, await tables.store.head_at(game_id, after), hello.check)
         ):
             await send(websocket, encode(Reset(table.version)))
             await websocket.close(CLOSE_RESET, "reset")
@@ -360,7 +362,9 @@ async def catch_up(
             head = Head(upto, entries[-1].link)
         else:  # nothing new (a resume at the head), or the stream is shorter than ``table`` now
             head = await tables.store.head_at(game_id, upto) or Head(upto)
-        message = update(game, table, tables.decode(game, entries), viewer, version=upto, check=checks.of(game_id, head))
+        message = update(
+            game, table, tables.decode(game, entries), viewer, version=upto, check=checks.of(game_id, head)
+        )
         await send(websocket, encode(message))
         version = upto
         if upto == table.version:

@@ -26,6 +26,7 @@ from projections.views import LISTED
 from server.auth import new_token, token_hash
 from server.codec import encode
 from server.games import GAME_ID_BYTES
+from server.index import LobbyIndex
 from server.store import Appended, EventStore
 
 
@@ -206,14 +207,16 @@ def step_costs(game: AnyGame, seconds: float, rng: random.Random) -> StepCosts:
     return costs
 
 
-async def store_game(store: EventStore, game: AnyGame, events: list[Any], players: int) -> tuple[str, list[str]]:
+async def store_game(
+    store: EventStore, index: LobbyIndex, game: AnyGame, events: list[Any], players: int
+) -> tuple[str, list[str]]:
     """Append ``events`` as a new game through the store (with seat tokens and lobby fields): its id and tokens."""
     game_id = secrets.token_hex(GAME_ID_BYTES)
     tokens = [f"{game_id}.{new_token()}" for _ in range(players)]
     table = fold(game, None, events)
     assert table is not None
     entry = lobby_entry(game, game_id, table)
-    sequence = await store.next_sequence()
+    sequence = await index.next_sequence()
     for start in range(0, len(events), 500):
         last = start + 500 >= len(events)
         result = await store.append(
@@ -225,5 +228,5 @@ async def store_game(store: EventStore, game: AnyGame, events: list[Any], player
             tokens={token_hash(t): seat for seat, t in enumerate(tokens)} if start == 0 else None,
         )
         assert isinstance(result, Appended), result
-    await store.index(game_id, entry.status, sequence)
+    await index.file(game_id, entry.status, sequence)
     return game_id, tokens
