@@ -25,6 +25,11 @@ class BotQueue:
         """Put a game in the queue, due at ``at_ms`` (a game already there keeps its time)."""
         await self.redis.zadd(DUE_KEY, {game_id: at_ms}, nx=True)
 
+    async def due_by(self, game_id: str, at_ms: int) -> None:
+        """Make the game due by ``at_ms`` at the latest, putting it in the queue if it is not there
+        (a seat a bot plays on since its person left enters the queue so)."""
+        await self.redis.zadd(DUE_KEY, {game_id: at_ms}, lt=True)
+
     async def bring_forward(self, game_id: str, at_ms: int) -> None:
         """Make a queued game due by ``at_ms`` at the latest (a game not queued stays out)."""
         await self.redis.zadd(DUE_KEY, {game_id: at_ms}, xx=True, lt=True)

@@ -89,7 +89,7 @@ class BotAlarm:
 
     async def _bring_forward(self, game_id: str) -> None:
         try:
-            await self.queue.bring_forward(game_id, await self.store.now_ms() + self.delay_ms)
+            await self.queue.due_by(game_id, await self.store.now_ms() + self.delay_ms)
         except Exception:  # the poll's recheck covers it
             log.warning("could not wake the bots of %s", game_id, exc_info=True)
             return

@@ -63,17 +63,18 @@ class Tables:
         :meth:`EventStore.look` reads for a token and a command."""
         if not valid_game_id(game_id):
             raise UnknownGame("unknown_game", UNKNOWN_GAME)
-        held = self.cache.get(game_id)  # taken before the read: another request may cache a newer table meanwhile
+        held = self.cache.get(game_id)
+        # Taken before the read (a Cached is updated in place: another request may cache a newer
+        # table meanwhile, and the read starts from this one's version).
+        before, since = (held.table, held.head) if held is not None else (None, Head(0))
         # Read from the cached version itself, to check it is still the event we folded.
-        look = await self.store.look(
-            game_id, held.head.version - 1 if held else 0, token_hash=token_hash, command=command
-        )
+        look = await self.store.look(game_id, since.version - 1 if held else 0, token_hash=token_hash, command=command)
         entries = look.entries
-        if held is not None:
+        if before is not None:
             if look.head == 0:  # deleted (expired or archived) since we cached it
                 self.forget(game_id)
                 raise UnknownGame("unknown_game", UNKNOWN_GAME)
-            if not held.head.continued_by(entries):
+            if not since.continued_by(entries):
                 # The stream went backwards (a failover lost acknowledged writes), and may
                 # have been written past them again: forget what we folded and start
                 # again from what Redis holds.
@@ -83,12 +84,11 @@ class Tables:
             entries = entries[1:]
         elif not entries:
             raise UnknownGame("unknown_game", UNKNOWN_GAME)
-        before = held.table if held else None
         kind = before.game if before else TABLE_OPENED.decode(entries[0].data).game
         codec = self.codecs[kind]
         table = fold(codec.game, before, codec.decode_events(entries))
         assert table is not None
-        head = (held.head if held else Head(0)).after(entries)
+        head = since.after(entries)
         self.remember(game_id, table, head)
         if token_hash is not None and look.seat is not None:
             self.know_seat(game_id, token_hash, look.seat)

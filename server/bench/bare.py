@@ -99,7 +99,7 @@ def bare_app() -> Starlette:
             sockets.discard(websocket)
 
     async def readyz(request: Request) -> Response:
-        await request.app.state.store.redis.ping()
+        await request.app.state.store.ping()
         return Response(b'{"status":"ready"}', media_type="application/json")
 
     return Starlette(

@@ -12,7 +12,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from domain.catalog import GAMES
-from server.bots import DUE_KEY
+from server.botqueue import DUE_KEY
 from server.cli import main
 from server.settings import Settings
 from tests.server.conftest import ADMIN, Running, quick_settings, start_server, stop_server
