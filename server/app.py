@@ -49,6 +49,7 @@ from server.quotas import Quotas
 from server.rates import SeatRates
 from server.schedule import Schedule
 from server.settings import Settings
+from server.sockets import Sockets
 from server.store import EventStore, Notifications, check_server, connect, initialize
 from server.tables import Tables
 from server.ws import game_socket
@@ -219,6 +220,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             app.state.feeds = feeds
             app.state.presence = presence
             app.state.rates = rates
+            app.state.sockets = Sockets(settings.ws_per_address, settings.ws_per_game)
             app.state.metrics = metrics
             app.state.openapi = document(games.values(), version())
             pubsub = connect(url)  # the replica's one pub/sub connection

@@ -221,7 +221,13 @@ class Feeds:
     """Every feed this replica runs, woken by notifications, by its own appends and by a periodic sweep."""
 
     def __init__(
-        self, tables: Tables, store: EventStore, checks: Checks, sweep_interval: float, presence: Presence | None = None
+        self,
+        tables: Tables,
+        store: EventStore,
+        checks: Checks,
+        sweep_interval: float,
+        presence: Presence | None = None,
+        presence_delay: float = 0.05,
     ) -> None:
         self.tables = tables
         self.store = store
@@ -229,25 +235,45 @@ class Feeds:
         self.sweep_interval = sweep_interval
         self.feeds: dict[str, Feed] = {}
         self.presence = presence
+        self.presence_delay = presence_delay
         self.pushing: set[asyncio.Task[None]] = set()  # presence pushes under way
+        # Games with a presence push under way, and whether someone came or went since it read.
+        self.changed_again: dict[str, bool] = {}
 
     def presence_changed(self, game_id: str) -> None:
-        """Someone came to or left the game's table (on any replica): tell its sockets here."""
+        """Someone came to or left the game's table (on any replica): tell its sockets here.
+
+        Coalesced: changes that come while a push for the game waits or reads make one more push
+        after it, not one each (200 watchers arriving at once sent 401 messages to each before)."""
         feed_ = self.feeds.get(game_id)
-        if feed_ is not None and self.presence is not None and any(s.presence for s in feed_.subscribers):
-            task = asyncio.create_task(self._push_presence(feed_, self.presence))
-            self.pushing.add(task)
-            task.add_done_callback(self.pushing.discard)
+        if feed_ is None or self.presence is None or not any(s.presence for s in feed_.subscribers):
+            return
+        if game_id in self.changed_again:
+            self.changed_again[game_id] = True
+            return
+        self.changed_again[game_id] = False
+        task = asyncio.create_task(self._push_presence(feed_, self.presence))
+        self.pushing.add(task)
+        task.add_done_callback(self.pushing.discard)
 
     async def _push_presence(self, feed_: Feed, presence: Presence) -> None:
+        game_id = feed_.game_id
         try:
-            message = encode(await presence.present(feed_.game_id))
-        except RedisError:
-            log.warning("could not read who is at game %s", feed_.game_id)
-            return
-        for sub in list(feed_.subscribers):
-            if sub.presence:
-                sub.push(0, message)
+            while True:
+                await asyncio.sleep(self.presence_delay)  # let the arrivals of a burst gather
+                self.changed_again[game_id] = False
+                try:
+                    message = encode(await presence.present(game_id))
+                except RedisError:
+                    log.warning("could not read who is at game %s", game_id)
+                    return
+                for sub in list(feed_.subscribers):
+                    if sub.presence:
+                        sub.push(0, message)
+                if not self.changed_again[game_id]:
+                    return
+        finally:
+            self.changed_again.pop(game_id, None)
 
     def notify(self, game_id: str, version: int) -> None:
         """A replica appended up to ``version``: wake the game's feed unless it delivered that already."""

@@ -35,11 +35,12 @@ from server.codec import encode
 from server.errors import BAD_JSON, STORE_DOWN, AppError, Invalid, TooMany, malformed
 from server.feeds import RESET, SLOW, Feeds, Reset, Subscriber
 from server.games import Games, Seated
-from server.http import Picks, origin_allowed
+from server.http import Picks, client_address, origin_allowed
 from server.metrics import Metrics
 from server.presence import Presence
 from server.rates import SeatRates, Throttle
 from server.senders import Person
+from server.sockets import Sockets
 from server.store import Head
 from server.tables import Tables
 
@@ -53,6 +54,7 @@ CLOSE_RESET = 4009  # the stream went backwards: drop what you hold and reconnec
 CLOSE_DENIED = 4003  # the hello's token was refused or the game does not exist (see the error sent first)
 CLOSE_TOO_BIG = 1009  # a message over the size limit (LUDOTECA_WS_MAX_MESSAGE)
 CLOSE_FLOOD = 4029  # kept sending far faster than the rate limit after being told too_many
+CLOSE_TRY_LATER = 1013  # the client's address, or the game, holds as many sockets as it may here
 
 
 class Hello(msgspec.Struct, tag="hello", tag_field="type", forbid_unknown_fields=True):
@@ -109,12 +111,25 @@ def metrics_of(websocket: WebSocket) -> Metrics:
 
 
 async def game_socket(websocket: WebSocket) -> None:
+    sockets: Sockets = websocket.app.state.sockets
+    address, game_id = client_address(websocket), websocket.path_params["game_id"]
+    try:
+        sockets.take(address, game_id)
+    except TooMany as exc:
+        if origin_allowed(websocket, websocket.app.state.settings.allowed_origins):
+            await websocket.accept()
+            await send(websocket, socket_error(exc))
+            await websocket.close(CLOSE_TRY_LATER, "too many sockets")
+        else:
+            await websocket.close(CLOSE_POLICY)
+        return
     gauge = metrics_of(websocket).sockets
     gauge.inc()
     try:
         await serve_socket(websocket)
     finally:
         gauge.dec()
+        sockets.give_back(address, game_id)
 
 
 async def serve_socket(websocket: WebSocket) -> None:

@@ -68,9 +68,16 @@ def opening(game: AnyGame, players: int, rng: random.Random) -> tuple[list[Any],
 
 
 def play(game: AnyGame, table: Table, rng: random.Random, limit: int = 100_000) -> list[list[Any]]:
-    """The batches of events of random legal commands from ``table`` to the end (or ``limit`` commands)."""
+    """The batches of events of random legal commands from ``table`` to the end (or ``limit`` commands).
+
+    A random game that does not end by itself (Itchy Feet's, mostly) is cut at a quarter of the
+    most events a game may have: played on, it would end there as abandoned (``too_long``), and
+    the streams the bench stacks from several games would end with it."""
     batches = []
+    most = table.version + game.most_events // 4
     for _ in range(limit):
+        if table.version >= most:
+            break
         chosen = choose(game, table, rng)
         if chosen is None:
             break

@@ -90,9 +90,9 @@ def test_a_resignation_that_leaves_enough_players_reveals_nothing() -> None:
 def test_a_table_called_off_is_revealed_and_has_nothing_to_hide() -> None:
     game = GAMES[KIND]
     opened = open_table(game, 2, {})
-    table = evolve(game, None, opened)
-    seat = take_seat(game, table, None, "Ana", None, Ctx(rng=random.Random(1)))
-    table = fold(game, table, seat)
+    empty = evolve(game, None, opened)
+    seat = take_seat(game, empty, None, "Ana", None, Ctx(rng=random.Random(1)))
+    table = fold(game, empty, seat)
     assert table is not None
     off = fold(game, table, cancel(game, table))
     assert off is not None and status(game, off) == "finished" and is_revealed(game, off)

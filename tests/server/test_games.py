@@ -9,7 +9,6 @@ from typing import Any
 
 import msgspec
 import pytest
-import redis.asyncio as aioredis
 
 from domain.catalog import GAMES
 from server.botqueue import BotQueue
@@ -19,7 +18,7 @@ from server.index import LobbyIndex
 from server.lobby import Lobby
 from server.quotas import Quotas
 from server.senders import Holder
-from server.store import EventStore
+from server.store import Client, EventStore
 
 KIND = "vilar-de-mouros"  # keeps no time: its commands may be decided on the cached table
 
@@ -48,7 +47,7 @@ async def a_legal_command(games: Games, game_id: str, tokens: list[str]) -> tupl
     return tokens[seat], encode(game.commands(table.state, seat)[0])
 
 
-async def calls(redis: aioredis.Redis) -> dict[str, int]:
+async def calls(redis: Client) -> dict[str, int]:
     """Redis commands run so far, by name."""
     stats: dict[str, Any] = await redis.info("commandstats")
     return {name.removeprefix("cmdstat_"): int(value["calls"]) for name, value in stats.items()}
