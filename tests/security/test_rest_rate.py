@@ -10,7 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.settings import Settings
-from tests.server.conftest import ADMIN, NO_QUOTAS, running
+from tests.server.conftest import ADMIN, running
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -18,7 +18,9 @@ RATE, BURST = 5.0, 10
 
 
 async def test_a_seat_cannot_flood_commands_over_rest(redis: aioredis.Redis, redis_url: str) -> None:
-    settings = Settings(redis_url=redis_url, admin_token=ADMIN, ws_rate=RATE, ws_burst=BURST, **NO_QUOTAS)
+    settings = Settings(
+        redis_url=redis_url, admin_token=ADMIN, ws_rate=RATE, ws_burst=BURST, create_per_hour=0, seats_per_hour=0
+    )
     async with running(settings) as api:
         game_id, tokens = await api.started(2)
         seat, _ = await api.awaited(game_id, tokens)
