@@ -31,8 +31,8 @@ from clients.python.models import ServerMessage
 from domain.catalog import GAMES
 from domain.engine import AnyGame
 from domain.table import TABLE_COMMANDS, open_table
-from projections.views import Present
 from projections import updates
+from projections.views import Present
 from server import answers, feeds, ws
 from server.cli import main
 from server.http import ENDPOINTS
