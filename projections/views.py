@@ -1,9 +1,13 @@
 """What one viewer may see: the table's view and the event feed, from one rule.
 
 A seat sees the public state and its own secrets; a spectator (``None``) sees the
-public state only; once the game is over everything is revealed. Events pass through
-the game's ``redact`` for the viewer, the same rule its ``view`` follows, so a feed
-and a view cannot disagree.
+public state only. Events pass through the game's ``redact`` for the viewer, the same
+rule its ``view`` follows, so a feed and a view cannot disagree.
+
+Once the table is over, everything is revealed, whatever ended it: the game's own end,
+a resignation or a drop that left too few, a clock that ran out, a table called off.
+:func:`is_revealed` is that rule, and both the feed and the view follow it: a view of a
+revealed table is the full view, naming the viewer in its ``viewer`` field.
 """
 
 from __future__ import annotations
@@ -84,8 +88,21 @@ def feed(game: AnyGame, events: Iterable[tuple[int, Any]], viewer: Viewer, revea
 
 
 def is_revealed(game: AnyGame, table: Table) -> bool:
-    """Everything is public once the game is over."""
+    """Everything is public once the table is over, however it ended."""
     return status(game, table) == "finished"
+
+
+def game_view(game: AnyGame, table: Table, viewer: Viewer) -> Any:
+    """The game's view of the table for ``viewer`` (``None`` before play starts): everything,
+    once the table is revealed, as it would be for ``FULL`` but naming the viewer."""
+    if table.state is None:
+        return None
+    if viewer == FULL or not is_revealed(game, table):
+        return game.view(table.state, viewer)
+    everything = game.view(table.state, FULL)
+    if "viewer" in getattr(everything, "__struct_fields__", ()):
+        return msgspec.structs.replace(everything, viewer=viewer)
+    return everything
 
 
 def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> TableView:
@@ -101,7 +118,7 @@ def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> Tab
         players=table.players,
         seats=list(table.seats),
         awaiting=[] if table.state is None else game.awaited(table.state),
-        view=None if table.state is None else game.view(table.state, viewer),
+        view=game_view(game, table, viewer),
         outcome=ended,
         resigned=list(table.resigned),
         rematch=table.rematch,

@@ -26,21 +26,32 @@ from starlette.staticfiles import StaticFiles
 
 from domain.catalog import GAMES
 from domain.engine import AnyGame
-from server import bots, deadlines, housekeeping, lobby
+from server import deadlines, housekeeping
+from server.answers import http_answer
 from server.auth import token_problems
+from server.botqueue import BotQueue
+from server.bots import BotAlarm, BotWorker
+from server.checks import Checks
 from server.embedded import EmbeddedRedis, supervise
-from server.errors import ApiError, ErrorBody
+from server.errors import STORE_DOWN, AppError, ErrorBody
 from server.feeds import Feeds
 from server.games import Games
 from server.headers import SecurityHeaders
-from server.http import ENDPOINTS, STORE_DOWN, Handler, answer, healthz, readyz
+from server.http import ENDPOINTS, STORE_TROUBLE, Handler, answer, healthz, readyz
+from server.index import LobbyIndex
+from server.leases import Leases
+from server.lobby import Lobby
 from server.logs import RequestContext
 from server.metrics import Metrics, TimeRequests, scrape
 from server.openapi import document
 from server.presence import Presence, keep_dropping
 from server.quotas import Quotas
+from server.rates import SeatRates
+from server.schedule import Schedule
 from server.settings import Settings
-from server.store import SEQUENCE_KEY, EventStore, Notifications, check_server, connect, initialize
+from server.sockets import Sockets
+from server.store import EventStore, Notifications, check_server, connect, initialize
+from server.tables import Tables
 from server.ws import game_socket
 
 log = logging.getLogger("ludoteca")
@@ -55,18 +66,15 @@ def version() -> str:
         return "0"
 
 
-async def api_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, ApiError)
-    response = answer(exc.body, exc.status)
-    if "retry_after" in exc.details:
-        response.headers["Retry-After"] = str(exc.details["retry_after"])
-    return response
+async def app_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, AppError)
+    return http_answer(exc)
 
 
 async def store_down(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RedisError)
-    STORE_DOWN.failed(exc)  # every request still answers 503; the log says it once an outage
-    return answer(ErrorBody("store_unavailable", "The game store is unreachable; try again shortly."), 503)
+    STORE_TROUBLE.failed(exc)  # every request still answers 503; the log says it once an outage
+    return http_answer(STORE_DOWN)
 
 
 async def internal_error(request: Request, exc: Exception) -> Response:
@@ -182,38 +190,50 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             await initialize(redis)
             for warning in await check_server(redis):
                 log.warning(warning)
-            service = Games(
-                EventStore(redis),
-                games,
-                cache_size=settings.cache_size,
-                command_retries=settings.command_retries,
-                quotas=Quotas(redis, settings.create_per_hour, settings.seats_per_hour),
-                max_open_games=settings.max_open_games,
-            )
-            service.metrics = metrics
-            presence = Presence(redis)
-            feeds = Feeds(service, settings.sweep_interval, presence)
-            await feeds.checks.ready()  # the replicas' shared secret, made before this replica writes anything
-            service.on_append = feeds.notify
+            # The composition root: every part is made here and handed what it uses.
+            store = EventStore(redis)
+            tables = Tables(store, games, settings.cache_size)
+            index, schedule, queue = LobbyIndex(redis), Schedule(redis), BotQueue(redis)
+            leases, checks, presence = Leases(redis), Checks(redis), Presence(redis)
+            await checks.ready()  # the replicas' shared secret, made before this replica writes anything
+            rates = SeatRates(settings.ws_rate, settings.ws_burst)
+            feeds = Feeds(tables, store, checks, settings.sweep_interval, presence)
             stack.push_async_callback(feeds.close)
-            if not await redis.exists(SEQUENCE_KEY):
-                log.info("rebuilt the lobby index from %d streams", await lobby.rebuild_index(service))
+            alarm = BotAlarm(queue, store, settings.bot_delay_ms)
+            service = Games(
+                store,
+                tables=tables,
+                index=index,
+                schedule=schedule,
+                listeners=(feeds, alarm),
+                rates=rates,
+                metrics=metrics,
+                command_retries=settings.command_retries,
+            )
+            quotas = Quotas(redis, settings.create_per_hour, settings.seats_per_hour)
+            lobby = Lobby(service, index, quotas, queue, settings.max_open_games)
+            if not await index.built():
+                log.info("rebuilt the lobby index from %d streams", await lobby.rebuild_index())
             app.state.settings = settings
             app.state.games = service
+            app.state.lobby = lobby
             app.state.feeds = feeds
             app.state.presence = presence
+            app.state.rates = rates
+            app.state.sockets = Sockets(settings.ws_per_address, settings.ws_per_game)
             app.state.metrics = metrics
             app.state.openapi = document(games.values(), version())
             pubsub = connect(url)  # the replica's one pub/sub connection
             stack.push_async_callback(pubsub.aclose)
-            background(stack, Notifications(pubsub).run(feeds.notify, feeds.wake_all, feeds.presence_changed))
+            listen = {presence.channel: feeds.presence_changed}
+            background(stack, Notifications(pubsub).run(feeds.notify, feeds.wake_all, listen))
             background(stack, presence.keep())
             if settings.drop_after > 0:
                 background(stack, keep_dropping(service, presence, settings.drop_after))
             background(stack, feeds.sweep())
-            background(stack, deadlines.run(service, settings.deadline_interval))
-            background(stack, bots.BotWorker(service, settings.bot_delay_ms).run())  # plays bot seats
-            background(stack, housekeeping.run(service, settings))
+            background(stack, deadlines.run(service, schedule, settings.deadline_interval))
+            background(stack, BotWorker(service, queue, leases, alarm, metrics=metrics).run())  # plays bot seats
+            background(stack, housekeeping.run(service, index, leases, settings))
             if app.state.embedded is not None:  # restarted when it dies; the server stops if it keeps dying
                 background(stack, supervise(app.state.embedded, lambda: lose_store(app)))
             # What start-up built lives as long as the process: keep it out of every future
@@ -236,7 +256,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             ),
         ],
         exception_handlers={
-            ApiError: api_error,
+            AppError: app_error,
             RedisError: store_down,
             HTTPException: http_error,
             Exception: internal_error,

@@ -8,7 +8,7 @@ import secrets
 
 from starlette.requests import HTTPConnection
 
-from server.errors import ApiError
+from server.errors import Forbidden, Unauthorized
 
 
 def new_token() -> str:
@@ -26,16 +26,16 @@ def bearer(conn: HTTPConnection) -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(401, "bad_token", "Send the token as 'Authorization: Bearer <token>'.")
+        raise Unauthorized("bad_token", "Send the token as 'Authorization: Bearer <token>'.")
     return token.strip()
 
 
 def require_admin(conn: HTTPConnection, admin_token: str | None) -> None:
     token = bearer(conn)
     if token is None:
-        raise ApiError(401, "missing_token", "This needs the admin token.")
+        raise Unauthorized("missing_token", "This needs the admin token.")
     if admin_token is None or not hmac.compare_digest(token, admin_token):
-        raise ApiError(403, "not_admin", "Only the server's admin may do this.")
+        raise Forbidden("not_admin", "Only the server's admin may do this.")
 
 
 ADMIN_TOKEN_LEAST = 16  # characters: `openssl rand -base64 32` makes 44

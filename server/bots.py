@@ -1,27 +1,27 @@
 """The bot worker: the server plays the seats bots hold, through the same command path as any client.
 
-Who is a bot is in the stream (``SeatTaken.bot``), so every replica knows it. The work
-queue lives in Redis, not in a replica's memory: ``lt:{bots}:due`` is a sorted set of
-game ids scored by when (on the shared clock, Redis TIME, in ms) the game should be
-looked at again. A game enters it when a bot sits down (``server.lobby.join``) and
-leaves it when it is finished or gone.
+Who is a bot is in the stream (``SeatTaken.bot``, and ``SeatResigned.bot`` for a seat a bot
+plays on), so every replica knows it. The work queue lives in Redis, not in a replica's
+memory (server/botqueue.py): game ids scored by when (on the shared clock, Redis TIME, in
+ms) the game should be looked at again. A game enters it when a bot sits down
+(``Lobby.join``) and leaves it when it is finished or gone.
 
-- After every append on this replica that leaves a bot awaited, the game's score is
-  brought forward to now + the think delay (``ZADD LT``), and this replica's worker is
-  woken at once; other replicas find it by polling the set.
-- Every replica polls the set for games that are due. It takes a short lease on the
-  game (``lt:{bots}:lease:<game_id>``, ``SET NX PX``) so that two replicas do not both
-  think, catches the game up, and plays one command for one awaited bot seat with
-  ``Games.command``: command id ``bot:<seat>:<version>`` and ``expected_version`` the
-  version it thought at, so a retry (on this replica or another) lands once (a retry that
-  chose otherwise is answered ``command_id_reused``, and the first choice stands).
+- After every append on this replica that leaves a bot awaited, the bots' alarm (a
+  listener of ``Games``) brings the game's score forward to now + the think delay, and
+  wakes this replica's worker at once; other replicas find it by polling the queue.
+- Every replica polls the queue for games that are due. It takes a short lease on the
+  game (server/leases.py) so that two replicas do not both think, catches the game up, and
+  plays one command for one awaited bot seat with ``Games.handle``, as the sender
+  ``Bot(seat)``: command id ``bot:<seat>:<version>`` and ``expected_version`` the version it
+  thought at, so a retry (on this replica or another) lands once. The id is the bot's own
+  (command ids are scoped to their sender): nobody else can take it first.
 - The bot's randomness is the operating system's (``random.SystemRandom``), never a seed a
   client could rebuild from the game id, version and seat (docs/bots.md, "Unpredictable").
 - Thinking happens off the event loop: ``random`` and ``greedy`` (milliseconds) in a thread,
   ``strong`` in a bounded pool of processes (``THINKERS``) on a budget of ``THINK_SECONDS`` of
   CPU per move; a busy pool queues moves, it never grows.
-- A game that waits for a person stays in the set with a later score (``RECHECK_MS``):
-  a wake-up lost to a crash between an append and the ``ZADD`` costs at most that long.
+- A game that waits for a person stays in the queue with a later score (``RECHECK_MS``):
+  a wake-up lost to a crash between an append and the score costs at most that long.
   A replica that stops while it holds a lease leaves the game to the others once the
   lease runs out; nothing is lost.
 """
@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import hashlib
 import logging
 import multiprocessing
 import random
@@ -38,34 +39,28 @@ import time
 import uuid
 from typing import Any, Final
 
-from prometheus_client import Counter
-
 from domain.bots import bot_for, parse_bot
 from domain.bots.search import strong
 from domain.catalog import GAMES
 from domain.engine import AnyGame
 from domain.table import Table, status
+from server.botqueue import BotQueue
 from server.codec import encode
-from server.errors import ApiError
-from server.games import Games, Seated
+from server.errors import AppError, CommandIdReused, Refused, UnknownGame, VersionConflict
+from server.games import Change, Games
+from server.leases import Leases, bot_lease
+from server.metrics import Metrics
+from server.senders import Bot
+from server.store import EventStore
 from server.tasks import Trouble, cancelled
 
 log = logging.getLogger("ludoteca.bots")
 
-DUE_KEY: Final = "lt:{bots}:due"  # game ids scored by when to look at them again (ms, Redis TIME)
-LEASE_PREFIX: Final = "lt:{bots}:lease:"
 RECHECK_MS: Final = 5_000  # a game with bots waiting for a person is looked at again this often
 LEASE_MS: Final = 5_000  # how long one replica may think about one game before another may
-BATCH: Final = 50  # games taken from the set per poll
+BATCH: Final = 50  # games taken from the queue per poll
 THINKERS: Final = 2  # processes the strong bot thinks in, at most, per replica
 THINK_SECONDS: Final = 0.5  # CPU a strong bot may spend on one move (its level's plays run out first, or this)
-
-RELEASE_LUA = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-"""
 
 
 def bot_seats(table: Table) -> dict[int, str]:
@@ -76,12 +71,6 @@ def bot_seats(table: Table) -> dict[int, str]:
 def command_id(seat: int, version: int) -> str:
     """The same for every replica that plays this seat at this version: the move lands once."""
     return f"bot:{seat}:{version}"
-
-
-async def enlist(games: Games, game_id: str) -> None:
-    """Put a game in the bots' queue (a bot sits at it); the worker drops it once it is over."""
-    now = await games.store.now_ms()
-    await games.store.redis.zadd(DUE_KEY, {game_id: now}, nx=True)
 
 
 def think(game: AnyGame, state: Any, seat: int, spec: str) -> Any:
@@ -107,67 +96,26 @@ def known_bot(spec: str) -> str:
     return spec
 
 
-class BotWorker:
-    """Plays the bots of every game, with any other replica's worker beside it."""
+class BotAlarm:
+    """Hears of this replica's appends (a ``Games`` listener): a game that now awaits a bot is
+    brought forward in the queue, and this replica's worker woken; a finished one leaves it."""
 
-    def __init__(
-        self,
-        games: Games,
-        delay_ms: int = 300,
-        *,
-        poll_interval: float = 0.2,
-        lease_ms: int = LEASE_MS,
-        recheck_ms: int = RECHECK_MS,
-        thinkers: int = THINKERS,
-    ) -> None:
-        self.games = games
-        self.thinkers = thinkers
-        self.pool: concurrent.futures.ProcessPoolExecutor | None = None  # started at the first strong move
-        self.redis: Any = games.store.redis
+    def __init__(self, queue: BotQueue, store: EventStore, delay_ms: int = 300) -> None:
+        self.queue = queue
+        self.store = store
         self.delay_ms = delay_ms
-        self.poll_interval = poll_interval
-        self.lease_ms = lease_ms
-        self.recheck_ms = recheck_ms
-        self.owner = uuid.uuid4().hex
         self.wake = asyncio.Event()
         self.pending: set[asyncio.Task[None]] = set()
-        self._release = self.redis.register_script(RELEASE_LUA)
-        self.moves: Counter | None = None
-        if games.metrics is not None:
-            try:
-                self.moves = Counter(
-                    "ludoteca_bot_moves",
-                    "Commands the server's bots played, by game and bot",
-                    ["game", "bot"],
-                    registry=games.metrics.registry,
-                )
-            except ValueError:  # already registered (a second worker on the same metrics)
-                self.moves = None
-        previous = games.on_append
 
-        def on_append(game_id: str) -> None:
-            if previous is not None:
-                previous(game_id)
-            try:
-                self.appended(game_id)
-            except Exception:  # never fail the append that called us: the poll's recheck covers it
-                log.exception("could not look for bots after an append to %s", game_id)
-
-        games.on_append = on_append
-
-    # -- waking up -------------------------------------------------------------------
-
-    def appended(self, game_id: str) -> None:
-        """This replica appended to a game: if a bot is awaited now, bring the game forward."""
-        table = self.games.cache.get(game_id)
-        if table is None or table.state is None or not (bots := bot_seats(table)):
+    def appended(self, change: Change) -> None:
+        table = change.after
+        if table.state is None or not (bots := bot_seats(table)):
             return
-        game = self.games.games[table.game]
-        current = status(game, table)
+        current = status(change.game, table)
         if current == "finished":
-            work = self._drop(game_id)
-        elif current == "active" and any(a.seat in bots for a in game.awaited(table.state)):
-            work = self._bring_forward(game_id)
+            work = self._drop(change.game_id)
+        elif current == "active" and any(a.seat in bots for a in change.game.awaited(table.state)):
+            work = self._bring_forward(change.game_id)
         else:
             return
         task = asyncio.get_running_loop().create_task(work)
@@ -176,8 +124,7 @@ class BotWorker:
 
     async def _bring_forward(self, game_id: str) -> None:
         try:
-            now = await self.games.store.now_ms()
-            await self.redis.zadd(DUE_KEY, {game_id: now + self.delay_ms}, lt=True)
+            await self.queue.due_by(game_id, await self.store.now_ms() + self.delay_ms)
         except Exception:  # the poll's recheck covers it
             log.warning("could not wake the bots of %s", game_id, exc_info=True)
             return
@@ -185,9 +132,43 @@ class BotWorker:
 
     async def _drop(self, game_id: str) -> None:
         try:
-            await self.redis.zrem(DUE_KEY, game_id)
+            await self.queue.drop(game_id)
         except Exception:  # the poll drops it
             log.debug("could not drop %s from the bots' queue", game_id, exc_info=True)
+
+
+class BotWorker:
+    """Plays the bots of every game, with any other replica's worker beside it."""
+
+    def __init__(
+        self,
+        games: Games,
+        queue: BotQueue,
+        leases: Leases,
+        alarm: BotAlarm,
+        *,
+        metrics: Metrics | None = None,
+        poll_interval: float = 0.2,
+        lease_ms: int = LEASE_MS,
+        recheck_ms: int = RECHECK_MS,
+        thinkers: int = THINKERS,
+    ) -> None:
+        self.games = games
+        self.thinkers = thinkers
+        self.pool: concurrent.futures.ProcessPoolExecutor | None = None  # started at the first strong move
+        self.store = games.store
+        self.queue = queue
+        self.leases = leases
+        self.alarm = alarm
+        self.metrics = metrics
+        self.poll_interval = poll_interval
+        self.lease_ms = lease_ms
+        self.recheck_ms = recheck_ms
+        self.owner = uuid.uuid4().hex
+
+    @property
+    def delay_ms(self) -> int:
+        return self.alarm.delay_ms
 
     # -- the loop ----------------------------------------------------------------------
 
@@ -204,7 +185,7 @@ class BotWorker:
         trouble = Trouble(log, "bots could not be played")
         while True:
             wait = self.poll_interval
-            self.wake.clear()  # a wake-up from here on ends the next wait early
+            self.alarm.wake.clear()  # a wake-up from here on ends the next wait early
             try:
                 played = await self.play_due()
                 wait = await self.until_next()
@@ -219,31 +200,29 @@ class BotWorker:
                 raise asyncio.CancelledError
             if wait > 0:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wake.wait(), wait)
+                    await asyncio.wait_for(self.alarm.wake.wait(), wait)
 
     async def until_next(self) -> float:
         """Seconds until the next game is due (at most the poll interval)."""
-        first: Any = await self.redis.zrange(DUE_KEY, 0, 0, withscores=True)
-        if not first:
+        first = await self.queue.next_due_ms()
+        if first is None:
             return self.poll_interval
-        now = await self.games.store.now_ms()
-        return max(0.0, min(self.poll_interval, (float(first[0][1]) - now) / 1000))
+        now = await self.store.now_ms()
+        return max(0.0, min(self.poll_interval, (first - now) / 1000))
 
     async def play_due(self) -> int:
         """Look at every game that is due; how many bot commands landed."""
-        now = await self.games.store.now_ms()
-        members: Any = await self.redis.zrangebyscore(DUE_KEY, "-inf", now, start=0, num=BATCH)
-        ids = [m.decode() if isinstance(m, bytes) else str(m) for m in members]
+        ids = await self.queue.due(await self.store.now_ms(), BATCH)
         played = await asyncio.gather(*(self.play_leased(game_id) for game_id in ids))
         return sum(played)
 
     async def play_leased(self, game_id: str) -> int:
-        lease = LEASE_PREFIX + game_id
-        if not await self.redis.set(lease, self.owner, nx=True, px=self.lease_ms):
+        lease = bot_lease(game_id)
+        if not await self.leases.take(lease, self.owner, self.lease_ms):
             return 0  # another replica is thinking about it
         try:
             return await self.play(game_id)
-        except ApiError as exc:  # the store refused (e.g. the game was deleted meanwhile): look again later
+        except AppError as exc:  # refused on the way (e.g. the game was deleted meanwhile): look again later
             log.info("bots of %s not played: %s", game_id, exc.code)
             await self.later(game_id, self.recheck_ms)
             return 0
@@ -255,7 +234,7 @@ class BotWorker:
             return 0
         finally:
             try:
-                await self._release(keys=[lease], args=[self.owner])
+                await self.leases.release(lease, self.owner)
             except Exception:  # it runs out by itself
                 log.debug("could not release the bots' lease on %s", game_id, exc_info=True)
 
@@ -263,13 +242,13 @@ class BotWorker:
         """One command for one awaited bot seat of the game, if any; then file the game again."""
         try:
             game, table = await self.games.load(game_id)
-        except ApiError:  # gone (expired, archived)
-            await self.redis.zrem(DUE_KEY, game_id)
+        except UnknownGame:  # gone (expired, archived)
+            await self.queue.drop(game_id)
             return 0
         bots = bot_seats(table)
         current = status(game, table)
         if not bots or current == "finished":
-            await self.redis.zrem(DUE_KEY, game_id)
+            await self.queue.drop(game_id)
             return 0
         if current == "active":
             for awaited in game.awaited(table.state):
@@ -285,16 +264,28 @@ class BotWorker:
         command = await self.choose(game, table.state, seat, known_bot(bot))
         if command is None:
             return False
+        body = encode(command)
+        sent = command_id(seat, table.version)
         try:
-            at = Seated(game_id, game, table, seat)
-            await self.games.command(at, seat, encode(command), command_id(seat, table.version), table.version)
-        except ApiError as exc:
-            if exc.status == 409:  # someone else moved first (a person, or another replica's bot)
-                return True
+            try:
+                await self.games.handle(game_id, Bot(seat), body, sent, table.version)
+            except CommandIdReused:
+                # The bot's own id, used at this version for another command: only a bot that
+                # chose otherwise at the same version can have (its retry: it draws from the
+                # operating system, or another replica's code). Say so
+                # once, and send under an id of this command's own, which lands once too.
+                log.warning(
+                    "bot %s at seat %d of %s: command id %s was used for another command", bot, seat, game_id, sent
+                )
+                again = f"{sent}:{hashlib.sha256(body).hexdigest()[:16]}"
+                await self.games.handle(game_id, Bot(seat), body, again, table.version)
+        except VersionConflict:  # someone else moved first (a person, or another replica's bot)
+            return True
+        except (Refused, CommandIdReused) as exc:
             log.warning("bot %s at seat %d of %s was refused: %s", bot, seat, game_id, exc.code)
             return False
-        if self.moves is not None:
-            self.moves.labels(game.id, known_bot(bot).partition(":")[0]).inc()
+        if self.metrics is not None:
+            self.metrics.bot_moves.labels(game.id, known_bot(bot).partition(":")[0]).inc()
         return True
 
     async def choose(self, game: AnyGame, state: Any, seat: int, spec: str) -> Any:
@@ -308,8 +299,8 @@ class BotWorker:
 
     async def later(self, game_id: str, after_ms: int, version: int | None = None) -> None:
         """Look at the game again in ``after_ms``; if it moved on meanwhile (``version``), at once."""
-        now = await self.games.store.now_ms()
-        await self.redis.zadd(DUE_KEY, {game_id: now + after_ms}, xx=True)
-        if version is not None and await self.games.store.version(game_id) != version:
-            # An append landed while we looked: its wake-up may have come before our ZADD.
-            await self.redis.zadd(DUE_KEY, {game_id: now}, xx=True, lt=True)
+        now = await self.store.now_ms()
+        await self.queue.move_to(game_id, now + after_ms)
+        if version is not None and await self.store.version(game_id) != version:
+            # An append landed while we looked: its wake-up may have come before our score.
+            await self.queue.bring_forward(game_id, now)

@@ -14,9 +14,16 @@ import hashlib
 import hmac
 import secrets
 
-from server.store import Client, check_secret
+from server.keys import CHECK_SECRET
+from server.store import Client, Head
 
 CHECK_BYTES = 16  # HMAC-SHA256 cut to 128 bits: enough to tell two histories apart, short on the wire
+
+# KEYS: the secret's key. ARGV: a fresh random secret, kept only if there is none yet.
+SECRET_LUA = r"""
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])
+"""
 
 
 class Checks:
@@ -25,25 +32,31 @@ class Checks:
     def __init__(self, redis: Client) -> None:
         self.redis = redis
         self.secret: bytes | None = None
+        self._secret = redis.register_script(SECRET_LUA)
 
     async def ready(self) -> None:
         if self.secret is None:
-            self.secret = await check_secret(self.redis, secrets.token_hex(32).encode())
+            await self.read_secret()
 
-    def of(self, game_id: str, version: int, link: str) -> str:
-        """The check of ``version`` whose chain link is ``link`` ("" when either is unknown)."""
-        if self.secret is None or version <= 0 or not link:
+    async def read_secret(self) -> None:
+        """The secret every replica on this Redis shares: a fresh one if there was none (one atomic script)."""
+        secret = await self._secret(keys=[CHECK_SECRET.at()], args=[secrets.token_hex(32).encode()])
+        self.secret = secret.encode() if isinstance(secret, str) else bytes(secret)
+
+    def of(self, game_id: str, head: Head) -> str:
+        """The check of the history ending at ``head`` ("" when its link is unknown)."""
+        if self.secret is None or head.version <= 0 or not head.link:
             return ""
-        message = f"{game_id} {version} {link}".encode()
+        message = f"{game_id} {head.version} {head.link}".encode()
         return hmac.new(self.secret, message, hashlib.sha256).digest()[:CHECK_BYTES].hex()
 
-    async def matches(self, game_id: str, version: int, link: str | None, check: str) -> bool:
-        """Whether ``check`` is the check of ``version``, whose link is ``link`` (``None``: no such version)."""
-        if link is None:
+    async def matches(self, game_id: str, head: Head | None, check: str) -> bool:
+        """Whether ``check`` is the check of the history ending at ``head`` (``None``: no such version)."""
+        if head is None:
             return False
         await self.ready()
-        if hmac.compare_digest(self.of(game_id, version, link).encode(), check.encode()):
+        if hmac.compare_digest(self.of(game_id, head).encode(), check.encode()):
             return True
         # Another replica may have made a new secret (Redis lost this one): read it again, once.
-        self.secret = await check_secret(self.redis, secrets.token_hex(32).encode())
-        return hmac.compare_digest(self.of(game_id, version, link).encode(), check.encode())
+        await self.read_secret()
+        return hmac.compare_digest(self.of(game_id, head).encode(), check.encode())

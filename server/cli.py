@@ -62,18 +62,20 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
     from domain.catalog import GAMES
     from server import housekeeping
     from server.games import Games
+    from server.index import LobbyIndex
     from server.store import EventStore, connect, initialize
 
     redis = connect(url, socket_timeout=30)
     try:
         await initialize(redis)
-        games = Games(EventStore(redis), GAMES)
+        index = LobbyIndex(redis)
+        games = Games(EventStore(redis), GAMES, index=index)
         if args.action == "expire":
             if args.older_than is None and settings.open_ttl <= 0:
                 print("open games never expire (LUDOTECA_OPEN_TTL=0); give --older-than", file=sys.stderr)
                 return 2
             age = args.older_than if args.older_than is not None else settings.open_ttl
-            expired = await housekeeping.expire_open(games, int(age * 1000))
+            expired = await housekeeping.expire_open(games, index, int(age * 1000))
             print(f"expired {len(expired)} open games")
             return 0
         directory = Path(args.dir) if args.dir else settings.archive_dir
@@ -82,7 +84,7 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
             return 2
         age = args.older_than if args.older_than is not None else settings.retention
         total = 0
-        while archived := await housekeeping.archive_finished(games, directory, int(age * 1000)):
+        while archived := await housekeeping.archive_finished(games, index, directory, int(age * 1000)):
             total += len(archived)
         print(f"archived {total} finished games to {directory}")
         return 0

@@ -1,4 +1,10 @@
-"""One error shape for every failure: ``{"error", "message", "details"}``."""
+"""What the application refuses, in its own words: one exception per kind of refusal.
+
+Below the adapters nothing knows HTTP: the service and the workers raise and catch these
+kinds (an unknown game, a version conflict, a rule's refusal...), and server/answers.py
+alone turns them into an HTTP status or a WebSocket ``error`` message. Every error has
+one shape, ``{"error", "message", "details"}``.
+"""
 
 from __future__ import annotations
 
@@ -16,10 +22,12 @@ class ErrorBody(msgspec.Struct):
     details: dict[str, Any] = {}
 
 
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+class AppError(Exception):
+    """A refusal: ``code`` for programs, ``message`` for people, ``details`` for both (the field at
+    fault, the current version, when to try again)."""
+
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
-        self.status = status
         self.code = code
         self.message = message
         self.details = details or {}
@@ -29,6 +37,64 @@ class ApiError(Exception):
         return ErrorBody(self.code, self.message, self.details)
 
 
+class Invalid(AppError):
+    """A request that cannot be read, or that names nothing there is (a game type, a version)."""
+
+
+class Unauthorized(AppError):
+    """No token where one is needed, or a token not known here."""
+
+
+class Forbidden(AppError):
+    """The caller may not do this: a spectator, a seat that left, another game's token, not the operator."""
+
+
+class NotFound(AppError):
+    """There is no such thing."""
+
+
+class UnknownGame(NotFound):
+    """There is no game with that id (there never was, or it was deleted)."""
+
+
+class Conflict(AppError):
+    """The game is not where the request expected it."""
+
+
+class VersionConflict(Conflict):
+    """The game is at another version than expected, or kept changing while the command was decided."""
+
+
+class CommandIdReused(Conflict):
+    """The sender used that command id for another command."""
+
+
+class Refused(AppError):
+    """A rule refused the command (the rule's code), or the request asks what cannot be given now."""
+
+
+class TableMoved(Refused, Conflict):
+    """A rule's refusal that means "the table moved on" (a seat taken, a game started), not "against the rules"."""
+
+
+class TooLarge(AppError):
+    """A request body past the limit."""
+
+
+class UnsupportedMedia(AppError):
+    """A body sent as something else than JSON."""
+
+
+class TooMany(AppError):
+    """Past a quota or a rate limit; ``details.retry_after`` says in how many seconds, when it is known."""
+
+
+class Unavailable(AppError):
+    """The game store cannot be reached."""
+
+
+STORE_DOWN = Unavailable("store_unavailable", "The game store is unreachable; try again shortly.")
+
 # Rule codes that mean "the table moved on", not "that move is against the rules".
 CONFLICT_CODES = frozenset({"seat_taken", "seat_kept", "seats_kept", "game_started"})
 
@@ -37,10 +103,10 @@ CONFLICT_CODES = frozenset({"seat_taken", "seat_kept", "seats_kept", "game_start
 BAD_REQUEST_CODES = frozenset({"out_of_bounds"})
 
 
-def rejected(exc: Rejected) -> ApiError:
-    """A rule's refusal as the API answers it: 422, 409 when the table moved on, 400 for a value out of bounds."""
-    status = 409 if exc.code in CONFLICT_CODES else 400 if exc.code in BAD_REQUEST_CODES else 422
-    return ApiError(status, exc.code, exc.message, exc.details)
+def refused(exc: Rejected) -> AppError:
+    """A rule's refusal as the application raises it: refused, the table moved on, or a value out of bounds."""
+    kind = TableMoved if exc.code in CONFLICT_CODES else Invalid if exc.code in BAD_REQUEST_CODES else Refused
+    return kind(exc.code, exc.message, exc.details)
 
 
 # What a body that cannot be read raises: bad JSON, the wrong shape, or JSON nested deeper than
@@ -48,10 +114,10 @@ def rejected(exc: Rejected) -> ApiError:
 BAD_JSON = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 
 
-def malformed(exc: msgspec.DecodeError | msgspec.ValidationError | RecursionError, prefix: str = "") -> ApiError:
+def malformed(exc: msgspec.DecodeError | msgspec.ValidationError | RecursionError, prefix: str = "") -> Invalid:
     """A body that does not decode, naming the field msgspec points at (``$.a.b`` -> ``a.b``)."""
     if isinstance(exc, RecursionError):
-        return ApiError(400, "malformed", "That JSON is nested too deeply.", {"field": prefix} if prefix else {})
+        return Invalid("malformed", "That JSON is nested too deeply.", {"field": prefix} if prefix else {})
     text = str(exc)
     message, _, where = text.partition(" - at `$")
     path = [p for p in where.rstrip("`").split(".") if p]
@@ -60,5 +126,5 @@ def malformed(exc: msgspec.DecodeError | msgspec.ValidationError | RecursionErro
         path.append(missing.group(1))
     field = ".".join([prefix, *path] if prefix else path)
     if field:
-        return ApiError(400, "malformed", f"{message} (at {field}).", {"field": field})
-    return ApiError(400, "malformed", f"{message}.")
+        return Invalid("malformed", f"{message} (at {field}).", {"field": field})
+    return Invalid("malformed", f"{message}.")

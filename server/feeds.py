@@ -2,11 +2,12 @@
 
 The append script PUBLISHes ``(game, version)`` on one channel; this replica's single
 pub/sub connection wakes the feed of that game, which reads the new entries with
-XRANGE from the last version it delivered, renders one message per distinct viewer
-(each seat, one spectator form) and queues the same text on every socket of that
-viewer. A command this replica appended is handed to its feed directly (``Games.on_change``),
-with no read. Notifications are only hints: a periodic sweep reads every watched game's
-head in one round trip and wakes the feeds that are behind it.
+XRANGE from the last version it delivered (once: it folds them itself, and hands the
+table it made to the table cache), builds one update per distinct viewer (each seat, one
+spectator form; projections/updates.py) and queues the same text on every socket of that
+viewer. A command this replica appended is handed to its feed directly (the feeds are a
+listener of ``Games``), with no read. Notifications are only hints: a periodic sweep reads
+every watched game's head in one round trip and wakes the feeds that are behind it.
 """
 
 from __future__ import annotations
@@ -20,35 +21,19 @@ from typing import Any
 import msgspec
 from redis.exceptions import RedisError
 
-from domain.engine import AnyGame, Step, Viewer
-from domain.table import Status, Table, outcome, status
-from projections.views import VersionedEvent, feed, first_step, is_revealed
+from domain.engine import Viewer
+from domain.table import Table, fold
+from projections.updates import update
 from server.checks import Checks
 from server.codec import encode
-from server.games import Change, Games
+from server.games import Change
 from server.presence import Presence
+from server.store import EventStore, Head
+from server.tables import Tables
 from server.tasks import Trouble, cancelled, pause
 
 log = logging.getLogger("ludoteca.feeds")
 STORE_TROUBLE = Trouble(log, "feeds could not read their games' streams")  # one outage for every feed
-
-
-class Update(msgspec.Struct, tag="update", tag_field="type"):
-    version: int
-    events: list[VersionedEvent]
-    view: Any
-    check: str = ""  # the check value of ``version`` (server/checks.py): echo it in the hello to resume
-    # With the view: the table's status, and its outcome once finished (no need to ask the REST API).
-    status: Status | None = None
-    outcome: Any = None
-    # To a seat the game awaits, with the view: the first step of its move (build it from here).
-    step: Step | None = None
-
-
-def standing(game: AnyGame, table: Table) -> tuple[Status, Any]:
-    """The table's status, and its outcome once finished: the same for every viewer."""
-    current = status(game, table)
-    return current, outcome(game, table) if current == "finished" else None
 
 
 class Reset(msgspec.Struct, tag="reset", tag_field="type"):
@@ -142,12 +127,13 @@ class Subscriber:
 class Feed:
     """One game's deliveries on this replica."""
 
-    def __init__(self, game_id: str, games: Games, checks: Checks) -> None:
+    def __init__(self, game_id: str, tables: Tables, store: EventStore, checks: Checks) -> None:
         self.game_id = game_id
-        self.games = games
+        self.tables = tables
+        self.store = store
         self.checks = checks
         self.table: Table | None = None  # the table at the last delivered version
-        self.head: str | None = None  # the chain link of the event at that version
+        self.head = Head(0)  # the head of that table's history
         self.subscribers: set[Subscriber] = set()
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
@@ -160,60 +146,54 @@ class Feed:
     async def advance(self) -> None:
         """Deliver whatever the stream holds past the last delivered version."""
         await self.checks.ready()
-        game, table = await self.games.load(self.game_id)
-        delivered = self.table.version if self.table is not None else table.version
+        if self.table is None:  # the first time: start from the table cache, delivering nothing
+            loaded = await self.tables.look(self.game_id)
+            self.table, self.head = loaded.table, loaded.head
+            return
         # From the last delivered version itself: still the same event, or writes were lost.
-        entries = await self.games.store.read_entries(
-            self.game_id, after=delivered - 1, limit=table.version - delivered + 1
-        )
-        if self.table is not None and (
-            table.version < self.table.version or not entries or entries[0].link != self.head
-        ):
+        entries = await self.store.read_entries(self.game_id, after=self.head.version - 1)
+        if not self.head.continued_by(entries):
             # The stream went backwards (and may have been written past it again): the
             # sockets start again; the next advance starts this feed again from the stream.
-            self.table, self.head = None, None
+            _, table = await self.tables.load(self.game_id)
+            self.table, self.head = None, Head(0)
             message = encode(Reset(table.version))
             for sub in self.subscribers:
                 sub.stop(RESET, message)
             return
-        if entries and entries[-1].version == table.version:
-            self.head = entries[-1].link
-        if self.table is not None and table.version > self.table.version:
-            link = entries[-1].link if entries and entries[-1].version == table.version else ""
-            self.deliver(game, table, self.games.codecs[game.id].decode_entries(entries[1:]), link)
-        self.table = table
+        new = entries[1:]
+        if not new:
+            return
+        game = self.tables.games[self.table.game]
+        events = self.tables.decode(game, new)
+        after = fold(game, self.table, [event for _, event in events])
+        assert after is not None
+        head = self.head.after(new)
+        self.deliver(after, events, head)
+        self.table, self.head = after, head
+        self.tables.remember(self.game_id, after, head)  # the next command here starts from it
 
     def handoff(self, change: Change) -> bool:
         """Deliver a command this replica appended, if it follows what was delivered last
-        (same version, same chain link) and no read is under way; ``False`` otherwise."""
-        if self.lock.locked() or self.table is None:
-            return False
-        if self.table.version != change.before.version or self.head != change.before_link:
+        (the same head) and no read is under way; ``False`` otherwise."""
+        if self.lock.locked() or self.table is None or change.before_head != self.head:
             return False
         first = change.before.version + 1
-        self.deliver(
-            change.game,
-            change.after,
-            list(zip(range(first, change.after.version + 1), change.events, strict=True)),
-            change.after_link,
-        )
-        self.table, self.head = change.after, change.after_link
+        events = list(zip(range(first, change.after.version + 1), change.events, strict=True))
+        self.deliver(change.after, events, change.after_head)
+        self.table, self.head = change.after, change.after_head
         return True
 
-    def deliver(self, game: AnyGame, table: Table, events: list[tuple[int, Any]], link: str) -> None:
-        """Queue ``events`` (ending at ``table``, whose last event's chain link is ``link``) on every
-        socket: one message per distinct viewer."""
-        revealed = is_revealed(game, table)
-        check = self.checks.of(self.game_id, table.version, link)
-        current, ended = standing(game, table)
+    def deliver(self, table: Table, events: list[tuple[int, Any]], head: Head) -> None:
+        """Queue ``events`` (ending at ``table``, whose head is ``head``) on every socket: one message
+        per distinct viewer."""
+        game = self.tables.games[table.game]
+        check = self.checks.of(self.game_id, head)
         viewers: dict[Viewer, list[Subscriber]] = {}
         for sub in self.subscribers:
             viewers.setdefault(sub.viewer, []).append(sub)
         for viewer, subs in viewers.items():
-            view = game.view(table.state, viewer) if table.state is not None else None
-            step = first_step(game, table, viewer)
-            update = Update(table.version, feed(game, events, viewer, revealed), view, check, current, ended, step)
-            message = encode(update).decode()
+            message = encode(update(game, table, events, viewer, check=check)).decode()
             for sub in subs:
                 sub.push(table.version, message)
 
@@ -238,51 +218,74 @@ class Feed:
 
 
 class Feeds:
-    """Every feed this replica runs, woken by notifications and by a periodic sweep."""
+    """Every feed this replica runs, woken by notifications, by its own appends and by a periodic sweep."""
 
-    def __init__(self, games: Games, sweep_interval: float, presence: Presence | None = None) -> None:
-        self.games = games
-        self.checks = Checks(games.store.redis)
+    def __init__(
+        self,
+        tables: Tables,
+        store: EventStore,
+        checks: Checks,
+        sweep_interval: float,
+        presence: Presence | None = None,
+        presence_delay: float = 0.05,
+    ) -> None:
+        self.tables = tables
+        self.store = store
+        self.checks = checks
         self.sweep_interval = sweep_interval
         self.feeds: dict[str, Feed] = {}
         self.presence = presence
+        self.presence_delay = presence_delay
         self.pushing: set[asyncio.Task[None]] = set()  # presence pushes under way
-        games.on_change = self.handoff  # this replica's commands reach their feed without a read
+        # Games with a presence push under way, and whether someone came or went since it read.
+        self.changed_again: dict[str, bool] = {}
 
     def presence_changed(self, game_id: str) -> None:
-        """Someone came to or left the game's table (on any replica): tell its sockets here."""
+        """Someone came to or left the game's table (on any replica): tell its sockets here.
+
+        Coalesced: changes that come while a push for the game waits or reads make one more push
+        after it, not one each (200 watchers arriving at once sent 401 messages to each before)."""
         feed_ = self.feeds.get(game_id)
-        if feed_ is not None and self.presence is not None and any(s.presence for s in feed_.subscribers):
-            task = asyncio.create_task(self._push_presence(feed_, self.presence))
-            self.pushing.add(task)
-            task.add_done_callback(self.pushing.discard)
+        if feed_ is None or self.presence is None or not any(s.presence for s in feed_.subscribers):
+            return
+        if game_id in self.changed_again:
+            self.changed_again[game_id] = True
+            return
+        self.changed_again[game_id] = False
+        task = asyncio.create_task(self._push_presence(feed_, self.presence))
+        self.pushing.add(task)
+        task.add_done_callback(self.pushing.discard)
 
     async def _push_presence(self, feed_: Feed, presence: Presence) -> None:
+        game_id = feed_.game_id
         try:
-            message = encode(await presence.present(feed_.game_id))
-        except RedisError:
-            log.warning("could not read who is at game %s", feed_.game_id)
-            return
-        for sub in list(feed_.subscribers):
-            if sub.presence:
-                sub.push(0, message)
+            while True:
+                await asyncio.sleep(self.presence_delay)  # let the arrivals of a burst gather
+                self.changed_again[game_id] = False
+                try:
+                    message = encode(await presence.present(game_id))
+                except RedisError:
+                    log.warning("could not read who is at game %s", game_id)
+                    return
+                for sub in list(feed_.subscribers):
+                    if sub.presence:
+                        sub.push(0, message)
+                if not self.changed_again[game_id]:
+                    return
+        finally:
+            self.changed_again.pop(game_id, None)
 
-    def notify(self, game_id: str, version: int = 0) -> None:
-        """Wake the game's feed unless it has delivered ``version`` (0: the version this
-        replica's cache holds, when it holds the game)."""
+    def notify(self, game_id: str, version: int) -> None:
+        """A replica appended up to ``version``: wake the game's feed unless it delivered that already."""
         feed_ = self.feeds.get(game_id)
-        if feed_ is None:
-            return
-        if version == 0:
-            cached = self.games.cache.get(game_id)
-            version = cached.version if cached is not None else 0
-        if version == 0 or version != feed_.version:
+        if feed_ is not None and version != feed_.version:
             feed_.wake.set()
 
-    def handoff(self, change: Change) -> None:
+    def appended(self, change: Change) -> None:
+        """This replica appended (a ``Games`` listener): hand the events to the feed, or let it read them."""
         feed_ = self.feeds.get(change.game_id)
         if feed_ is not None and not feed_.handoff(change):
-            feed_.wake.set()  # it reads what it missed
+            feed_.wake.set()
 
     def wake_all(self) -> None:
         for feed_ in self.feeds.values():
@@ -299,21 +302,20 @@ class Feeds:
                 trouble.failed(exc)
 
     async def wake_behind(self) -> None:
-        """Wake every feed whose last delivered event is not the stream's last one (version
-        and chain link): a lost notification, or a stream that went backwards."""
+        """Wake every feed whose head is not the stream's: a lost notification, or a stream that went backwards."""
         watched = list(self.feeds.values())
         if not watched:
             return
-        heads = await self.games.store.heads([f.game_id for f in watched])
+        heads = await self.store.heads([f.game_id for f in watched])
         for feed_ in watched:
-            if feed_.table is None or heads[feed_.game_id] != (feed_.version, feed_.head):
+            if feed_.table is None or heads[feed_.game_id] != feed_.head:
                 feed_.wake.set()
 
     async def subscribe(self, game_id: str, sub: Subscriber) -> tuple[Feed, Table]:
         """Join a game's feed; the table returned is where live updates start from."""
         feed_ = self.feeds.get(game_id)
         if feed_ is None:
-            feed_ = self.feeds[game_id] = Feed(game_id, self.games, self.checks)
+            feed_ = self.feeds[game_id] = Feed(game_id, self.tables, self.store, self.checks)
             feed_.task = asyncio.create_task(feed_.run())
         async with feed_.lock:
             if feed_.table is None:

@@ -1,8 +1,13 @@
-"""The command handler: load -> decide -> append -> publish, and the reads beside it.
+"""The game service: every change to a game goes through one decide-append loop, and the reads beside it.
 
-Each replica caches ``Table`` (state and version) per game in a bounded LRU and
-catches up from the stream before it decides; a conflict means another replica (or
-another request) wrote first: catch up and decide again, a bounded number of times.
+``Games.handle`` is the one entry point for commands, whoever sends them: a person at a
+seat (over HTTP or a socket), a bot the server plays, the clock (server/senders.py).
+``Games.facts`` appends the table's own facts (a seat taken, a table called off) the same
+way. The loop decides on the table this replica caches (server/tables.py), caught up
+from the stream, and appends with the version and chain link it decided on; when the
+stream moved on meanwhile it reads what is new and decides again, a bounded number of
+times. What hears of an append (this replica's feeds, the bots' alarm) is handed to the
+constructor, by the composition root (server/app.py).
 """
 
 from __future__ import annotations
@@ -10,10 +15,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -34,14 +38,33 @@ from projections.views import (
     table_view,
 )
 from server.auth import token_hash
-from server.codec import TABLE_OPENED, GameCodec, encode
-from server.errors import BAD_JSON, ApiError, malformed, rejected
+from server.codec import encode
+from server.errors import (
+    BAD_JSON,
+    AppError,
+    CommandIdReused,
+    Forbidden,
+    Invalid,
+    TooMany,
+    Unauthorized,
+    UnknownGame,
+    VersionConflict,
+    malformed,
+    refused,
+)
+from server.index import LobbyIndex
 from server.metrics import Metrics, result_class
-from server.quotas import Quotas
-from server.store import Appended, AppendResult, Conflict, Duplicate, EventStore, Look
+from server.rates import SeatRates
+from server.schedule import Schedule
+from server.senders import Acting, Holder, Person, Sender
+from server.store import Appended, AppendResult, CommandKey, Conflict, Duplicate, EventStore, Head
+from server.tables import GAME_ID_BYTES, UNKNOWN_GAME, Loaded, Tables, valid_game_id
 
-GAME_ID_BYTES = 8
+__all__ = ["GAME_ID_BYTES", "Change", "CommandAnswer", "Games", "Listener", "Seated", "valid_game_id"]
+
 log = logging.getLogger("ludoteca.games")
+
+COMMAND_ID_MOST = 100  # characters: a command id is kept in the game's command records for its life
 
 
 class CommandRecord(msgspec.Struct):
@@ -63,43 +86,45 @@ RECORD = msgspec.json.Decoder(CommandRecord)
 
 @dataclass(frozen=True)
 class Seated:
-    """A request's game, caught up, and the seat asking (``None``: a spectator).
-
-    ``look`` is what was read with the catch-up for a command (its id's record and the
-    clock), so that the command needs no other read before its append. ``cached``: the
-    table and the seat come from this replica's cache, unread (see :meth:`Games.cached`).
-    """
+    """A read's game, caught up, and the seat asking (``None``: a spectator)."""
 
     game_id: str
     game: AnyGame
     table: Table
     seat: int | None
-    look: Look | None = None
-    cached: bool = False
 
 
 @dataclass(frozen=True)
 class Change:
     """An append this replica made: the tables before and after it, the events between
-    them, and the chain links of both tables' last events. Enough for this replica's feed
-    of the game to deliver it without reading it back from Redis."""
+    them, and the heads of both (``before_head`` ``None`` when this replica did not know
+    it). Enough for this replica's feed of the game to deliver it without reading it back."""
 
     game_id: str
     game: AnyGame
     before: Table
     after: Table
     events: Sequence[Any]
-    before_link: str
-    after_link: str
+    before_head: Head | None
+    after_head: Head
 
 
-def acting_seat(at: Seated) -> int:
-    """The seat a command comes from; spectators and seats that left (a bot plays them) may not act."""
-    if at.seat is None:
-        raise ApiError(403, "spectator", "Spectators cannot send commands; take a seat and send its token.")
-    if at.seat in at.table.resigned:
-        raise ApiError(403, "resigned", "You left this game; a bot plays your seat now.")
-    return at.seat
+class Listener(Protocol):
+    """Something on this replica that hears of every append it makes, at once (before the notification)."""
+
+    def appended(self, change: Change) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Landed:
+    """What the loop ended with: the events appended (from ``table`` to ``after``), or, for a
+    command its sender had sent before, that command's record."""
+
+    game: AnyGame
+    table: Table
+    after: Table
+    events: list[Any]
+    record: bytes | None = None
 
 
 def keeps_time(game: AnyGame, table: Table) -> bool:
@@ -107,299 +132,170 @@ def keeps_time(game: AnyGame, table: Table) -> bool:
     return game.deadlines is not no_deadlines or table.clock is not None
 
 
-def valid_game_id(game_id: str) -> bool:
-    return len(game_id) == 2 * GAME_ID_BYTES and all(c in "0123456789abcdef" for c in game_id)
+def may_act(table: Table, sender: Acting) -> int:
+    """The seat ``sender``'s command is decided for: spectators, and people who left (a bot plays
+    their seat), may not act."""
+    if isinstance(sender, Person):
+        if sender.seat is None:
+            raise Forbidden("spectator", "Spectators cannot send commands; take a seat and send its token.")
+        if sender.seat in table.resigned:
+            raise Forbidden("resigned", "You left this game; a bot plays your seat now.")
+    assert sender.seat is not None
+    return sender.seat
+
+
+Decide = Callable[[AnyGame, Table, Ctx], list[Any]]
 
 
 class Games:
-    """Every game this replica serves, over one event store."""
+    """Every game this replica serves: commands, table facts and reads, over one event store.
+
+    ``tables``: the table cache (a new one of ``cache_size`` if not given). ``index`` and
+    ``schedule``: where an append files the game's status and its open windows (``None``:
+    nothing is filed, for a replica that only reads, like the bench's mirror).
+    ``listeners`` hear of every append; ``rates``: the seats' token buckets (``None``: no
+    limit); ``metrics``: what the service counts.
+    """
 
     def __init__(
         self,
         store: EventStore,
-        games: Mapping[str, AnyGame],
+        games: Mapping[str, AnyGame] | None = None,
         *,
+        tables: Tables | None = None,
+        index: LobbyIndex | None = None,
+        schedule: Schedule | None = None,
+        listeners: Iterable[Listener] = (),
+        rates: SeatRates | None = None,
+        metrics: Metrics | None = None,
         cache_size: int = 1000,
         command_retries: int = 5,
-        on_append: Callable[[str], None] | None = None,
-        quotas: Quotas | None = None,
-        max_open_games: int = 0,
     ) -> None:
+        if tables is None:
+            assert games is not None, "the games to serve, or a table cache of them"
+            tables = Tables(store, games, cache_size)
         self.store = store
-        self.games = dict(games)
-        self.codecs = {kind: GameCodec(game) for kind, game in games.items()}
-        self.cache: OrderedDict[str, Table] = OrderedDict()
-        # The chain link of each cached table's last event: a stream that lost writes and
-        # was written past them again has another link at that version.
-        self.heads: dict[str, str] = {}
-        # The seats of the tokens seen for each cached game (token hash -> seat): a token
-        # keeps its seat for the game's life (a seat that leaves is marked in the table).
-        self.seats: dict[str, dict[str, int]] = {}
-        self.cache_size = cache_size
+        self.tables = tables
+        self.games = tables.games
+        self.index = index
+        self.schedule = schedule
+        self.listeners = tuple(listeners)
+        self.rates = rates
+        self.metrics = metrics
         self.command_retries = command_retries
-        self.on_append = on_append  # tells this replica's feeds at once, before the notification
-        self.on_change: Callable[[Change], None] | None = None  # hands a command's events to this replica's feed
-        self.quotas = quotas or Quotas(store.redis, 0, 0)  # what one client address may take
-        self.max_open_games = max_open_games  # open games in total, every replica together (0: no limit)
-        self.metrics: Metrics | None = None
         self.rng = random.SystemRandom()
-
-    # -- loading ---------------------------------------------------------------
 
     async def load(self, game_id: str) -> tuple[AnyGame, Table]:
         """The game's table, caught up with its stream."""
-        game, table, _ = await self.look(game_id)
-        return game, table
-
-    async def look(
-        self, game_id: str, token_hash: str | None = None, command_id: str | None = None
-    ) -> tuple[AnyGame, Table, Look]:
-        """:meth:`load`, and in the same round trip what :meth:`EventStore.look` reads
-        for a token and a command id."""
-        if not valid_game_id(game_id):
-            raise ApiError(404, "unknown_game", "There is no game with that id.")
-        # Both taken before the read: another request may cache a newer table meanwhile.
-        cached, cached_link = self.cache.get(game_id), self.heads.get(game_id)
-        # Read from the cached version itself, to check it is still the event we folded.
-        look = await self.store.look(
-            game_id, cached.version - 1 if cached else 0, token_hash=token_hash, command_id=command_id
-        )
-        entries, head = look.entries, look.head
-        if cached is not None:
-            if head == 0:  # deleted (expired or archived) since we cached it
-                self.forget(game_id)
-                raise ApiError(404, "unknown_game", "There is no game with that id.")
-            if head < cached.version or not entries or entries[0].link != cached_link:
-                # The stream went backwards (a failover lost acknowledged writes), and may
-                # have been written past them again: forget what we folded and start
-                # again from what Redis holds.
-                log.warning("game %s: the stream lost versions this replica had seen; reloading it", game_id)
-                self.forget(game_id)
-                return await self.look(game_id, token_hash, command_id)
-            entries = entries[1:]
-        if cached is None and not entries:
-            raise ApiError(404, "unknown_game", "There is no game with that id.")
-        kind = cached.game if cached else TABLE_OPENED.decode(entries[0].data).game
-        codec = self.codecs[kind]
-        table = fold(codec.game, cached, codec.decode_events(entries))
-        assert table is not None
-        self.remember(game_id, table, entries[-1].link if entries else cached_link)
-        return codec.game, table, look
-
-    async def sit(self, game_id: str, token: str | None, command_id: str | None = None) -> Seated:
-        """The game, caught up, and who is asking: a seat, or ``None`` for a spectator.
-
-        With the ``command_id`` of a command about to be sent, what :meth:`command` reads
-        first comes in the same round trip (``Seated.look``).
-        """
-        hashed = token_hash(token) if token is not None else None
-        # 404 before 401: an unknown game is unknown to everyone
-        game, table, look = await self.look(game_id, hashed, command_id)
-        seat = look.seat if look.seat is not None else await self.seat_of(game_id, token)
-        if hashed is not None and seat is not None and game_id in self.cache:
-            self.seats.setdefault(game_id, {})[hashed] = seat
-        return Seated(game_id, game, table, seat, look if command_id is not None else None)
-
-    def cached(self, game_id: str, token: str | None) -> Seated | None:
-        """A command's game and seat from this replica's cache alone, without a read; or
-        ``None`` when that is not enough: the game or the token's seat is not cached here,
-        or the game keeps time (its decisions need the shared clock, read from Redis).
-
-        The cached table may be behind the stream: :meth:`command` decides on it and its
-        append checks the version and the chain link; when those differ, or the command is
-        refused, it reads and decides again (a retried command is answered from its record).
-        """
-        seat = self.seats.get(game_id, {}).get(token_hash(token)) if token is not None else None
-        return None if seat is None else self.cached_seat(game_id, seat)
-
-    def cached_seat(self, game_id: str, seat: int) -> Seated | None:
-        """:meth:`cached`, for a seat already known (a WebSocket's)."""
-        table = self.cache.get(game_id)
-        if table is None or keeps_time(self.games[table.game], table):
-            return None
-        return Seated(game_id, self.games[table.game], table, seat, cached=True)
-
-    def remember(self, game_id: str, table: Table, head: str | None) -> None:
-        """Cache ``table``, whose last event has the chain link ``head``."""
-        current = self.cache.get(game_id)
-        if current is None or current.version <= table.version:
-            if head is None:
-                self.forget(game_id)
-                return
-            self.cache[game_id] = table
-            self.heads[game_id] = head
-        self.cache.move_to_end(game_id)
-        while len(self.cache) > self.cache_size:
-            evicted, _ = self.cache.popitem(last=False)
-            self.heads.pop(evicted, None)
-            self.seats.pop(evicted, None)
-
-    def forget(self, game_id: str) -> None:
-        self.cache.pop(game_id, None)
-        self.heads.pop(game_id, None)
-        self.seats.pop(game_id, None)
-
-    def link_of(self, game_id: str, table: Table) -> str:
-        """The chain link of ``table``'s last event, when it is the table cached here ('' if not known)."""
-        return self.heads.get(game_id, "") if self.cache.get(game_id) is table else ""
-
-    async def read(self, game: AnyGame, game_id: str, after: int, until: int) -> list[tuple[int, Any]]:
-        """Decoded events in ``(after, until]``."""
-        if until <= after:
-            return []
-        entries = await self.store.read_entries(game_id, after=after, limit=until - after)
-        return self.codecs[game.id].decode_entries(entries)
+        return await self.tables.load(game_id)
 
     async def ctx(self) -> Ctx:
         return Ctx(rng=self.rng, now_ms=await self.store.now_ms())
 
     # -- seats -------------------------------------------------------------------
 
+    async def seated(self, game_id: str, token: str | None) -> Seated:
+        """The game, caught up, and who is asking: a seat, or ``None`` for a spectator (404 before 401:
+        an unknown game is unknown to everyone)."""
+        hashed = token_hash(token) if token is not None else None
+        loaded = await self.tables.look(game_id, hashed)
+        seat = loaded.look.seat
+        if token is not None and seat is None:
+            seat = await self.seat_of(game_id, token)
+        return Seated(game_id, loaded.game, loaded.table, seat)
+
     async def seat_of(self, game_id: str, token: str | None) -> int | None:
         """The seat a token holds in this game; ``None`` for a spectator (no token)."""
         if token is None:
             return None
-        seat = await self.store.seat_for_token(game_id, token_hash(token))
+        hashed = token_hash(token)
+        seat = self.tables.seat_of(game_id, hashed)
+        if seat is None:
+            seat = await self.store.seat_for_token(game_id, hashed)
         if seat is not None:
+            self.tables.know_seat(game_id, hashed, seat)
             return seat
+        if not valid_game_id(game_id) or not await self.store.exists(game_id):
+            raise UnknownGame("unknown_game", UNKNOWN_GAME)
         other, _, _ = token.partition(".")
         if (
             other != game_id
             and valid_game_id(other)
             and await self.store.seat_for_token(other, token_hash(token)) is not None
         ):
-            raise ApiError(403, "not_seated", "That token holds a seat in another game, not this one.")
-        raise ApiError(401, "unknown_token", "That token is not known here.")
+            raise Forbidden("not_seated", "That token holds a seat in another game, not this one.")
+        raise Unauthorized("unknown_token", "That token is not known here.")
 
     # -- commands ----------------------------------------------------------------
 
-    async def command(
-        self, at: Seated, seat: int, body: bytes, command_id: str, expected_version: int | None
+    async def handle(
+        self, game_id: str, sender: Sender, body: bytes, command_id: str, expected_version: int | None
     ) -> CommandAnswer:
-        """``seat``'s command on the game ``at`` was loaded for (it is caught up again after a conflict)."""
+        """``sender``'s command (``body``, the JSON of one command of the game) under ``command_id``:
+        the sender's own events, as its seat may see them.
+
+        ``command_id`` makes the command safe to send again: a sender's id already used answers
+        what it answered the first time (or ``command_id_reused``, for another command); ids
+        are the sender's own, so no other sender's can collide with them. ``expected_version``:
+        the version the sender decided at; the command is refused with ``version_conflict`` at
+        once if the game is elsewhere, rather than decided again."""
         try:
-            answer = await self._command(at, seat, body, command_id, expected_version)
-        except ApiError as exc:
-            if self.metrics is not None:
-                self.metrics.commands.labels(at.game.id, result_class(exc.status)).inc()
+            kind, answer = await self._handle(game_id, sender, body, command_id, expected_version)
+        except AppError as exc:
+            held = self.tables.held(game_id)  # counted once the game is known
+            if self.metrics is not None and held is not None:
+                self.metrics.commands.labels(held.table.game, result_class(exc)).inc()
             raise
         if self.metrics is not None:
-            self.metrics.commands.labels(at.game.id, "accepted").inc()
+            self.metrics.commands.labels(kind, "accepted").inc()
         return answer
 
-    async def _command(
-        self, at: Seated, seat: int, body: bytes, command_id: str, expected_version: int | None
-    ) -> CommandAnswer:
-        game_id, game, table = at.game_id, at.game, at.table
-        command = self.decode_command(game, body)
-        body_hash = hashlib.sha256(encode(command)).hexdigest()
-        look: Look | None = at.look if at.look is not None and at.look.command_id == command_id else None
-        if at.cached:
-            # Decided on the cached table with no read first: the append checks the version,
-            # the chain link and the command id. Anything else - a refusal, a version the
-            # client did not expect, a conflict - is settled by reading and deciding again.
-            landed = await self._optimistic(at, seat, command, body_hash, command_id, expected_version)
-            if landed is not None:
-                return landed
-            game, table, look = await self.look(game_id, command_id=command_id)
-            seat = acting_seat(Seated(game_id, game, table, seat))
-        known = look.record if look is not None else await self.store.command(game_id, command_id)
-        if known is not None:
-            return await self._answer_again(game, game_id, seat, body_hash, known)
-        now_ms = look.now_ms if look is not None else None
-        for attempt in range(self.command_retries):
-            if attempt:
-                game, table = await self.load(game_id)
-                now_ms = None
-                if self.metrics is not None:
-                    self.metrics.retries.labels(game.id).inc()
-            if expected_version is not None and expected_version != table.version:
-                raise ApiError(
-                    409,
-                    "version_conflict",
-                    f"The game is at version {table.version}, not {expected_version}.",
-                    {"version": table.version},
+    async def _handle(
+        self, game_id: str, sender: Sender, body: bytes, command_id: str, expected_version: int | None
+    ) -> tuple[str, CommandAnswer]:
+        hashed = token_hash(sender.token) if isinstance(sender, Holder) and sender.token is not None else None
+        acting: Acting = Person(await self.seat_of(game_id, sender.token)) if isinstance(sender, Holder) else sender
+        key = CommandKey(acting.scope, command_id, acting.seat if isinstance(acting, Person) else None)
+        seat: int = 0
+        command: Any = None
+        body_hash = ""
+
+        def check(game: AnyGame, table: Table) -> None:
+            """Who may act, then whether the command can be read: on every table the loop decides on."""
+            nonlocal seat, command, body_hash
+            seat = may_act(table, acting)
+            if hashed is not None:
+                self.tables.know_seat(game_id, hashed, seat)
+            if command is not None:
+                return
+            if not 1 <= len(command_id) <= COMMAND_ID_MOST:
+                raise Invalid(
+                    "malformed", f"A command_id has 1 to {COMMAND_ID_MOST} characters.", {"field": "command_id"}
                 )
-            try:
-                ctx = Ctx(rng=self.rng, now_ms=now_ms) if now_ms is not None else await self.ctx()
-                events = decide_at_table(game, table, command, seat, ctx)
-            except Rejected as exc:
-                raise rejected(exc) from None
-            result = await self._append(game_id, game, table, events, seat, body_hash, command_id)
-            if not isinstance(result, Conflict):
-                return result
-            if expected_version is not None:
-                raise ApiError(
-                    409, "version_conflict", "Another command landed first.", {"version": result.current_version}
-                )
-        raise ApiError(409, "version_conflict", "The game kept changing; send the command again.")
+            command = self.decode_command(game, body)
+            body_hash = hashlib.sha256(encode(command)).hexdigest()
+            if self.rates is not None and isinstance(acting, Person) and not self.rates.allow(game_id, seat):
+                raise TooMany("too_many", "Too many commands from this seat; slow down.", {"retry_after": 1})
 
-    async def _optimistic(
-        self, at: Seated, seat: int, command: Any, body_hash: str, command_id: str, expected_version: int | None
-    ) -> CommandAnswer | None:
-        """The command decided on the cached table and appended, in one round trip; ``None``
-        when it must be read and decided again (see :meth:`cached`)."""
-        game, table = at.game, at.table
-        if expected_version is not None and expected_version != table.version:
-            return None
-        try:
-            events = decide_at_table(game, table, command, seat, Ctx(rng=self.rng))  # the game keeps no time
-        except Rejected:
-            return None
-        result = await self._append(at.game_id, game, table, events, seat, body_hash, command_id)
-        return None if isinstance(result, Conflict) else result
+        def decide(game: AnyGame, table: Table, ctx: Ctx) -> list[Any]:
+            return decide_at_table(game, table, command, seat, ctx)
 
-    async def _append(
-        self, game_id: str, game: AnyGame, table: Table, events: list[Any], seat: int, body_hash: str, command_id: str
-    ) -> CommandAnswer | Conflict:
-        """Append a command's ``events`` decided on ``table``: the answer, or the conflict."""
-        first, last = table.version + 1, table.version + len(events)
-        record = encode(CommandRecord(seat, body_hash, first, last))
-        new_table, result = await self.append(game_id, game, table, events, command_id=command_id, record=record)
-        if isinstance(result, Appended):
-            mine = feed(game, zip(range(first, last + 1), events, strict=True), seat, is_revealed(game, new_table))
-            return CommandAnswer(last, mine)
-        if isinstance(result, Duplicate):
-            return await self._answer_again(game, game_id, seat, body_hash, result.record)
-        if self.metrics is not None:
-            self.metrics.conflicts.labels(game.id).inc()
-        return result
+        def record(table: Table, events: list[Any]) -> bytes:
+            return encode(CommandRecord(seat, body_hash, table.version + 1, table.version + len(events)))
 
-    async def append(
-        self,
-        game_id: str,
-        game: AnyGame,
-        table: Table,
-        events: list[Any],
-        *,
-        command_id: str | None = None,
-        record: bytes = b"",
-        tokens: Mapping[str, int] | None = None,
-    ) -> tuple[Table, AppendResult]:
-        """Append ``events`` decided on ``table`` if the stream is still there: the table after
-        them, and what the store answered (on success this replica's cache and feeds know)."""
-        new_table = fold(game, table, events)
-        assert new_table is not None
-        result = await self.store.append(
-            game_id,
-            table.version,
-            [encode(e) for e in events],
-            schema=game.event_schema,
-            command_id=command_id,
-            command_record=record,
-            meta=meta_fields(lobby_entry(game, game_id, new_table)),
-            tokens=tokens,
-            expected_link=self.link_of(game_id, table),
+        landed = await self._decide_and_append(
+            game_id, decide, check=check, command=key, record=record, expected_version=expected_version
         )
-        if isinstance(result, Appended):
-            await self.appended(game_id, game, table, new_table, result.link, events)
-        elif isinstance(result, Conflict) and result.current_version < table.version:
-            self.forget(game_id)  # the stream went backwards: our fold is of writes Redis lost
-        return new_table, result
+        game = landed.game
+        if landed.record is not None:
+            return game.id, await self._answer_again(game, game_id, seat, body_hash, landed.record)
+        versions = range(landed.table.version + 1, landed.after.version + 1)
+        mine = feed(game, zip(versions, landed.events, strict=True), seat, is_revealed(game, landed.after))
+        return game.id, CommandAnswer(landed.after.version, mine)
 
     def decode_command(self, game: AnyGame, body: bytes) -> Any:
         try:
-            return self.codecs[game.id].commands.decode(body)
+            return self.tables.codecs[game.id].commands.decode(body)
         except BAD_JSON as exc:
             raise malformed(exc, prefix="command") from None
 
@@ -408,40 +304,172 @@ class Games:
     ) -> CommandAnswer:
         record = RECORD.decode(stored)
         if record.seat != seat or record.hash != body_hash:
-            raise ApiError(409, "command_id_reused", "That command id was already used for another command.")
+            raise CommandIdReused("command_id_reused", "That command id was already used for another command.")
         _, table = await self.load(game_id)
-        events = await self.read(game, game_id, record.first - 1, record.last)
+        events = await self.tables.read(game, game_id, record.first - 1, record.last)
         return CommandAnswer(record.last, feed(game, events, seat, is_revealed(game, table)))
 
-    async def appended(
-        self, game_id: str, game: AnyGame, before: Table, after: Table, link: str, events: Sequence[Any] | None = None
-    ) -> None:
-        """This replica appended ``events`` (when given) to ``before``, which made ``after``."""
-        # The link of ``before`` is known when ``before`` is still the table this replica caches.
-        previous = self.link_of(game_id, before)
-        self.remember(game_id, after, link or self.heads.get(game_id))
-        if self.on_change is not None and events is not None and previous and link:
-            self.on_change(Change(game_id, game, before, after, events, previous, link))
-        await self.schedule(game_id, game, after)
-        if status(game, before) != status(game, after):
+    # -- the table's own facts -----------------------------------------------------
+
+    async def facts(
+        self,
+        game_id: str,
+        decide: Callable[[AnyGame, Table], list[Any]],
+        tokens: Callable[[list[Any]], dict[str, int] | None] = lambda events: None,
+    ) -> tuple[list[Any], Table]:
+        """Table facts (``decide`` on the caught-up table) appended as any command is, with the token
+        hashes (and seats) ``tokens`` gives; the facts and the table after them (no facts: no append)."""
+        landed = await self._decide_and_append(game_id, lambda game, table, ctx: decide(game, table), tokens=tokens)
+        return landed.events, landed.after
+
+    # -- the loop --------------------------------------------------------------------
+
+    async def _decide_and_append(
+        self,
+        game_id: str,
+        decide: Decide,
+        *,
+        check: Callable[[AnyGame, Table], None] = lambda game, table: None,
+        command: CommandKey | None = None,
+        record: Callable[[Table, list[Any]], bytes] | None = None,
+        expected_version: int | None = None,
+        tokens: Callable[[list[Any]], dict[str, int] | None] = lambda events: None,
+    ) -> Landed:
+        """Decide on the caught-up table and append, again on what is new if another write came first.
+
+        A command (``command``, its ``record``) whose game this replica caches and which keeps no
+        time is first decided on the cached table with no read: the append checks the version,
+        the chain link and the command id, and anything else - a refusal, a version the sender
+        did not expect, a conflict - is settled by reading and deciding again. A read brings the
+        command's record with it: a command its sender already sent is answered from it."""
+        cached = self.tables.held(game_id) if command is not None else None
+        optimistic = cached is not None and not keeps_time(self.games[cached.table.game], cached.table)
+        reads = 0
+        while True:
+            loaded: Loaded | None = None
+            if optimistic:
+                assert cached is not None
+                game, table, head, now_ms = self.games[cached.table.game], cached.table, cached.head, 0
+            else:
+                if reads:
+                    if reads >= self.command_retries:
+                        raise VersionConflict("version_conflict", "The game kept changing; send the command again.")
+                    if self.metrics is not None:
+                        self.metrics.retries.labels(game.id).inc()
+                reads += 1
+                loaded = await self.tables.look(game_id, command=command)
+                game, table, head = loaded.game, loaded.table, loaded.head
+                now_ms = loaded.look.now_ms or 0
+                if command is not None and loaded.look.now_ms is None:  # a first load reads no clock
+                    now_ms = await self.store.now_ms()
+            check(game, table)
+            if loaded is not None and loaded.look.record is not None:
+                return Landed(game, table, table, [], loaded.look.record)
+            if expected_version is not None and expected_version != table.version:
+                if optimistic:
+                    optimistic = False
+                    continue
+                raise VersionConflict(
+                    "version_conflict",
+                    f"The game is at version {table.version}, not {expected_version}.",
+                    {"version": table.version},
+                )
+            try:
+                events = decide(game, table, Ctx(rng=self.rng, now_ms=now_ms))
+            except Rejected as exc:
+                if optimistic:
+                    optimistic = False
+                    continue
+                raise refused(exc) from None
+            if not events and command is None:
+                return Landed(game, table, table, [])
+            after, result = await self._append(
+                game_id, game, table, head, events,
+                command=command, record=record(table, events) if record else b"", tokens=tokens(events),
+            )  # fmt: skip
+            if isinstance(result, Appended):
+                return Landed(game, table, after, events)
+            if isinstance(result, Duplicate):
+                return Landed(game, table, table, [], result.record)
+            if self.metrics is not None:
+                self.metrics.conflicts.labels(game.id).inc()
+            if optimistic:
+                optimistic = False
+            elif expected_version is not None:
+                raise VersionConflict(
+                    "version_conflict", "Another command landed first.", {"version": result.current_version}
+                )
+
+    async def _append(
+        self,
+        game_id: str,
+        game: AnyGame,
+        table: Table,
+        head: Head,
+        events: list[Any],
+        *,
+        command: CommandKey | None,
+        record: bytes,
+        tokens: Mapping[str, int] | None,
+    ) -> tuple[Table, AppendResult]:
+        """Append ``events`` decided on ``table`` (whose head is ``head``) if the stream still ends there."""
+        after = fold(game, table, events)
+        assert after is not None
+        result = await self.store.append(
+            game_id,
+            table.version,
+            [encode(e) for e in events],
+            schema=game.event_schema,
+            command=command,
+            command_record=record,
+            meta=meta_fields(lobby_entry(game, game_id, after)),
+            tokens=tokens,
+            expected_link=head.link,
+        )
+        if isinstance(result, Appended):
+            await self._landed(Change(game_id, game, table, after, events, head, result.head))
+        elif isinstance(result, Conflict) and result.current_version < table.version:
+            self.tables.forget(game_id)  # the stream went backwards: our fold is of writes Redis lost
+        return after, result
+
+    async def _landed(self, change: Change) -> None:
+        """An append of this replica landed: the cache, the listeners, the schedule and the index learn of it."""
+        game_id, game = change.game_id, change.game
+        self.tables.remember(game_id, change.after, change.after_head)
+        for listener in self.listeners:
+            try:
+                listener.appended(change)
+            except Exception:  # never fail the append that called it: the sweeps cover what it missed
+                log.exception("%r failed to hear of an append to %s", listener, game_id)
+        await self.file_windows(game_id, game, change.after)
+        if status(game, change.before) != status(game, change.after):
             meta = await self.store.meta(game_id)
-            await self.file(game_id, game, after, int(meta["sequence"]))
-        if self.on_append is not None:
-            self.on_append(game_id)
+            await self.file(game_id, game, change.after, int(meta["sequence"]))
 
     async def file(self, game_id: str, game: AnyGame, table: Table, sequence: int) -> None:
         """File the game in the lobby index under its status; a finished game also by when it finished."""
+        if self.index is None:
+            return
         current = status(game, table)
         finished = None
         if current == "finished":
             now = await self.store.now_ms()
             finished = await self.store.stamp(game_id, "finished_ms", now) or now
-        await self.store.index(game_id, current, sequence, finished)
+        await self.index.file(game_id, current, sequence, finished)
 
-    async def schedule(self, game_id: str, game: AnyGame, table: Table) -> None:
-        """File the game's open windows in the due index (closed ones drop out when due)."""
-        if keeps_time(game, table) and status(game, table) == "active":
-            await self.store.schedule(game_id, {d.window: d.due_ms for d in open_windows(game, table)})
+    async def file_windows(self, game_id: str, game: AnyGame, table: Table) -> None:
+        """File the game's open windows in the schedule (closed ones drop out when due)."""
+        if self.schedule is not None and keeps_time(game, table) and status(game, table) == "active":
+            await self.schedule.file(game_id, {d.window: d.due_ms for d in open_windows(game, table)})
+
+    async def delete(self, game_id: str, status_: str) -> bool:
+        """Delete the game and its index entries if its status is still ``status_`` (a game that is
+        gone leaves the index too); whether this deleted it."""
+        deleted = await self.store.delete_game(game_id, status_)
+        if deleted is not False and self.index is not None:
+            await self.index.remove(game_id, status_)
+        self.tables.forget(game_id)
+        return deleted is True
 
     # -- reads ---------------------------------------------------------------------
 
@@ -449,26 +477,26 @@ class Games:
         return table_view(at.game, at.game_id, at.table, at.seat)
 
     async def events(self, at: Seated, after: int, limit: int) -> tuple[int, list[VersionedEvent]]:
-        events = await self.read(at.game, at.game_id, after, min(at.table.version, after + limit))
+        events = await self.tables.read(at.game, at.game_id, after, min(at.table.version, after + limit))
         return at.table.version, feed(at.game, events, at.seat, is_revealed(at.game, at.table))
 
     async def replay(self, at: Seated, version: int, as_: str | None) -> TableView:
         game, table = at.game, at.table
         if not 1 <= version <= table.version:
-            raise ApiError(400, "no_such_version", f"Versions run from 1 to {table.version}.", {"field": "version"})
+            raise Invalid("no_such_version", f"Versions run from 1 to {table.version}.", {"field": "version"})
         viewer: Viewer = at.seat
         if as_ is not None and as_ != str(at.seat):
             if status(game, table) != "finished":
-                raise ApiError(403, "game_not_finished", "Other seats' views open up once the game is over.")
+                raise Forbidden("game_not_finished", "Other seats' views open up once the game is over.")
             viewer = FULL if as_ == "full" else self._seat_param(as_, table.players)
-        events = await self.read(game, at.game_id, 0, version)
+        events = await self.tables.read(game, at.game_id, 0, version)
         return replay(game, at.game_id, events, version, viewer)
 
     @staticmethod
     def _seat_param(value: str, players: int) -> int:
         if value.isascii() and value.isdigit() and int(value) < players:
             return int(value)
-        raise ApiError(400, "malformed", f"'as' is a seat from 0 to {players - 1}, or 'full'.", {"field": "as"})
+        raise Invalid("malformed", f"'as' is a seat from 0 to {players - 1}, or 'full'.", {"field": "as"})
 
     def legal(self, at: Seated) -> tuple[Step, list[Any], bool, list[int]]:
         """The caller's first step of a move, the commands of its moves that are few (and whether
@@ -485,7 +513,7 @@ class Games:
         try:
             return move_step(at.game, at.table, at.seat, picks)
         except Rejected as exc:
-            raise rejected(exc) from None
+            raise refused(exc) from None
 
     async def export_lines(self, game_id: str) -> list[bytes]:
         """The whole log, one ``{"version", "schema", "event"}`` JSON object a line."""

@@ -18,17 +18,20 @@ import os
 import secrets
 from pathlib import Path
 
-from server.errors import ApiError
+from server.errors import UnknownGame
 from server.games import Games
+from server.index import LobbyIndex
+from server.leases import Leases, housekeeping_lock
 from server.settings import Settings
 from server.tasks import Trouble, cancelled, pause
 
 log = logging.getLogger("ludoteca.housekeeping")
-LOCK = "housekeeping"
 LOCK_MS = 300_000  # longer than a pass; released at its end, or lapses if the replica dies
 
 
-async def expire_open(games: Games, max_age_ms: int, now_ms: int | None = None, batch: int = 100) -> list[str]:
+async def expire_open(
+    games: Games, index: LobbyIndex, max_age_ms: int, now_ms: int | None = None, batch: int = 100
+) -> list[str]:
     """Delete the open games created at least ``max_age_ms`` ago; their ids.
 
     A game from before creation times were recorded is given one now.
@@ -38,13 +41,12 @@ async def expire_open(games: Games, max_age_ms: int, now_ms: int | None = None, 
     expired: list[str] = []
     cursor: int | None = None
     while True:
-        ids, cursor = await store.list_games("open", batch, cursor)
+        ids, cursor = await index.list_games("open", batch, cursor)
         for game_id in ids:
             created = await store.stamp(game_id, "created_ms", now)
             if created is not None and now - created < max_age_ms:
                 return expired  # the index runs oldest first: the rest are younger
-            if await store.delete_game(game_id, "open"):
-                games.forget(game_id)
+            if await games.delete(game_id, "open"):
                 expired.append(game_id)
         if cursor is None:
             return expired
@@ -69,7 +71,7 @@ def write_archive(directory: Path, game_id: str, lines: list[bytes]) -> Path:
 
 
 async def archive_finished(
-    games: Games, directory: Path, retention_ms: int, now_ms: int | None = None, limit: int = 100
+    games: Games, index: LobbyIndex, directory: Path, retention_ms: int, now_ms: int | None = None, limit: int = 100
 ) -> list[str]:
     """Archive, then delete, up to ``limit`` games finished at least ``retention_ms`` ago; their ids.
 
@@ -77,45 +79,45 @@ async def archive_finished(
     """
     store = games.store
     now = await store.now_ms() if now_ms is None else now_ms
-    await store.unfiled(now)
+    await index.unfiled(now)
     archived: list[str] = []
-    for game_id in await store.finished_before(now - retention_ms, limit):
+    for game_id in await index.finished_before(now - retention_ms, limit):
         try:
             lines = await games.export_lines(game_id)
-        except ApiError:  # gone already: only its index entries were left
-            await store.delete_game(game_id, "finished")
+        except UnknownGame:  # gone already: only its index entries were left
+            await games.delete(game_id, "finished")
             continue
         await asyncio.to_thread(write_archive, directory, game_id, lines)
-        if await store.delete_game(game_id, "finished"):
-            games.forget(game_id)
+        if await games.delete(game_id, "finished"):
             archived.append(game_id)
     return archived
 
 
-async def once(games: Games, settings: Settings) -> tuple[list[str], list[str]]:
+async def once(games: Games, index: LobbyIndex, leases: Leases, settings: Settings) -> tuple[list[str], list[str]]:
     """One pass, if no other replica is making one: the games expired and archived."""
     owner = secrets.token_hex(8)
-    if not await games.store.lock(LOCK, owner, LOCK_MS):
+    lock = housekeeping_lock()
+    if not await leases.take(lock, owner, LOCK_MS):
         return [], []
     try:
-        expired = await expire_open(games, int(settings.open_ttl * 1000)) if settings.open_ttl > 0 else []
+        expired = await expire_open(games, index, int(settings.open_ttl * 1000)) if settings.open_ttl > 0 else []
         archived = []
         if settings.archive_dir is not None:
-            archived = await archive_finished(games, settings.archive_dir, int(settings.retention * 1000))
+            archived = await archive_finished(games, index, settings.archive_dir, int(settings.retention * 1000))
     finally:
-        await games.store.unlock(LOCK, owner)
+        await leases.release(lock, owner)
     if expired or archived:
         log.info("expired %d open games, archived %d finished games", len(expired), len(archived))
     return expired, archived
 
 
-async def run(games: Games, settings: Settings) -> None:
+async def run(games: Games, index: LobbyIndex, leases: Leases, settings: Settings) -> None:
     """A pass every ``housekeeping_interval`` seconds until cancelled; a Redis outage only delays it."""
     trouble = Trouble(log, "housekeeping failed; trying again later")
     while True:
         await pause(settings.housekeeping_interval)
         try:
-            await once(games, settings)
+            await once(games, index, leases, settings)
             trouble.ok()
         except Exception as exc:
             if cancelled():

@@ -17,12 +17,22 @@ from domain.engine import Pick, Step
 from domain.table import TAKEOVER_BOT, status
 from projections.lobby import CatalogEntry, GameComponents, LobbyEntry, catalog
 from projections.views import TableView, VersionedEvent
-from server import lobby
 from server.auth import bearer, require_admin
 from server.codec import encode
-from server.errors import BAD_JSON, ApiError, malformed
-from server.games import CommandAnswer, Games, Seated, acting_seat
-from server.lobby import Joined, NewGame, Rematch
+from server.errors import (
+    BAD_JSON,
+    AppError,
+    Invalid,
+    NotFound,
+    Refused,
+    TooLarge,
+    Unavailable,
+    UnsupportedMedia,
+    malformed,
+)
+from server.games import CommandAnswer, Games, Seated
+from server.lobby import Joined, Lobby, NewGame, Rematch, seat_name
+from server.senders import Holder
 from server.tasks import Trouble
 
 T = TypeVar("T")
@@ -121,6 +131,11 @@ def games_of(request: HTTPConnection) -> Games:
     return games
 
 
+def lobby_of(request: HTTPConnection) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
 JSON = ("application/json",)
 JSON_LINES = ("application/x-ndjson", "application/jsonl")
 
@@ -130,7 +145,7 @@ async def read_body(request: Request, limit: int | None = None, media: tuple[str
     its Content-Type is one of ``media``: a browser's cross-origin "simple" request (text/plain, a
     form, an untyped blob) is sent without asking first, so it must not be read as a command."""
     limit = limit or request.app.state.settings.max_body
-    too_large = ApiError(413, "too_large", f"A request body may hold at most {limit} bytes.")
+    too_large = TooLarge("too_large", f"A request body may hold at most {limit} bytes.")
     length = request.headers.get("content-length")
     if length is not None and length.isascii() and length.isdigit() and int(length) > limit:
         raise too_large
@@ -141,8 +156,8 @@ async def read_body(request: Request, limit: int | None = None, media: tuple[str
             raise too_large
     given = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if given not in media:
-        raise ApiError(
-            415, "unsupported_media_type", f"Send the body with Content-Type: {media[0]}.", {"field": "Content-Type"}
+        raise UnsupportedMedia(
+            "unsupported_media_type", f"Send the body with Content-Type: {media[0]}.", {"field": "Content-Type"}
         )
     return body
 
@@ -160,7 +175,7 @@ def int_param(request: Request, name: str, default: int, low: int, high: int) ->
         return default
     # ASCII digits only: str.isdigit() also takes "²" and "٣", which int() then reads or refuses.
     if not (raw.isascii() and raw.isdigit() and low <= int(raw) <= high):
-        raise ApiError(400, "malformed", f"'{name}' is a whole number from {low} to {high}.", {"field": name})
+        raise Invalid("malformed", f"'{name}' is a whole number from {low} to {high}.", {"field": name})
     return int(raw)
 
 
@@ -170,7 +185,7 @@ def client_address(conn: HTTPConnection) -> str | None:
 
 
 async def seated(request: HTTPConnection) -> Seated:
-    return await games_of(request).sit(request.path_params["game_id"], bearer(request))
+    return await games_of(request).seated(request.path_params["game_id"], bearer(request))
 
 
 def origin_allowed(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
@@ -191,7 +206,7 @@ async def get_catalog(request: Request) -> Response:
 async def get_components(request: Request) -> Response:
     game = games_of(request).games.get(request.path_params["game"])
     if game is None:
-        raise ApiError(404, "not_found", "This server has no such game.")
+        raise NotFound("not_found", "This server has no such game.")
     return answer(GameComponents(game.id, game.title, game.components))
 
 
@@ -203,9 +218,8 @@ async def create_game(request: Request) -> Response:
         except ValueError:
             known = sorted(BOTS)
             message = f"There is no bot {body.takeover!r} to play on for a seat that leaves; bots: {', '.join(known)}."
-            raise ApiError(422, "no_such_bot", message, {"field": "takeover", "bots": known}) from None
-    created = await lobby.create(
-        games_of(request),
+            raise Refused("no_such_bot", message, {"field": "takeover", "bots": known}) from None
+    created = await lobby_of(request).create(
         body.game,
         body.players,
         body.options,
@@ -217,25 +231,23 @@ async def create_game(request: Request) -> Response:
 
 
 async def call_off(request: Request) -> Response:
-    return answer(await lobby.call_off(games_of(request), request.path_params["game_id"], bearer(request)))
+    return answer(await lobby_of(request).call_off(request.path_params["game_id"], bearer(request)))
 
 
 async def rematch(request: Request) -> Response:
     grace_ms = round(request.app.state.settings.rematch_grace * 1000)
-    return answer(
-        await lobby.rematch(games_of(request), request.path_params["game_id"], bearer(request), grace_ms), 201
-    )
+    return answer(await lobby_of(request).rematch(request.path_params["game_id"], bearer(request), grace_ms), 201)
 
 
 async def list_games(request: Request) -> Response:
     status = request.query_params.get("status", "open")
     if status not in ("open", "active", "finished"):
-        raise ApiError(400, "malformed", "'status' is open, active or finished.", {"field": "status"})
+        raise Invalid("malformed", "'status' is open, active or finished.", {"field": "status"})
     limit = int_param(request, "limit", 50, 1, 200)
     cursor = request.query_params.get("cursor")
     if cursor is not None and not (cursor.isascii() and cursor.isdigit()):
-        raise ApiError(400, "malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor"})
-    entries, next_cursor = await lobby.list_games(games_of(request), status, limit, int(cursor) if cursor else None)
+        raise Invalid("malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor"})
+    entries, next_cursor = await lobby_of(request).list_games(status, limit, int(cursor) if cursor else None)
     return answer(GameList(entries, next_cursor))
 
 
@@ -244,18 +256,18 @@ async def take_seat(request: Request) -> Response:
     if body.bot is not None and body.bot not in BOTS:
         known = sorted(BOTS)
         message = f"There is no bot {body.bot!r}; bots: {', '.join(known)}."
-        raise ApiError(422, "no_such_bot", message, {"field": "bot", "bots": known})
+        raise Refused("no_such_bot", message, {"field": "bot", "bots": known})
     if body.level is not None:
         levels = list(BOTS[body.bot].levels) if body.bot is not None else []
         if body.level not in levels:
             whose = f"The {body.bot} bot" if body.bot is not None else "A person"
             message = f"{whose} has no level {body.level}" + (f"; levels: {levels}." if levels else ".")
-            raise ApiError(422, "no_such_level", message, {"field": "level", "levels": levels})
-    name = lobby.seat_name(body.name)
+            raise Refused("no_such_level", message, {"field": "level", "levels": levels})
+    name = seat_name(body.name)
     game_id = request.path_params["game_id"]
     bot = bot_spec(body.bot, body.level) if body.bot is not None else None
-    seated = await lobby.join(games_of(request), game_id, body.seat, name, bot, client=client_address(request))
-    return answer(seated, 201)
+    joined = await lobby_of(request).join(game_id, body.seat, name, bot, client=client_address(request))
+    return answer(joined, 201)
 
 
 async def get_game(request: Request) -> Response:
@@ -279,20 +291,16 @@ async def build_move(request: Request) -> Response:
 
 
 async def send_command(request: Request) -> Response:
-    # The body first: its command id's record and the clock are read with the catch-up, in one
-    # round trip. A bad body is answered after the game and the token are checked, as any request.
+    # A bad body is answered after the game and the token are checked, as any request.
     try:
         body = await read_json(request, SendCommand)
-    except ApiError:
+    except AppError:
         await seated(request)
         raise
-    games, game_id, token = games_of(request), request.path_params["game_id"], bearer(request)
-    # A game and seat this replica caches need no read before the append (Games.cached).
-    at = games.cached(game_id, token) or await games.sit(game_id, token, body.command_id)
-    seat = acting_seat(at)
-    if not 1 <= len(body.command_id) <= 100:
-        raise ApiError(400, "malformed", "A command_id has 1 to 100 characters.", {"field": "command_id"})
-    result = await games.command(at, seat, bytes(body.command), body.command_id, body.expected_version)
+    game_id, sender = request.path_params["game_id"], Holder(bearer(request))
+    result = await games_of(request).handle(
+        game_id, sender, bytes(body.command), body.command_id, body.expected_version
+    )
     return answer(result)
 
 
@@ -323,7 +331,7 @@ async def export_game(request: Request) -> Response:
 async def import_game(request: Request) -> Response:
     require_admin(request, request.app.state.settings.admin_token)
     body = await read_body(request, request.app.state.settings.max_import, JSON_LINES)
-    return answer(Imported(await lobby.import_log(games_of(request), body.splitlines())), 201)
+    return answer(Imported(await lobby_of(request).import_log(body.splitlines())), 201)
 
 
 async def healthz(request: Request) -> Response:
@@ -331,17 +339,17 @@ async def healthz(request: Request) -> Response:
     Redis is part of this process failing: 503 while it is being restarted."""
     embedded = getattr(request.app.state, "embedded", None)
     if embedded is not None and not embedded.running:
-        raise ApiError(503, "store_unavailable", "The embedded Redis is down; it is being restarted.")
+        raise Unavailable("store_unavailable", "The embedded Redis is down; it is being restarted.")
     return answer(Health("ok"))
 
 
 # Requests that found the store down: logged once an outage (server/tasks.py), back when it answers.
-STORE_DOWN = Trouble(logging.getLogger("ludoteca"), "store unavailable to requests")
+STORE_TROUBLE = Trouble(logging.getLogger("ludoteca"), "store unavailable to requests")
 
 
 async def readyz(request: Request) -> Response:
-    await games_of(request).store.redis.ping()
-    STORE_DOWN.ok()
+    await games_of(request).store.ping()
+    STORE_TROUBLE.ok()
     return answer(Health("ready"))
 
 

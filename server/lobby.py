@@ -8,7 +8,6 @@ import hashlib
 import hmac
 import secrets
 import unicodedata
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -17,11 +16,25 @@ from domain.clock import Clock
 from domain.engine import AnyGame, Rejected
 from domain.table import TAKEOVER_BOT, Table, TableOpened, cancel, fold, open_rematch, open_table, status, take_seat
 from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
-from server import bots
 from server.auth import new_token, token_hash
+from server.botqueue import BotQueue
 from server.codec import encode
-from server.errors import BAD_JSON, ApiError, malformed, rejected
+from server.errors import (
+    BAD_JSON,
+    Conflict,
+    Forbidden,
+    Invalid,
+    Refused,
+    TableMoved,
+    TooMany,
+    Unauthorized,
+    UnknownGame,
+    malformed,
+    refused,
+)
 from server.games import GAME_ID_BYTES, Games
+from server.index import LobbyIndex
+from server.quotas import Quotas
 from server.store import Appended
 
 
@@ -44,135 +57,220 @@ class Rematch(msgspec.Struct):
     token: str
 
 
-# -- appending table facts -----------------------------------------------------------
+class Lobby:
+    """Tables opened and sat at, over the game service; what one address may take is counted in ``quotas``."""
 
+    def __init__(
+        self, games: Games, index: LobbyIndex, quotas: Quotas, bots: BotQueue, max_open_games: int = 0
+    ) -> None:
+        self.games = games
+        self.store = games.store
+        self.index = index
+        self.quotas = quotas
+        self.bots = bots
+        self.max_open_games = max_open_games  # open games in total, every replica together (0: no limit)
 
-async def append_facts(
-    games: Games,
-    game_id: str,
-    decide: Callable[[AnyGame, Table], list[Any]],
-    tokens: Callable[[list[Any]], dict[str, int] | None] = lambda events: None,
-) -> tuple[list[Any], Table]:
-    """Decide table facts on the caught-up table and append them, again if another write came first.
-
-    ``tokens`` gives the token hashes (and seats) to store with the facts. The facts and
-    the table after them; no facts, no append."""
-    for _ in range(games.command_retries):
-        game, table = await games.load(game_id)
+    async def create(
+        self,
+        kind: str,
+        players: int,
+        options: dict[str, Any],
+        client: str | None = None,
+        turn_clock: Clock | None = None,
+        game_id: str | None = None,
+        reserved: tuple[tuple[int, ...], int] = ((), 0),
+        takeover: str = TAKEOVER_BOT,
+    ) -> NewGame:
+        """Open a table (``game_id``: a chosen id, for a rematch; None: a new random one; ``reserved``:
+        the seats a rematch keeps for its people, and until when on the shared clock; ``takeover``:
+        the bot that plays on a seat that leaves, a bot this server has)."""
+        game = self.games.games.get(kind)
+        if game is None:
+            raise Invalid("unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
         try:
-            events = decide(game, table)
+            opened = open_table(game, players, options, turn_clock, *reserved, takeover)
         except Rejected as exc:
-            raise rejected(exc) from None
-        if not events:
-            return events, table
-        new_table, result = await games.append(game_id, game, table, events, tokens=tokens(events))
-        if isinstance(result, Appended):
-            return events, new_table
-    raise ApiError(409, "version_conflict", "The table kept changing; try again.")
+            raise refused(exc) from None
+        game_id = game_id or secrets.token_hex(GAME_ID_BYTES)
+        creator = f"{game_id}.{new_token()}"
+        table = fold(game, None, [opened])
+        assert table is not None
+        entry = lobby_entry(game, game_id, table)
+        now = await self.store.now_ms()
+        await self.admit(client, now)
+        sequence = await self.index.next_sequence()
+        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "creator": token_hash(creator)}
+        result = await self.store.append(game_id, 0, [encode(opened)], schema=game.event_schema, meta=meta)
+        if not isinstance(result, Appended):  # a rematch another seat opened first: the same table
+            raise Conflict("game_exists", "That table is already open.")
+        await self.index.file(game_id, entry.status, sequence)
+        self.games.tables.remember(game_id, table, result.head)
+        return NewGame(*msgspec.structs.astuple(entry), creator_token=creator)
 
+    async def call_off(self, game_id: str, token: str | None) -> LobbyEntry:
+        """The creator calls off a table that has not started (it is kept, finished, with its log)."""
+        meta = await self.store.meta(game_id)
+        if not meta:
+            raise UnknownGame("unknown_game", "There is no game with that id.")
+        if token is None:
+            raise Unauthorized("missing_token", "Calling a table off needs the token its creator was given.")
+        if not hmac.compare_digest(meta.get("creator", ""), token_hash(token)):
+            raise Forbidden("not_creator", "Only the person who opened this table may call it off.")
+        _, table = await self.games.facts(game_id, cancel)
+        return lobby_entry(self.games.games[table.game], game_id, table)
 
-async def create(
-    games: Games,
-    kind: str,
-    players: int,
-    options: dict[str, Any],
-    client: str | None = None,
-    turn_clock: Clock | None = None,
-    game_id: str | None = None,
-    reserved: tuple[tuple[int, ...], int] = ((), 0),
-    takeover: str = TAKEOVER_BOT,
-) -> NewGame:
-    """Open a table (``game_id``: a chosen id, for a rematch; None: a new random one; ``reserved``:
-    the seats a rematch keeps for its people, and until when on the shared clock; ``takeover``:
-    the bot that plays on a seat that leaves, a bot this server has)."""
-    game = games.games.get(kind)
-    if game is None:
-        raise ApiError(400, "unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
-    try:
-        opened = open_table(game, players, options, turn_clock, *reserved, takeover)
-    except Rejected as exc:
-        raise rejected(exc) from None
-    game_id = game_id or secrets.token_hex(GAME_ID_BYTES)
-    creator = f"{game_id}.{new_token()}"
-    table = fold(game, None, [opened])
-    assert table is not None
-    entry = lobby_entry(game, game_id, table)
-    now = await games.store.now_ms()
-    await admit(games, client, now)
-    sequence = await games.store.next_sequence()
-    meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "creator": token_hash(creator)}
-    result = await games.store.append(game_id, 0, [encode(opened)], schema=game.event_schema, meta=meta)
-    if not isinstance(result, Appended):  # a rematch another seat opened first: the same table
-        raise ApiError(409, "game_exists", "That table is already open.")
-    await games.store.index(game_id, entry.status, sequence)
-    games.remember(game_id, table, result.link)
-    return NewGame(*msgspec.structs.astuple(entry), creator_token=creator)
+    async def rematch(self, game_id: str, token: str | None, grace_ms: int = 600_000) -> Rematch:
+        """Seat a seat of a finished game at its rematch, opening it (once, for everyone) if need be.
 
-
-async def call_off(games: Games, game_id: str, token: str | None) -> LobbyEntry:
-    """The creator calls off a table that has not started (it is kept, finished, with its log)."""
-    meta = await games.store.meta(game_id)
-    if not meta:
-        raise ApiError(404, "unknown_game", "There is no game with that id.")
-    if token is None:
-        raise ApiError(401, "missing_token", "Calling a table off needs the token its creator was given.")
-    if not hmac.compare_digest(meta.get("creator", ""), token_hash(token)):
-        raise ApiError(403, "not_creator", "Only the person who opened this table may call it off.")
-    _, table = await append_facts(games, game_id, cancel)
-    return lobby_entry(games.games[table.game], game_id, table)
-
-
-async def rematch(games: Games, game_id: str, token: str | None, grace_ms: int = 600_000) -> Rematch:
-    """Seat a seat of a finished game at its rematch, opening it (once, for everyone) if need be.
-
-    The first seat to ask draws the rematch's id at random and links the finished game to it
-    (``RematchOpened``: one append, so seats asking at the same time agree on one id); the
-    table keeps its people's seats for them for ``grace_ms``, so a stranger who sees it in the
-    lobby cannot sit in one first. Each seat's new token is derived from its old one, so asking
-    again answers the same seat and token."""
-    at = await games.sit(game_id, token)
-    if at.seat is None or token is None:
-        raise ApiError(403, "spectator", "Only a seat of the finished game may ask for its rematch.")
-    table = at.table
-    if status(at.game, table) != "finished" or table.cancelled:
-        raise ApiError(422, "game_not_over", "A rematch is offered once the game is over.")
-    if table.rematch is None:
-        drawn = secrets.token_hex(GAME_ID_BYTES)
-        _, table = await append_facts(games, game_id, lambda game, table: open_rematch(game, table, drawn))
-    new_id = table.rematch
-    assert new_id is not None
-    if not await games.store.exists(new_id):
-        # Every seat a person sat in, those who resigned too: the bots that sat from the start sit again.
-        people = tuple(s.seat for s in table.seats if s is not None and (s.bot is None or s.seat in table.resigned))
-        until = await games.store.now_ms() + grace_ms
-        try:
-            await create(
-                games,
-                table.game,
-                table.players,
-                msgspec.to_builtins(table.options),
-                None,
-                table.clock,
-                new_id,
-                reserved=(people, until),
-                takeover=table.takeover,
-            )
-        except ApiError as exc:
-            if exc.code != "game_exists":
-                raise
-    for info in table.seats:  # the bots sit down again (whoever asks first seats them); people one by one
-        if info is not None and info.bot is not None and info.seat not in table.resigned:
+        The first seat to ask draws the rematch's id at random and links the finished game to it
+        (``RematchOpened``: one append, so seats asking at the same time agree on one id); the
+        table keeps its people's seats for them for ``grace_ms``, so a stranger who sees it in the
+        lobby cannot sit in one first. Each seat's new token is derived from its old one, so asking
+        again answers the same seat and token."""
+        at = await self.games.seated(game_id, token)
+        if at.seat is None or token is None:
+            raise Forbidden("spectator", "Only a seat of the finished game may ask for its rematch.")
+        table = at.table
+        if status(at.game, table) != "finished" or table.cancelled:
+            raise Refused("game_not_over", "A rematch is offered once the game is over.")
+        if table.rematch is None:
+            drawn = secrets.token_hex(GAME_ID_BYTES)
+            _, table = await self.games.facts(game_id, lambda game, table: open_rematch(game, table, drawn))
+        new_id = table.rematch
+        assert new_id is not None
+        if not await self.store.exists(new_id):
+            # Every seat a person sat in, those who resigned too: the bots that sat from the start sit again.
+            people = tuple(s.seat for s in table.seats if s is not None and (s.bot is None or s.seat in table.resigned))
+            until = await self.store.now_ms() + grace_ms
             try:
-                await join(games, new_id, info.seat, info.name, info.bot)
-            except ApiError as exc:
-                if exc.code not in ("seat_taken", "game_started"):
+                await self.create(
+                    table.game,
+                    table.players,
+                    msgspec.to_builtins(table.options),
+                    None,
+                    table.clock,
+                    new_id,
+                    reserved=(people, until),
+                    takeover=table.takeover,
+                )
+            except Conflict as exc:
+                if exc.code != "game_exists":
                     raise
-    new_token_ = f"{new_id}.{_derived(token, new_id)}"
-    info = table.seats[at.seat]
-    name = info.name if info is not None else ""
-    joined = await join(games, new_id, at.seat, name, None, new_token_, claim=True)
-    assert joined.token is not None
-    return Rematch(new_id, joined.seat, joined.token)
+        for info in table.seats:  # the bots sit down again (whoever asks first seats them); people one by one
+            if info is not None and info.bot is not None and info.seat not in table.resigned:
+                try:
+                    await self.join(new_id, info.seat, info.name, info.bot)
+                except TableMoved as exc:
+                    if exc.code not in ("seat_taken", "game_started"):
+                        raise
+        new_token_ = f"{new_id}.{_derived(token, new_id)}"
+        info = table.seats[at.seat]
+        name = info.name if info is not None else ""
+        joined = await self.join(new_id, at.seat, name, None, new_token_, claim=True)
+        assert joined.token is not None
+        return Rematch(new_id, joined.seat, joined.token)
+
+    async def admit(self, client: str | None, now_ms: int) -> None:
+        """Refuse a new game past the quotas: open games in total, then tables per client address an hour."""
+        if self.max_open_games and await self.index.count("open") >= self.max_open_games:
+            raise TooMany(
+                "too_many_open_games",
+                f"This server already has {self.max_open_games} open games; join one or try again later.",
+                {"limit": self.max_open_games},
+            )
+        await self.quotas.take(self.quotas.games, client, now_ms)
+
+    async def join(
+        self,
+        game_id: str,
+        seat: int | None,
+        name: str,
+        bot: str | None,
+        token: str | None = None,
+        claim: bool = False,
+        client: str | None = None,
+    ) -> Joined:
+        """Take a seat for a person (who gets its token) or for a bot the server plays (no token:
+        the seat's ``bot`` field, in the stream, tells every replica to play it).
+
+        ``token``: the person's token, when the server derived it (a rematch); asking again with
+        it answers the seat it already holds. ``claim``: a rematch's person taking the seat kept for it.
+        ``client``: the address asking, counted against its hourly seats (none for the server's own)."""
+        if bot is not None:  # in the bots' queue before the seat is: a crash between the two loses no bot
+            await self.bots.enlist(game_id, await self.store.now_ms())
+        elif token is None:
+            token = f"{game_id}.{new_token()}"
+        else:
+            held = await self.store.seat_for_token(game_id, token_hash(token))
+            if held is not None:
+                return Joined(held, token)
+        ctx = await self.games.ctx()
+        await self.quotas.take(self.quotas.seats, client, ctx.now_ms)
+
+        def sit_down(game: AnyGame, table: Table) -> list[Any]:
+            return take_seat(game, table, seat, name, bot, ctx, claim)  # a bot's default name: "Greedy bot 2"
+
+        events, _ = await self.games.facts(
+            game_id, sit_down, lambda events: {token_hash(token): events[0].seat} if token else None
+        )
+        return Joined(events[0].seat, token)
+
+    async def list_games(self, status_: str, limit: int, cursor: int | None) -> tuple[list[LobbyEntry], int | None]:
+        ids, next_cursor = await self.index.list_games(status_, limit, cursor)
+        entries = []
+        for game_id in ids:
+            meta = await self.store.meta(game_id)
+            if meta:
+                entries.append(entry_from_meta(game_id, meta))
+        return entries, next_cursor
+
+    async def rebuild_index(self) -> int:
+        """The lobby index again from the streams, which are the authority."""
+        await self.index.clear()
+        count = 0
+        for game_id in await self.store.all_game_ids():
+            game, table = await self.games.load(game_id)
+            meta = await self.store.meta(game_id)
+            sequence = int(meta["sequence"]) if "sequence" in meta else await self.index.next_sequence()
+            await self.games.file(game_id, game, table, sequence)
+            await self.games.file_windows(game_id, game, table)
+            count += 1
+        return count
+
+    async def import_log(self, lines: list[bytes]) -> str:
+        """A new game from an exported log (JSON lines of ``{"version", "event"}``)."""
+        try:
+            entries = [LOG_LINE.decode(line) for line in lines if line.strip()]
+            if not entries:
+                raise Invalid("malformed", "The log is empty.", {"field": "log"})
+            kind = msgspec.convert(entries[0].event, TableOpened).game
+            codec = self.games.tables.codecs[kind]
+            # A log written by older code is lifted by the game's upcasters (docs/table-services.md).
+            events = [msgspec.convert(codec.game.upcast(e.event, e.schema), codec.events_type) for e in entries]
+        except BAD_JSON as exc:
+            raise malformed(exc, prefix="log") from None
+        except KeyError:
+            raise Invalid("unknown_game_type", "This server does not host that game.", {"field": "log"}) from None
+        if any(e.schema > codec.game.event_schema for e in entries):
+            raise Invalid("malformed", "That log comes from a newer server.", {"field": "log.schema"})
+        if [e.version for e in entries] != list(range(1, len(entries) + 1)):
+            raise Invalid("malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version"})
+        try:
+            table = fold(codec.game, None, events)
+        except Exception:  # a log that does not fold is not a game
+            raise Invalid("malformed", "Those events do not make a game.", {"field": "log"}) from None
+        assert table is not None
+        if status(codec.game, table) != "finished":
+            # An unfinished game would come back with no seat tokens: nobody could play it.
+            raise Invalid("unfinished_log", "Only the log of a finished game can be imported.", {"field": "log"})
+        game_id = secrets.token_hex(GAME_ID_BYTES)
+        entry = lobby_entry(codec.game, game_id, table)
+        sequence = await self.index.next_sequence()
+        now = await self.store.now_ms()  # an imported game is kept a whole retention again
+        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now}
+        await self.store.append(game_id, 0, [encode(e) for e in events], schema=codec.game.event_schema, meta=meta)
+        await self.index.file(game_id, entry.status, sequence, now)
+        return game_id
 
 
 def _derived(token: str, game_id: str) -> str:
@@ -181,115 +279,7 @@ def _derived(token: str, game_id: str) -> str:
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
-async def admit(games: Games, client: str | None, now_ms: int) -> None:
-    """Refuse a new game past the quotas: open games in total, then tables per client address an hour."""
-    if games.max_open_games and await games.store.count("open") >= games.max_open_games:
-        raise ApiError(
-            429,
-            "too_many_open_games",
-            f"This server already has {games.max_open_games} open games; join one or try again later.",
-            {"limit": games.max_open_games},
-        )
-    await games.quotas.take(games.quotas.games, client, now_ms)
-
-
-async def join(
-    games: Games,
-    game_id: str,
-    seat: int | None,
-    name: str,
-    bot: str | None,
-    token: str | None = None,
-    claim: bool = False,
-    client: str | None = None,
-) -> Joined:
-    """Take a seat for a person (who gets its token) or for a bot the server plays (no token:
-    the seat's ``bot`` field, in the stream, tells every replica to play it).
-
-    ``token``: the person's token, when the server derived it (a rematch); asking again with
-    it answers the seat it already holds. ``claim``: a rematch's person taking the seat kept for it.
-    ``client``: the address asking, counted against its hourly seats (none for the server's own)."""
-    if bot is not None:  # in the bots' queue before the seat is: a crash between the two loses no bot
-        await bots.enlist(games, game_id)
-    elif token is None:
-        token = f"{game_id}.{new_token()}"
-    else:
-        held = await games.store.seat_for_token(game_id, token_hash(token))
-        if held is not None:
-            return Joined(held, token)
-    ctx = await games.ctx()
-    await games.quotas.take(games.quotas.seats, client, ctx.now_ms)
-
-    def sit_down(game: AnyGame, table: Table) -> list[Any]:
-        return take_seat(game, table, seat, name, bot, ctx, claim)  # a bot's default name: "Greedy bot 2"
-
-    events, _ = await append_facts(
-        games, game_id, sit_down, lambda events: {token_hash(token): events[0].seat} if token else None
-    )
-    return Joined(events[0].seat, token)
-
-
-async def list_games(games: Games, status_: str, limit: int, cursor: int | None) -> tuple[list[LobbyEntry], int | None]:
-    ids, next_cursor = await games.store.list_games(status_, limit, cursor)
-    entries = []
-    for game_id in ids:
-        meta = await games.store.meta(game_id)
-        if meta:
-            entries.append(entry_from_meta(game_id, meta))
-    return entries, next_cursor
-
-
-async def rebuild_index(games: Games) -> int:
-    """The lobby index again from the streams, which are the authority."""
-    await games.store.clear_index()
-    count = 0
-    for game_id in await games.store.all_game_ids():
-        game, table = await games.load(game_id)
-        meta = await games.store.meta(game_id)
-        sequence = int(meta["sequence"]) if "sequence" in meta else await games.store.next_sequence()
-        await games.file(game_id, game, table, sequence)
-        await games.schedule(game_id, game, table)
-        count += 1
-    return count
-
-
-async def import_log(games: Games, lines: list[bytes]) -> str:
-    """A new game from an exported log (JSON lines of ``{"version", "event"}``)."""
-    try:
-        entries = [LOG_LINE.decode(line) for line in lines if line.strip()]
-        if not entries:
-            raise ApiError(400, "malformed", "The log is empty.", {"field": "log"})
-        kind = msgspec.convert(entries[0].event, TableOpened).game
-        codec = games.codecs[kind]
-        # A log written by older code is lifted by the game's upcasters (docs/table-services.md).
-        events = [msgspec.convert(codec.game.upcast(e.event, e.schema), codec.events_type) for e in entries]
-    except BAD_JSON as exc:
-        raise malformed(exc, prefix="log") from None
-    except KeyError:
-        raise ApiError(400, "unknown_game_type", "This server does not host that game.", {"field": "log"}) from None
-    if any(e.schema > codec.game.event_schema for e in entries):
-        raise ApiError(400, "malformed", "That log comes from a newer server.", {"field": "log.schema"})
-    if [e.version for e in entries] != list(range(1, len(entries) + 1)):
-        raise ApiError(400, "malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version"})
-    try:
-        table = fold(codec.game, None, events)
-    except Exception:  # a log that does not fold is not a game
-        raise ApiError(400, "malformed", "Those events do not make a game.", {"field": "log"}) from None
-    assert table is not None
-    if status(codec.game, table) != "finished":
-        # An unfinished game would come back with no seat tokens: nobody could play it.
-        raise ApiError(400, "unfinished_log", "Only the log of a finished game can be imported.", {"field": "log"})
-    game_id = secrets.token_hex(GAME_ID_BYTES)
-    entry = lobby_entry(codec.game, game_id, table)
-    sequence = await games.store.next_sequence()
-    now = await games.store.now_ms()  # an imported game is kept a whole retention again
-    meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now}
-    await games.store.append(game_id, 0, [encode(e) for e in events], schema=codec.game.event_schema, meta=meta)
-    await games.store.index(game_id, entry.status, sequence, now)
-    return game_id
-
-
-class LogLine(msgspec.Struct):
+class LogLine(msgspec.Struct, forbid_unknown_fields=True):
     version: int
     event: dict[str, Any]
     schema: int = 1  # logs exported before lines carried their schema
@@ -316,5 +306,5 @@ def seat_name(name: str) -> str:
             kept.append(char)
     cleaned = " ".join("".join(kept).split())
     if len(cleaned) > NAME_MOST:
-        raise ApiError(400, "malformed", f"A name has at most {NAME_MOST} characters.", {"field": "name"})
+        raise Invalid("malformed", f"A name has at most {NAME_MOST} characters.", {"field": "name"})
     return cleaned

@@ -21,8 +21,20 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.auth import bearer
-from server.errors import ApiError
-from server.store import STATUSES
+from server.errors import (
+    AppError,
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Refused,
+    TableMoved,
+    TooLarge,
+    TooMany,
+    Unauthorized,
+    Unavailable,
+)
+from server.index import STATUSES
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
@@ -53,6 +65,9 @@ class Metrics:
             registry=r,
         )  # fmt: skip
         self.games = Gauge("ludoteca_games", "Games in the lobby index, by status", ["status"], registry=r)
+        self.bot_moves = Counter(
+            "ludoteca_bot_moves", "Commands the server's bots played, by game and bot", ["game", "bot"], registry=r
+        )
 
 
 class TimeRequests:
@@ -84,32 +99,36 @@ class TimeRequests:
             self.metrics.requests.labels(*labels).observe(time.perf_counter() - start)
 
 
-# A refused command's class, by status: never the rule's code, which only the refused seat is told.
-RESULTS = {400: "malformed", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict",
-           413: "too_large", 422: "refused", 429: "too_many", 503: "unavailable"}  # fmt: skip
+# A refused command's class, by kind: never the rule's code, which only the refused seat is told.
+RESULTS: dict[type[AppError], str] = {
+    Invalid: "malformed", Unauthorized: "unauthorized", Forbidden: "forbidden", NotFound: "not_found",
+    Conflict: "conflict", TableMoved: "conflict", TooLarge: "too_large", Refused: "refused",
+    TooMany: "too_many", Unavailable: "unavailable",
+}  # fmt: skip
 
 
-def result_class(status: int) -> str:
-    return RESULTS.get(status, "error")
+def result_class(exc: AppError) -> str:
+    for kind in type(exc).__mro__:
+        if kind in RESULTS:
+            return RESULTS[kind]
+    return "error"
 
 
 async def scrape(request: Request) -> Response:
     settings = request.app.state.settings
     tokens = [t for t in (settings.metrics_token, settings.admin_token) if t]
     if not tokens:
-        raise ApiError(
-            403, "not_admin", "Metrics are served only with LUDOTECA_METRICS_TOKEN (or the admin token) set."
-        )
+        raise Forbidden("not_admin", "Metrics are served only with LUDOTECA_METRICS_TOKEN (or the admin token) set.")
     given = bearer(request)
     if given is None:
-        raise ApiError(401, "missing_token", "Metrics need the metrics token (or the admin token).")
+        raise Unauthorized("missing_token", "Metrics need the metrics token (or the admin token).")
     if not any(hmac.compare_digest(given, t) for t in tokens):
-        raise ApiError(403, "not_admin", "Only the server's operator may read its metrics.")
+        raise Forbidden("not_admin", "Only the server's operator may read its metrics.")
     metrics: Metrics = request.app.state.metrics
-    redis = request.app.state.games.store.redis
+    games = request.app.state.games
     start = time.perf_counter()
-    await redis.ping()
+    await games.store.ping()
     metrics.redis_seconds.observe(time.perf_counter() - start)
     for status in STATUSES:
-        metrics.games.labels(status).set(await redis.zcard(f"lt:{{games}}:{status}"))
+        metrics.games.labels(status).set(await games.index.count(status))
     return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)

@@ -26,28 +26,31 @@ from redis.exceptions import RedisError
 from domain.engine import AnyGame
 from domain.table import Table, resign
 from projections.views import Present, SeatPresence
-from server import lobby
-from server.errors import ApiError
+from server.errors import Refused, UnknownGame, VersionConflict
 from server.games import Games
-from server.store import PRESENCE_CHANNEL, Client
+from server.keys import AWAY, CONNECTION, PRESENCE, PRESENT
+from server.store import Client
 from server.tasks import Trouble, cancelled, pause
 
 log = logging.getLogger("ludoteca.presence")
 
 
-AWAY_KEY = "lt:{presence}:away"  # "<game_id> <seat>" of seats whose sockets all closed, scored by when
+AWAY_KEY = AWAY.at()  # "<game_id> <seat>" of seats whose sockets all closed, scored by when
+PRESENCE_CHANNEL = PRESENCE.at()  # a game id whose connections changed
 
 
 def _set_key(game_id: str) -> str:
-    return f"lt:{{{game_id}}}:present"
+    return PRESENT.at(game_id=game_id)
 
 
 def _conn_key(game_id: str, conn: str) -> str:
-    return f"lt:{{{game_id}}}:presence:{conn}"
+    return CONNECTION.at(game_id=game_id, conn=conn)
 
 
 class Presence:
     """This replica's connections, written to Redis where every replica reads them."""
+
+    channel = PRESENCE_CHANNEL  # what Notifications listens to for this module
 
     def __init__(self, redis: Client, ttl_ms: int = 30_000) -> None:
         self.redis = redis
@@ -118,6 +121,13 @@ class Presence:
             found.append((game_id, int(seat)))
         return found
 
+    async def away_again(self, game_id: str, seat: int, since_ms: int) -> None:
+        await self.redis.zadd(AWAY_KEY, {f"{game_id} {seat}": since_ms})
+
+    async def back(self, game_id: str, seat: int) -> None:
+        """``seat`` is no longer counted away (it is dealt with, or it came back)."""
+        await self.redis.zrem(AWAY_KEY, f"{game_id} {seat}")
+
     async def present(self, game_id: str) -> Present:
         """Who is connected to ``game_id`` now, on every replica."""
         members: Any = await self.redis.smembers(_set_key(game_id))
@@ -151,12 +161,15 @@ async def drop_away(games: Games, presence: Presence, drop_after_ms: int) -> lis
     now = await games.store.now_ms()
     dropped = []
     for game_id, seat in await presence.away_since(now - drop_after_ms):
-        await presence.redis.zrem(AWAY_KEY, f"{game_id} {seat}")
+        await presence.back(game_id, seat)
         if any(s.seat == seat for s in (await presence.present(game_id)).seats):
             continue  # back on another replica in the meantime
         try:
-            await lobby.append_facts(games, game_id, functools.partial(leave_seat, seat=seat))
-        except ApiError:  # the game is over or gone, or the seat had already left
+            await games.facts(game_id, functools.partial(leave_seat, seat=seat))
+        except (Refused, UnknownGame):  # the game is over or gone, or the seat had already left
+            continue
+        except VersionConflict:  # the table kept changing: away it stays, for the next pass
+            await presence.away_again(game_id, seat, now - drop_after_ms)
             continue
         dropped.append((game_id, seat))
     return dropped

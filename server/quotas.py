@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from server.errors import ApiError
+from server.errors import TooMany
+from server.keys import QUOTA
 from server.store import Client
 
 HOUR_MS = 3_600_000
@@ -39,15 +40,14 @@ class Quotas:
         if not quota.limit or not client:
             return
         window = now_ms // HOUR_MS
-        key = f"lt:{{quota}}:{quota.what}:{client}:{window}"
+        key = QUOTA.at(what=quota.what, address=client, hour=window)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.incr(key)
             pipe.expire(key, HOUR_MS // 1000 + 60)
             count, _ = await pipe.execute()
         if int(count) > quota.limit:
             retry_after = ((window + 1) * HOUR_MS - now_ms) // 1000 + 1
-            raise ApiError(
-                429,
+            raise TooMany(
                 f"too_many_{quota.what}",
                 quota.sentence.format(limit=quota.limit) + "; try again later.",
                 {"limit": quota.limit, "retry_after": retry_after},

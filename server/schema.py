@@ -46,6 +46,7 @@ import msgspec
 from domain.bots import BOTS
 from domain.engine import AnyGame
 from domain.table import TABLE_COMMANDS, TABLE_EVENTS, Abandoned
+from projections.updates import Update
 from projections.views import Present
 from server import feeds, ws
 from server.errors import ErrorBody
@@ -69,7 +70,7 @@ SOCKET_NAMES = {
     "Reset": "ResetMessage",
 }
 SOCKET_MESSAGES: tuple[type[msgspec.Struct], ...] = (ws.Hello, ws.SendCommand, ws.BuildMove, ws.MoveStep, ws.Ack)
-SOCKET_MESSAGES += (ws.ErrorMessage, feeds.Update, feeds.Reset, Present)
+SOCKET_MESSAGES += (ws.ErrorMessage, Update, feeds.Reset, Present)
 RENAMED = {"Present": "Presence"}  # the table's ``presence`` and the socket's message are one thing
 COMMAND_ID = {"minLength": 1, "maxLength": 100}  # checked by POST /commands (docs/API.md: 1 to 100 characters)
 CLOCK_SECONDS = {"minimum": 1, "maximum": 7 * 24 * 3600}  # domain.table.open_table: 1 second to 7 days

@@ -35,6 +35,8 @@ class Settings:
     ws_rate: float = 20.0  # messages per second a socket may send after its hello, on average...
     ws_burst: int = 40  # ...with bursts of this many (a token bucket)
     ws_flood_limit: int = 40  # messages refused with too_many in a row before the socket is closed (4029)
+    ws_per_address: int = 64  # sockets one client address may hold on this replica (0: no cap)
+    ws_per_game: int = 2000  # sockets one game may have on this replica (0: no cap)
     deadline_interval: float = 0.2  # how often each replica looks for windows that are due
     shutdown_grace: float = 10.0  # on SIGTERM: seconds to finish requests in flight before closing
     create_per_hour: int = 60  # tables one client address may open an hour (0: no limit)
@@ -100,6 +102,8 @@ class Settings:
             ws_rate=decimal("WS_RATE", default.ws_rate),
             ws_burst=whole("WS_BURST", default.ws_burst),
             ws_flood_limit=whole("WS_FLOOD_LIMIT", default.ws_flood_limit),
+            ws_per_address=whole("WS_PER_ADDRESS", default.ws_per_address),
+            ws_per_game=whole("WS_PER_GAME", default.ws_per_game),
             deadline_interval=decimal("DEADLINE_INTERVAL", default.deadline_interval),
             shutdown_grace=decimal("SHUTDOWN_GRACE", default.shutdown_grace),
             create_per_hour=whole("CREATE_PER_HOUR", default.create_per_hour),

@@ -1,33 +1,25 @@
-"""The event store on Redis: one stream per game, a Lua append, a pub/sub hint.
+"""The event store on Redis: one game's keys, a Lua append, and the pub/sub hint.
 
-Key layout (every key of one game shares the hash tag ``{<game_id>}``, so a game
-lives in one Redis Cluster slot and the append script only touches its keys):
+Each game has four keys, all with the hash tag ``{<game_id>}`` (one Redis Cluster slot,
+so every script of this module touches one node; server/keys.py spells them):
 
 ``lt:{<game_id>}:events``
-    the stream. Entry IDs are ``0-<version>``, versions contiguous from 1. Each
-    entry has the fields ``e`` (the encoded event, opaque to the store) and
-    ``s`` (the event schema version, an int).
+    the stream. Entry IDs are ``0-<version>``, versions contiguous from 1. Each entry
+    has the fields ``e`` (the encoded event, opaque to the store), ``s`` (its schema
+    version) and ``h`` (its chain link, see :class:`StoredEvent`).
 ``lt:{<game_id>}:commands``
-    hash ``command_id -> record`` (opaque bytes: the caller keeps the seat, a
-    hash of the body and the result in it).
+    hash ``"<sender> <command_id>" -> record``: a command id is its sender's own (a
+    seat, a bot, the clock), so nobody's id can collide with anyone else's. The record
+    is opaque bytes (the caller keeps the body's hash and the versions in it).
 ``lt:{<game_id>}:meta``
     hash of short string fields (game type, status, ...).
 ``lt:{<game_id>}:tokens``
     hash ``sha256(token) hex -> seat``.
 
-The channel ``lt:notify`` carries ``"<game_id> <version>"`` after each append.
-It is only a hint: the stream is the truth, and readers sweep after a
-reconnect or periodically.
-
-The lobby index spans games, so it is written outside a game's script, and can
-be rebuilt from the streams (:meth:`EventStore.all_game_ids`): the sorted sets
-``lt:{games}:open``, ``lt:{games}:active`` and ``lt:{games}:finished``, scored
-by a creation sequence from ``INCR lt:{games}:seq``, and ``lt:{games}:retention``,
-the finished games scored by their finish time (ms, Redis TIME), for archiving. (The
-sets share the hash tag ``{games}`` so that moving a game between them is one MULTI
-on Redis Cluster too.)
-
-Quotas (server/quotas.py) count in ``lt:{quota}:<what>:<address>:<hour>``.
+The channel ``lt:notify`` carries ``"<game_id> <version>"`` after each append. It is
+only a hint: the stream is the truth, and readers sweep after a reconnect or
+periodically. What spans games (the lobby index, deadlines, the bots' queue, quotas,
+leases, presence, the check secret) lives in modules of its own (server/keys.py).
 """
 
 from __future__ import annotations
@@ -38,7 +30,7 @@ import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import msgspec
 import redis.asyncio as aioredis
@@ -47,17 +39,17 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from server.keys import COMMANDS, EVENTS, META, NOTIFY, TOKENS
 from server.tasks import cancelled, pause
 
 __all__ = [
-    "NOTIFY_CHANNEL",
-    "STATUSES",
     "AppendResult",
     "Appended",
+    "CommandKey",
     "Conflict",
     "Duplicate",
     "EventStore",
-    "GameStatus",
+    "Head",
     "Look",
     "Notifications",
     "RedisVersionError",
@@ -69,20 +61,14 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-NOTIFY_CHANNEL: Final = "lt:notify"
-PRESENCE_CHANNEL: Final = "lt:presence"  # a game id whose connections changed (server/presence.py)
+NOTIFY_CHANNEL: Final = NOTIFY.at()
 CLUSTER_SCHEME: Final = "redis+cluster://"
 Client = aioredis.Redis | RedisCluster  # one Redis, or a Redis Cluster: every game's keys share one slot
-GameStatus = Literal["open", "active", "finished"]
-STATUSES: Final[tuple[GameStatus, ...]] = ("open", "active", "finished")
-DEADLINES_KEY: Final = "lt:{deadlines}:due"  # "<game_id> <window>" scored by due time (ms)
-SEQUENCE_KEY: Final = "lt:{games}:seq"
-RETENTION_KEY: Final = "lt:{games}:retention"  # finished games scored by finish time (ms)
-LOCK_PREFIX: Final = "lt:{housekeeping}:lock:"
 MIN_REDIS_VERSION: Final = (6, 2)
 
 # A game id becomes part of a hash tag and of the space-separated notification.
 _GAME_ID = re.compile(r"[^\s{}]{1,200}")
+_SENDER = re.compile(r"[^\s]{1,50}")  # the record's field is "<sender> <command_id>"
 
 
 def _check_game_id(game_id: str) -> str:
@@ -92,19 +78,12 @@ def _check_game_id(game_id: str) -> str:
 
 
 def events_key(game_id: str) -> str:
-    return f"lt:{{{game_id}}}:events"
+    return EVENTS.at(game_id=game_id)
 
 
 def _game_keys(game_id: str) -> list[str]:
     # Readers take any id (a malformed one simply finds nothing); writers check it first.
-    prefix = f"lt:{{{game_id}}}:"
-    return [prefix + "events", prefix + "commands", prefix + "meta", prefix + "tokens"]
-
-
-def _status_key(status: str) -> str:
-    if status not in STATUSES:
-        raise ValueError(f"unknown game status {status!r} (one of {', '.join(STATUSES)})")
-    return f"lt:{{games}}:{status}"
+    return [key.at(game_id=game_id) for key in (EVENTS, COMMANDS, META, TOKENS)]
 
 
 def _text(value: bytes | str) -> str:
@@ -150,6 +129,10 @@ class Appended:
     version: int
     link: str = ""
 
+    @property
+    def head(self) -> Head:
+        return Head(self.version, self.link)
+
 
 @dataclass(frozen=True, slots=True)
 class Conflict:
@@ -184,34 +167,114 @@ class StoredEvent(msgspec.Struct, frozen=True):
 
 
 @dataclass(frozen=True, slots=True)
+class Head:
+    """Where a history ends: the version of its last event and that event's chain link
+    (``Head(0)``: no event yet). One link names the whole history up to it, so a head
+    answers whether a stream still continues the history a reader holds.
+
+    Redis can lose acknowledged writes (a failover, a crash under ``everysec``) and be
+    written past them again: the stream is then shorter than what a reader folded, or
+    holds other events at the same versions. Every reader that caches a history keeps
+    its head and asks it, rather than comparing versions and links by hand.
+    """
+
+    version: int
+    link: str = ""
+
+    def continued_by(self, entries: Sequence[StoredEvent]) -> bool:
+        """Whether ``entries``, read from this head's own version on, continue the history it ends:
+        the first of them is the event at this version, with this link (a history of no events
+        is continued by anything)."""
+        if self.version == 0:
+            return True
+        return bool(entries) and entries[0].version == self.version and entries[0].link == self.link
+
+    def after(self, entries: Sequence[StoredEvent]) -> Head:
+        """The head of this history once ``entries`` (read from this head's version on) are added."""
+        if entries and entries[-1].version >= self.version:
+            return Head(entries[-1].version, entries[-1].link)
+        return self
+
+
+def head_of(entry: StoredEvent | None) -> Head:
+    return Head(0) if entry is None else Head(entry.version, entry.link)
+
+
+@dataclass(frozen=True, slots=True)
+class CommandKey:
+    """A command id within its sender's scope: ``sender`` names who sent it (``seat:0``, ``bot:1``,
+    ``clock``), so the same id from two senders names two commands.
+
+    ``legacy_seat``: records written before ids were scoped are kept under the bare id, as a
+    JSON object naming its seat; one of those counts for this sender when its seat is
+    ``legacy_seat`` (a person's retry across the upgrade is still answered, not applied twice).
+    """
+
+    sender: str
+    command_id: str
+    legacy_seat: int | None = None
+
+    @property
+    def field(self) -> str:
+        return f"{self.sender} {self.command_id}"
+
+    def args(self) -> list[str]:
+        """The script arguments: the field, the bare id and the legacy seat ('' for none)."""
+        legacy = "" if self.legacy_seat is None else str(self.legacy_seat)
+        return [self.field, self.command_id, legacy]
+
+
+@dataclass(frozen=True, slots=True)
 class Look:
     """What :meth:`EventStore.look` read: the events after a version, the stream's last
-    version, and, when asked, a token's seat, a command id's record and the clock (ms)."""
+    version, and, when asked, a token's seat, a command's record and the clock (ms)."""
 
     entries: list[StoredEvent]
     head: int
     seat: int | None = None
-    command_id: str | None = None  # the command id whose record was read
+    command: CommandKey | None = None  # the command whose record was read
     record: bytes | None = None
     now_ms: int | None = None
 
 
-# -- the append script ---------------------------------------------------------
+# -- the scripts -----------------------------------------------------------------
+
+# The record of a command (KEYS[2]: the commands hash), its own or, for a person's command, one
+# written before ids were scoped (under the bare id, naming the same seat). ARGV from ``base``:
+# the scoped field, the bare id, the legacy seat ('' for none).
+RECORDED_LUA: Final = r"""
+local function recorded(commands_key, base)
+  local record = redis.call('HGET', commands_key, ARGV[base])
+  if record or ARGV[base + 2] == '' then
+    return record
+  end
+  local old = redis.call('HGET', commands_key, ARGV[base + 1])
+  if not old then
+    return false
+  end
+  local ok, decoded = pcall(cjson.decode, old)
+  if ok and type(decoded) == 'table' and decoded['seat'] == tonumber(ARGV[base + 2]) then
+    return old
+  end
+  return false
+end
+"""
 
 # KEYS: events, commands, meta, tokens (one hash tag).
-# ARGV: game_id, expected_version, has_command ("1"/"0"), command_id, command_record,
-#       schema, expected_link ('' for any), n_events, events..., n_meta, (field, value)...,
-#       n_tokens, (token_hash, seat)...
+# ARGV: game_id, expected_version, has_command ("1"/"0"), field, bare id, legacy seat,
+#       command_record, schema, expected_link ('' for any), channel, n_events, events...,
+#       n_meta, (field, value)..., n_tokens, (token_hash, seat)...
 # Every check happens before the first write: Lua scripts do not roll back.
-APPEND_LUA: Final = r"""
+APPEND_LUA: Final = (
+    RECORDED_LUA
+    + r"""
 local events_key, commands_key, meta_key, tokens_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local game_id = ARGV[1]
 local expected = tonumber(ARGV[2])
 local has_command = ARGV[3] == '1'
-local command_id = ARGV[4]
 
 if has_command then
-  local record = redis.call('HGET', commands_key, command_id)
+  local record = recorded(commands_key, 4)
   if record then
     return {'dup', record}
   end
@@ -233,13 +296,13 @@ if #last > 0 then
     end
   end
 end
-if current ~= expected or (ARGV[7] ~= '' and link ~= ARGV[7]) then
+if current ~= expected or (ARGV[9] ~= '' and link ~= ARGV[9]) then
   return {'conflict', current}
 end
 
-local schema = ARGV[6]
-local n_events = tonumber(ARGV[8])
-local i = 9
+local schema = ARGV[8]
+local n_events = tonumber(ARGV[11])
+local i = 12
 local version = current
 for _ = 1, n_events do
   version = version + 1
@@ -249,7 +312,7 @@ for _ = 1, n_events do
 end
 
 if has_command then
-  redis.call('HSET', commands_key, command_id, ARGV[5])
+  redis.call('HSET', commands_key, ARGV[4], ARGV[7])
 end
 
 local n_meta = tonumber(ARGV[i])
@@ -267,16 +330,20 @@ for _ = 1, n_tokens do
 end
 
 if n_events > 0 then
-  redis.call('PUBLISH', 'lt:notify', game_id .. ' ' .. string.format('%d', version))
+  redis.call('PUBLISH', ARGV[10], game_id .. ' ' .. string.format('%d', version))
 end
 return {'ok', version, link}
 """
+)
 
 
 # KEYS: events, commands, tokens (one hash tag). ARGV: the first stream id to read, a token
-# hash ('' for none), a command id ('' for none). Reads only: the events from that id, the last
-# entry's id, the token's seat, the command id's record and TIME (the last two with a command id).
-LOOK_LUA: Final = r"""
+# hash ('' for none), has_command ('1'/'0'), then the command's field, bare id and legacy seat.
+# Reads only: the events from that id, the last entry's id, the token's seat, the command's
+# record and TIME (the last two with a command).
+LOOK_LUA: Final = (
+    RECORDED_LUA
+    + r"""
 local entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+')
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local head = false
@@ -288,12 +355,13 @@ if ARGV[2] ~= '' then
   seat = redis.call('HGET', KEYS[3], ARGV[2])
 end
 local record, now = false, false
-if ARGV[3] ~= '' then
-  record = redis.call('HGET', KEYS[2], ARGV[3])
+if ARGV[3] == '1' then
+  record = recorded(KEYS[2], 4)
   now = redis.call('TIME')
 end
 return {entries, head, seat, record, now}
 """
+)
 
 # KEYS: events, commands, meta, tokens (one hash tag). ARGV: the status the game must have.
 # 1: deleted; 0: the game has another status; -1: there is no such game.
@@ -318,12 +386,16 @@ redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
 return redis.call('HGET', KEYS[1], ARGV[1])
 """
 
-UNLOCK_LUA: Final = r"""
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0
-"""
+
+def _legacy(record: bytes | None, seat: int | None) -> bytes | None:
+    """A record kept under a bare id, if it counts for ``seat`` (what ``recorded`` does in Lua)."""
+    if record is None or seat is None:
+        return None
+    try:
+        decoded = msgspec.json.decode(record)
+    except msgspec.DecodeError:
+        return None
+    return record if isinstance(decoded, dict) and decoded.get("seat") == seat else None
 
 
 # -- the store -----------------------------------------------------------------
@@ -342,9 +414,6 @@ class EventStore:
         self._look = redis.register_script(LOOK_LUA)
         self._delete = redis.register_script(DELETE_LUA)
         self._stamp = redis.register_script(STAMP_LUA)
-        self._unlock = redis.register_script(UNLOCK_LUA)
-
-    # -- one game ----------------------------------------------------------------
 
     async def append(
         self,
@@ -353,7 +422,7 @@ class EventStore:
         events: Sequence[bytes],
         *,
         schema: int = 1,
-        command_id: str | None = None,
+        command: CommandKey | None = None,
         command_record: bytes = b"",
         meta: Mapping[str, str | int] | None = None,
         tokens: Mapping[str, int] | None = None,
@@ -361,33 +430,33 @@ class EventStore:
     ) -> AppendResult:
         """Append ``events`` if the game is at ``expected_version``: all of them or none.
 
-        In one script, in this order: a ``command_id`` already recorded answers
+        In one script, in this order: a ``command`` its sender already sent answers
         :class:`Duplicate` with the record stored the first time (whatever the
-        expected version); a stale ``expected_version`` answers
-        :class:`Conflict`; otherwise the events get versions
-        ``expected_version + 1 ...``, the command record, ``meta`` fields and
-        ``tokens`` (token hash -> seat) are written, ``"<game_id> <version>"``
-        is published on ``lt:notify`` (only when events were appended) and
-        :class:`Appended` carries the new version. An empty ``events`` list
-        writes only the command record, meta and tokens. Given an
-        ``expected_link``, the last event's chain link must be it too: a stream
-        that lost writes and was written back to the same length is a conflict.
+        expected version); a stale ``expected_version`` answers :class:`Conflict`;
+        otherwise the events get versions ``expected_version + 1 ...``, the command
+        record, ``meta`` fields and ``tokens`` (token hash -> seat) are written,
+        ``"<game_id> <version>"`` is published on ``lt:notify`` (only when events were
+        appended) and :class:`Appended` carries the new version. An empty ``events``
+        list writes only the command record, meta and tokens. Given an
+        ``expected_link``, the last event's chain link must be it too: a stream that
+        lost writes and was written back to the same length is a conflict.
         """
         keys = _game_keys(_check_game_id(game_id))
         if isinstance(expected_version, bool) or not isinstance(expected_version, int) or expected_version < 0:
             raise ValueError(f"expected_version must be an int >= 0, not {expected_version!r}")
         if isinstance(schema, bool) or not isinstance(schema, int) or schema < 0:
             raise ValueError(f"schema must be an int >= 0, not {schema!r}")
-        if command_id is not None and not command_id:
-            raise ValueError("command_id must be a non-empty string or None")
+        if command is not None and (not command.command_id or not _SENDER.fullmatch(command.sender)):
+            raise ValueError(f"a command needs a non-empty id and a sender without spaces, not {command!r}")
         args: list[bytes | str | int] = [
             game_id,
             expected_version,
-            "1" if command_id is not None else "0",
-            command_id or "",
+            "1" if command is not None else "0",
+            *(command.args() if command is not None else ["", "", ""]),
             command_record,
             schema,
             expected_link,
+            NOTIFY_CHANNEL,
             len(events),
         ]
         for event in events:
@@ -418,7 +487,7 @@ class EventStore:
         return [(e.version, e.data) for e in await self.read_entries(game_id, after, limit)]
 
     async def read_entries(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
-        """Like :meth:`read`, with each event's schema version."""
+        """Like :meth:`read`, with each event's schema version and chain link."""
         if after < 0:
             raise ValueError(f"after must be >= 0, not {after}")
         if limit is not None and limit <= 0:
@@ -435,11 +504,11 @@ class EventStore:
         return look.entries, look.head
 
     async def look(
-        self, game_id: str, after: int, *, token_hash: str | None = None, command_id: str | None = None
+        self, game_id: str, after: int, *, token_hash: str | None = None, command: CommandKey | None = None
     ) -> Look:
         """What a request needs before it decides, in one round trip: the events after
         ``after`` and the stream's last version (as :meth:`catch_up`), the seat of
-        ``token_hash`` (as :meth:`seat_for_token`), and, given a ``command_id``, its
+        ``token_hash`` (as :meth:`seat_for_token`), and, given a ``command``, its
         record (as :meth:`command`) and the shared clock (as :meth:`now_ms`).
 
         Every key is the game's (one hash tag), so this works on Redis Cluster too. A
@@ -451,16 +520,17 @@ class EventStore:
         """
         events, commands, _, tokens = _game_keys(game_id)
         if after > 0:
+            scoped = ["1", *command.args()] if command is not None else ["0", "", "", ""]
             reply = await self._look(
-                keys=[events, commands, tokens], args=[f"0-{after + 1}", token_hash or "", command_id or ""]
+                keys=[events, commands, tokens], args=[f"0-{after + 1}", token_hash or "", *scoped]
             )
-            entries, last, seat, record, now = reply
+            entries, last, seat, found, now = reply
             return Look(
                 entries=[_stored(entry_id, _pairs(fields)) for entry_id, fields in entries],
                 head=0 if last is None else _version_of(last),
                 seat=None if seat is None else int(seat),
-                command_id=command_id,
-                record=None if record is None else _bytes(record),
+                command=command,
+                record=None if found is None else _bytes(found),
                 now_ms=None if now is None else _ms(now),
             )
         pipe = self.redis.pipeline(transaction=False)
@@ -468,41 +538,54 @@ class EventStore:
         pipe.xrevrange(events, "+", "-", count=1)
         if token_hash is not None:
             pipe.hget(tokens, token_hash)
-        if command_id is not None:
-            pipe.hget(commands, command_id)
+        if command is not None:
+            pipe.hmget(commands, [command.field, command.command_id])
         replies = iter(await pipe.execute())
         entries, last = next(replies), next(replies)
         seat = next(replies) if token_hash is not None else None
-        record = next(replies) if command_id is not None else None
+        record: bytes | None = None
+        if command is not None:
+            own, old = next(replies)
+            record = (
+                _bytes(own) if own is not None else _legacy(None if old is None else _bytes(old), command.legacy_seat)
+            )
         return Look(
             entries=[_stored(entry_id, fields) for entry_id, fields in entries],
             head=_version_of(last[0][0]) if last else 0,
             seat=None if seat is None else int(seat),
-            command_id=command_id,
-            record=None if record is None else _bytes(record),
+            command=command,
+            record=record,
             now_ms=None,
         )
 
-    async def heads(self, game_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
-        """Each game's last version and its chain link (``(0, "")`` for no events), in one round trip."""
+    async def heads(self, game_ids: Sequence[str]) -> dict[str, Head]:
+        """Each game's head (``Head(0)`` for no events), in one round trip."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
             pipe.xrevrange(events_key(game_id), "+", "-", count=1)
-        found: dict[str, tuple[int, str]] = {}
-        for game_id, last in zip(game_ids, await pipe.execute(), strict=True):
-            entry = _stored(*last[0]) if last else None
-            found[game_id] = (entry.version, entry.link) if entry is not None else (0, "")
-        return found
+        return {
+            game_id: head_of(_stored(*last[0]) if last else None)
+            for game_id, last in zip(game_ids, await pipe.execute(), strict=True)
+        }
+
+    async def head_at(self, game_id: str, version: int) -> Head | None:
+        """The head of the history up to ``version`` (``None``: the stream holds no such version)."""
+        if version <= 0:
+            return None
+        entries = await self.read_entries(game_id, after=version - 1, limit=1)
+        return head_of(entries[0]) if entries and entries[0].version == version else None
 
     async def version(self, game_id: str) -> int:
         """The version of the last event (0 when the game has none)."""
         last: Any = await self.redis.xrevrange(events_key(game_id), "+", "-", count=1)
         return _version_of(last[0][0]) if last else 0
 
-    async def command(self, game_id: str, command_id: str) -> bytes | None:
-        """The record stored with ``command_id``, or None if the id was never used."""
-        record: Any = await self.redis.hget(_game_keys(game_id)[1], command_id)
-        return None if record is None else _bytes(record)
+    async def command(self, game_id: str, command: CommandKey) -> bytes | None:
+        """The record stored with ``command``, or None if its sender never used that id."""
+        own, old = await self.redis.hmget(_game_keys(game_id)[1], [command.field, command.command_id])
+        if own is not None:
+            return _bytes(own)
+        return _legacy(None if old is None else _bytes(old), command.legacy_seat)
 
     async def meta(self, game_id: str) -> dict[str, str]:
         raw = await self.redis.hgetall(_game_keys(game_id)[2])
@@ -513,18 +596,11 @@ class EventStore:
         stamped = await self._stamp(keys=[_game_keys(_check_game_id(game_id))[2]], args=[field, value])
         return None if stamped is None else int(stamped)
 
-    async def delete_game(self, game_id: str, status: str) -> bool:
-        """Delete every key of the game and its index entries, if its meta status is still ``status``.
-
-        A game that no longer exists leaves the index too (and answers False).
-        """
+    async def delete_game(self, game_id: str, status: str) -> bool | None:
+        """Delete every key of the game if its meta status is still ``status``: True; False when it
+        has another status; None when there is no such game."""
         deleted = int(await self._delete(keys=_game_keys(_check_game_id(game_id)), args=[status]))
-        if deleted != 0:
-            async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.zrem(_status_key(status), game_id)
-                pipe.zrem(RETENTION_KEY, game_id)
-                await pipe.execute()
-        return deleted == 1
+        return None if deleted < 0 else deleted == 1
 
     async def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
         seat = await self.redis.hget(_game_keys(game_id)[3], token_hash)
@@ -534,124 +610,38 @@ class EventStore:
         """Whether the game has at least one event."""
         return bool(await self.redis.exists(events_key(game_id)))
 
-    # -- the lobby index (spans games, written outside the append script) ---------
-
-    async def next_sequence(self) -> int:
-        """A new creation sequence number (``INCR lt:{games}:seq``)."""
-        return int(await self.redis.incr(SEQUENCE_KEY))
-
-    async def index(self, game_id: str, status: str, sequence: int, finished_ms: int | None = None) -> None:
-        """File the game under ``status`` (scored by ``sequence``) and remove it from the other two.
-
-        ``finished_ms`` files a finished game for retention too (kept if it is there already).
-        """
-        _check_game_id(game_id)
-        target = _status_key(status)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.zadd(target, {game_id: sequence})
-            for other in STATUSES:
-                if other != status:
-                    pipe.zrem(_status_key(other), game_id)
-            if finished_ms is not None:
-                pipe.zadd(RETENTION_KEY, {game_id: finished_ms}, nx=True)
-            await pipe.execute()
-
-    async def count(self, status: str) -> int:
-        """How many games the index holds under ``status``."""
-        return int(await self.redis.zcard(_status_key(status)))
-
-    async def finished_before(self, ms: int, limit: int) -> list[str]:
-        """Finished games whose finish time is at or before ``ms``, earliest first."""
-        members: Any = await self.redis.zrangebyscore(RETENTION_KEY, "-inf", ms, start=0, num=limit)
-        return [_text(m) for m in members]
-
-    async def unfiled(self, now_ms: int) -> int:
-        """File every finished game that has no finish time (finished before retention existed) at ``now_ms``."""
-        if await self.redis.zcard(RETENTION_KEY) >= await self.count("finished"):
-            return 0
-        added = 0
-        cursor: int | None = None
-        while True:
-            ids, cursor = await self.list_games("finished", 500, cursor)
-            if ids:
-                count: Any = await self.redis.zadd(RETENTION_KEY, dict.fromkeys(ids, now_ms), nx=True)
-                added += int(count)
-            if cursor is None:
-                return added
-
-    # -- quotas and locks (one slot each, keys that expire) ------------------------
-
-    async def lock(self, name: str, owner: str, ttl_ms: int) -> bool:
-        """Take the lock ``name`` for ``ttl_ms`` unless another owner holds it."""
-        return bool(await self.redis.set(LOCK_PREFIX + name, owner, nx=True, px=ttl_ms))
-
-    async def unlock(self, name: str, owner: str) -> None:
-        await self._unlock(keys=[LOCK_PREFIX + name], args=[owner])
-
-    async def list_games(self, status: str, limit: int, cursor: int | None = None) -> tuple[list[str], int | None]:
-        """Game ids with ``status``, oldest first (ascending creation sequence).
-
-        ``cursor`` is the sequence to continue after (None: from the start). The
-        second value is the cursor for the next page, or None when there is none.
-        """
-        if limit <= 0:
-            raise ValueError(f"limit must be > 0, not {limit}")
-        low = "-inf" if cursor is None else f"({int(cursor)}"
-        rows: Any = await self.redis.zrangebyscore(
-            _status_key(status), low, "+inf", start=0, num=limit + 1, withscores=True
-        )
-        page = rows[:limit]
-        ids = [_text(member) for member, _ in page]
-        next_cursor = int(page[-1][1]) if len(rows) > limit else None
-        return ids, next_cursor
-
     async def all_game_ids(self) -> list[str]:
         """Every game that has a stream (SCAN), sorted; for rebuilding the index from the streams.
 
         On Redis Cluster, run it against each primary.
         """
         found: set[str] = set()
-        async for key in self.redis.scan_iter(match="lt:{*}:events", count=1000):
-            name = _text(key)
-            if name.startswith("lt:{") and name.endswith("}:events"):
-                found.add(name[4 : -len("}:events")])
+        async for key in self.redis.scan_iter(match=EVENTS.at(game_id="*"), count=1000):
+            parts = EVENTS.parts(_text(key))
+            if parts is not None:
+                found.add(parts["game_id"])
         return sorted(found)
-
-    async def clear_index(self) -> None:
-        """Delete the three status sets (the sequence counter stays, so sequences never repeat)."""
-        await self.redis.delete(*(_status_key(s) for s in STATUSES))
-
-    # -- deadlines: every game's open windows that close by themselves ---------------
-
-    async def schedule(self, game_id: str, due: Mapping[str, int]) -> None:
-        """File each window of the game (``window -> due_ms``) in the due index."""
-        if due:
-            await self.redis.zadd(DEADLINES_KEY, {f"{game_id} {window}": ms for window, ms in due.items()})
-
-    async def due(self, now_ms: int, limit: int) -> list[tuple[str, str]]:
-        """``(game_id, window)`` of the windows due by ``now_ms``, earliest first."""
-        members: Any = await self.redis.zrangebyscore(DEADLINES_KEY, "-inf", now_ms, start=0, num=limit)
-        pairs = [_text(m).partition(" ") for m in members]
-        return [(game_id, window) for game_id, _, window in pairs]
-
-    async def unschedule(self, game_id: str, window: str) -> None:
-        await self.redis.zrem(DEADLINES_KEY, f"{game_id} {window}")
 
     async def now_ms(self) -> int:
         """The shared clock: Redis TIME, in milliseconds."""
         return _ms(await self.redis.time())
+
+    async def ping(self) -> None:
+        """Whether Redis answers (raises a ``RedisError`` when it does not)."""
+        await self.redis.ping()
 
 
 # -- notifications -------------------------------------------------------------
 
 
 class Notifications:
-    """One pub/sub connection per process on ``lt:notify``.
+    """One pub/sub connection per process on ``lt:notify``, and on the channels other owners name.
 
-    :meth:`run` calls ``on_notify(game_id, version)`` for each append. After the
-    connection was lost (or could not be made), it retries with a capped
-    backoff and, once subscribed again, calls ``on_reconnect()`` so callers
-    sweep what they may have missed. Notifications are only hints.
+    :meth:`run` calls ``on_notify(game_id, version)`` for each append, and
+    ``channels[name](text)`` for each message on another channel (who is at a table,
+    server/presence.py). After the connection was lost (or could not be made), it
+    retries with a capped backoff and, once subscribed again, calls ``on_reconnect()``
+    so callers sweep what they may have missed. Notifications are only hints.
     ``subscribed`` is set while the subscription is live.
     """
 
@@ -666,16 +656,17 @@ class Notifications:
         self,
         on_notify: Callable[[str, int], None],
         on_reconnect: Callable[[], None],
-        on_presence: Callable[[str], None] | None = None,
+        channels: Mapping[str, Callable[[str], None]] | None = None,
     ) -> None:
-        """Loop until cancelled (``on_presence(game_id)`` for each change of a game's connections)."""
+        """Loop until cancelled."""
+        others = dict(channels or {})
         backoff = self.min_backoff
         lost = False
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await initialize(self.redis)
-                await pubsub.subscribe(NOTIFY_CHANNEL, *([PRESENCE_CHANNEL] if on_presence else []))
+                await pubsub.subscribe(NOTIFY_CHANNEL, *others)
                 self.subscribed.set()
                 if lost:
                     lost = False
@@ -686,8 +677,9 @@ class Notifications:
                     backoff = self.min_backoff  # reset only once the connection has proved itself
                     if message is None or message.get("type") != "message":
                         continue
-                    if on_presence is not None and _text(message.get("channel", b"")) == PRESENCE_CHANNEL:
-                        self._call(functools.partial(on_presence, _text(message.get("data", b""))))
+                    other = others.get(_text(message.get("channel", b"")))
+                    if other is not None:
+                        self._call(functools.partial(other, _text(message.get("data", b""))))
                     else:
                         self._dispatch(message.get("data"), on_notify)
             except (RedisError, OSError) as exc:  # connection lost, timeouts, and e.g. -LOADING after a restart
@@ -794,20 +786,3 @@ def connect(
         decode_responses=False,
     )
     return aioredis.Redis.from_pool(pool)
-
-
-# -- check values (server/checks.py) -------------------------------------------------
-
-CHECK_KEY: Final = "lt:{secret}:check"  # the key every replica hashes its check values with
-
-# KEYS: the secret's key. ARGV: a fresh random secret, kept only if there is none yet.
-CHECK_SECRET_LUA: Final = r"""
-redis.call('SET', KEYS[1], ARGV[1], 'NX')
-return redis.call('GET', KEYS[1])
-"""
-
-
-async def check_secret(redis: Client, fresh: bytes) -> bytes:
-    """The secret shared by every replica on this Redis: ``fresh`` if there was none (one atomic script)."""
-    secret: Any = await redis.eval(CHECK_SECRET_LUA, 1, CHECK_KEY, fresh)
-    return _bytes(secret)

@@ -4,12 +4,14 @@ The socket joins its game's feed before catch-up starts, so nothing written duri
 catch-up is missed; every message to the client goes through one bounded queue and
 one sender, and a client too slow to drain it is closed with ``CLOSE_RESUME``. A
 ``moves`` request is answered with the next ``step`` of the move (as POST .../moves).
+A command goes to ``Games.handle`` from the person at the socket's seat, like any other.
 
 Abuse: a message over ``ws_max_message`` bytes closes the socket with 1009; after the
-hello, a token bucket (``ws_rate`` messages a second, bursts of ``ws_burst``) refuses
-messages beyond it, commands and ``moves`` requests alike, with ``too_many``, and a
-client that goes on flooding (``ws_flood_limit`` refusals in a row) is closed with
-``CLOSE_FLOOD``.
+hello, the seat's token bucket (server/rates.py: ``ws_rate`` messages a second, bursts of
+``ws_burst``, shared with the seat's REST commands and its other sockets on this replica;
+a spectator's socket has its own) refuses messages beyond it, commands and ``moves``
+requests alike, with ``too_many``, and a client that goes on flooding (``ws_flood_limit``
+refusals in a row) is closed with ``CLOSE_FLOOD``.
 """
 
 from __future__ import annotations
@@ -26,15 +28,23 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from domain.engine import AnyGame, Pick, Step, Viewer
 from domain.table import Table
-from projections.views import feed, first_step, is_revealed
+from projections.updates import update
+from server.answers import ErrorMessage, socket_error
 from server.checks import Checks
 from server.codec import encode
-from server.errors import BAD_JSON, ApiError, malformed
-from server.feeds import RESET, SLOW, Feeds, Reset, Subscriber, Update, standing
-from server.games import Games, Seated, acting_seat
-from server.http import Picks, origin_allowed
+from server.errors import BAD_JSON, STORE_DOWN, AppError, Invalid, TooMany, malformed
+from server.feeds import RESET, SLOW, Feeds, Reset, Subscriber
+from server.games import Games, Seated
+from server.http import Picks, client_address, origin_allowed
 from server.metrics import Metrics
 from server.presence import Presence
+from server.rates import SeatRates, Throttle
+from server.senders import Person
+from server.sockets import Sockets
+from server.store import Head
+from server.tables import Tables
+
+__all__ = ["ErrorMessage"]
 
 log = logging.getLogger("ludoteca.ws")
 
@@ -44,6 +54,7 @@ CLOSE_RESET = 4009  # the stream went backwards: drop what you hold and reconnec
 CLOSE_DENIED = 4003  # the hello's token was refused or the game does not exist (see the error sent first)
 CLOSE_TOO_BIG = 1009  # a message over the size limit (LUDOTECA_WS_MAX_MESSAGE)
 CLOSE_FLOOD = 4029  # kept sending far faster than the rate limit after being told too_many
+CLOSE_TRY_LATER = 1013  # the client's address, or the game, holds as many sockets as it may here
 
 
 class Hello(msgspec.Struct, tag="hello", tag_field="type", forbid_unknown_fields=True):
@@ -53,7 +64,7 @@ class Hello(msgspec.Struct, tag="hello", tag_field="type", forbid_unknown_fields
     check: str | None = None  # the "check" of the update at ``after``: reset if the stream holds other events there
 
 
-class SendCommand(msgspec.Struct, tag="command", tag_field="type"):
+class SendCommand(msgspec.Struct, tag="command", tag_field="type", forbid_unknown_fields=True):
     command: msgspec.Raw
     command_id: str
     expected_version: int | None = None
@@ -78,49 +89,15 @@ class Ack(msgspec.Struct, tag="ack", tag_field="type"):
     version: int
 
 
-class ErrorMessage(msgspec.Struct, tag="error", tag_field="type"):
-    error: str
-    message: str
-    details: dict[str, Any] = {}
-    command_id: str | None = None
-    request_id: str | None = None  # the refused ``moves`` request's id
-
-
 CLIENT_MESSAGE = msgspec.json.Decoder(Hello | SendCommand | BuildMove)
-
-
-def error_message(exc: ApiError, command_id: str | None = None, request_id: str | None = None) -> bytes:
-    return encode(ErrorMessage(exc.code, exc.message, exc.details, command_id, request_id))
 
 
 class TooBig(Exception):
     """A client message over the size limit."""
 
 
-class Throttle:
-    """A token bucket: ``rate`` messages a second on average, bursts of ``burst``."""
-
-    __slots__ = ("burst", "rate", "refused", "stamp", "tokens")  # one a socket
-
-    def __init__(self, rate: float, burst: int, now: float) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.stamp = now
-        self.refused = 0  # messages refused since the last one let through
-
-    def allow(self, now: float) -> bool:
-        self.tokens = min(self.burst, self.tokens + max(0.0, now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            self.refused = 0
-            return True
-        self.refused += 1
-        return False
-
-
-TOO_MANY = ApiError(429, "too_many", "Too many messages; slow down.")
+def too_many() -> TooMany:
+    return TooMany("too_many", "Too many messages; slow down.")
 
 
 async def send(websocket: WebSocket, message: bytes | str) -> None:
@@ -134,12 +111,25 @@ def metrics_of(websocket: WebSocket) -> Metrics:
 
 
 async def game_socket(websocket: WebSocket) -> None:
+    sockets: Sockets = websocket.app.state.sockets
+    address, game_id = client_address(websocket), websocket.path_params["game_id"]
+    try:
+        sockets.take(address, game_id)
+    except TooMany as exc:
+        if origin_allowed(websocket, websocket.app.state.settings.allowed_origins):
+            await websocket.accept()
+            await send(websocket, socket_error(exc))
+            await websocket.close(CLOSE_TRY_LATER, "too many sockets")
+        else:
+            await websocket.close(CLOSE_POLICY)
+        return
     gauge = metrics_of(websocket).sockets
     gauge.inc()
     try:
         await serve_socket(websocket)
     finally:
         gauge.dec()
+        sockets.give_back(address, game_id)
 
 
 async def serve_socket(websocket: WebSocket) -> None:
@@ -162,35 +152,34 @@ async def serve_socket(websocket: WebSocket) -> None:
         await websocket.close(CLOSE_TOO_BIG, "message too big")
         return
     except BAD_JSON as exc:
-        await send(websocket, error_message(malformed(exc)))
+        await send(websocket, socket_error(malformed(exc)))
         await websocket.close(CLOSE_POLICY, "malformed hello")
         return
     if not isinstance(hello, Hello):
         if hello is not None:
-            await send(websocket, error_message(ApiError(400, "malformed", "Say hello first.", {"field": "type"})))
+            await send(websocket, socket_error(Invalid("malformed", "Say hello first.", {"field": "type"})))
             await websocket.close(CLOSE_POLICY, "say hello first")
         return
     try:
-        game, _ = await games.load(game_id)
-        seat = await games.seat_of(game_id, hello.token)
-        sub = Subscriber(seat, settings.ws_queue, hello.presence)
+        at = await games.seated(game_id, hello.token)
+        sub = Subscriber(at.seat, settings.ws_queue, hello.presence)
         feed_, table = await feeds.subscribe(game_id, sub)
-    except ApiError as exc:
-        await send(websocket, error_message(exc))
+    except AppError as exc:
+        await send(websocket, socket_error(exc))
         await websocket.close(CLOSE_DENIED, exc.code)
         return
     except RedisError:
-        await send(websocket, error_message(STORE_DOWN))
+        await send(websocket, socket_error(STORE_DOWN))
         await websocket.close(1011, "store unavailable")
         return
-    sender = asyncio.create_task(send_loop(websocket, games, feeds.checks, sub, game, game_id, table, hello))
+    sender = asyncio.create_task(send_loop(websocket, games.tables, feeds.checks, sub, at.game, game_id, table, hello))
     close: tuple[int, str] | None = None
     presence: Presence = app.state.presence
     conn: str | None = None
     try:
         with contextlib.suppress(RedisError):  # who is at the table is a courtesy: never worth a socket
-            conn = await presence.arrive(game_id, seat, await games.store.now_ms())
-        close = await receive_loop(websocket, games, feeds, game_id, sub)
+            conn = await presence.arrive(game_id, at.seat, await games.store.now_ms())
+        close = await receive_loop(websocket, games, game_id, sub)
     finally:
         feeds.unsubscribe(feed_, sub)
         if conn is not None:
@@ -202,9 +191,6 @@ async def serve_socket(websocket: WebSocket) -> None:
     if close is not None:
         with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
             await websocket.close(*close)
-
-
-STORE_DOWN = ApiError(503, "store_unavailable", "The game store is unreachable; try again shortly.")
 
 
 async def receive(websocket: WebSocket, limit: int) -> bytes | None:
@@ -248,12 +234,26 @@ def request_id_of(raw: bytes) -> str | None:
     return ids.request_id if ids.type == "moves" and isinstance(ids.request_id, str) else None
 
 
-async def receive_loop(
-    websocket: WebSocket, games: Games, feeds: Feeds, game_id: str, sub: Subscriber
-) -> tuple[int, str] | None:
+class Bucket:
+    """Where a socket's messages other than its seat's commands are counted: the seat's bucket
+    (shared with its REST commands and other sockets), or a spectator socket's own."""
+
+    def __init__(self, rates: SeatRates, game_id: str, seat: int | None) -> None:
+        self.rates, self.game_id, self.seat = rates, game_id, seat
+        self.own = Throttle(rates.rate, rates.burst, time.monotonic()) if seat is None else None
+
+    def allow(self) -> bool:
+        if self.seat is None:
+            assert self.own is not None
+            return self.own.allow(time.monotonic())
+        return self.rates.allow(self.game_id, self.seat)
+
+
+async def receive_loop(websocket: WebSocket, games: Games, game_id: str, sub: Subscriber) -> tuple[int, str] | None:
     """Handle the client's messages until it leaves (``None``) or must be closed (code and reason)."""
     settings = websocket.app.state.settings
-    throttle = Throttle(settings.ws_rate, settings.ws_burst, time.monotonic())
+    bucket = Bucket(websocket.app.state.rates, game_id, sub.viewer)
+    refused = 0  # messages refused as too many since the last one let through
     while True:
         try:
             raw = await receive(websocket, settings.ws_max_message)
@@ -261,39 +261,45 @@ async def receive_loop(
             return CLOSE_TOO_BIG, "message too big"
         if raw is None:
             return None
-        if not throttle.allow(time.monotonic()):
-            if throttle.refused > settings.ws_flood_limit:
-                log.warning("closing a flooding socket on game %s", game_id)
-                return CLOSE_FLOOD, "too many messages"
-            sub.push(0, error_message(TOO_MANY, command_id_of(raw), request_id_of(raw)))
-            continue
         command_id: str | None = None
         request_id: str | None = None
         try:
-            message = CLIENT_MESSAGE.decode(raw)
-            if isinstance(message, BuildMove):
+            try:
+                message: Any = CLIENT_MESSAGE.decode(raw)
+            except BAD_JSON as exc:
+                message = malformed(exc)
+            if isinstance(message, SendCommand) and sub.viewer is not None:
+                # A seat's command takes from the seat's bucket in Games.handle, as a REST one does.
+                command_id = message.command_id
+                sent = await games.handle(
+                    game_id, Person(sub.viewer), bytes(message.command), command_id, message.expected_version
+                )
+                sub.push(0, encode(Ack(command_id, sent.version)))
+            elif not bucket.allow():
+                raise too_many()
+            elif isinstance(message, AppError):  # it could not be read
+                request_id = request_id_of(raw)
+                raise message
+            elif isinstance(message, BuildMove):
                 request_id = message.request_id
                 sub.push(0, encode(await build_move(games, game_id, sub.viewer, message)))
-                continue
-            if not isinstance(message, SendCommand):
-                raise ApiError(400, "malformed", "Only commands and moves may follow the hello.", {"field": "type"})
-            command_id = message.command_id
-            if sub.viewer is None:
-                raise ApiError(403, "spectator", "Spectators cannot send commands; take a seat first.")
-            at = games.cached_seat(game_id, sub.viewer)  # no read before the append (Games.cached)
-            if at is None:
-                game, table, look = await games.look(game_id, command_id=message.command_id)  # one round trip
-                at = Seated(game_id, game, table, sub.viewer, look)
-            seat = acting_seat(at)
-            answer = await games.command(at, seat, bytes(message.command), message.command_id, message.expected_version)
-            sub.push(0, encode(Ack(message.command_id, answer.version)))
-            feeds.notify(game_id)
-        except BAD_JSON as exc:
-            sub.push(0, error_message(malformed(exc), command_id, request_id or request_id_of(raw)))
-        except ApiError as exc:
-            sub.push(0, error_message(exc, command_id, request_id))
+            elif isinstance(message, SendCommand):  # a spectator's: refused as any would be
+                command_id = message.command_id
+                await games.handle(game_id, Person(None), bytes(message.command), command_id, message.expected_version)
+            else:
+                raise Invalid("malformed", "Only commands and moves may follow the hello.", {"field": "type"})
+            refused = 0
+        except TooMany as exc:
+            refused += 1
+            if refused > settings.ws_flood_limit:
+                log.warning("closing a flooding socket on game %s", game_id)
+                return CLOSE_FLOOD, "too many messages"
+            sub.push(0, socket_error(exc, command_id or command_id_of(raw), request_id or request_id_of(raw)))
+        except AppError as exc:
+            refused = 0
+            sub.push(0, socket_error(exc, command_id, request_id))
         except RedisError:
-            sub.push(0, error_message(STORE_DOWN, command_id, request_id))
+            sub.push(0, socket_error(STORE_DOWN, command_id, request_id))
 
 
 async def build_move(games: Games, game_id: str, viewer: Viewer, message: BuildMove) -> MoveStep:
@@ -306,7 +312,7 @@ async def build_move(games: Games, game_id: str, viewer: Viewer, message: BuildM
 
 async def send_loop(
     websocket: WebSocket,
-    games: Games,
+    tables: Tables,
     checks: Checks,
     sub: Subscriber,
     game: AnyGame,
@@ -321,12 +327,12 @@ async def send_loop(
         if after > table.version or (
             after > 0
             and hello.check
-            and not await checks.matches(game_id, after, await link_at(games, game_id, after), hello.check)
+            and not await checks.matches(game_id, await tables.store.head_at(game_id, after), hello.check)
         ):
             await send(websocket, encode(Reset(table.version)))
             await websocket.close(CLOSE_RESET, "reset")
             return
-        sent = await catch_up(websocket, games, checks, sub.viewer, game, game_id, table, after)
+        sent = await catch_up(websocket, tables, checks, sub.viewer, game, game_id, table, after)
         while True:
             version, message = await sub.queue.get()
             if version == SLOW:
@@ -345,13 +351,13 @@ async def send_loop(
         # The catch-up could not be read: close, so the client resumes (here or on another
         # replica) rather than wait on a socket that would never send again.
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-            await send(websocket, error_message(STORE_DOWN))
+            await send(websocket, socket_error(STORE_DOWN))
             await websocket.close(1011, "store unavailable")
 
 
 async def catch_up(
     websocket: WebSocket,
-    games: Games,
+    tables: Tables,
     checks: Checks,
     viewer: Viewer,
     game: AnyGame,
@@ -361,34 +367,20 @@ async def catch_up(
 ) -> int:
     """Send versions ``(after, table.version]`` in chunks, each with its check; the last one carries the view."""
     chunk: int = websocket.app.state.settings.catch_up_chunk
-    revealed = is_revealed(game, table)
     version = after
     await checks.ready()
     while True:
         upto = min(table.version, version + chunk)
-        # The entries themselves (not Games.read): the check needs the last one's chain link.
-        entries = await games.store.read_entries(game_id, after=version, limit=upto - version)
-        events = games.codecs[game.id].decode_entries(entries)
+        # The entries themselves (not Tables.read): the check needs the last one's chain link.
+        entries = await tables.store.read_entries(game_id, after=version, limit=upto - version)
         if entries and entries[-1].version == upto:
-            link = entries[-1].link
+            head = Head(upto, entries[-1].link)
         else:  # nothing new (a resume at the head), or the stream is shorter than ``table`` now
-            link = await link_at(games, game_id, upto) or ""
-        last = upto == table.version
-        view = game.view(table.state, viewer) if last and table.state is not None else None
-        current, ended = standing(game, table) if last else (None, None)
-        step = first_step(game, table, viewer) if last else None
-        update = Update(
-            upto, feed(game, events, viewer, revealed), view, checks.of(game_id, upto, link), current, ended, step
+            head = await tables.store.head_at(game_id, upto) or Head(upto)
+        message = update(
+            game, table, tables.decode(game, entries), viewer, version=upto, check=checks.of(game_id, head)
         )
-        await send(websocket, encode(update))
+        await send(websocket, encode(message))
         version = upto
-        if last:
+        if upto == table.version:
             return version
-
-
-async def link_at(games: Games, game_id: str, version: int) -> str | None:
-    """The chain link of ``version`` (``None`` when the stream holds no such version)."""
-    if version <= 0:
-        return None
-    entries = await games.store.read_entries(game_id, after=version - 1, limit=1)
-    return entries[0].link if entries and entries[0].version == version else None

@@ -24,7 +24,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server.bench.procs import UVICORN
-from server.store import Appended, Conflict, EventStore, connect
+from server.store import Appended, CommandKey, Conflict, EventStore, connect
 
 # What a command appends, in size and shape (a drawn card, its record, the lobby fields).
 EVENT = b'{"type":"CardDrawn","seat":1,"source":"deck","card":"1971-duo-ouro-negro"}'
@@ -50,7 +50,7 @@ async def append_once(store: EventStore, versions: dict[str, int], game_id: str,
             versions.get(game_id, 0),
             [EVENT],
             schema=1,
-            command_id=command_id,
+            command=CommandKey("seat:1", command_id),
             command_record=RECORD,
             meta=META,
         )
@@ -99,7 +99,7 @@ def bare_app() -> Starlette:
             sockets.discard(websocket)
 
     async def readyz(request: Request) -> Response:
-        await request.app.state.store.redis.ping()
+        await request.app.state.store.ping()
         return Response(b'{"status":"ready"}', media_type="application/json")
 
     return Starlette(

@@ -125,8 +125,13 @@ class Server:
             self.log.close()
 
 
-# The bench's load comes from one address: its per-address quotas would stop it within a minute.
-UNLIMITED = {"LUDOTECA_CREATE_PER_HOUR": "0", "LUDOTECA_SEATS_PER_HOUR": "0"}
+# The bench's load comes from one address: its per-address quotas and socket caps would stop it.
+UNLIMITED = {
+    "LUDOTECA_CREATE_PER_HOUR": "0",
+    "LUDOTECA_SEATS_PER_HOUR": "0",
+    "LUDOTECA_WS_PER_ADDRESS": "0",
+    "LUDOTECA_WS_PER_GAME": "0",
+}
 
 
 def ludoteca(redis_url: str) -> Server:

@@ -28,6 +28,7 @@ from server.bench.report import Row, table, write_json
 from server.codec import GameCodec, encode
 from server.embedded import EmbeddedRedis
 from server.games import Games
+from server.index import LobbyIndex
 from server.store import EventStore, connect, events_key
 
 KIB = 1024
@@ -66,6 +67,7 @@ class Bench:
         self.url = url
         self.redis = connect(url)
         self.store = EventStore(self.redis)
+        self.index = LobbyIndex(self.redis)
         self.mirror = Games(self.store, GAMES, cache_size=1_000_000)  # the bots' replica of each game
         self.rng = random.Random(20240601)
         self.rows: list[Row] = []
@@ -290,7 +292,7 @@ class Bench:
     async def replay(self) -> None:
         for kind, game in GAMES.items():
             events = play.stream(game, game.max_players, self.rng, self.plan.replay_events, None)
-            game_id, _ = await play.store_game(self.store, game, events, game.max_players)
+            game_id, _ = await play.store_game(self.store, self.index, game, events, game.max_players)
             codec = GameCodec(game)
             raw_times, load_times = [], []
             for _ in range(self.plan.repeats):
@@ -325,7 +327,7 @@ class Bench:
         for kind, game in GAMES.items():
             players = game.min_players
             events = play.stream(game, players, self.rng, plan.growth_version, 0)
-            long_id, tokens = await play.store_game(self.store, game, events, players)
+            long_id, tokens = await play.store_game(self.store, self.index, game, events, players)
             long = Seated(long_id, tokens, kind)
             # The new game is the long log's last game at the start of a log: the table's opening,
             # then the same last seat and setup. Both start from the same state and each gets its
@@ -333,7 +335,7 @@ class Bench:
             # server's own draws (shuffles) leave them alike, so the log's length is what differs.
             last_seat = max(i for i, e in enumerate(events) if isinstance(e, SeatTaken))
             short_id, short_tokens = await play.store_game(
-                self.store, game, events[:players] + events[last_seat:], players
+                self.store, self.index, game, events[:players] + events[last_seat:], players
             )
             short = Seated(short_id, short_tokens, kind)
             seed = self.rng.random()
@@ -390,7 +392,7 @@ class Bench:
             kind, game = kinds[i % len(kinds)]
             players = next(sizes[kind])
             events = play.stream(game, players, self.rng, 0, self.rng.randint(5, 60))
-            game_id, _ = await play.store_game(self.store, game, events, players)
+            game_id, _ = await play.store_game(self.store, self.index, game, events, players)
             stored.append((game_id, events))
         warm, measured = stored[:10], stored[10:]
         conns = [Http(server.port) for _ in range(20)]

@@ -83,9 +83,10 @@ def kill_redis(embedded: EmbeddedRedis) -> None:
 
 
 def replica(redis_url: str, **env: str) -> Serve:
-    # Quotas off: the harness opens many tables from one address (tests/server/test_quotas.py checks them).
+    # Quotas and socket caps off: the harness opens many tables and sockets from one address
+    # (tests/server/test_quotas.py and tests/security/test_sockets.py check them).
     settings = {"LUDOTECA_ADMIN_TOKEN": ADMIN, "LUDOTECA_SWEEP_INTERVAL": "0.5", "LUDOTECA_CREATE_PER_HOUR": "0"}
-    settings |= {"LUDOTECA_SEATS_PER_HOUR": "0"} | env
+    settings |= {"LUDOTECA_SEATS_PER_HOUR": "0", "LUDOTECA_WS_PER_ADDRESS": "0", "LUDOTECA_WS_PER_GAME": "0"} | env
     return Serve(free_port(), redis_url=redis_url, **settings)
 
 

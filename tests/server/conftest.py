@@ -22,9 +22,17 @@ from server.serve import server_config
 from server.settings import Settings
 
 ADMIN = "admin-token-for-tests"
-# The general test servers open many tables from one address; tests/server/test_quotas.py
-# checks the per-address quotas, which are on by default.
-NO_QUOTAS: dict[str, Any] = {"create_per_hour": 0, "seats_per_hour": 0}
+# The general test servers open many tables and sockets from one address; tests/server/test_quotas.py
+# and tests/security/test_sockets.py check the per-address quotas and caps, which are on by default.
+# Their tests also play whole games over REST as fast as they can: each seat's token bucket is
+# wide (tests/security/test_rest_rate.py checks the default one).
+NO_QUOTAS: dict[str, Any] = {
+    "create_per_hour": 0,
+    "seats_per_hour": 0,
+    "ws_per_address": 0,
+    "ws_rate": 1000.0,
+    "ws_burst": 1000,
+}
 
 
 @dataclass

@@ -163,11 +163,11 @@ async def test_a_command_id_reused_for_another_body_is_409(server: Running, redi
     assert first.status_code == 200
     again = await server.send(game_id, tokens[seat], commands[0], command_id="same")
     assert again.json() == first.json()
-    seat, commands = await server.awaited(game_id, tokens)
+    _, others = await server.awaited(game_id, tokens)
     await refused(
         redis,
         game_id,
-        lambda: server.send(game_id, tokens[seat], commands[0], command_id="same"),
+        lambda: server.send(game_id, tokens[seat], others[0], command_id="same"),
         409,
         "command_id_reused",
     )

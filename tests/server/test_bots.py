@@ -15,7 +15,8 @@ import redis.asyncio as aioredis
 
 from domain.bots import random_bot
 from domain.catalog import GAMES
-from server.bots import DUE_KEY, think
+from server.botqueue import DUE_KEY
+from server.bots import think
 from server.cli import main
 from server.settings import Settings
 from tests.projections.test_no_leak import ENCODE, play, tables

@@ -11,8 +11,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from domain.catalog import GAMES
+from server.schedule import DEADLINES_KEY
 from server.settings import Settings
-from server.store import DEADLINES_KEY
 from tests.server import countdown
 from tests.server.conftest import start_server, stop_server
 

@@ -9,22 +9,32 @@ from typing import Any
 
 import msgspec
 import pytest
-import redis.asyncio as aioredis
 
 from domain.catalog import GAMES
-from server import lobby
+from server.botqueue import BotQueue
 from server.codec import encode
 from server.games import Games
-from server.store import EventStore
+from server.index import LobbyIndex
+from server.lobby import Lobby
+from server.quotas import Quotas
+from server.senders import Holder
+from server.store import Client, EventStore
 
 KIND = "vilar-de-mouros"  # keeps no time: its commands may be decided on the cached table
 
 
+def replica(store: EventStore) -> Games:
+    """A replica's game service, filing its games in the lobby index."""
+    return Games(store, GAMES, index=LobbyIndex(store.redis))
+
+
 async def started(games: Games, players: int = 2) -> tuple[str, list[str]]:
-    game_id = (await lobby.create(games, KIND, players, {})).game_id
+    redis = games.store.redis
+    lobby = Lobby(games, LobbyIndex(redis), Quotas(redis, 0, 0), BotQueue(redis))
+    game_id = (await lobby.create(KIND, players, {})).game_id
     tokens = []
     for _ in range(players):
-        token = (await lobby.join(games, game_id, None, "", None)).token
+        token = (await lobby.join(game_id, None, "", None)).token
         assert token is not None
         tokens.append(token)
     return game_id, tokens
@@ -37,20 +47,20 @@ async def a_legal_command(games: Games, game_id: str, tokens: list[str]) -> tupl
     return tokens[seat], encode(game.commands(table.state, seat)[0])
 
 
-async def calls(redis: aioredis.Redis) -> dict[str, int]:
+async def calls(redis: Client) -> dict[str, int]:
     """Redis commands run so far, by name."""
     stats: dict[str, Any] = await redis.info("commandstats")
     return {name.removeprefix("cmdstat_"): int(value["calls"]) for name, value in stats.items()}
 
 
 async def test_a_command_on_a_game_this_replica_caches_takes_one_round_trip(store: EventStore) -> None:
-    games = Games(store, GAMES)
+    games = replica(store)
     game_id, tokens = await started(games)
     token, command = await a_legal_command(games, game_id, tokens)
-    at = await games.sit(game_id, token)  # the token's seat is now known here
-    assert games.cached(game_id, token) is not None
+    await games.seated(game_id, token)  # the token's seat is now known here
+    assert games.tables.held(game_id) is not None
     before = await calls(store.redis)
-    answer = await games.command(games.cached(game_id, token) or at, at.seat or 0, command, "one-trip", None)
+    answer = await games.handle(game_id, Holder(token), command, "one-trip", None)
     after = await calls(store.redis)
     ran = {name: after[name] - before.get(name, 0) for name in after if after[name] != before.get(name, 0)}
     # Redis counts the commands a script runs too: one script ran (the append: its XADDs),
@@ -61,33 +71,31 @@ async def test_a_command_on_a_game_this_replica_caches_takes_one_round_trip(stor
 
 
 async def test_a_command_retried_on_a_cached_game_gets_its_first_answer(store: EventStore) -> None:
-    games = Games(store, GAMES)
+    games = replica(store)
     game_id, tokens = await started(games)
     token, command = await a_legal_command(games, game_id, tokens)
-    at = await games.sit(game_id, token)
-    first = await games.command(at, at.seat or 0, command, "sent-twice", None)
-    cached = games.cached(game_id, token)
+    first = await games.handle(game_id, Holder(token), command, "sent-twice", None)
+    cached = games.tables.held(game_id)
     assert cached is not None and cached.table.version == first.version
     # Decided again on the table it already changed, the command may now be refused: the
     # record of its id answers instead, as it would on any replica.
-    again = await games.command(cached, cached.seat or 0, command, "sent-twice", None)
+    again = await games.handle(game_id, Holder(token), command, "sent-twice", None)
     assert msgspec.to_builtins(again) == msgspec.to_builtins(first)
 
 
 async def test_a_command_on_a_cache_that_is_behind_is_decided_again_on_the_stream(store: EventStore) -> None:
-    here, there = Games(store, GAMES), Games(store, GAMES)  # two replicas
+    here, there = replica(store), replica(store)  # two replicas
     game_id, tokens = await started(here)
     for token in tokens:  # this replica knows every seat
-        await here.sit(game_id, token)
-    behind = here.cache[game_id]
+        await here.seated(game_id, token)
+    behind = here.tables.cache[game_id].table
     # Another replica moves the game on; this one still caches the old table.
     token, command = await a_legal_command(there, game_id, tokens)
-    at = await there.sit(game_id, token)
-    moved = await there.command(at, at.seat or 0, command, "elsewhere", None)
+    moved = await there.handle(game_id, Holder(token), command, "elsewhere", None)
     token, command = await a_legal_command(there, game_id, tokens)
-    cached = here.cached(game_id, token)
+    cached = here.tables.held(game_id)
     assert cached is not None and cached.table is behind
-    answer = await here.command(cached, cached.seat or 0, command, "here", None)
+    answer = await here.handle(game_id, Holder(token), command, "here", None)
     assert answer.events[0].version == moved.version + 1  # after the other replica's events
     assert answer.version == (await there.load(game_id))[1].version
 
@@ -95,18 +103,17 @@ async def test_a_command_on_a_cache_that_is_behind_is_decided_again_on_the_strea
 async def test_a_read_overlapping_a_newer_cached_table_is_not_taken_for_lost_writes(
     store: EventStore, caplog: pytest.LogCaptureFixture
 ) -> None:
-    here, there = Games(store, GAMES), Games(store, GAMES)
+    here, there = replica(store), replica(store)
     game_id, tokens = await started(here)
     token, command = await a_legal_command(there, game_id, tokens)
-    at = await there.sit(game_id, token)
-    await there.command(at, at.seat or 0, command, "elsewhere", None)
-    newer = there.cache[game_id]
+    await there.handle(game_id, Holder(token), command, "elsewhere", None)
+    newer = there.tables.cache[game_id]
     with caplog.at_level(logging.WARNING, logger="ludoteca.games"):
-        reading = asyncio.create_task(here.look(game_id))
+        reading = asyncio.create_task(here.tables.look(game_id))
         await asyncio.sleep(0)  # the read is on its way with the older cached table
         # Meanwhile another request of this replica caches the newer table.
-        here.remember(game_id, newer, there.heads[game_id])
-        _, table, _ = await reading
-    assert table.version == newer.version
-    assert here.cache[game_id].version == newer.version
+        here.tables.remember(game_id, newer.table, newer.head)
+        table = (await reading).table
+    assert table.version == newer.table.version
+    assert here.tables.cache[game_id].table.version == newer.table.version
     assert "lost versions" not in caplog.text

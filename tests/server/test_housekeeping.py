@@ -13,8 +13,9 @@ import redis.asyncio as aioredis
 
 from server import housekeeping
 from server.games import Games
+from server.index import RETENTION_KEY, LobbyIndex
+from server.leases import Leases, housekeeping_lock
 from server.settings import Settings
-from server.store import RETENTION_KEY
 from tests.server.conftest import ADMIN, Running, start_server, stop_server
 from tests.server.test_api import play_to_the_end
 
@@ -24,6 +25,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def games_of(server: Running) -> Games:
     games: Games = server.app.state.games
     return games
+
+
+def index_of(server: Running) -> LobbyIndex:
+    index = games_of(server).index
+    assert index is not None
+    return index
 
 
 async def keys_of(redis: aioredis.Redis, game_id: str) -> list[bytes]:
@@ -37,14 +44,16 @@ async def test_open_games_older_than_the_limit_are_deleted(server: Running, redi
     assert (await server.http.post(f"/api/v1/games/{half}/seats", json={})).status_code == 201
     playing, _ = await server.started(2)
     now = await games.store.now_ms()
-    assert await housekeeping.expire_open(games, 60_000, now + 30_000) == []
-    assert sorted(await housekeeping.expire_open(games, 60_000, now + 61_000)) == sorted([lonely, half])
+    assert await housekeeping.expire_open(games, index_of(server), 60_000, now + 30_000) == []
+    assert sorted(await housekeeping.expire_open(games, index_of(server), 60_000, now + 61_000)) == sorted(
+        [lonely, half]
+    )
     for game_id in (lonely, half):
         assert (await server.get(f"/api/v1/games/{game_id}")).status_code == 404
         assert await keys_of(redis, game_id) == []
     assert (await server.http.get("/api/v1/games")).json()["games"] == []
     assert (await server.get(f"/api/v1/games/{playing}")).status_code == 200
-    assert await housekeeping.expire_open(games, 60_000, now + 61_000) == []  # idempotent
+    assert await housekeeping.expire_open(games, index_of(server), 60_000, now + 61_000) == []  # idempotent
 
 
 async def test_a_game_from_before_creation_times_is_given_one(server: Running, redis: aioredis.Redis) -> None:
@@ -52,18 +61,18 @@ async def test_a_game_from_before_creation_times_is_given_one(server: Running, r
     game_id = await server.create(2)
     await redis.hdel(f"lt:{{{game_id}}}:meta", "created_ms")
     now = await games.store.now_ms() + 10**9
-    assert await housekeeping.expire_open(games, 60_000, now) == []
+    assert await housekeeping.expire_open(games, index_of(server), 60_000, now) == []
     assert int(await redis.hget(f"lt:{{{game_id}}}:meta", "created_ms")) == now
-    assert await housekeeping.expire_open(games, 60_000, now + 60_000) == [game_id]
+    assert await housekeeping.expire_open(games, index_of(server), 60_000, now + 60_000) == [game_id]
 
 
 async def test_another_replica_that_cached_a_deleted_game_answers_404(server: Running) -> None:
     game_id = await server.create(2)
     games = games_of(server)
     assert await games.store.delete_game(game_id, "open")  # as another replica would: our cache still holds it
-    assert game_id in games.cache
+    assert game_id in games.tables.cache
     assert (await server.get(f"/api/v1/games/{game_id}")).status_code == 404
-    assert game_id not in games.cache
+    assert game_id not in games.tables.cache
 
 
 async def test_a_finished_game_is_archived_removed_and_imports_back(
@@ -77,8 +86,10 @@ async def test_a_finished_game_is_archived_removed_and_imports_back(
     finished = int(await redis.hget(f"lt:{{{game_id}}}:meta", "finished_ms"))
     assert await redis.zscore(RETENTION_KEY, game_id) == finished
 
-    assert await housekeeping.archive_finished(games, tmp_path, 60_000, finished + 59_000) == []
-    assert await housekeeping.archive_finished(games, tmp_path, 60_000, finished + 60_000) == [game_id]
+    assert await housekeeping.archive_finished(games, index_of(server), tmp_path, 60_000, finished + 59_000) == []
+    assert await housekeeping.archive_finished(games, index_of(server), tmp_path, 60_000, finished + 60_000) == [
+        game_id
+    ]
     assert (tmp_path / f"{game_id}.jsonl").read_bytes() == log
     assert [p.name for p in tmp_path.iterdir()] == [f"{game_id}.jsonl"]  # no temporary file left
     assert (await server.get(f"/api/v1/games/{game_id}")).status_code == 404
@@ -95,7 +106,7 @@ async def test_a_finished_game_is_archived_removed_and_imports_back(
     assert copy["status"] == "finished" and copy["outcome"] == original["outcome"]
     assert copy["version"] == original["version"]
     # The imported game is kept a whole retention again.
-    assert await housekeeping.archive_finished(games, tmp_path, 60_000, finished + 60_000) == []
+    assert await housekeeping.archive_finished(games, index_of(server), tmp_path, 60_000, finished + 60_000) == []
 
 
 async def test_finished_games_from_before_finish_times_are_filed_at_once(
@@ -104,7 +115,7 @@ async def test_finished_games_from_before_finish_times_are_filed_at_once(
     game_id, tokens = await server.started(2)
     await play_to_the_end(server, game_id, tokens)
     await redis.delete(RETENTION_KEY)
-    assert await games_of(server).store.unfiled(123) == 1
+    assert await index_of(server).unfiled(123) == 1
     assert await redis.zscore(RETENTION_KEY, game_id) == 123
 
 
@@ -119,10 +130,11 @@ async def test_one_pass_does_both_and_only_one_replica_works_at_a_time(
     await play_to_the_end(server, game_id, tokens)
     lonely = await server.create(2)
     await asyncio.sleep(0.01)
-    assert await games.store.lock(housekeeping.LOCK, "another replica", 10_000)
-    assert await housekeeping.once(games, settings) == ([], [])
-    await games.store.unlock(housekeeping.LOCK, "another replica")
-    assert await housekeeping.once(games, settings) == ([lonely], [game_id])
+    leases, lock = Leases(redis), housekeeping_lock()
+    assert await leases.take(lock, "another replica", 10_000)
+    assert await housekeeping.once(games, index_of(server), leases, settings) == ([], [])
+    await leases.release(lock, "another replica")
+    assert await housekeeping.once(games, index_of(server), leases, settings) == ([lonely], [game_id])
     assert (tmp_path / "archive" / f"{game_id}.jsonl").exists()
     assert not await redis.keys("lt:{housekeeping}:*")  # the lock was released
 

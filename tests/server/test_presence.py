@@ -7,8 +7,7 @@ import asyncio
 import redis.asyncio as aioredis
 
 from projections.views import Present, SeatPresence
-from server.presence import Presence
-from server.store import PRESENCE_CHANNEL
+from server.presence import PRESENCE_CHANNEL, Presence
 
 GAME = "g1"
 

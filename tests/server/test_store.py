@@ -11,12 +11,15 @@ import pytest
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
+from server.index import LobbyIndex
 from server.store import (
     NOTIFY_CHANNEL,
     Appended,
+    CommandKey,
     Conflict,
     Duplicate,
     EventStore,
+    Head,
     Notifications,
     StoredEvent,
     check_server,
@@ -119,16 +122,24 @@ async def test_read_after_and_limit(store: EventStore) -> None:
 
 
 async def test_a_stale_expected_version_conflicts_and_changes_nothing(store: EventStore, redis: aioredis.Redis) -> None:
-    await store.append(GAME, 0, [b"a", b"b"], command_id="c1", command_record=b"r1", meta={"status": "open"})
+    await store.append(
+        GAME, 0, [b"a", b"b"], command=CommandKey("seat:0", "c1"), command_record=b"r1", meta={"status": "open"}
+    )
     before = await raw_game(redis)
 
     for stale in (0, 1, 3, 17):
         result = await store.append(
-            GAME, stale, [b"x", b"y"], command_id="c2", command_record=b"r2", meta={"status": "x"}, tokens={"t": 1}
+            GAME,
+            stale,
+            [b"x", b"y"],
+            command=CommandKey("seat:0", "c2"),
+            command_record=b"r2",
+            meta={"status": "x"},
+            tokens={"t": 1},
         )
         assert result == Conflict(2)
         assert await raw_game(redis) == before
-    assert await store.command(GAME, "c2") is None
+    assert await store.command(GAME, CommandKey("seat:0", "c2")) is None
 
 
 async def test_a_new_game_conflicts_when_expected_is_not_zero(store: EventStore, redis: aioredis.Redis) -> None:
@@ -155,26 +166,34 @@ async def test_fifty_concurrent_appends_with_one_expected_version_land_once(stor
 
 async def test_a_command_id_appends_once_and_then_answers_duplicate(store: EventStore, redis: aioredis.Redis) -> None:
     await store.append(GAME, 0, [b"setup"])
-    first = await store.append(GAME, 1, [b"move", b"moved"], command_id="cmd-1", command_record=b"first answer")
+    first = await store.append(
+        GAME, 1, [b"move", b"moved"], command=CommandKey("seat:0", "cmd-1"), command_record=b"first answer"
+    )
     assert landed(first) == 3
     after_first = await raw_game(redis)
 
     for attempt in range(3):
         again = await store.append(
-            GAME, 3, [f"again {attempt}".encode()], command_id="cmd-1", command_record=f"other {attempt}".encode()
+            GAME,
+            3,
+            [f"again {attempt}".encode()],
+            command=CommandKey("seat:0", "cmd-1"),
+            command_record=f"other {attempt}".encode(),
         )
         assert again == Duplicate(b"first answer")
         assert await raw_game(redis) == after_first
-    assert await store.command(GAME, "cmd-1") == b"first answer"
-    assert await store.command(GAME, "cmd-2") is None
+    assert await store.command(GAME, CommandKey("seat:0", "cmd-1")) == b"first answer"
+    assert await store.command(GAME, CommandKey("seat:0", "cmd-2")) is None
 
 
 async def test_the_command_id_is_checked_before_the_version(store: EventStore, redis: aioredis.Redis) -> None:
-    await store.append(GAME, 0, [b"a"], command_id="cmd", command_record=b"rec")
+    await store.append(GAME, 0, [b"a"], command=CommandKey("seat:0", "cmd"), command_record=b"rec")
     await store.append(GAME, 1, [b"b"])
     before = await raw_game(redis)
     # Expected version 0 is stale (the game is at 2), but the id was used: Duplicate, not Conflict.
-    assert await store.append(GAME, 0, [b"a"], command_id="cmd", command_record=b"rec") == Duplicate(b"rec")
+    assert await store.append(GAME, 0, [b"a"], command=CommandKey("seat:0", "cmd"), command_record=b"rec") == Duplicate(
+        b"rec"
+    )
     assert await raw_game(redis) == before
 
 
@@ -200,40 +219,45 @@ async def test_meta_and_tokens_are_written_with_the_events(store: EventStore, re
 
 async def test_an_empty_append_writes_only_the_records(store: EventStore) -> None:
     await store.append(GAME, 0, [b"a"])
-    assert landed(await store.append(GAME, 1, [], command_id="c", command_record=b"r", meta={"k": "v"})) == 1
+    assert (
+        landed(await store.append(GAME, 1, [], command=CommandKey("seat:0", "c"), command_record=b"r", meta={"k": "v"}))
+        == 1
+    )
     assert await store.version(GAME) == 1
-    assert await store.command(GAME, "c") == b"r"
+    assert await store.command(GAME, CommandKey("seat:0", "c")) == b"r"
     assert await store.meta(GAME) == {"k": "v"}
 
 
 @pytest.mark.parametrize("after", [0, 1, 2], ids=["first-load", "cached", "caught-up"])
 async def test_look_reads_what_a_command_needs_in_one_call(store: EventStore, after: int) -> None:
-    await store.append(GAME, 0, [b"one", b"two"], command_id="c1", command_record=b"r1", tokens={"aa" * 32: 1})
+    await store.append(
+        GAME, 0, [b"one", b"two"], command=CommandKey("seat:0", "c1"), command_record=b"r1", tokens={"aa" * 32: 1}
+    )
     await store.append(GAME, 2, [b"three"])
     entries, head = await store.catch_up(GAME, after)
     before = await store.now_ms()
 
-    look = await store.look(GAME, after, token_hash="aa" * 32, command_id="c1")
+    look = await store.look(GAME, after, token_hash="aa" * 32, command=CommandKey("seat:0", "c1"))
     assert (look.entries, look.head) == (entries, head) == (entries, 3)
     assert [e.version for e in look.entries] == list(range(after + 1, 4))
     assert look.entries[-1].link == (await store.read_entries(GAME, 2))[0].link
-    assert (look.seat, look.command_id, look.record) == (1, "c1", b"r1")
+    assert (look.seat, look.command, look.record) == (1, CommandKey("seat:0", "c1"), b"r1")
     if after:  # a cached game's look brings the clock; a first load leaves it to the command
         assert look.now_ms is not None and before <= look.now_ms <= await store.now_ms()
     else:
         assert look.now_ms is None
 
     # what is not there, and what was not asked for
-    unknown = await store.look(GAME, after, token_hash="bb" * 32, command_id="c2")
+    unknown = await store.look(GAME, after, token_hash="bb" * 32, command=CommandKey("seat:0", "c2"))
     assert (unknown.seat, unknown.record) == (None, None) and (unknown.now_ms is not None) == (after > 0)
     bare = await store.look(GAME, after)
     assert (bare.entries, bare.head) == (entries, 3)
-    assert (bare.seat, bare.command_id, bare.record, bare.now_ms) == (None, None, None, None)
+    assert (bare.seat, bare.command, bare.record, bare.now_ms) == (None, None, None, None)
 
 
 async def test_look_at_a_game_that_is_not_there(store: EventStore) -> None:
     for after in (0, 5):
-        look = await store.look("nothing", after, token_hash="aa" * 32, command_id="c")
+        look = await store.look("nothing", after, token_hash="aa" * 32, command=CommandKey("seat:0", "c"))
         assert (look.entries, look.head, look.seat, look.record) == ([], 0, None, None)
 
 
@@ -241,16 +265,22 @@ async def test_heads_reads_every_last_version_and_link_at_once(store: EventStore
     await store.append("a", 0, [b"a1", b"a2"])
     await store.append("b", 0, [b"b1"])
     links = {g: (await store.read_entries(g))[-1].link for g in ("a", "b")}
-    assert await store.heads(["a", "b", "none"]) == {"a": (2, links["a"]), "b": (1, links["b"]), "none": (0, "")}
+    assert await store.heads(["a", "b", "none"]) == {
+        "a": Head(2, links["a"]),
+        "b": Head(1, links["b"]),
+        "none": Head(0),
+    }
     assert await store.heads([]) == {}
 
 
 async def test_games_are_separate(store: EventStore) -> None:
-    await store.append("a", 0, [b"a1"], command_id="same", command_record=b"in a")
-    assert landed(await store.append("b", 0, [b"b1"], command_id="same", command_record=b"in b")) == 1
+    await store.append("a", 0, [b"a1"], command=CommandKey("seat:0", "same"), command_record=b"in a")
+    assert (
+        landed(await store.append("b", 0, [b"b1"], command=CommandKey("seat:0", "same"), command_record=b"in b")) == 1
+    )
     assert await store.read("a") == [(1, b"a1")]
     assert await store.read("b") == [(1, b"b1")]
-    assert await store.command("b", "same") == b"in b"
+    assert await store.command("b", CommandKey("seat:0", "same")) == b"in b"
 
 
 async def test_invalid_arguments_are_refused_before_redis(store: EventStore) -> None:
@@ -260,7 +290,7 @@ async def test_invalid_arguments_are_refused_before_redis(store: EventStore) -> 
     with pytest.raises(ValueError):
         await store.append(GAME, -1, [b"x"])
     with pytest.raises(ValueError):
-        await store.append(GAME, 0, [b"x"], command_id="")
+        await store.append(GAME, 0, [b"x"], command=CommandKey("seat:0", ""))
     with pytest.raises(TypeError):
         await store.append(GAME, 0, ["not bytes"])  # type: ignore[list-item]
     assert not await store.exists(GAME)
@@ -388,57 +418,61 @@ async def test_a_failing_callback_does_not_stop_notifications(store: EventStore,
 
 
 async def test_sequences_increase(store: EventStore) -> None:
-    first = await store.next_sequence()
-    assert [await store.next_sequence() for _ in range(3)] == [first + 1, first + 2, first + 3]
+    index = LobbyIndex(store.redis)
+    first = await index.next_sequence()
+    assert [await index.next_sequence() for _ in range(3)] == [first + 1, first + 2, first + 3]
 
 
 async def test_index_moves_a_game_between_statuses(store: EventStore) -> None:
-    await store.index("a", "open", 1)
-    await store.index("b", "open", 2)
-    assert await store.list_games("open", 10, None) == (["a", "b"], None)
-    await store.index("a", "active", 1)
-    assert await store.list_games("open", 10, None) == (["b"], None)
-    assert await store.list_games("active", 10, None) == (["a"], None)
-    await store.index("a", "finished", 1)
-    assert await store.list_games("active", 10, None) == ([], None)
-    assert await store.list_games("finished", 10, None) == (["a"], None)
+    index = LobbyIndex(store.redis)
+    await index.file("a", "open", 1)
+    await index.file("b", "open", 2)
+    assert await index.list_games("open", 10, None) == (["a", "b"], None)
+    await index.file("a", "active", 1)
+    assert await index.list_games("open", 10, None) == (["b"], None)
+    assert await index.list_games("active", 10, None) == (["a"], None)
+    await index.file("a", "finished", 1)
+    assert await index.list_games("active", 10, None) == ([], None)
+    assert await index.list_games("finished", 10, None) == (["a"], None)
     with pytest.raises(ValueError):
-        await store.index("a", "lost", 1)
+        await index.file("a", "lost", 1)
     with pytest.raises(ValueError):
-        await store.list_games("lost", 10, None)
+        await index.list_games("lost", 10, None)
 
 
 async def test_list_games_pages_oldest_first_with_a_cursor(store: EventStore) -> None:
+    index = LobbyIndex(store.redis)
     ids = [f"game{n:02d}" for n in range(7)]
     for game_id in reversed(ids):  # insertion order does not matter, the sequence does
-        await store.index(game_id, "open", ids.index(game_id) * 10 + 5)
+        await index.file(game_id, "open", ids.index(game_id) * 10 + 5)
     pages: list[list[str]] = []
     cursor: int | None = None
     while True:
-        page, cursor = await store.list_games("open", 3, cursor)
+        page, cursor = await index.list_games("open", 3, cursor)
         pages.append(page)
         if cursor is None:
             break
     assert pages == [ids[0:3], ids[3:6], ids[6:7]]
     # An exact fit ends with None rather than an empty last page.
-    assert await store.list_games("open", 7, None) == (ids, None)
-    first, cursor = await store.list_games("open", 6, None)
+    assert await index.list_games("open", 7, None) == (ids, None)
+    first, cursor = await index.list_games("open", 6, None)
     assert first == ids[:6]
     assert cursor == 55
-    assert await store.list_games("open", 6, cursor) == ([ids[6]], None)
+    assert await index.list_games("open", 6, cursor) == ([ids[6]], None)
 
 
 async def test_all_game_ids_and_rebuilding_the_index(store: EventStore, redis: aioredis.Redis) -> None:
+    index = LobbyIndex(store.redis)
     for game_id in ("x1", "x2", "x3"):
         await store.append(game_id, 0, [b"opened"])
     await redis.set("lt:{x9}:meta-not-a-stream", "1")
-    await store.index("x1", "open", 1)
-    await store.index("x2", "finished", 2)
+    await index.file("x1", "open", 1)
+    await index.file("x2", "finished", 2)
     assert sorted(await store.all_game_ids()) == ["x1", "x2", "x3"]
-    await store.clear_index()
+    await index.clear()
     for status in ("open", "active", "finished"):
-        assert await store.list_games(status, 10) == ([], None)
-    sequence = await store.next_sequence()
+        assert await index.list_games(status, 10) == ([], None)
+    sequence = await index.next_sequence()
     assert sequence >= 1  # the counter survives clear_index: sequences never repeat
 
 

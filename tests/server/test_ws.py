@@ -17,7 +17,9 @@ from tests.server.conftest import Running
 
 
 def configure(server: Running, **changes: Any) -> None:
-    server.app.state.settings = dataclasses.replace(server.app.state.settings, **changes)
+    settings = server.app.state.settings = dataclasses.replace(server.app.state.settings, **changes)
+    rates = server.app.state.rates  # the seats' buckets are made once, from the settings at start
+    rates.rate, rates.burst = settings.ws_rate, settings.ws_burst
 
 
 async def hello(server: Running, game_id: str, token: str | None, after: int = 0, **kw: Any) -> ClientConnection:
