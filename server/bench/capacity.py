@@ -4,7 +4,10 @@ T tables of four seats, every seat's socket open, each table making one move eve
 seconds on average (uniform between half and one and a half of it, each table on its own
 clock); T rises step by step (the tables already seated stay and go on playing) until the p99
 from a move sent to its arrival on every seat passes ``p99_ms``, memory runs short, sockets are
-refused, or the process's descriptor limit leaves no room for the next step. The drivers are
+refused, or the process's descriptor limit leaves no room for the next step. A step's window is
+measured in ``slices`` one after the other, and its p99 is the median of theirs: on a machine
+shared with other work one stall of the host (a few hundred ms, every socket at once) is one
+slice's tail, not the step's. The drivers are
 separate processes, each on its own loopback address (a source address has about 28,000
 ephemeral ports towards one server port).
 """
@@ -13,9 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import resource
+import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from server.bench import node, procs
 from server.bench.client import percentile
@@ -37,12 +42,13 @@ class CapacityPlan:
     seconds: float  # the window measured at each step
     warmup: float
     drivers: int
+    slices: int = 3
     p99_ms: float = 50.0
     moonshot: int = 10_000
 
 
 FULL_CAPACITY = CapacityPlan(
-    steps=(250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000, 6000, 7000, 8000, 9000, 10_000),
+    steps=(100, 250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000, 6000, 7000, 8000, 9000, 10_000),
     pace=10.0,
     seconds=30.0,
     warmup=5.0,
@@ -59,6 +65,7 @@ class Held:
     moves: int
     seconds: float
     delays: list[float]  # ms, every seat's arrival
+    slices: list[float]  # each slice's p99, ms
     cpu: float  # the server's CPU seconds in the window
     redis_cpu: float
     rss: int  # the server's RSS at the end of the window
@@ -66,16 +73,21 @@ class Held:
     refused: int
     missed: int
     driver_cpu: float  # the busiest driver's CPU seconds in the window
+    driver_lag: float  # the most any driver's event loop ran late, ms
+    busy: float  # cores the whole machine kept busy, on average over the slices
 
     @property
     def p99(self) -> float:
-        return percentile(self.delays, 99)
+        """The median of the slices' p99s."""
+        return statistics.median(self.slices) if self.slices else 0.0
 
     def line(self) -> str:
         share = 100 * self.cpu / self.seconds
         return (
             f"{self.tables} tables: {self.moves / self.seconds:.0f} moves/s, p50 {percentile(self.delays, 50):.1f} / "
-            f"p99 {self.p99:.1f} ms, server CPU {share:.0f}%, RSS {self.rss / MIB:.0f} MiB"
+            f"p99 {self.p99:.1f} ms (slices {' / '.join(f'{p:.0f}' for p in self.slices)}; whole window "
+            f"{percentile(self.delays, 99):.0f}), server CPU {share:.0f}%, RSS {self.rss / MIB:.0f} MiB, "
+            f"drivers late by up to {self.driver_lag:.0f} ms, machine busy {self.busy:.2f} cores"
         )
 
 
@@ -130,22 +142,29 @@ async def ramp(name: str, kind: str, server: procs.Server, redis_pid: int | None
             opened = await drivers.split("connect", tables - seated, concurrency=concurrency)
             refused = sum(a["refused"] for a in opened)
             seated = tables
-            meter = node.Meter(watched | {f"driver {i}": d.pid for i, d in enumerate(drivers.drivers)})
-            answers = await drivers.each(
-                {"op": "play", "seconds": plan.seconds, "pace": plan.pace, "warmup": plan.warmup}, meter.window
-            )
+            slices: list[tuple[node.Meter, list[dict[str, Any]]]] = []
+            for k in range(plan.slices):
+                meter = node.Meter(watched | {f"driver {i}": d.pid for i, d in enumerate(drivers.drivers)})
+                warmup = plan.warmup if k == 0 else 0.0
+                request = {"op": "play", "seconds": plan.seconds / plan.slices, "pace": plan.pace, "warmup": warmup}
+                slices.append((meter, await drivers.each(request, meter.window)))
+            answers = [a for _, some in slices for a in some]
+            used = [m.used for m, _ in slices]
             step = Held(
                 tables=tables,
                 moves=sum(a["moves"] for a in answers),
                 seconds=plan.seconds,
                 delays=[d for a in answers for d in a["delays"]],
-                cpu=meter.used.get("server", 0.0),
-                redis_cpu=meter.used.get("redis-server", 0.0),
+                slices=[percentile([d for a in some for d in a["delays"]], 99) for _, some in slices],
+                cpu=sum(u.get("server", 0.0) for u in used),
+                redis_cpu=sum(u.get("redis-server", 0.0) for u in used),
                 rss=procs.rss(server.pid),
                 redis_growth=(procs.rss(redis_pid) - redis_start) if redis_pid is not None else 0,
                 refused=refused,
                 missed=sum(a["missed"] for a in answers),
-                driver_cpu=max(v for k, v in meter.used.items() if k.startswith("driver")),
+                driver_cpu=max(sum(u.get(f"driver {i}", 0.0) for u in used) for i in range(plan.drivers)),
+                driver_lag=max(a["driver_lag_ms"]["max"] for a in answers),
+                busy=statistics.mean(m.busy for m, _ in slices),
             )
             result.steps.append(step)
             say(f"capacity[{name}]: {step.line()}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -163,17 +164,33 @@ class Drivers:
         await asyncio.gather(*(d.stop() for d in self.drivers))
 
 
+def machine_cpu() -> tuple[float, float]:
+    """The machine's CPU seconds so far, busy and all (every core; /proc/stat's first line)."""
+    ticks = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    total = sum(ticks[:8])  # user .. steal (guest time is in user already)
+    hz = os.sysconf("SC_CLK_TCK")
+    return (total - idle) / hz, total / hz
+
+
 class Meter:
-    """CPU seconds of some processes over a driver's window (opened and closed by ``window``)."""
+    """CPU seconds of some processes, and the machine's busy share, over a driver's window (opened and
+    closed by ``window``): on a shared machine the other tenants' share says what the servers could get."""
 
     def __init__(self, pids: dict[str, int]) -> None:
         self.pids = pids
         self.before: dict[str, float] = {}
         self.used: dict[str, float] = {}
+        self.machine_before = (0.0, 0.0)
+        self.busy = 0.0  # cores the whole machine kept busy in the window, on average
 
     def window(self, at: str) -> None:
         now = {name: procs.cpu(pid) for name, pid in self.pids.items()}
+        machine = machine_cpu()
         if at == "start":
             self.before = now
+            self.machine_before = machine
         else:
             self.used = {name: now[name] - self.before.get(name, now[name]) for name in now}
+            busy, total = (machine[0] - self.machine_before[0], machine[1] - self.machine_before[1])
+            self.busy = (os.cpu_count() or 1) * busy / total if total else 0.0

@@ -17,6 +17,7 @@ median of its rounds. In each run, on the same driver processes (drive.js):
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import tempfile
 from collections.abc import Callable
@@ -72,9 +73,11 @@ class Run:
     delays: list[float] = field(default_factory=list)  # ms
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds in the saturation window, by process
     driver_cpu: float = 0.0  # the busiest driver process's CPU seconds in that window
+    busy: float = 0.0  # cores the whole machine kept busy in that window
     missed: int = 0
     errors: int = 0
     ended: int = 0
+    problems: dict[str, int] = field(default_factory=dict)  # error codes, sockets closed by the server
 
     @property
     def rate(self) -> float:
@@ -136,6 +139,10 @@ async def one_run(name: str, kind: str, start: Start, redis_pid: int | None, pla
         run.missed = sum(a["missed"] for a in answers)
         run.errors = sum(a["errors"] for a in answers)
         run.ended = sum(a["ended"] for a in answers)
+        run.busy = meter.busy
+        for a in answers:
+            for what, count in a["problems"].items():
+                run.problems[what] = run.problems.get(what, 0) + count
     except BaseException:
         say(f"{name} said:\n{server.output()}\ndriver said:\n{drivers.drivers[0].output()}")
         raise
@@ -211,7 +218,9 @@ def note(label: str, theirs: list[Run], ours: list[Run], plan: PeerPlan) -> str:
             f"{driver_share(ours)} (redis-server {share(ours, 'redis-server')}); games ended and replaced: "
             f"{sum(r.ended for r in theirs)} / {sum(r.ended for r in ours)}; arrivals missed: "
             f"{sum(r.missed for r in theirs)} / {sum(r.missed for r in ours)}; errors: "
-            f"{sum(r.errors for r in theirs)} / {sum(r.errors for r in ours)}"
+            f"{sum(r.errors for r in theirs)} / {sum(r.errors for r in ours)}{problems(theirs + ours)}; the whole "
+            f"machine kept {median(theirs, lambda r: r.busy):.2f} / {median(ours, lambda r: r.busy):.2f} of its "
+            f"{os.cpu_count()} cores busy"
         )
     if "saturation" in label:
         return rounds.format(
@@ -239,6 +248,14 @@ def note(label: str, theirs: list[Run], ours: list[Run], plan: PeerPlan) -> str:
     return rounds.format(spread(theirs, lambda r: r.created_kib), spread(ours, lambda r: r.created_kib)) + (
         f"; RSS growth over {plan.created} tables created, every seat joined; Ludoteca's includes redis-server's"
     )
+
+
+def problems(runs: list[Run]) -> str:
+    seen: dict[str, int] = {}
+    for r in runs:
+        for what, count in r.problems.items():
+            seen[f"{r.server}: {what}"] = seen.get(f"{r.server}: {what}", 0) + count
+    return f" ({', '.join(f'{k} x{v}' for k, v in sorted(seen.items()))})" if seen else ""
 
 
 def share(runs: list[Run], process: str) -> str:

@@ -23,7 +23,7 @@
 
 const http = require('http');
 const readline = require('readline');
-const { performance } = require('perf_hooks');
+const { monitorEventLoopDelay, performance } = require('perf_hooks');
 
 const WebSocket = require('ws');
 const { io } = require('socket.io-client');
@@ -131,7 +131,10 @@ const ludoteca = {
       ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', token: table.seats[seat], after: 0 })));
       ws.on('message', (data) => {
         const message = JSON.parse(data);
-        if (message.type === 'error') table.errors += 1;
+        if (message.type === 'error') {
+          table.errors += 1;
+          problem(`error ${message.error}`);
+        }
         if (message.type !== 'update' || !message.view) return;
         const view = message.view;
         const mine = view.seats[seat];
@@ -153,7 +156,10 @@ const ludoteca = {
         }
       });
       ws.on('error', (e) => (opened ? (table.errors += 1) : reject(e)));
-      ws.on('close', () => opened || reject(new Error('closed before its first update')));
+      ws.on('close', (code) => {
+        if (live.has(table)) problem(`closed ${code}`);
+        if (!opened) reject(new Error('closed before its first update'));
+      });
     });
   },
 
@@ -220,7 +226,10 @@ const bgio = {
       });
       socket.on('update', (_, state) => seen(state));
       socket.on('connect_error', (e) => (opened ? (table.errors += 1) : reject(e)));
-      socket.on('disconnect', () => opened || reject(new Error('closed before its first state')));
+      socket.on('disconnect', (reason) => {
+        if (live.has(table)) problem(`disconnected: ${reason}`);
+        if (!opened) reject(new Error('closed before its first state'));
+      });
       table.raw[seat] = socket;
     });
   },
@@ -235,6 +244,12 @@ const bgio = {
 const SERVER = { ludoteca, bgio }[KIND];
 
 // -- tables --------------------------------------------------------------------------------------
+
+const problems = {}; // what went wrong (an error message's code, a socket closed by the server), counted
+
+function problem(what) {
+  problems[what] = (problems[what] || 0) + 1;
+}
 
 const created = []; // tables created, not yet connected
 const live = new Set(); // connected tables
@@ -274,7 +289,14 @@ function arrived(table, seat, seen) {
   if (pending && seen.version > pending.version && !pending.arrived[seat]) {
     pending.arrived[seat] = true;
     pending.left -= 1;
-    if (pending.record) playing.delays.push(Math.round((performance.now() - pending.at) * 100) / 100);
+    if (pending.record) {
+      const delay = Math.round((performance.now() - pending.at) * 100) / 100;
+      playing.delays.push(delay);
+      // When the slow arrivals happened (s into the window), and on which table: where the tail comes from.
+      if (delay > 50 && playing.slow.length < 1000) {
+        playing.slow.push([Math.round(pending.at - playing.recordFrom) / 1000, delay, table.id]);
+      }
+    }
     if (pending.left === 0) settled(table);
   } else if (!pending && playing && playing.pace === null) {
     move(table); // a table connected during play: its awaited seat's first state starts it
@@ -343,6 +365,7 @@ async function play({ seconds, pace = null, warmup = 0 }) {
     recordFrom: start + warmup * 1000,
     recordUntil: start + (warmup + seconds) * 1000,
     delays: [],
+    slow: [],
     moves: 0,
     missed: 0,
     ended: 0,
@@ -359,9 +382,13 @@ async function play({ seconds, pace = null, warmup = 0 }) {
   }
   await sleep(warmup * 1000);
   const cpuBefore = process.cpuUsage();
+  // How late the driver's own event loop ran (a driver short of CPU shows it here first).
+  const lag = monitorEventLoopDelay({ resolution: 5 });
+  lag.enable();
   say({ window: 'start' });
   await sleep(seconds * 1000);
   say({ window: 'end' });
+  lag.disable();
   const cpu = process.cpuUsage(cpuBefore);
   // The moves of the window still on their way land (or time out) before the answer.
   const drain = performance.now() + ARRIVAL_TIMEOUT_MS + 1000;
@@ -373,12 +400,15 @@ async function play({ seconds, pace = null, warmup = 0 }) {
     moves: state.moves,
     seconds,
     delays: state.delays,
+    slow: state.slow,
     missed: state.missed,
     ended: state.ended,
     refused: state.refused,
     errors,
+    problems,
     tables: live.size,
     driver_cpu: (cpu.user + cpu.system) / 1e6,
+    driver_lag_ms: { p50: lag.percentile(50) / 1e6, p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 },
     driver_rss: process.memoryUsage().rss,
   };
 }
