@@ -54,7 +54,7 @@ FULL_CAPACITY = CapacityPlan(
     warmup=5.0,
     drivers=3,
 )
-QUICK_CAPACITY = CapacityPlan(steps=(10, 20), pace=1.0, seconds=2.0, warmup=0.5, drivers=1)
+QUICK_CAPACITY = CapacityPlan(steps=(8,), pace=1.0, seconds=1.5, warmup=0.3, drivers=1)
 
 
 @dataclass
