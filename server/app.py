@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
+import signal
 from collections.abc import AsyncIterator, Coroutine, Mapping
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
@@ -26,12 +28,12 @@ from domain.catalog import GAMES
 from domain.engine import AnyGame
 from server import bots, deadlines, housekeeping, lobby
 from server.auth import token_problems
-from server.embedded import EmbeddedRedis
+from server.embedded import EmbeddedRedis, supervise
 from server.errors import ApiError, ErrorBody
 from server.feeds import Feeds
 from server.games import Games
 from server.headers import SecurityHeaders
-from server.http import ENDPOINTS, Handler, answer, healthz, readyz
+from server.http import ENDPOINTS, STORE_DOWN, Handler, answer, healthz, readyz
 from server.logs import RequestContext
 from server.metrics import Metrics, TimeRequests, scrape
 from server.openapi import document
@@ -62,7 +64,8 @@ async def api_error(request: Request, exc: Exception) -> Response:
 
 
 async def store_down(request: Request, exc: Exception) -> Response:
-    log.warning("store unavailable: %s", exc)
+    assert isinstance(exc, RedisError)
+    STORE_DOWN.failed(exc)  # every request still answers 503; the log says it once an outage
     return answer(ErrorBody("store_unavailable", "The game store is unreachable; try again shortly."), 503)
 
 
@@ -131,6 +134,13 @@ def routes() -> list[BaseRoute]:
     ]
 
 
+def lose_store(app: Starlette) -> None:
+    """The embedded Redis keeps dying: stop serving (uvicorn shuts down on SIGTERM) and say so in the
+    exit code (server/serve.py)."""
+    app.state.store_lost = True
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
 def background(stack: contextlib.AsyncExitStack, work: Coroutine[Any, Any, None]) -> None:
     """Run ``work`` until the stack closes."""
     task = asyncio.create_task(work)
@@ -159,11 +169,13 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as stack:
             url = settings.redis_url
+            app.state.embedded = None
             if url is None:
                 embedded = EmbeddedRedis(settings.data_dir, appendfsync=settings.appendfsync)  # type: ignore[arg-type]
                 embedded.start()
                 stack.callback(embedded.stop)
                 url = embedded.url
+                app.state.embedded = embedded  # /healthz says whether it runs
                 log.info("embedded Redis in %s", settings.data_dir)
             redis = connect(url)
             stack.push_async_callback(redis.aclose)
@@ -202,6 +214,8 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             background(stack, deadlines.run(service, settings.deadline_interval))
             background(stack, bots.BotWorker(service, settings.bot_delay_ms).run())  # plays bot seats
             background(stack, housekeeping.run(service, settings))
+            if app.state.embedded is not None:  # restarted when it dies; the server stops if it keeps dying
+                background(stack, supervise(app.state.embedded, lambda: lose_store(app)))
             # What start-up built lives as long as the process: keep it out of every future
             # collection, so garbage-collection pauses stay short (docs/performance.md).
             gc.collect()

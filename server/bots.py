@@ -37,7 +37,7 @@ from domain.table import Table, status
 from server.codec import encode
 from server.errors import ApiError
 from server.games import Games, Seated
-from server.tasks import cancelled
+from server.tasks import Trouble, cancelled
 
 log = logging.getLogger("ludoteca.bots")
 
@@ -154,6 +154,7 @@ class BotWorker:
 
     async def run(self) -> None:
         """Poll for due games until cancelled; a Redis outage only delays the bots."""
+        trouble = Trouble(log, "bots could not be played")
         while True:
             wait = self.poll_interval
             self.wake.clear()  # a wake-up from here on ends the next wait early
@@ -162,10 +163,11 @@ class BotWorker:
                 wait = await self.until_next()
                 if wait == 0 and not played:  # due, but another replica holds it: do not spin
                     wait = self.poll_interval
-            except Exception:
+                trouble.ok()
+            except Exception as exc:
                 if cancelled():
                     raise
-                log.warning("bots could not be played", exc_info=True)
+                trouble.failed(exc)
             if cancelled():  # redis-py may have swallowed the cancellation (server/tasks.py)
                 raise asyncio.CancelledError
             if wait > 0:

@@ -24,7 +24,7 @@ from domain.table import deadlines as open_windows
 from server.codec import encode
 from server.errors import ApiError
 from server.games import Games, Seated
-from server.tasks import cancelled, pause
+from server.tasks import Trouble, cancelled, pause
 
 log = logging.getLogger("ludoteca.deadlines")
 
@@ -74,11 +74,13 @@ def with_default_move(game: AnyGame, table: Table, command: object, seed: str) -
 
 async def run(games: Games, interval: float) -> None:
     """Poll for due windows until cancelled; a Redis outage only delays them."""
+    trouble = Trouble(log, "deadlines could not be checked")
     while True:
         try:
             await fire_due(games)
-        except Exception:
+            trouble.ok()
+        except Exception as exc:
             if cancelled():
                 raise
-            log.warning("deadlines could not be checked", exc_info=True)
+            trouble.failed(exc)
         await pause(interval)

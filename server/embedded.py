@@ -33,6 +33,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import fcntl
+import logging
 import os
 import signal
 import socket
@@ -42,6 +43,8 @@ from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Literal, Self
+
+from server.tasks import pause
 
 __all__ = [
     "DataDirLocked",
@@ -54,6 +57,7 @@ Fsync = Literal["everysec", "always"]
 
 _PR_SET_PDEATHSIG = 1
 # sun_path is 108 bytes on Linux, including the terminating NUL.
+log = logging.getLogger("ludoteca.embedded")
 _MAX_UNIX_SOCKET_PATH = 107
 
 
@@ -164,6 +168,32 @@ class EmbeddedRedis:
             self._kill_and_release()
             raise
         atexit.register(self.stop)
+
+    @property
+    def exit_code(self) -> int | None:
+        """How the redis-server ended (``None`` while it runs, or before it started)."""
+        return self._process.poll() if self._process is not None else None
+
+    def restart(self) -> None:
+        """Start redis-server again after it died, keeping the data directory's lock; it reloads
+        its append-only file. Call it from the thread that started it (the parent-death signal
+        belongs to the thread that spawns the child)."""
+        if self.running:
+            return
+        if self._process is not None:
+            self._process.wait()  # reap the dead child
+        self._process = None
+        self._close_log()
+        try:
+            self._spawn()
+            self._wait_ready()
+        except BaseException:
+            process, self._process = self._process, None
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()
+            self._close_log()
+            raise
 
     def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM (Redis flushes the append-only file), wait, SIGKILL if needed; release the lock.
@@ -345,3 +375,44 @@ class EmbeddedRedis:
         log, self._log = self._log, None
         if log is not None:
             log.close()
+
+
+async def supervise(
+    redis: EmbeddedRedis,
+    give_up: Callable[[], None],
+    every: float = 0.5,
+    restarts: int = 5,
+    window: float = 300.0,
+) -> None:
+    """Restart the embedded Redis whenever it dies, after a back-off that doubles from 0.5 s up to
+    30 s; past ``restarts`` restarts within ``window`` seconds it keeps dying for a reason a restart
+    will not mend (a full disk, a corrupt file): log why and ``give_up`` (stop the server, which
+    exits with its own code, so that a supervisor or an operator sees it)."""
+    recent: list[float] = []
+    delay = 0.5
+    while True:
+        await pause(every)
+        if redis.running:
+            delay = 0.5
+            continue
+        now = time.monotonic()
+        recent = [t for t in recent if now - t < window]
+        if len(recent) >= restarts:
+            log.error(
+                "the embedded Redis stopped %d times in %d s; stopping the server. Its log:\n%s",
+                len(recent) + 1,
+                round(window),
+                redis.log_tail(),
+            )
+            give_up()
+            return
+        log.error("the embedded Redis stopped (exit code %s); restarting it in %.1f s", redis.exit_code, delay)
+        await pause(delay)
+        recent.append(time.monotonic())
+        try:
+            redis.restart()
+        except EmbeddedRedisError as exc:
+            log.error("could not restart the embedded Redis: %s", exc)
+            delay = min(delay * 2, 30.0)
+            continue
+        log.warning("the embedded Redis is back (pid %s), its data reloaded from %s", redis.pid, redis.data_dir)

@@ -27,9 +27,10 @@ from server.checks import Checks
 from server.codec import encode
 from server.games import Change, Games
 from server.presence import Presence
-from server.tasks import cancelled, pause
+from server.tasks import Trouble, cancelled, pause
 
 log = logging.getLogger("ludoteca.feeds")
+STORE_TROUBLE = Trouble(log, "feeds could not read their games' streams")  # one outage for every feed
 
 
 class Update(msgspec.Struct, tag="update", tag_field="type"):
@@ -223,7 +224,13 @@ class Feed:
             try:
                 async with self.lock:
                     await self.advance()
-            except Exception:  # Redis down or a bad entry: keep the feed, the sweep retries
+                STORE_TROUBLE.ok()
+            except RedisError as exc:  # Redis down: keep the feed, the sweep retries
+                if cancelled():
+                    raise
+                STORE_TROUBLE.failed(exc)
+                await pause(0.5)
+            except Exception:  # a bad entry: keep the feed, the sweep retries
                 if cancelled():
                     raise
                 log.warning("feed %s could not advance", self.game_id, exc_info=True)
@@ -282,12 +289,14 @@ class Feeds:
             feed_.wake.set()
 
     async def sweep(self) -> None:
+        trouble = Trouble(log, "the sweep could not read the watched games' heads")
         while True:
             await pause(self.sweep_interval)
             try:
                 await self.wake_behind()
+                trouble.ok()
             except (RedisError, OSError) as exc:
-                log.warning("the sweep could not read the watched games' heads (%s)", exc)
+                trouble.failed(exc)
 
     async def wake_behind(self) -> None:
         """Wake every feed whose last delivered event is not the stream's last one (version

@@ -21,7 +21,7 @@ from pathlib import Path
 from server.errors import ApiError
 from server.games import Games
 from server.settings import Settings
-from server.tasks import cancelled, pause
+from server.tasks import Trouble, cancelled, pause
 
 log = logging.getLogger("ludoteca.housekeeping")
 LOCK = "housekeeping"
@@ -111,11 +111,13 @@ async def once(games: Games, settings: Settings) -> tuple[list[str], list[str]]:
 
 async def run(games: Games, settings: Settings) -> None:
     """A pass every ``housekeeping_interval`` seconds until cancelled; a Redis outage only delays it."""
+    trouble = Trouble(log, "housekeeping failed; trying again later")
     while True:
         await pause(settings.housekeeping_interval)
         try:
             await once(games, settings)
-        except Exception:
+            trouble.ok()
+        except Exception as exc:
             if cancelled():
                 raise
-            log.warning("housekeeping failed; trying again later", exc_info=True)
+            trouble.failed(exc)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
@@ -22,6 +23,7 @@ from server.codec import encode
 from server.errors import BAD_JSON, ApiError, malformed
 from server.games import CommandAnswer, Games, Seated, acting_seat
 from server.lobby import Joined, NewGame, Rematch
+from server.tasks import Trouble
 
 T = TypeVar("T")
 Handler = Callable[[Request], Awaitable[Response]]
@@ -303,11 +305,21 @@ async def import_game(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
+    """Alive: the process serves, and its embedded Redis (when it runs one) runs. A dead embedded
+    Redis is part of this process failing: 503 while it is being restarted."""
+    embedded = getattr(request.app.state, "embedded", None)
+    if embedded is not None and not embedded.running:
+        raise ApiError(503, "store_unavailable", "The embedded Redis is down; it is being restarted.")
     return answer(Health("ok"))
+
+
+# Requests that found the store down: logged once an outage (server/tasks.py), back when it answers.
+STORE_DOWN = Trouble(logging.getLogger("ludoteca"), "store unavailable to requests")
 
 
 async def readyz(request: Request) -> Response:
     await games_of(request).store.redis.ping()
+    STORE_DOWN.ok()
     return answer(Health("ready"))
 
 

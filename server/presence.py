@@ -30,7 +30,7 @@ from server import lobby
 from server.errors import ApiError
 from server.games import Games
 from server.store import PRESENCE_CHANNEL, Client
-from server.tasks import cancelled, pause
+from server.tasks import Trouble, cancelled, pause
 
 log = logging.getLogger("ludoteca.presence")
 
@@ -98,14 +98,16 @@ class Presence:
 
     async def keep(self) -> None:
         """Renew this replica's connections until cancelled (three times a time to live)."""
+        trouble = Trouble(log, "could not renew this replica's connections")
         while True:
             await pause(self.ttl_ms / 3000)
             try:
                 await self.renew()
-            except RedisError:
+                trouble.ok()
+            except RedisError as exc:
                 if cancelled():
                     raise
-                log.warning("could not renew this replica's connections", exc_info=True)
+                trouble.failed(exc)
 
     async def away_since(self, before_ms: int, limit: int = 100) -> list[tuple[str, int]]:
         """Seats whose sockets all closed before ``before_ms``: (game id, seat)."""
@@ -162,12 +164,14 @@ async def drop_away(games: Games, presence: Presence, drop_after_ms: int) -> lis
 
 async def keep_dropping(games: Games, presence: Presence, drop_after: float) -> None:
     """Drop seats away too long, a few times per ``drop_after``, until cancelled."""
+    trouble = Trouble(log, "could not look for seats away too long")
     while True:
         await pause(max(0.2, min(drop_after / 4, 30.0)))
         try:
             for game_id, seat in await drop_away(games, presence, int(drop_after * 1000)):
                 log.info("seat %d of game %s was away too long: a bot plays it", seat, game_id)
-        except RedisError:
+            trouble.ok()
+        except RedisError as exc:
             if cancelled():
                 raise
-            log.warning("could not look for seats away too long", exc_info=True)
+            trouble.failed(exc)

@@ -32,6 +32,7 @@ EXIT_PORT_TAKEN = 3
 EXIT_DATA_DIR_LOCKED = 4
 EXIT_REDIS_UNREACHABLE = 5
 EXIT_START_FAILED = 6  # anything else that stopped start-up (the log says what)
+EXIT_STORE_LOST = 7  # the embedded Redis kept dying after restarts (the log says why)
 
 
 class StartUpProblem(Exception):
@@ -178,7 +179,8 @@ def serve(settings: Settings) -> int:
     except StartUpProblem as problem:
         print(f"ludoteca serve: {problem}", file=sys.stderr)
         return problem.code
-    config = server_config(create_app(settings), settings)
+    app = create_app(settings)
+    config = server_config(app, settings)
     server = AnnouncingServer(config, settings, sys.stdout if sys.stdout.isatty() else None)
     # uvicorn turns SIGTERM and SIGINT into a graceful shutdown, which stops the embedded Redis;
     # the interrupt itself then surfaces here, as in uvicorn.run.
@@ -187,4 +189,7 @@ def serve(settings: Settings) -> int:
     if not server.started:
         print("ludoteca serve: the server could not start; the lines above say why.", file=sys.stderr)
         return EXIT_START_FAILED
+    if getattr(app.state, "store_lost", False):
+        print("ludoteca serve: the embedded Redis kept stopping; the lines above say why.", file=sys.stderr)
+        return EXIT_STORE_LOST
     return 0

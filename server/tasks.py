@@ -8,6 +8,8 @@ before it goes round again instead of trusting the CancelledError to arrive.
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 
 
 def cancelled() -> bool:
@@ -21,3 +23,35 @@ async def pause(seconds: float) -> None:
     if cancelled():
         raise asyncio.CancelledError
     await asyncio.sleep(seconds)
+
+
+class Trouble:
+    """A background loop's failures, logged as an outage rather than once a round: the first
+    failure with its error, then a reminder at most every ``every`` seconds, and the recovery.
+
+    With Redis down, a loop that runs five times a second and logged a traceback each time
+    wrote about 30 KB of log a second (docs/reliability.md)."""
+
+    __slots__ = ("every", "failures", "last", "log", "what")
+
+    def __init__(self, log: logging.Logger, what: str, every: float = 60.0) -> None:
+        self.log = log
+        self.what = what  # "bots could not be played"
+        self.every = every
+        self.failures = 0
+        self.last = 0.0
+
+    def failed(self, exc: BaseException) -> None:
+        self.failures += 1
+        now = time.monotonic()
+        if self.failures == 1:
+            self.log.warning("%s: %s: %s (logged once until it works again)", self.what, type(exc).__name__, exc)
+            self.last = now
+        elif now - self.last >= self.every:
+            self.log.warning("%s, still: %d failures so far (%s)", self.what, self.failures, exc)
+            self.last = now
+
+    def ok(self) -> None:
+        if self.failures:
+            self.log.warning("%s no more: it works again after %d failures", self.what, self.failures)
+            self.failures = 0
