@@ -42,7 +42,7 @@ class CapacityPlan:
     seconds: float  # the window measured at each step
     warmup: float
     drivers: int
-    slices: int = 3
+    slices: int = 5
     p99_ms: float = 50.0
     moonshot: int = 10_000
 
@@ -54,7 +54,7 @@ FULL_CAPACITY = CapacityPlan(
     warmup=5.0,
     drivers=3,
 )
-QUICK_CAPACITY = CapacityPlan(steps=(8,), pace=1.0, seconds=1.5, warmup=0.3, drivers=1)
+QUICK_CAPACITY = CapacityPlan(steps=(8,), pace=1.0, seconds=1.5, warmup=0.3, drivers=1, slices=3)
 
 
 @dataclass

@@ -31,6 +31,7 @@ from server.bench.report import Row
 
 KIB = 1024
 BGIO = ("in memory", "FlatFile")
+SETTLE = 5.0  # seconds after the idle sockets close
 # ludoteca serve's settings for the peer: the per-address quotas off (every request comes from one
 # address), a socket's rate limit above what one seat sends when its game is played alone, and a
 # cache that holds every game the phase creates (boardgame.io keeps every match in memory).
@@ -121,6 +122,11 @@ async def one_run(name: str, kind: str, start: Start, redis_pid: int | None, pla
         await asyncio.sleep(1.0)
         run.seat_kib = (procs.rss(server.pid) - before) / max(1, opened) / KIB
         await drivers.each({"op": "close"})
+        # Closing thousands of sockets at once leaves the server work to do: on ludoteca serve each
+        # close deletes its presence key and publishes, and for about 2 s (2,000 sockets, this
+        # machine) its Redis pool has no connection left, so a new socket's hello is refused with
+        # store_unavailable. Both servers get the same pause before the game alone.
+        await asyncio.sleep(SETTLE)
         # One game alone (then the next created table, when a game ends), on the first driver.
         first = drivers.drivers[0]
         await first.ask({"op": "connect", "tables": 1})
