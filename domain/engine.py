@@ -3,7 +3,9 @@
 - ``initial(players, options)`` is the state before anything happened;
 - ``setup(state, ctx)`` gives the opening facts (deals, shuffles);
 - ``decide(state, command, seat, ctx)`` checks one command and returns the facts it
-  causes, or raises ``Rejected``; all rule checking lives here;
+  causes, or raises ``Rejected``; all rule checking lives here, but for whose turn it is:
+  the table refuses a seat the game does not await before decide is asked (``awaited``
+  says whom; domain/table.py ``check_awaited``);
 - ``evolve(state, event)`` applies one fact, never validates, never draws randomness;
 - ``view(state, viewer)`` is what one seat (or the spectator, ``None``) may see;
 - ``redact(event, viewer)`` is the same rule applied to one event;
@@ -44,6 +46,7 @@ Seat = int
 Viewer = int | None  # a seat; None is the spectator; FULL sees everything
 FULL = -1  # the full view: every hand and pile, for finished games and tests
 CLOCK = -2  # the seat a deadline's command comes from: nobody at the table, the shared clock
+MOST_EVENTS = 20_000  # a game's longest stream, unless it says otherwise (Game.most_events)
 
 S = TypeVar("S")
 C = TypeVar("C")
@@ -182,6 +185,9 @@ class Game(Generic[S, C, E, R]):
     components: Any = None  # the printed parts as data (cards, map, tiles), for frontends to draw
     rules_version: int = 1  # bumped when a rule changes; every table records the one it opened with
     upcasters: tuple[Upcaster, ...] = ()  # upcasters[n - 1] lifts a stored event of schema n to n + 1
+    # The longest a game's stream may grow, in events (table facts too): a game that reaches
+    # it is over, played to no end (domain/table.py, ``too_long``). Many times a long game.
+    most_events: int = MOST_EVENTS
 
     @property
     def event_schema(self) -> int:

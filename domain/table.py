@@ -15,7 +15,7 @@ from typing import Any, Literal, Union
 
 import msgspec
 
-from domain import clock
+from domain import clock, messages
 from domain.clock import Clock, Clocks
 from domain.engine import CLOCK, AnyGame, Ctx, Deadline, Outcome, Rejected, Seat
 from domain.undo import RecordingRng, can_undo
@@ -23,10 +23,10 @@ from domain.undo import RecordingRng, can_undo
 Status = Literal["open", "active", "finished"]
 
 
-class TableOpened(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class TableOpened(messages.Event):
     game: str
     players: int
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
     rules: int = 1  # the game's rules version when the table opened (logs from before it: 1)
     clock: Clock | None = None  # the turn clock, if the table has one
     # A rematch keeps its people's seats for them until ``reserved_until_ms`` (shared clock).
@@ -34,7 +34,7 @@ class TableOpened(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
     reserved_until_ms: int = 0
 
 
-class SeatTaken(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class SeatTaken(messages.Event):
     seat: int
     name: str = ""
     bot: str | None = None
@@ -43,7 +43,7 @@ class SeatTaken(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
 Leaving = Literal["resigned", "dropped", "timed_out"]
 
 
-class SeatResigned(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class SeatResigned(messages.Event):
     """A seat left a game under way: by resigning, dropped after a long disconnection, or out of time."""
 
     seat: int
@@ -51,37 +51,37 @@ class SeatResigned(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
     bot: str | None = None  # the bot that plays the seat on; None when the game ends with it
 
 
-class TableCancelled(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class TableCancelled(messages.Event):
     """The creator called the table off before it started."""
 
 
-class RematchOpened(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class RematchOpened(messages.Event):
     """A finished game's rematch: a new game of the same kind and options."""
 
     game_id: str
 
 
-class ClockTicked(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class ClockTicked(messages.Event):
     """The end of a step at a table with a clock: when it happened, on the shared clock."""
 
     at_ms: int
     seat: int | None = None  # who acted (None: the game started, or the clock itself)
 
 
-class TimeRanOut(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class TimeRanOut(messages.Event):
     """The seat's clock ran out; what follows is the table's policy (a default move, or leaving)."""
 
     seat: int
 
 
-class Undoable(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class Undoable(messages.Event):
     """The next ``events`` events are one step of ``seat`` that it may take back (domain/undo.py)."""
 
     seat: int
     events: int
 
 
-class StepsUndone(msgspec.Struct, tag=True, tag_field="type", kw_only=True):
+class StepsUndone(messages.Event):
     """``seat`` took back its steps after ``version``: the game is as it was then.
 
     The steps stay in the stream before this fact, so a replay shows what happened."""
@@ -106,17 +106,17 @@ TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (
 # -- the table's own commands, sent like any game command -------------------------------
 
 
-class Resign(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class Resign(messages.Command):
     """Leave the game under way: a bot plays the seat on (or the game ends if too few remain)."""
 
 
-class Undo(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True, omit_defaults=True):
+class Undo(messages.Command, omit_defaults=True):
     """Take back the last step of this turn, or every step after ``version``."""
 
     version: int | None = None
 
 
-class TimeUp(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TimeUp(messages.Command):
     """From the shared clock: a seat's clock (``window``) ran out. ``move`` is the default
     move a bot chose for the seat, when the policy is ``bot_move`` (the server's deadline
     worker chooses it, as any bot would)."""
@@ -126,6 +126,10 @@ class TimeUp(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=Tr
 
 
 TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (Resign, Undo, TimeUp)
+# Board Game Arena's policy says what may be taken back (domain/undo.py); this says how often:
+# a turn may undo this many times, so that a step and its undo in a loop cannot grow the log
+# while the game stands still (counted from the last step that cannot be taken back).
+MOST_UNDOS = 3
 TAKEOVER_BOT = "greedy"  # who plays a seat that resigned (Board Game Arena's zombie mode)
 
 
@@ -138,12 +142,13 @@ class Checkpoint(msgspec.Struct, frozen=True):
 
 
 class Abandoned(Outcome, tag="abandoned", kw_only=True):
-    """The end of a game that did not reach its own: called off, or too few seats left in it.
+    """The end of a game that did not reach its own: called off, too few seats left in it, or
+    its stream grew to the most events a game may have (``too_long``: played to no end).
 
     Scores are all 0; the seats still in the game share first place, and those that left
-    rank behind them, the last to leave first."""
+    rank behind them, the last to leave first (called off or too long: no winner)."""
 
-    reason: Literal["cancelled", "resigned"]
+    reason: Literal["cancelled", "resigned", "too_long"]
 
 
 class SeatInfo(msgspec.Struct, frozen=True):
@@ -166,6 +171,7 @@ class Table(msgspec.Struct, frozen=True):
     cancelled: bool = False
     rematch: str | None = None  # the id of the game that is this one's rematch
     checkpoints: tuple[Checkpoint, ...] = ()  # the steps the acting seat may take back, oldest first
+    undos: int = 0  # Undo commands since the last step that cannot be taken back (this turn's)
     covered: int = 0  # events still to come of the last step marked Undoable
     clock: Clock | None = None
     clocks: Clocks | None = None  # running once the game has started
@@ -206,7 +212,18 @@ def outcome(game: AnyGame, table: Table) -> Any:
         left = list(reversed(table.resigned))  # the last to leave ranks first among those who left
         places = [1 if s in staying else 1 + len(staying) + left.index(s) for s in range(table.players)]
         return Abandoned(scores=[0] * table.players, places=places, winners=staying, reason="resigned")
-    return game.outcome(table.state)
+    own = game.outcome(table.state)
+    if own is None and too_long(game, table):
+        return Abandoned(scores=[0] * table.players, places=[1] * table.players, winners=[], reason="too_long")
+    return own
+
+
+def too_long(game: AnyGame, table: Table) -> bool:
+    """The stream has reached the most events a game may have: the game is over, with no winner.
+
+    The step that reaches it is played whole (a step is never cut short), so a stream ends at
+    most one step past it; every command after it is refused (``game_too_long``)."""
+    return table.version >= game.most_events
 
 
 def too_few_remain(table: Table) -> bool:
@@ -315,6 +332,12 @@ def undo(game: AnyGame, table: Table, seat: Seat, version: int | None = None) ->
     """``seat`` takes back its last step, or every step after ``version``."""
     if status(game, table) != "active":
         raise Rejected("game_not_active", "Only a game under way has steps to take back.")
+    if table.undos >= MOST_UNDOS:
+        raise Rejected(
+            "undo_limit",
+            f"You have taken back steps {MOST_UNDOS} times this turn, the most a turn allows: play on.",
+            {"most": MOST_UNDOS},
+        )
     mine = undo_versions(table, seat)
     if not mine:
         raise Rejected(
@@ -345,7 +368,7 @@ def evolve(game: AnyGame, table: Table | None, event: Any) -> Table:
     if table.covered:  # an event of an undoable step
         return msgspec.structs.replace(table, state=state, covered=table.covered - 1, version=table.version + 1)
     # a step that cannot be taken back: nothing before it can be either
-    return msgspec.structs.replace(table, state=state, checkpoints=(), version=table.version + 1)
+    return msgspec.structs.replace(table, state=state, checkpoints=(), undos=0, version=table.version + 1)
 
 
 def _opened(game: AnyGame, event: TableOpened) -> Table:
@@ -382,7 +405,9 @@ def _undoable(game: AnyGame, table: Table, event: Undoable) -> Table:
 def _steps_undone(game: AnyGame, table: Table, event: StepsUndone) -> Table:
     kept = tuple(c for c in table.checkpoints if c.version < event.version)
     back = next(c for c in table.checkpoints if c.version == event.version)
-    return msgspec.structs.replace(table, state=back.state, checkpoints=kept, covered=0, version=table.version + 1)
+    return msgspec.structs.replace(
+        table, state=back.state, checkpoints=kept, covered=0, undos=table.undos + 1, version=table.version + 1
+    )
 
 
 def _seat_resigned(game: AnyGame, table: Table, event: SeatResigned) -> Table:
@@ -392,7 +417,7 @@ def _seat_resigned(game: AnyGame, table: Table, event: SeatResigned) -> Table:
     seats[event.seat] = SeatInfo(left.seat, left.name, event.bot)
     resigned = (*table.resigned, event.seat)
     return msgspec.structs.replace(
-        table, seats=tuple(seats), resigned=resigned, checkpoints=(), version=table.version + 1
+        table, seats=tuple(seats), resigned=resigned, checkpoints=(), undos=0, version=table.version + 1
     )
 
 
@@ -435,7 +460,10 @@ def undo_versions(table: Table, seat: Seat) -> list[int]:
     """The versions ``seat`` may go back to with ``Undo``, oldest first (none: nothing to undo).
 
     Kept apart from the legal commands, so that a client choosing among those (a bot) never
-    walks back and forth; a frontend shows an undo button while this is not empty."""
+    walks back and forth; a frontend shows an undo button while this is not empty. None once
+    the turn has used its ``MOST_UNDOS``."""
+    if table.undos >= MOST_UNDOS:
+        return []
     return [c.version for c in table.checkpoints if c.seat == seat]
 
 
@@ -451,6 +479,14 @@ def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> l
     if current == "open":
         raise Rejected("game_not_started", "The game starts when every seat is taken.")
     if current == "finished":
+        ended = outcome(game, table)
+        if isinstance(ended, Abandoned) and ended.reason == "too_long":
+            raise Rejected(
+                "game_too_long",
+                f"This game has gone on for {table.version} moves and events, the most a game of {game.title} "
+                "may have: it is over with no winner, and nothing more can be played.",
+                {"most": game.most_events},
+            )
         raise Rejected("game_over", "This game is over.")
     if isinstance(command, TimeUp):
         return time_up(game, table, command, seat, ctx)
@@ -459,11 +495,56 @@ def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> l
     elif isinstance(command, Undo):
         events = undo(game, table, seat, command.version)
     else:
+        check_awaited(game, table.state, seat, seat_names(table))
         rng = RecordingRng(ctx.rng)
         events = game.decide(table.state, command, seat, Ctx(rng=rng, now_ms=ctx.now_ms))
         if seat >= 0 and can_undo(game, table.players, seat, table.state, events, rng.used):
             events = [Undoable(seat=seat, events=len(events)), *events]
     return ticked(table, events, seat, ctx)
+
+
+def check_awaited(game: AnyGame, state: Any, seat: Seat, names: Sequence[str] = ()) -> None:
+    """The seat guard, the same for every game and derived from ``awaited``: a command from a
+    seat the game does not await is refused here, naming whom it awaits. A seat awaited for
+    something else (a reaction, while its turn's action is due) gets the game's own answer.
+
+    The clock (``CLOCK``) is awaited while the game has a window open (its deadlines): which
+    window, and whether its time has come, the game judges."""
+    if seat == CLOCK:
+        if not game.deadlines(state):
+            raise Rejected("window_closed", "No window of the game is open for the clock to close.")
+        return
+    awaited = game.awaited(state)
+    if any(a.seat == seat for a in awaited):
+        return
+    seats = list(dict.fromkeys(a.seat for a in awaited))
+    details: dict[str, Any] = {"awaiting": seats}
+    if len(seats) == 1:
+        details["turn"] = seats[0]
+    raise Rejected("not_your_turn", f"It is not your turn: the game awaits {_whom(seats, names)}.", details)
+
+
+def _whom(seats: Sequence[Seat], names: Sequence[str]) -> str:
+    """``Ana``, ``Ana and Rui``, ``Ana, Rui and Eva`` (``Player 2`` for a seat without a name)."""
+    if not seats:
+        return "nobody now"
+    told = [names[s] if s < len(names) and names[s] else f"Player {s + 1}" for s in seats]
+    return told[0] if len(told) == 1 else f"{', '.join(told[:-1])} and {told[-1]}"
+
+
+def seat_names(table: Table) -> list[str]:
+    return [s.name if s is not None else "" for s in table.seats]
+
+
+def decide_game(game: AnyGame, state: Any, command: Any, seat: Seat, ctx: Ctx, names: Sequence[str] = ()) -> list[Any]:
+    """A game's own decide behind the table's guards, for callers that hold a bare game state
+    (tests, bots imagining a move): a game that is over, or a seat that is not awaited, is refused."""
+    if game.outcome(state) is not None:
+        raise Rejected("game_over", "This game is over.")
+    if seat != CLOCK and not game.awaited(state):  # at rest, only before the opening facts
+        raise Rejected("game_not_started", "The game has not started yet.")
+    check_awaited(game, state, seat, names)
+    return game.decide(state, command, seat, ctx)
 
 
 def ticked(table: Table, events: list[Any], seat: Seat | None, ctx: Ctx) -> list[Any]:

@@ -204,9 +204,6 @@ class Contract:
         self.defs["TableCommand"] = self.union(TABLE_COMMANDS)
         self.defs["TableEvent"] = self.union(TABLE_EVENTS)
         self.defs["LogLine"] = LOG_LINE
-        # Itchy Feet's moves still come from domain.moves.from_list, whose options may offer a whole tuple of
-        # cards: the server sends it, though no pick can carry it back (400 malformed). Goes with from_list.
-        self.defs["Option"]["properties"]["value"]["anyOf"].append({"type": "array", "items": {"type": "string"}})
         for game in self.games:
             self.add_game(game)
         ids = [game.id for game in self.games]
@@ -447,7 +444,7 @@ def asyncapi_schemas(contract: Contract) -> dict[str, Schema]:
 
 
 def asyncapi_tail(contract: Contract) -> str:
-    import yaml  # type: ignore[import-untyped]  # uvicorn[standard] brings it; only this writer needs it
+    import yaml  # type: ignore[import-untyped]  # only this writer needs it
 
     body = yaml.safe_dump(
         {"schemas": asyncapi_schemas(contract)}, sort_keys=False, allow_unicode=True, width=120, default_flow_style=None

@@ -186,7 +186,7 @@ class TableView(msgspec.Struct, kw_only=True):
         return [i for i, s in enumerate(self.seats) if s is None]
 
 
-PickValue = str | int | list[Any]  # a card, a seat, a number, a cell ([row, column])
+PickValue = str | int | list[int]  # a card, a seat, a number, a cell ([row, column])
 
 
 class Pick(msgspec.Struct, frozen=True):

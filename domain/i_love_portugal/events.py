@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import msgspec
 
+from domain import messages
 
-class FirstPlayerCardGiven(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+
+class FirstPlayerCardGiven(messages.Event):
     """The first player, drawn at random; they keep the 1st player card all game."""
 
     seat: int
@@ -20,18 +22,18 @@ class RatingPlaced(msgspec.Struct, frozen=True, kw_only=True):
     price: int
 
 
-class RatingTokensPlaced(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class RatingTokensPlaced(messages.Event):
     """The rating tokens, shuffled, one face up on each region (every region, board order)."""
 
     ratings: tuple[RatingPlaced, ...]
 
 
-class ColourChosen(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ColourChosen(messages.Event):
     seat: int
     colour: str
 
 
-class DrawPileShuffled(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class DrawPileShuffled(messages.Event):
     """A seat's cards were shuffled into its new draw pile: its 10 Backpacks at setup, later its
     discard pile. ``order`` (top first) is secret from every seat."""
 
@@ -40,7 +42,7 @@ class DrawPileShuffled(msgspec.Struct, tag=True, tag_field="type", kw_only=True,
     order: tuple[str, ...] | None = None
 
 
-class HandDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class HandDrawn(messages.Event):
     """Cards from the top of a seat's draw pile into its hand (cards secret to that seat)."""
 
     seat: int
@@ -48,24 +50,24 @@ class HandDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen
     cards: tuple[str, ...] | None = None
 
 
-class NeutralCubesPlaced(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class NeutralCubesPlaced(messages.Event):
     """Two players: a neutral cube on each region of neither player's colour, nor grey nor orange."""
 
     regions: tuple[str, ...]
 
 
-class TouristPlaced(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TouristPlaced(messages.Event):
     seat: int
     region: str
 
 
-class TurnPassedTo(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TurnPassedTo(messages.Event):
     """A seat's turn began."""
 
     seat: int
 
 
-class CardBought(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class CardBought(messages.Event):
     """The top card of a board pile went to the seat's discard pile; ``price`` joins the turn's cost."""
 
     seat: int
@@ -74,14 +76,14 @@ class CardBought(msgspec.Struct, tag=True, tag_field="type", kw_only=True, froze
     price: int
 
 
-class TouristMoved(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TouristMoved(messages.Event):
     seat: int
     origin: str
     to: str
     cost: int
 
 
-class PlaneFlown(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class PlaneFlown(messages.Event):
     """A Plane card played face up from the hand to the discard pile; the tourist flew."""
 
     seat: int
@@ -90,7 +92,7 @@ class PlaneFlown(msgspec.Struct, tag=True, tag_field="type", kw_only=True, froze
     to: str
 
 
-class PhotoBought(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class PhotoBought(messages.Event):
     """A region's photo went to the seat's discard pile, ``price`` joined the turn's cost, the
     seat scored ``price`` points and placed one cube in the region."""
 
@@ -100,13 +102,13 @@ class PhotoBought(msgspec.Struct, tag=True, tag_field="type", kw_only=True, froz
     price: int
 
 
-class LastCubePlaced(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class LastCubePlaced(messages.Event):
     """A seat placed its last cube: the round is finished, then the game ends."""
 
     seat: int
 
 
-class HandDiscarded(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class HandDiscarded(messages.Event):
     """The end of a turn: ``paid`` EUR paid with no change, and the whole hand laid face up on the
     discard pile (public, by our ruling on the discard pile)."""
 
@@ -115,7 +117,7 @@ class HandDiscarded(msgspec.Struct, tag=True, tag_field="type", kw_only=True, fr
     cards: tuple[str, ...]
 
 
-class FinalScoresCounted(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class FinalScoresCounted(messages.Event):
     """The game is over; ``scores`` by seat, colour sets included (details in the outcome)."""
 
     scores: tuple[int, ...] = ()

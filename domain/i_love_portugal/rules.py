@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from itertools import filterfalse
-
 from msgspec.structs import replace
 
+from domain.cards import replaced, without
 from domain.engine import Awaited, Ctx, Pick, Rejected, Seat, Step, fold
 from domain.i_love_portugal.cards import (
     AIRPORTS,
@@ -85,71 +84,62 @@ def setup(state: State, ctx: Ctx) -> list[Event]:
 # -- evolve ------------------------------------------------------------------------------
 
 
-def _cards(seats: tuple[tuple[str, ...], ...], seat: int, cards: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    return (*seats[:seat], cards, *seats[seat + 1 :])
-
-
-def _without(cards: tuple[str, ...], *gone: str) -> tuple[str, ...]:
-    drop = set(gone)
-    return tuple(filterfalse(drop.__contains__, cards))  # the loop in C: a replay calls this often
-
-
 def evolve(state: State, event: Event) -> State:
     # Cases are tried in order: the most frequent facts of a game come first (a replay applies thousands).
     match event:
         case TouristMoved(seat=seat, to=to, cost=cost):
-            tourists = (*state.tourists[:seat], to, *state.tourists[seat + 1 :])
+            tourists = replaced(state.tourists, seat, to)
             return replace(state, tourists=tourists, spent=state.spent + cost)
         case HandDrawn(seat=seat, cards=cards):
             drawn = cards or ()
             return replace(
                 state,
-                draw=_cards(state.draw, seat, _without(state.draw[seat], *drawn)),
-                hands=_cards(state.hands, seat, state.hands[seat] + drawn),
+                draw=replaced(state.draw, seat, without(state.draw[seat], *drawn)),
+                hands=replaced(state.hands, seat, state.hands[seat] + drawn),
             )
         case TurnPassedTo(seat=seat):
             return replace(state, phase="turn", current=seat, spent=0)
         case HandDiscarded(seat=seat, cards=cards):
             return replace(
                 state,
-                hands=_cards(state.hands, seat, _without(state.hands[seat], *cards)),
-                discards=_cards(state.discards, seat, state.discards[seat] + cards),
+                hands=replaced(state.hands, seat, without(state.hands[seat], *cards)),
+                discards=replaced(state.discards, seat, state.discards[seat] + cards),
                 spent=0,
             )
         case PlaneFlown(seat=seat, card=card, to=to):
-            tourists = (*state.tourists[:seat], to, *state.tourists[seat + 1 :])
+            tourists = replaced(state.tourists, seat, to)
             return replace(
                 state,
                 tourists=tourists,
-                hands=_cards(state.hands, seat, _without(state.hands[seat], card)),
-                discards=_cards(state.discards, seat, (*state.discards[seat], card)),
+                hands=replaced(state.hands, seat, without(state.hands[seat], card)),
+                discards=replaced(state.discards, seat, (*state.discards[seat], card)),
             )
         case DrawPileShuffled(seat=seat, order=order):
             pile = order or ()
             return replace(
                 state,
-                draw=_cards(state.draw, seat, pile),
-                discards=_cards(state.discards, seat, _without(state.discards[seat], *pile)),
-                box=_without(state.box, *pile),
+                draw=replaced(state.draw, seat, pile),
+                discards=replaced(state.discards, seat, without(state.discards[seat], *pile)),
+                box=without(state.box, *pile),
             )
         case CardBought(seat=seat, pile=pile, card=card, price=price):
             index = PILE_KINDS.index(pile) if pile in PILE_KINDS else 0
-            piles = (*state.piles[:index], _without(state.piles[index], card), *state.piles[index + 1 :])
+            piles = replaced(state.piles, index, without(state.piles[index], card))
             discard = (*state.discards[seat], card)
             return replace(
-                state, piles=piles, discards=_cards(state.discards, seat, discard), spent=state.spent + price
+                state, piles=piles, discards=replaced(state.discards, seat, discard), spent=state.spent + price
             )
         case PhotoBought(seat=seat, region=region, card=card, price=price):
             index = REGION_INDEX[region]
-            cubes = (*state.cubes[:index], (*state.cubes[index], seat), *state.cubes[index + 1 :])
+            cubes = replaced(state.cubes, index, (*state.cubes[index], seat))
             return replace(
                 state,
-                photo_pile=_without(state.photo_pile, card),
-                discards=_cards(state.discards, seat, (*state.discards[seat], card)),
-                photos=_cards(state.photos, seat, (*state.photos[seat], card)),
+                photo_pile=without(state.photo_pile, card),
+                discards=replaced(state.discards, seat, (*state.discards[seat], card)),
+                photos=replaced(state.photos, seat, (*state.photos[seat], card)),
                 cubes=cubes,
-                cubes_left=(*state.cubes_left[:seat], state.cubes_left[seat] - 1, *state.cubes_left[seat + 1 :]),
-                scores=(*state.scores[:seat], state.scores[seat] + price, *state.scores[seat + 1 :]),
+                cubes_left=replaced(state.cubes_left, seat, state.cubes_left[seat] - 1),
+                scores=replaced(state.scores, seat, state.scores[seat] + price),
                 spent=state.spent + price,
             )
         case FirstPlayerCardGiven(seat=seat):
@@ -157,7 +147,7 @@ def evolve(state: State, event: Event) -> State:
         case RatingTokensPlaced(ratings=ratings):
             return replace(state, ratings=tuple(r.token for r in ratings))
         case ColourChosen(seat=seat, colour=colour):
-            colours = (*state.colours[:seat], colour, *state.colours[seat + 1 :])
+            colours = replaced(state.colours, seat, colour)
             state = replace(state, colours=colours)
             waiting = [s for s in order_from_first(state) if colours[s] is None]
             if waiting:
@@ -167,7 +157,7 @@ def evolve(state: State, event: Event) -> State:
             capacity = tuple(c - 1 if r in regions else c for r, c in zip(REGIONS, state.capacity, strict=True))
             return replace(state, neutral=regions, capacity=capacity)
         case TouristPlaced(seat=seat, region=region):
-            tourists = (*state.tourists[:seat], region, *state.tourists[seat + 1 :])
+            tourists = replaced(state.tourists, seat, region)
             following = None if seat == state.first else (seat - 1) % state.players
             return replace(state, tourists=tourists, current=following)
         case LastCubePlaced():
@@ -226,8 +216,6 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
         raise Rejected("game_over", "This game is over.")
     if state.current is None or state.phase == "setup":
         raise Rejected("game_not_started", "The game has not started yet.")
-    if seat != state.current:
-        raise Rejected("not_your_turn", "It is not your turn.", {"turn": state.current})
     match command:
         case ChooseColour(colour=colour):
             if state.phase != "colour":

@@ -6,21 +6,21 @@ pick by pick (docs/games/itchy-feet.md, "How a move is built").
 
 from __future__ import annotations
 
-import msgspec
+from domain import messages
 
 
-class Draw(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class Draw(messages.Command):
     """Action: take 1 card from the deck."""
 
 
-class Recycle(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class Recycle(messages.Command):
     """Action: discard ``pay`` (2 cards; 1 for the Bargain Hunter), take ``take`` from the discard pile."""
 
     pay: tuple[str, ...]
     take: str
 
 
-class OfferTrade(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class OfferTrade(messages.Command):
     """Offer ``give`` (own cards, face up) to ``target`` for cards of the kinds ``ask``."""
 
     target: int
@@ -28,65 +28,65 @@ class OfferTrade(msgspec.Struct, tag=True, tag_field="type", kw_only=True, froze
     ask: tuple[str, ...]
 
 
-class AcceptTrade(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class AcceptTrade(messages.Command):
     """The offer's target hands over cards of the asked kinds and takes the offered cards."""
 
 
-class RejectTrade(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class RejectTrade(messages.Command):
     """The offer's target turns it down (the only answer for one who lacks the cards)."""
 
 
-class Steal(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class Steal(messages.Command):
     """Action: discard ``pay`` (none for the Pickpocket), take a random card from ``target``'s hand."""
 
     target: int
     pay: str | None = None
 
 
-class Travel(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class Travel(messages.Command):
     """Action: travel to ``country`` (your own first, then the centre one)."""
 
     country: str
 
 
-class DitchForbidden(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class DitchForbidden(messages.Command):
     """Action (the whole turn): discard a forbidden object together with 1 other card."""
 
     forbidden: str
     other: str
 
 
-class Smuggle(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class Smuggle(messages.Command):
     """Action of the Smuggler: hand 1 forbidden object to another player."""
 
     card: str
     target: int
 
 
-class PlaySpecial(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class PlaySpecial(messages.Command):
     """Play a special object from your hand; ``cards`` names what it needs (see the card)."""
 
     card: str
     cards: tuple[str, ...] = ()
 
 
-class PlayMousetrap(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class PlayMousetrap(messages.Command):
     """Reaction: spring a Mousetrap on the action waiting in the open window."""
 
     card: str
 
 
-class PassReaction(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class PassReaction(messages.Command):
     """Reaction: let the action waiting in the open window go ahead."""
 
 
-class DiscardDownToSeven(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class DiscardDownToSeven(messages.Command):
     """Over the hand limit: discard one card (never a forbidden object)."""
 
     card: str
 
 
-class CloseWindow(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class CloseWindow(messages.Command):
     """From the table clock only: close a trade offer or a reaction window whose time is up."""
 
     window: str

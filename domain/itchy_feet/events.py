@@ -7,46 +7,45 @@ from __future__ import annotations
 
 from typing import Literal
 
-import msgspec
-
+from domain import messages
 from domain.itchy_feet.commands import Action
 
 
-class ItchyDeckShuffled(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ItchyDeckShuffled(messages.Event):
     """The deck was formed; ``order`` is top first (secret from every seat)."""
 
     count: int
     order: tuple[str, ...] | None = None
 
 
-class DiscardPileReshuffled(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class DiscardPileReshuffled(messages.Event):
     """The last card of the deck was taken: the discard pile became the new deck (order secret)."""
 
     count: int
     order: tuple[str, ...] | None = None
 
 
-class PassportReceived(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class PassportReceived(messages.Event):
     """Setup 1: a passport into a seat's hand (secret to that seat); the rest are set aside."""
 
     seat: int
     card: str | None = None
 
 
-class CharactersDealt(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class CharactersDealt(messages.Event):
     """Setup 1 (characters): one character face up before each seat."""
 
     characters: tuple[str, ...]
 
 
-class CountriesDealt(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class CountriesDealt(messages.Event):
     """Setup 2: a country before each seat (``own`` by seat) and one in the centre."""
 
     own: tuple[str, ...]
     centre: str
 
 
-class StartingHandDealt(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class StartingHandDealt(messages.Event):
     """Setup 3: cards from the top of the deck (secret to that seat)."""
 
     seat: int
@@ -54,18 +53,18 @@ class StartingHandDealt(msgspec.Struct, tag=True, tag_field="type", kw_only=True
     cards: tuple[str, ...] | None = None
 
 
-class FirstTravellerChosen(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class FirstTravellerChosen(messages.Event):
     """The seat whose country's capital lies closest to the centre country's capital."""
 
     seat: int
     distances_km: tuple[int, ...]
 
 
-class TravelTurnBegan(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TravelTurnBegan(messages.Event):
     seat: int
 
 
-class ItchyCardDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ItchyCardDrawn(messages.Event):
     """A card from the top of the deck into a hand (secret to that seat)."""
 
     seat: int
@@ -73,7 +72,7 @@ class ItchyCardDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=True, f
     card: str | None = None
 
 
-class EventCardDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class EventCardDrawn(messages.Event):
     """An event came off the deck: it is resolved at once, face up, then discarded."""
 
     seat: int
@@ -81,7 +80,7 @@ class EventCardDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=True, f
     nested: bool = False  # drawn while another event was resolving: discarded with no effect
 
 
-class CardsDiscarded(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class CardsDiscarded(messages.Event):
     """Cards from a hand to the discard pile, face up."""
 
     seat: int
@@ -89,12 +88,12 @@ class CardsDiscarded(msgspec.Struct, tag=True, tag_field="type", kw_only=True, f
     reason: Literal["recycle", "steal", "ditch", "hand_limit", "special", "lost_luggage"]
 
 
-class CardTakenFromDiscard(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class CardTakenFromDiscard(messages.Event):
     seat: int
     card: str
 
 
-class ActionDeclared(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ActionDeclared(messages.Event):
     """Special objects in play: the action waits in a reaction window before it happens."""
 
     window: str
@@ -103,12 +102,12 @@ class ActionDeclared(msgspec.Struct, tag=True, tag_field="type", kw_only=True, f
     opened_at_ms: int
 
 
-class ReactionPassed(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ReactionPassed(messages.Event):
     window: str
     seat: int
 
 
-class MousetrapSprung(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class MousetrapSprung(messages.Event):
     """A Mousetrap interrupts the waiting action: it does not happen and that turn ends."""
 
     window: str
@@ -117,14 +116,14 @@ class MousetrapSprung(msgspec.Struct, tag=True, tag_field="type", kw_only=True, 
     interrupted: int
 
 
-class ReactionWindowClosed(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ReactionWindowClosed(messages.Event):
     """Every seat passed, or the time ran out: the waiting action happens now."""
 
     window: str
     timed_out: bool = False
 
 
-class TradeOffered(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TradeOffered(messages.Event):
     window: str
     offerer: int
     target: int
@@ -133,16 +132,16 @@ class TradeOffered(msgspec.Struct, tag=True, tag_field="type", kw_only=True, fro
     opened_at_ms: int
 
 
-class TradeAccepted(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TradeAccepted(messages.Event):
     window: str
 
 
-class TradeRejected(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TradeRejected(messages.Event):
     window: str
     timed_out: bool = False
 
 
-class TradeCompleted(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TradeCompleted(messages.Event):
     """The cards changed hands, face up."""
 
     offerer: int
@@ -151,7 +150,7 @@ class TradeCompleted(msgspec.Struct, tag=True, tag_field="type", kw_only=True, f
     received: tuple[str, ...]
 
 
-class CardStolen(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class CardStolen(messages.Event):
     """A random card moved from ``victim`` to ``thief`` (the card is secret to those two)."""
 
     thief: int
@@ -159,7 +158,7 @@ class CardStolen(msgspec.Struct, tag=True, tag_field="type", kw_only=True, froze
     card: str | None = None
 
 
-class CardPassed(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class CardPassed(messages.Event):
     """A random card moved from ``giver`` to ``receiver`` (secret to those two)."""
 
     giver: int
@@ -167,7 +166,7 @@ class CardPassed(msgspec.Struct, tag=True, tag_field="type", kw_only=True, froze
     card: str | None = None
 
 
-class Travelled(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class Travelled(messages.Event):
     """A travel: the whole ``hand`` shown to everyone, ``used`` discarded, the country done."""
 
     seat: int
@@ -176,7 +175,7 @@ class Travelled(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen
     used: tuple[str, ...]
 
 
-class ForbiddenHandedOver(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ForbiddenHandedOver(messages.Event):
     """The Smuggler handed a forbidden object to another seat, face up."""
 
     giver: int
@@ -184,14 +183,14 @@ class ForbiddenHandedOver(msgspec.Struct, tag=True, tag_field="type", kw_only=Tr
     card: str
 
 
-class SpecialPlayed(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class SpecialPlayed(messages.Event):
     """A special object was played face up and discarded; its effect follows."""
 
     seat: int
     card: str
 
 
-class CountryReplaced(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class CountryReplaced(messages.Event):
     """A country went aside and one from aside took its place (``seat`` None: the centre)."""
 
     seat: int | None
@@ -199,20 +198,20 @@ class CountryReplaced(msgspec.Struct, tag=True, tag_field="type", kw_only=True, 
     new: str
 
 
-class TurnEnded(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TurnEnded(messages.Event):
     """The action is done (or interrupted); the next turn starts once nobody is over the limit."""
 
     seat: int
 
 
-class TurnPassed(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TurnPassed(messages.Event):
     """The player awaited for an action had none at all: its turn passes (docs, Rulings: never without
     an action). An automatic fact, like the empty hand's draw; no shipped game reaches it."""
 
     seat: int
 
 
-class TripWon(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TripWon(messages.Event):
     seat: int
     how: Literal["centre", "postcards"]
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from msgspec.structs import replace
 
+from domain.cards import replaced, without
 from domain.engine import CLOCK, Awaited, Ctx, Deadline, Rejected, Seat
 from domain.itchy_feet.cards import (
     CARD_FILE,
@@ -143,24 +144,13 @@ def setup(state: State, ctx: Ctx) -> list[Event]:
 # -- evolve ------------------------------------------------------------------------------
 
 
-def _without(cards: tuple[str, ...], gone: Iterable[str]) -> tuple[str, ...]:
-    out = list(cards)
-    for card in gone:
-        out.remove(card)
-    return tuple(out)
-
-
-def _set(seats: tuple[tuple[str, ...], ...], seat: int, cards: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    return (*seats[:seat], cards, *seats[seat + 1 :])
-
-
 def _move(state: State, giver: int, receiver: int, cards: tuple[str, ...]) -> State:
-    hands = _set(state.hands, giver, _without(state.hands[giver], cards))
-    return replace(state, hands=_set(hands, receiver, hands[receiver] + cards))
+    hands = replaced(state.hands, giver, without(state.hands[giver], *cards))
+    return replace(state, hands=replaced(hands, receiver, hands[receiver] + cards))
 
 
 def _to_discard(state: State, seat: int, cards: tuple[str, ...]) -> State:
-    hands = _set(state.hands, seat, _without(state.hands[seat], cards))
+    hands = replaced(state.hands, seat, without(state.hands[seat], *cards))
     return replace(state, hands=hands, discard=state.discard + cards)
 
 
@@ -173,8 +163,8 @@ def evolve(state: State, event: Event) -> State:
             return replace(state, phase="end", trade=None, window=None)
         case ItchyCardDrawn(seat=seat, card=card):
             drawn = card if card is not None else state.deck[0]
-            hands = _set(state.hands, seat, (*state.hands[seat], drawn))
-            return replace(state, deck=_without(state.deck, [drawn]), hands=hands)
+            hands = replaced(state.hands, seat, (*state.hands[seat], drawn))
+            return replace(state, deck=without(state.deck, drawn), hands=hands)
         case CardsDiscarded(seat=seat, cards=cards):
             return _to_discard(state, seat, cards)
         case CardStolen(thief=thief, victim=victim, card=card):
@@ -191,7 +181,7 @@ def evolve(state: State, event: Event) -> State:
         case CharactersDealt(characters=characters):
             return replace(state, characters=characters)
         case PassportReceived(seat=seat, card=card):
-            hands = _set(state.hands, seat, (*state.hands[seat], card or ""))
+            hands = replaced(state.hands, seat, (*state.hands[seat], card or ""))
             held = {c for hand in hands for c in hand}
             return replace(state, hands=hands, passports_aside=tuple(p for p in PASSPORTS if p not in held))
         case CountriesDealt(own=own, centre=centre):
@@ -200,13 +190,13 @@ def evolve(state: State, event: Event) -> State:
         case StartingHandDealt(seat=seat, cards=cards):
             dealt = cards or ()
             return replace(
-                state, deck=_without(state.deck, dealt), hands=_set(state.hands, seat, state.hands[seat] + dealt)
+                state, deck=without(state.deck, *dealt), hands=replaced(state.hands, seat, state.hands[seat] + dealt)
             )
         case EventCardDrawn(card=card):
-            return replace(state, deck=_without(state.deck, [card]), discard=(*state.discard, card))
+            return replace(state, deck=without(state.deck, card), discard=(*state.discard, card))
         case CardTakenFromDiscard(seat=seat, card=card):
-            hands = _set(state.hands, seat, (*state.hands[seat], card))
-            return replace(state, discard=_without(state.discard, [card]), hands=hands)
+            hands = replaced(state.hands, seat, (*state.hands[seat], card))
+            return replace(state, discard=without(state.discard, card), hands=hands)
         case ActionDeclared(window=window, seat=seat, action=action, opened_at_ms=at):
             waiting = tuple(s for s in range(state.players) if s != seat)
             opened = Window(window=window, seat=seat, action=action, opened_at_ms=at, waiting=waiting)
@@ -234,7 +224,7 @@ def evolve(state: State, event: Event) -> State:
             gone: tuple[str | None, ...] = tuple(
                 None if s == seat and c == country else c for s, c in enumerate(state.own)
             )
-            travelled = _set(state.travelled, seat, (*state.travelled[seat], country))
+            travelled = replaced(state.travelled, seat, (*state.travelled[seat], country))
             return replace(state, own=gone, travelled=travelled)
         case SpecialPlayed(seat=seat, card=card):
             return _to_discard(state, seat, (card,))
@@ -565,11 +555,7 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
         return _close_window(state, command, seat, ctx)
     if seat == CLOCK:
         raise Rejected("clock_closes_windows_only", "The table clock only closes windows whose time is up.")
-    waiting = awaited(state)
-    reasons = {a.reason for a in waiting if a.seat == seat}
-    if not reasons:
-        seats = [a.seat for a in waiting]
-        raise Rejected("not_your_turn", "The game is waiting for another player.", {"awaiting": seats})
+    reasons = {a.reason for a in awaited(state) if a.seat == seat}  # not empty: the table's guard saw to it
     reason = REASONS.get(type(command), "action")
     if reason not in reasons:
         wanted = sorted(reasons)[0]

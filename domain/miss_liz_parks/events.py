@@ -5,12 +5,12 @@ Visibility of each event type is declared in ``views.REDACTIONS``; every other t
 
 from __future__ import annotations
 
-import msgspec
+from domain import messages
 
 Cell = tuple[int, int]
 
 
-class StartingPlayerDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class StartingPlayerDrawn(messages.Event):
     """The first player, drawn at random; themes are chosen from this seat on, clockwise. ``rules``:
     the rules version the game is played by (state.RULES; logs from before it was recorded: 1)."""
 
@@ -18,33 +18,33 @@ class StartingPlayerDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=Tr
     rules: int = 1
 
 
-class ThemeChosen(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ThemeChosen(messages.Event):
     seat: int
     theme: str
 
 
-class TilesRemovedUnseen(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TilesRemovedUnseen(messages.Event):
     """5 random tiles of each theme in play and 5 No Theme tiles left the game (which: secret)."""
 
     count: int
     tiles: tuple[str, ...] | None = None
 
 
-class ProjectPilesDealt(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ProjectPilesDealt(messages.Event):
     """The shuffled tiles in 5 project piles, one per round (their order: secret)."""
 
     sizes: tuple[int, ...]
     piles: tuple[tuple[str, ...], ...] | None = None
 
 
-class PlanningDeckShuffled(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class PlanningDeckShuffled(messages.Event):
     """The planning cards in play, shuffled; ``order`` top first (secret)."""
 
     count: int
     order: tuple[str, ...] | None = None
 
 
-class PlanningCardsDealt(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class PlanningCardsDealt(messages.Event):
     """Two planning cards from the top of the deck to look at (cards: only that seat)."""
 
     seat: int
@@ -52,18 +52,18 @@ class PlanningCardsDealt(msgspec.Struct, tag=True, tag_field="type", kw_only=Tru
     cards: tuple[str, ...] | None = None
 
 
-class EntrancePlaced(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class EntrancePlaced(messages.Event):
     seat: int
     tile: str
     cell: Cell
 
 
-class FirstStreetPlaced(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class FirstStreetPlaced(messages.Event):
     seat: int
     cell: Cell
 
 
-class PlanningCardKept(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class PlanningCardKept(messages.Event):
     """One card kept, the other (if any) under the deck (both: only that seat)."""
 
     seat: int
@@ -71,19 +71,19 @@ class PlanningCardKept(msgspec.Struct, tag=True, tag_field="type", kw_only=True,
     returned: str | None = None
 
 
-class PlanningCardReturned(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class PlanningCardReturned(messages.Event):
     """A 4th card made the seat put one under the deck (which: only that seat)."""
 
     seat: int
     card: str | None = None
 
 
-class ParkRoundBegan(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ParkRoundBegan(messages.Event):
     round: int
     order: tuple[int, ...]  # turn order of the round
 
 
-class ProjectsLaidOut(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ProjectsLaidOut(messages.Event):
     """The round's pile laid out: the first tiles in the cost 4 row, the rest in the cost 3 row."""
 
     round: int
@@ -91,7 +91,7 @@ class ProjectsLaidOut(msgspec.Struct, tag=True, tag_field="type", kw_only=True, 
     cost3: tuple[str, ...]
 
 
-class IncomeCollected(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class IncomeCollected(messages.Event):
     """Income phase: what the seat's active buildings and bonuses pay, and its new income."""
 
     seat: int
@@ -99,11 +99,11 @@ class IncomeCollected(msgspec.Struct, tag=True, tag_field="type", kw_only=True, 
     income: int
 
 
-class ParkTurnBegan(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ParkTurnBegan(messages.Event):
     seat: int
 
 
-class TileBought(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TileBought(messages.Event):
     """Paid ``cost`` and left a purchase token in the tile's place on the projects board."""
 
     seat: int
@@ -112,25 +112,25 @@ class TileBought(msgspec.Struct, tag=True, tag_field="type", kw_only=True, froze
     column: int
 
 
-class TileBuilt(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TileBuilt(messages.Event):
     seat: int
     tile: str
     cell: Cell
 
 
-class StreetsBuilt(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class StreetsBuilt(messages.Event):
     seat: int
     cells: tuple[Cell, ...]
     cost: int
 
 
-class EmployeesHired(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class EmployeesHired(messages.Event):
     seat: int
     count: int
     cost: int
 
 
-class PlanningCardsDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class PlanningCardsDrawn(messages.Event):
     """Paid ``cost`` to look at the top cards of the planning deck (cards: only that seat)."""
 
     seat: int
@@ -139,36 +139,36 @@ class PlanningCardsDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=Tru
     cards: tuple[str, ...] | None = None
 
 
-class PassedForTheRound(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class PassedForTheRound(messages.Event):
     """``position`` in the passing order (0 first), which is next round's turn order."""
 
     seat: int
     position: int
 
 
-class EmployeeAssigned(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class EmployeeAssigned(messages.Event):
     seat: int
     cell: Cell
 
 
-class EmployeeMoved(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class EmployeeMoved(messages.Event):
     seat: int
     source: Cell
     target: Cell
 
 
-class ThemeTokenPlaced(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ThemeTokenPlaced(messages.Event):
     seat: int
     cell: Cell
     theme: str
 
 
-class InvestmentTaken(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class InvestmentTaken(messages.Event):
     seat: int
     amount: int
 
 
-class ActivationRewarded(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ActivationRewarded(messages.Event):
     """An Administration or Board of Directors became active: what it gave (from the supplies left)."""
 
     seat: int
@@ -178,7 +178,7 @@ class ActivationRewarded(msgspec.Struct, tag=True, tag_field="type", kw_only=Tru
     purchase_tokens: int = 0
 
 
-class ActivationRewardReturned(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ActivationRewardReturned(messages.Event):
     """The employee left an Administration or Board of Directors: what it gave went back."""
 
     seat: int
@@ -188,7 +188,7 @@ class ActivationRewardReturned(msgspec.Struct, tag=True, tag_field="type", kw_on
     purchase_tokens: int = 0
 
 
-class ParkRoundEnded(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ParkRoundEnded(messages.Event):
     """Purchase tokens went home; ``cost2`` is the cost 2 row after maintenance, ``discarded``
     what maintenance pushed off (after round 5 there is no maintenance)."""
 
@@ -197,7 +197,7 @@ class ParkRoundEnded(msgspec.Struct, tag=True, tag_field="type", kw_only=True, f
     discarded: tuple[str, ...] = ()
 
 
-class ParkGameEnded(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class ParkGameEnded(messages.Event):
     """The end of round 5; ``scores`` (final happiness) by seat, details in the outcome."""
 
     scores: tuple[int, ...] = ()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from domain.cards import replaced, without
 from domain.engine import Awaited, Ctx, Rejected, Seat, fold
 from domain.miss_liz_parks.commands import (
     AssignEmployee,
@@ -148,7 +149,7 @@ def _deal(state: State, ctx: Ctx) -> list[Event]:
 
 
 def _park(state: State, seat: int, park: Park) -> State:
-    return replace(state, parks=(*state.parks[:seat], park, *state.parks[seat + 1 :]))
+    return replace(state, parks=replaced(state.parks, seat, park))
 
 
 def _building(park: Park, cell: Cell, building: Building) -> Park:
@@ -222,7 +223,7 @@ def evolve(state: State, event: Event) -> State:
             return _park(state, seat, park)
         case PlanningCardReturned(seat=seat, card=card):
             park = state.parks[seat]
-            park = replace(park, planning=tuple(c for c in park.planning if c != card))
+            park = replace(park, planning=without(park.planning, card or ""))
             state = replace(state, planning_deck=(*state.planning_deck, card or ""), step="free")
             return _park(state, seat, park)
         case ParkRoundBegan(round=number, order=order):
@@ -336,8 +337,6 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
         return _decide_opening(state, command, seat)
     if isinstance(command, ChooseTheme | PlaceEntrance | PlaceFirstStreet):
         raise Rejected("setup_over", "Every park is already set up.")
-    if seat != state.current:
-        raise Rejected("not_your_turn", "It is not your turn.", {"turn": state.current})
     park = state.parks[seat]
     step = state.step
     if step == "build" and not isinstance(command, BuildTile):
@@ -459,8 +458,6 @@ def _next_seat(state: State, seat: int) -> int:
 def _decide_theme(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
     if not isinstance(command, ChooseTheme):
         raise Rejected("setup_not_done", "Every player must choose a theme and set up their park first.")
-    if seat != state.current:
-        raise Rejected("not_your_turn", "Another player is choosing a theme.", {"turn": state.current})
     if command.theme not in THEME_IDS:
         raise Rejected("unknown_theme", "There is no such theme.", {"field": "theme"})
     if any(p.theme == command.theme for p in state.parks):
@@ -471,8 +468,6 @@ def _decide_theme(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[
 
 
 def _decide_opening(state: State, command: Command, seat: Seat) -> list[Event]:
-    if not 0 <= seat < state.players:
-        raise Rejected("not_your_turn", "Only players set up parks.")
     park = state.parks[seat]
     gate = entrance(park)
     match command:

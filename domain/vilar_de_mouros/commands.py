@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-import msgspec
+from domain import messages
 
 
-class DrawFromDeck(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class DrawFromDeck(messages.Command):
     """Draw the top card of the face-down deck into your hand."""
 
 
-class DrawFromCentre(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class DrawFromCentre(messages.Command):
     """Draw one face-up card from the centre of the table into your hand."""
 
     card: str
 
 
-class PlaceCards(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class PlaceCards(messages.Command):
     """After drawing two cards: one hand card to the centre, another to your personal area."""
 
     centre: str
     personal: str
 
 
-class TakeBonus(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TakeBonus(messages.Command):
     """Instead of drawing: take one face-up bonus card into your personal area."""
 
     card: str

@@ -7,24 +7,24 @@ from __future__ import annotations
 
 from typing import Literal
 
-import msgspec
+from domain import messages
 
 
-class DeckShuffled(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class DeckShuffled(messages.Event):
     """The game cards were shuffled; ``order`` is top first (secret from every seat)."""
 
     count: int
     order: tuple[str, ...] | None = None
 
 
-class BonusDeckShuffled(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class BonusDeckShuffled(messages.Event):
     """The bonus cards were shuffled; ``order`` is top first (secret from every seat)."""
 
     count: int
     order: tuple[str, ...] | None = None
 
 
-class CardsDealt(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class CardsDealt(messages.Event):
     """A seat was dealt its opening hand from the top of the deck (cards secret to that seat)."""
 
     seat: int
@@ -32,23 +32,23 @@ class CardsDealt(msgspec.Struct, tag=True, tag_field="type", kw_only=True, froze
     cards: tuple[str, ...] | None = None
 
 
-class BonusRowRevealed(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class BonusRowRevealed(messages.Event):
     """The opening row of face-up bonus cards, from the top of the bonus deck."""
 
     cards: tuple[str, ...]
 
 
-class FirstPlayerDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class FirstPlayerDrawn(messages.Event):
     """The first player, drawn at random."""
 
     seat: int
 
 
-class TurnStarted(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class TurnStarted(messages.Event):
     seat: int
 
 
-class CardDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class CardDrawn(messages.Event):
     """A card drawn into a hand: from the deck (card secret to the drawer) or the centre (public)."""
 
     seat: int
@@ -56,7 +56,7 @@ class CardDrawn(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen
     card: str | None = None
 
 
-class CardsPlaced(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class CardsPlaced(messages.Event):
     """One hand card went to the centre and another to the seat's personal area, both face up."""
 
     seat: int
@@ -64,18 +64,18 @@ class CardsPlaced(msgspec.Struct, tag=True, tag_field="type", kw_only=True, froz
     personal: str
 
 
-class BonusTaken(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class BonusTaken(messages.Event):
     seat: int
     card: str
 
 
-class BonusRevealed(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class BonusRevealed(messages.Event):
     """The top bonus card was turned face up to refill the row."""
 
     card: str
 
 
-class GameEnded(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
+class GameEnded(messages.Event):
     """Every personal area is full; ``scores`` by seat (details in the outcome)."""
 
     scores: tuple[int, ...] = ()

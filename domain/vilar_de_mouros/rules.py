@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from itertools import filterfalse
-
 from msgspec.structs import replace
 
+from domain.cards import replaced, without
 from domain.engine import NO_MOVE, Awaited, Ctx, Pick, Rejected, Seat, Step, fold
 from domain.moves import Chosen, menu, offer, pick_one, send
 from domain.vilar_de_mouros.cards import BONUS_CARDS, DEAL, GAME_CARDS
@@ -53,49 +52,37 @@ def setup(state: State, ctx: Ctx) -> list[Event]:
 # -- evolve ------------------------------------------------------------------------------
 
 
-def _without(cards: tuple[str, ...], *gone: str) -> tuple[str, ...]:
-    if len(gone) == 1 and gone[0] in cards:  # the common case (a card drawn, taken, revealed): slices, no loop
-        i = cards.index(gone[0])  # card ids are unique, so it is there once
-        return cards[:i] + cards[i + 1 :]
-    drop = set(gone)
-    return tuple(filterfalse(drop.__contains__, cards))  # the loop in C (a deal removes a hand from the deck)
-
-
-def _set(seats: tuple[tuple[str, ...], ...], seat: int, cards: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    return (*seats[:seat], cards, *seats[seat + 1 :])
-
-
 def evolve(state: State, event: Event) -> State:
     # Cases are tried in order: the most frequent facts of a game come first (a replay applies thousands).
     match event:
         case CardDrawn(seat=seat, source=source, card=card):
             if source == "deck":
                 drawn = card if card is not None else state.deck[0]
-                state = replace(state, deck=_without(state.deck, drawn))
+                state = replace(state, deck=without(state.deck, drawn))
             else:
                 drawn = card or ""
-                state = replace(state, centre=_without(state.centre, drawn))
-            hands = _set(state.hands, seat, state.hands[seat] + (drawn,))
+                state = replace(state, centre=without(state.centre, drawn))
+            hands = replaced(state.hands, seat, state.hands[seat] + (drawn,))
             return replace(state, hands=hands, phase="draw" if state.phase == "action" else "place")
         case TurnStarted(seat=seat):
             return replace(state, current=seat, phase="action")
         case CardsPlaced(seat=seat, centre=to_centre, personal=to_personal):
             return replace(
                 state,
-                hands=_set(state.hands, seat, _without(state.hands[seat], to_centre, to_personal)),
+                hands=replaced(state.hands, seat, without(state.hands[seat], to_centre, to_personal)),
                 centre=(*state.centre, to_centre),
-                personal=_set(state.personal, seat, state.personal[seat] + (to_personal,)),
+                personal=replaced(state.personal, seat, state.personal[seat] + (to_personal,)),
                 phase="turn_over",
             )
         case BonusTaken(seat=seat, card=card):
             return replace(
                 state,
-                bonus_row=_without(state.bonus_row, card),
-                personal=_set(state.personal, seat, state.personal[seat] + (card,)),
+                bonus_row=without(state.bonus_row, card),
+                personal=replaced(state.personal, seat, state.personal[seat] + (card,)),
                 phase="turn_over",
             )
         case BonusRevealed(card=card):
-            return replace(state, bonus_row=(*state.bonus_row, card), bonus_deck=_without(state.bonus_deck, card))
+            return replace(state, bonus_row=(*state.bonus_row, card), bonus_deck=without(state.bonus_deck, card))
         case DeckShuffled(order=order):
             return replace(state, deck=order or ())
         case BonusDeckShuffled(order=order):
@@ -103,9 +90,9 @@ def evolve(state: State, event: Event) -> State:
         case CardsDealt(seat=seat, cards=cards):
             dealt = cards or ()
             hand = state.hands[seat] + dealt
-            return replace(state, deck=_without(state.deck, *dealt), hands=_set(state.hands, seat, hand))
+            return replace(state, deck=without(state.deck, *dealt), hands=replaced(state.hands, seat, hand))
         case BonusRowRevealed(cards=cards):
-            return replace(state, bonus_row=cards, bonus_deck=_without(state.bonus_deck, *cards))
+            return replace(state, bonus_row=cards, bonus_deck=without(state.bonus_deck, *cards))
         case FirstPlayerDrawn():
             return state
         case GameEnded():
@@ -167,8 +154,6 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
         raise Rejected("game_over", "This game is over.")
     if state.current is None or state.phase not in ("action", "draw", "place"):
         raise Rejected("game_not_started", "The game has not started yet.")
-    if seat != state.current:
-        raise Rejected("not_your_turn", "It is not your turn.", {"turn": state.current})
     match command:
         case DrawFromDeck():
             _check_may_draw(state, seat)

@@ -609,6 +609,26 @@ def option_key(field: str, value: Any) -> str:
     return json.dumps([field, value], separators=(",", ":"))
 
 
+async def an_offer_to(table: Table, seat: int, target: int) -> dict[str, Any] | None:
+    """A trade ``seat`` may offer ``target``, built by picks (the first card to give, the first kind to
+    ask for): trades are too many to list whole; None when it may not offer one now."""
+    picks = [{"field": "type", "value": "OfferTrade"}, {"field": "target", "value": target}]
+    first = await table.server.http.get(f"{API}/games/{table.game_id}/legal-commands", headers=table.auth(seat))
+    if not any(o["value"] == "OfferTrade" for o in first.json()["step"].get("options", [])):
+        return None
+    step = (await moves(table, seat, picks[:1]))["step"]
+    if not any(o["value"] == target for o in step.get("options", [])):
+        return None
+    for wanted in ("give", "ask"):
+        step = (await moves(table, seat, picks))["step"]
+        option = next(o for o in step["options"] if o["field"] == wanted)
+        if option.get("command"):
+            return dict(option["command"])
+        picks.append({"field": wanted, "value": option["value"]})
+    command = (await moves(table, seat, picks))["step"]["command"]
+    return dict(command)
+
+
 async def moves(table: Table, seat: int, picks: list[dict[str, Any]]) -> dict[str, Any]:
     r = await table.server.http.post(
         f"{API}/games/{table.game_id}/moves", json={"picks": picks}, headers=table.auth(seat)
@@ -1004,12 +1024,9 @@ async def test_itchy_feet_trades_steals_and_recycles_by_clicking(server: Running
     # A trade answer: the other traveller offers; the answer is a move of the chooser.
     for _ in range(400):
         awaited = [a["seat"] for a in (await table.table())["awaiting"]]
-        if awaited == [1]:
-            _, commands = await table.legal(1)
-            offered = next((c for c in commands if c["type"] == "OfferTrade" and c["target"] == 0), None)
-            if offered:
-                assert (await server.send(game_id, tokens[1], offered)).status_code == 200
-                break
+        if awaited == [1] and (offered := await an_offer_to(table, 1, target=0)) is not None:
+            assert (await server.send(game_id, tokens[1], offered)).status_code == 200
+            break
         for seat in awaited:
             await table.play(seat)
     else:

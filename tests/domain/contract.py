@@ -1,4 +1,6 @@
-"""The move-building contract, checked the same way for every game (domain/engine.py).
+"""The contract kit every game's tests run (domain/engine.py, domain/table.py).
+
+Moves (the move-building contract):
 
 - sound: every command the picks complete is accepted by ``decide``, every option offered
   leads to at least one complete command, and an option carries a command exactly when
@@ -9,26 +11,85 @@
 - never stuck: a seat the game awaits always has a complete command.
 
 Each game's property tests call these on random reachable states.
+
+Games (``random_game``, ``check_ends_and_replays``): a random game ends (Itchy Feet's is played
+by its test player: uniformly random play almost never ends it), and its log replays to the
+same state, the same outcome, and encodes and decodes unchanged. Old logs fold:
+tests/domain/test_old_logs.py, for every game. Secrets: tests/domain/secrets.py (swapping what a
+viewer cannot see changes nothing it receives).
+
+``Rules(game)`` gives a game's tests the helpers they all need: ``ctx``, ``fold``, ``start``,
+``play``, ``rejection`` and ``result``, the command going through the table's guards.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, Generic, TypeVar
 
-from domain.engine import AnyGame, Ctx, Pick, Rejected, Seat, Step
+import msgspec
+
+from domain.engine import CLOCK, AnyGame, Ctx, Game, Pick, Rejected, Seat, Step, fold
+from domain.table import decide_game
 
 MOST_OPTIONS = 300  # "a few hundred at most"
 
+S = TypeVar("S")
+C = TypeVar("C")
+E = TypeVar("E")
 
-def ctx(seed: int = 0) -> Ctx:
-    return Ctx(rng=random.Random(seed))
+
+def ctx(seed: int = 0, now_ms: int = 0) -> Ctx:
+    return Ctx(rng=random.Random(seed), now_ms=now_ms)
+
+
+class Rules(Generic[S, C, E]):
+    """One game's decide and evolve as its tests use them. ``turn`` says whose turn a state is
+    (the seat a command comes from when a test names none)."""
+
+    def __init__(self, game: Game[S, C, E, Any], turn: Callable[[S], int | None]) -> None:
+        self.game = game
+        self.turn = turn
+
+    def fold(self, state: S, events: Iterable[E]) -> S:
+        return fold(self.game.evolve, state, events)
+
+    def start(self, players: int, options: Any = None, seed: int = 0) -> tuple[S, list[E]]:
+        """A game right after its opening facts, and those facts."""
+        initial = self.game.initial(players, options)
+        events = self.game.setup(initial, ctx(seed))
+        return self.fold(initial, events), events
+
+    def _seat(self, state: S, seat: int | None) -> int:
+        who = self.turn(state) if seat is None else seat
+        assert who is not None, "nobody's turn: name the seat"
+        return who
+
+    def play(self, state: S, command: C, seat: int | None = None, seed: int = 0, now_ms: int = 0) -> tuple[S, list[E]]:
+        """Decide and apply one command (by the seat whose turn it is, unless told)."""
+        events = decide_game(self.game, state, command, self._seat(state, seat), ctx(seed, now_ms))
+        return self.fold(state, events), events
+
+    def rejection(self, state: S, command: C, seat: int | None = None, seed: int = 0, now_ms: int = 0) -> Rejected:
+        """The refusal of a command decide must refuse."""
+        try:
+            decide_game(self.game, state, command, self._seat(state, seat), ctx(seed, now_ms))
+        except Rejected as exc:
+            return exc
+        raise AssertionError(f"{command} was accepted")
+
+    def result(self, state: S, command: C, seat: int, seed: int = 0) -> Any:
+        """What decide answers: the events, or the refusal's code, message and details."""
+        try:
+            return decide_game(self.game, state, command, seat, ctx(seed))
+        except Rejected as exc:
+            return ("rejected", exc.code, exc.message, exc.details)
 
 
 def accepted(game: AnyGame, state: Any, command: Any, seat: Seat, now_ms: int = 0) -> bool:
     try:
-        game.decide(state, command, seat, Ctx(rng=random.Random(0), now_ms=now_ms))
+        decide_game(game, state, command, seat, Ctx(rng=random.Random(0), now_ms=now_ms))
     except Rejected:
         return False
     return True
@@ -162,3 +223,68 @@ def check_moves(
         check_sound(game, state, seat, rng, nodes, now_ms)
         if candidates and seat in candidates:
             check_complete(game, state, seat, candidates[seat], now_ms)
+
+
+# -- whole games ---------------------------------------------------------------------------------
+
+Chooser = Callable[[Any, Seat, random.Random], Any]  # a test player: (state, seat, rng) -> command or None
+MOST_STEPS = 20_000
+
+
+def random_choice(game: AnyGame) -> Chooser:
+    return lambda state, seat, rng: game.random_command(state, seat, rng)
+
+
+def random_game(
+    game: AnyGame,
+    players: int,
+    options: Any,
+    seed: int,
+    choose: Chooser | None = None,
+    check: Callable[[Any, int], None] | None = None,
+    most_steps: int = MOST_STEPS,
+) -> tuple[Any, list[Any], Any]:
+    """A game played to its end by ``choose`` (random moves, built pick by pick, unless told),
+    each step from a seat the game awaits, drawn at random; now and then the clock closes an open
+    window (Itchy Feet's offers and reactions). ``check(state, step)`` runs before every step.
+    Returns the state before the opening facts, every event, and the final state."""
+    rng = random.Random(seed)
+    pick = choose or random_choice(game)
+    start = game.initial(players, options)
+    log: list[Any] = game.setup(start, ctx(seed))
+    state = fold(game.evolve, start, log)
+    for step in range(most_steps):
+        if game.outcome(state) is not None:
+            return start, log, state
+        if check is not None:
+            check(state, step)
+        awaited = game.awaited(state)
+        assert awaited, "someone is always awaited while the game goes on"
+        seat = rng.choice(awaited).seat
+        command = pick(state, seat, rng)
+        assert command is not None, f"seat {seat} is awaited with no move"
+        events = decide_game(game, state, command, seat, ctx(seed + step, now_ms=step))
+        log += events
+        state = fold(game.evolve, state, events)
+        open_windows = game.deadlines(state)
+        if open_windows and rng.random() < 0.05:
+            deadline = open_windows[0]
+            events = decide_game(game, state, deadline.command, CLOCK, ctx(step, now_ms=deadline.due_ms))
+            log += events
+            state = fold(game.evolve, state, events)
+    raise AssertionError(f"{game.id}: no end within {most_steps} steps")
+
+
+def check_ends_and_replays(game: AnyGame, start: Any, log: list[Any], state: Any) -> Any:
+    """A finished game: it awaits nobody and offers nothing, its log replays to the same state and
+    outcome, and the log and the outcome encode and decode unchanged. Returns the outcome."""
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert game.awaited(state) == [] and game.deadlines(state) == []
+    assert all(game.step(state, seat).empty for seat in range(len(outcome.scores)))
+    replayed = fold(game.evolve, start, log)
+    assert replayed == state and game.outcome(replayed) == outcome
+    assert sorted(outcome.places)[0] == 1 and all(outcome.places[w] == 1 for w in outcome.winners)
+    assert msgspec.json.decode(msgspec.json.encode(outcome), type=game.outcome_type) == outcome
+    assert msgspec.json.decode(msgspec.json.encode(log), type=list[game.event_type]) == log  # type: ignore[name-defined]
+    return outcome

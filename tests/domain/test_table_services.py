@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import msgspec
@@ -11,10 +12,13 @@ from domain.catalog import GAMES
 from domain.engine import AnyGame, Ctx, Rejected
 from domain.table import (
     Abandoned,
+    Resign,
     SeatResigned,
     Table,
     TableCancelled,
+    Undo,
     cancel,
+    decide,
     event_union,
     evolve,
     fold,
@@ -147,3 +151,29 @@ def test_new_table_facts_round_trip_through_the_stored_form() -> None:
     union = event_union(game)
     for event in (SeatResigned(seat=1, reason="timed_out", bot="greedy"), TableCancelled()):
         assert msgspec.json.decode(msgspec.json.encode(event), type=union) == event
+
+
+@EVERY_GAME
+def test_a_game_whose_log_reaches_its_most_events_is_over_with_no_winner(kind: str) -> None:
+    """The longest a stream may grow (Game.most_events): the step that reaches it is played
+    whole, then the game is over, played to no end, and every command is refused."""
+    game = dataclasses.replace(GAMES[kind], most_events=80)
+    table = started(game, 3)
+    rng = random.Random(2)
+    while status(game, table) == "active":
+        seat, command = next((s, c) for s in range(3) if (c := game.random_command(table.state, s, rng)) is not None)
+        events = decide(game, table, command, seat, Ctx(rng=rng))
+        assert table.version < game.most_events
+        table = apply(game, table, events)
+    assert table.version >= game.most_events
+    assert outcome(game, table) == Abandoned(scores=[0] * 3, places=[1] * 3, winners=[], reason="too_long")
+    for command in (game.random_command(table.state, 0, rng) or Resign(), Resign(), Undo()):
+        with pytest.raises(Rejected) as refused:
+            decide(game, table, command, 0, Ctx(rng=rng))
+        assert refused.value.code == "game_too_long" and "nothing more can be played" in refused.value.message
+
+
+def test_every_game_may_grow_many_times_longer_than_a_long_random_game() -> None:
+    """Random play is the longest play there is (I Love Portugal's five seats: about 3,000 events)."""
+    for game in GAMES.values():
+        assert game.most_events >= 20_000

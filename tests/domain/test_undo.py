@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from domain.catalog import GAMES
 from domain.engine import FULL, AnyGame, Ctx, Rejected
 from domain.table import (
+    MOST_UNDOS,
     StepsUndone,
     Table,
     Undo,
@@ -24,6 +26,7 @@ from domain.table import (
     take_seat,
     undo_versions,
 )
+from domain.vilar_de_mouros.commands import DrawFromCentre
 
 UNDOABLE_GAMES = ["i-love-portugal", "miss-liz-parks", "vilar-de-mouros"]
 
@@ -175,3 +178,39 @@ def test_random_games_with_undos_reach_their_end_and_every_undo_restores_its_che
     for event in log:
         replayed = evolve(game, replayed, event)
     assert replayed == table
+
+
+def test_a_turn_may_take_steps_back_at_most_most_undos_times() -> None:
+    """Vilar de Mouros: draw a card from the centre, take it back, again and again: the fourth
+    undo of the turn is refused, so the loop cannot grow the log while the game stands still."""
+    game = GAMES["vilar-de-mouros"]
+    rng = random.Random(3)
+    table, log = started(game, 2, rng)
+    while not (table.state.centre and table.state.phase == "action"):  # a turn with a centre card to draw
+        table = step(game, table, log, *rng.choice(some_commands(game, table, rng)), rng)
+    seat, card = table.state.current, table.state.centre[0]
+    for _ in range(MOST_UNDOS):
+        table = step(game, table, log, seat, DrawFromCentre(card=card), rng)
+        assert undo_versions(table, seat)
+        table = step(game, table, log, seat, Undo(), rng)
+    table = step(game, table, log, seat, DrawFromCentre(card=card), rng)
+    assert undo_versions(table, seat) == []  # a frontend hides its undo button
+    with pytest.raises(Rejected) as refused:
+        decide(game, table, Undo(), seat, Ctx(rng=rng))
+    assert refused.value.code == "undo_limit" and f"{MOST_UNDOS} times this turn" in refused.value.message
+
+
+@pytest.mark.parametrize("kind", UNDOABLE_GAMES)
+def test_the_undo_count_starts_again_after_a_step_that_cannot_be_taken_back(kind: str) -> None:
+    game = GAMES[kind]
+    _, table, log, seat = until_undoable(game, 1)
+    table = msgspec.structs.replace(table, undos=MOST_UNDOS)
+    assert undo_versions(table, seat) == []
+    rng = random.Random(5)
+    for _ in range(200):
+        mark = len(log)
+        who, command = rng.choice(some_commands(game, table, rng))
+        table = step(game, table, log, who, command, rng)
+        if not isinstance(log[mark], Undoable):
+            break
+    assert table.undos == 0

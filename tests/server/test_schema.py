@@ -554,8 +554,10 @@ async def play_through_the_api(
             asyncio.create_task(reader(mine, contracts, inbox)),
             asyncio.create_task(reader(watching, contracts, None)),
         ]
+        # Uniformly random play almost never ends a game of Itchy Feet: there a greedy bot plays.
+        kind = "greedy" if game == "itchy-feet" else "random"
         for _ in range(GAMES[game].min_players - 1):
-            bot = await server.http.post(f"{api}/games/{game_id}/seats", json={"bot": "random"})
+            bot = await server.http.post(f"{api}/games/{game_id}/seats", json={"bot": kind})
             contracts.answer("POST", f"{G}/seats", bot)
         sent = undone = 0
         while True:

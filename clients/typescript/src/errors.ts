@@ -27,6 +27,7 @@ export const ENVELOPE_CODES = [
   "game_started",
   "game_exists",
   "too_large",
+  "unsupported_media_type",
   "too_many_games",
   "too_many_seats",
   "too_many_open_games",
@@ -43,6 +44,8 @@ export const ENVELOPE_CODES = [
   "already_resigned",
   "nothing_to_undo",
   "cannot_undo",
+  "undo_limit",
+  "game_too_long",
   "not_the_clock",
   "not_yet",
   "no_default_move",
@@ -92,6 +95,8 @@ export class NotFound extends LudotecaError {}
 export class Conflict extends LudotecaError {}
 /** 413: too_large. */
 export class TooLarge extends LudotecaError {}
+/** 415: unsupported_media_type: a body sent without `Content-Type: application/json` (the client always sets it). */
+export class UnsupportedMediaType extends LudotecaError {}
 /** 422: the rules refuse this; `code` is the rule's code (`not_your_turn`...). */
 export class RuleViolation extends LudotecaError {}
 /** 429: a quota or the socket's rate; `details.retry_after` says in how many seconds to try again, when known. */
@@ -112,6 +117,7 @@ const BY_STATUS: Record<number, typeof LudotecaError> = {
   404: NotFound,
   409: Conflict,
   413: TooLarge,
+  415: UnsupportedMediaType,
   422: RuleViolation,
   429: TooMany,
   503: Unavailable,

@@ -18,6 +18,7 @@ export {
   RuleViolation,
   ServerError,
   TooLarge,
+  UnsupportedMediaType,
   TooMany,
   Unauthorized,
   Unavailable,

@@ -14,20 +14,14 @@ import { h, humanize } from "./ui.js";
 import { morph } from "./morph.js";
 
 const isCell = (v) => Array.isArray(v) && v.length === 2 && v.every(Number.isInteger);
-// a tuple named whole by one option (the temporary adapter's builders) names values of this kind
-const SINGULAR = { cards: "card", kinds: "kind", cells: "cell", seats: "seat", numbers: "number" };
 
 export const valueKey = (value) => (Array.isArray(value) ? value.join(",") : String(value));
 export const pickKey = (kind, value) => `${kind}:${valueKey(value)}`;
 export const sameValue = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-// The single things an option names, as [kind, value] pairs: one for a card or a cell; several
-// for a tuple picked whole (["card-a", "card-b"]); none for null (a Steal that pays nothing).
+// The things an option names, as [kind, value] pairs: one (a card, a seat, a cell), or none for null.
 export function things(kind, value) {
-  if (value === null || value === undefined) return [];
-  if (isCell(value)) return [[SINGULAR[kind] || kind, value]];
-  if (Array.isArray(value)) return value.map((v) => [SINGULAR[kind] || kind, v]);
-  return [[kind, value]];
+  return value === null || value === undefined ? [] : [[kind, value]];
 }
 
 // Words for one value of a kind: the game screen's own, else names from the printed parts.
@@ -40,14 +34,8 @@ export function labelOf(kind, value, ctx) {
   if (kind === "number") return String(value);
   if (kind === "column") return `column ${value + 1}`;
   if (isCell(value)) return `row ${value[0] + 1}, column ${value[1] + 1}`;
-  if (Array.isArray(value)) return value.map((v) => labelOf(SINGULAR[kind] || kind, v, ctx)).join(" + ") || "nothing";
   return ctx.names.get(`${kind}:${value}`) || ctx.names.get(String(value)) || humanize(value);
 }
-
-// A value the API cannot read back as a pick (it takes a name, a number or a cell): a tuple of
-// names, which only the temporary adapter builders offer (a tuple field picked whole). A move
-// holding one is finished from legal-commands' listed commands instead (see goListed).
-export const unpickable = (value) => Array.isArray(value) && !value.every(Number.isInteger);
 
 const pickOf = (o) => ({ field: o.field, value: o.value, kind: o.kind });
 const wire = (picks) => picks.map((p) => ({ field: p.field, value: p.value }));
@@ -56,13 +44,11 @@ const commandOf = (step) => (step && step.command !== undefined ? step.command :
 
 export class MoveBuilder {
   // ask(picks) -> Promise<{version, step}>: the next step (socket or REST; a refusal throws ApiError)
-  // listed() -> Promise<{version, commands}>: legal-commands' listed commands (for unpickable values)
   // send(command, version, picks) -> Promise<version | null>: the command sent (null: refused)
   // refused(err, what): tell the person the server's sentence
   // ctx: {screen, names, seatName, comp, view, describeCommand}
-  constructor({ ask, listed, send, refused, ctx }) {
+  constructor({ ask, send, refused, ctx }) {
     this.ask = ask;
-    this.listed = listed;
     this.sendCommand = send;
     this.refused = refused;
     this.ctx = ctx;
@@ -128,7 +114,7 @@ export class MoveBuilder {
     this.render();
     let answer;
     try {
-      answer = picks.some((p) => unpickable(p.value)) ? await this.stepFromList(picks) : await this.ask(wire(picks));
+      answer = await this.ask(wire(picks));
     } catch (err) {
       if (generation !== this.generation) return;
       if (revisit && picks.length > this.auto) {
@@ -158,33 +144,6 @@ export class MoveBuilder {
       return this.begin();
     }
     this.render();
-  }
-
-  // The step after picks the API cannot read, walked over the listed commands as the server's own
-  // `listed` builder does: the next field's values among the commands the picks still fit (each
-  // carrying its command on the last field); a value's kind is the one the table draws it under.
-  async stepFromList(picks) {
-    const { version, commands } = await this.listed();
-    const left = commands.filter((c) => c.type === picks[0].value && picks.slice(1).every((p) => sameValue(c[p.field], p.value)));
-    if (!left.length) throw { code: "not_offered", message: "That move cannot be made now." };
-    const fields = Object.keys(left[0]).filter((k) => k !== "type");
-    const next = fields.find((f) => !picks.some((p) => p.field === f));
-    if (next === undefined) return { version, step: { command: left[0] } };
-    const last = fields.indexOf(next) === fields.length - 1;
-    const values = [];
-    for (const c of left) if (!values.some((v) => sameValue(v, c[next]))) values.push(c[next]);
-    const options = values.map((value) => ({ field: next, value, kind: this.kindOnBoard(value) || next,
-      command: last ? left.find((c) => sameValue(c[next], value)) : undefined }));
-    return { version, step: { options } };
-  }
-
-  kindOnBoard(value) {
-    const one = Array.isArray(value) && value.length === 1 ? value[0] : value;
-    for (const key of (this.index || new Map()).keys()) {
-      const at = key.indexOf(":");
-      if (key.slice(at + 1) === valueKey(one) && key.slice(0, at) !== "move") return key.slice(0, at);
-    }
-    return null;
   }
 
   choose(option) {

@@ -84,7 +84,6 @@ export class TableScreen {
     const seatName = (s) => this.seatName(s);
     this.builder = new MoveBuilder({
       ask: (picks) => this.ask(picks),
-      listed: () => get(`/games/${this.gameId}/legal-commands`, { token: this.token }),
       send: (command, version, picks) => this.send(command, version, picks),
       refused: (err, what) => errorMessage(err, what),
       ctx: { screen: this.screen, names: this.names, comp: this.comp, seatName,
@@ -309,7 +308,7 @@ export class TableScreen {
     const seats = t.seats || [];
     const free = seats.filter((s) => s === null).length;
     const nameInput = h("input", { type: "text", maxlength: 40, placeholder: "your name", value: localStorage.getItem("ludoteca.name") || "", "aria-label": "your name", "data-key": "name" });
-    const botKind = h("select", { "aria-label": "bot kind", "data-key": "bot-kind" }, h("option", { value: "random" }, "random bots"), h("option", { value: "greedy" }, "greedy bots"));
+    const botKind = h("select", { "aria-label": "bot kind", "data-key": "bot-kind" }, h("option", { value: "greedy" }, "greedy bots"), h("option", { value: "random" }, "random bots"));
     return h("div", { class: "seat-bar", "data-testid": "seats" },
       seats.map((s, i) => h("span", { class: ["seat-chip", s ? "taken" : "free"], "data-seat": i },
         `${i + 1}. `, s ? this.seatName(i) : "free", s && s.bot ? " (bot)" : "",

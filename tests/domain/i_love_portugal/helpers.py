@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable
-from typing import Any
-
 from msgspec.structs import replace
 
-from domain.engine import Ctx, Rejected
 from domain.i_love_portugal import GAME
 from domain.i_love_portugal.cards import AIRPORTS, CARDS, CIRCLES, COLOURS, PILE_KINDS, REGIONS
 from domain.i_love_portugal.commands import (
@@ -24,41 +19,18 @@ from domain.i_love_portugal.commands import (
 from domain.i_love_portugal.events import Event
 from domain.i_love_portugal.state import State
 
+from ..contract import Rules
+from ..contract import ctx as ctx
+
 ALL_IDS = sorted(CARDS)
 
-
-def ctx(seed: int = 0) -> Ctx:
-    return Ctx(rng=random.Random(seed))
-
-
-def fold(state: State, events: Iterable[Event]) -> State:
-    for event in events:
-        state = GAME.evolve(state, event)
-    return state
+RULES = Rules(GAME, turn=lambda state: state.current)
+fold, play, rejection, result = RULES.fold, RULES.play, RULES.rejection, RULES.result
 
 
 def opened(players: int, seed: int = 0) -> tuple[State, list[Event]]:
     """A game right after setup (first player drawn, ratings placed), and its opening events."""
-    events = GAME.setup(GAME.initial(players, None), ctx(seed))
-    return fold(GAME.initial(players, None), events), events
-
-
-def play(state: State, command: Command, seat: int | None = None, seed: int = 0) -> tuple[State, list[Event]]:
-    """Decide and apply one command (by the awaited seat, unless told)."""
-    who = state.current if seat is None else seat
-    assert who is not None
-    events = GAME.decide(state, command, who, ctx(seed))
-    return fold(state, events), events
-
-
-def rejection(state: State, command: Command, seat: int | None = None) -> Rejected:
-    who = state.current if seat is None else seat
-    assert who is not None
-    try:
-        GAME.decide(state, command, who, ctx())
-    except Rejected as exc:
-        return exc
-    raise AssertionError(f"{command} was accepted")
+    return RULES.start(players, None, seed)
 
 
 def choose_colours(state: State, colours: list[str] | None = None) -> State:
@@ -134,11 +106,3 @@ def universe() -> list[Command]:
     commands += [FlyTo(airport=c) for c in [*AIRPORTS, *REGIONS[:3], "nowhere"]]
     commands += [BuyPhoto(), EndTurnAndDraw()]
     return commands
-
-
-def result(state: State, command: Command, seat: int) -> Any:
-    """What decide answers: the events, or the rejection's code, message and details."""
-    try:
-        return GAME.decide(state, command, seat, ctx())
-    except Rejected as exc:
-        return ("rejected", exc.code, exc.message, exc.details)

@@ -17,6 +17,7 @@ from domain.i_love_portugal.cards import BACKPACKS, CARDS, PHOTOS, PILE_CARDS
 from domain.i_love_portugal.commands import Command
 from domain.i_love_portugal.events import Event, FinalScoresCounted
 from domain.i_love_portugal.state import State
+from domain.table import decide_game
 
 from ..contract import check_moves
 from .helpers import ctx, fold, result, swap, universe, zones
@@ -44,10 +45,10 @@ def check_universe(state: State) -> None:
         assert len(listed) == len(legal), "no command is listed twice"
         for command in universe():
             if command in listed:
-                GAME.decide(state, command, seat, ctx())  # must not raise
+                decide_game(GAME, state, command, seat, ctx())  # must not raise
                 continue
             try:
-                GAME.decide(state, command, seat, ctx())
+                decide_game(GAME, state, command, seat, ctx())
             except Rejected as exc:
                 assert re.fullmatch(r"[a-z_]+", exc.code) and exc.message
                 continue
@@ -72,7 +73,7 @@ def test_random_legal_games_keep_the_contract(players: int, seed: int, choice_se
             check_moves(GAME, state, choices, {seat: universe() for seat in range(players)})
         seat = awaited[0].seat
         command = choices.choice(GAME.commands(state, seat))
-        events = GAME.decide(state, command, seat, ctx(seed + steps))
+        events = decide_game(GAME, state, command, seat, ctx(seed + steps))
         log += events
         state = fold(state, events)
         steps += 1
@@ -178,7 +179,7 @@ def test_hidden_cards_never_reach_a_viewer(players: int, seed: int, choice_seed:
         seat = state.current
         assert seat is not None
         command: Command = choices.choice(GAME.commands(state, seat))
-        events = GAME.decide(state, command, seat, ctx(seed + steps))
+        events = decide_game(GAME, state, command, seat, ctx(seed + steps))
         steps += 1
 
 
@@ -186,7 +187,7 @@ def test_view_shows_own_hand_only_and_everything_once_over() -> None:
     state = GAME.initial(3, None)
     state = fold(state, GAME.setup(state, ctx(7)))
     while state.phase != "turn":
-        state = fold(state, GAME.decide(state, GAME.commands(state, state.current)[0], state.current, ctx()))  # type: ignore[arg-type]
+        state = fold(state, decide_game(GAME, state, GAME.commands(state, state.current)[0], state.current, ctx()))  # type: ignore[arg-type]
     mine = GAME.view(state, 1)
     assert mine.seats[1].hand == list(state.hands[1]) and mine.seats[1].hand_value is not None
     assert all(mine.seats[s].hand is None and mine.seats[s].hand_value is None for s in (0, 2))

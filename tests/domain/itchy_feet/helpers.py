@@ -8,50 +8,27 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.engine import Ctx, Pick, Rejected
+from domain.engine import Ctx, Pick
 from domain.itchy_feet import GAME
 from domain.itchy_feet.cards import CARDS, COUNTRIES
 from domain.itchy_feet.commands import Command
 from domain.itchy_feet.events import Event
 from domain.itchy_feet.rules import in_play
 from domain.itchy_feet.state import Options, State, destination
+from domain.table import decide_game
 
+from ..contract import Rules
+from ..contract import ctx as ctx
 from .player import Seen, choose
 
 ALL = Options(events=True, special_objects=True, forbidden_objects=True, postcards=True, characters=True)
 
-
-def ctx(seed: int = 0, now_ms: int = 0) -> Ctx:
-    return Ctx(rng=random.Random(seed), now_ms=now_ms)
-
-
-def fold(state: State, events: Iterable[Event]) -> State:
-    for event in events:
-        state = GAME.evolve(state, event)
-    return state
+RULES = Rules(GAME, turn=lambda state: state.current)
+fold, play, rejection, result = RULES.fold, RULES.play, RULES.rejection, RULES.result
 
 
 def start(players: int = 3, options: Options | None = None, seed: int = 0) -> tuple[State, list[Event]]:
-    initial = GAME.initial(players, options or Options())
-    events = GAME.setup(initial, ctx(seed))
-    return fold(initial, events), events
-
-
-def play(state: State, command: Command, seat: int | None = None, **kw: Any) -> tuple[State, list[Event]]:
-    who = state.current if seat is None else seat
-    assert who is not None
-    events = GAME.decide(state, command, who, ctx(**kw))
-    return fold(state, events), events
-
-
-def rejection(state: State, command: Command, seat: int | None = None, **kw: Any) -> Rejected:
-    who = state.current if seat is None else seat
-    assert who is not None
-    try:
-        GAME.decide(state, command, who, ctx(**kw))
-    except Rejected as exc:
-        return exc
-    raise AssertionError(f"{command} was accepted")
+    return RULES.start(players, options or Options(), seed)
 
 
 def arrange(
@@ -118,13 +95,6 @@ def zones(state: State) -> list[tuple[str, ...]]:
     return [state.deck, state.discard, state.passports_aside, *state.hands]
 
 
-def result(state: State, command: Command, seat: int, seed: int = 0) -> Any:
-    try:
-        return GAME.decide(state, command, seat, ctx(seed))
-    except Rejected as exc:
-        return ("rejected", exc.code, exc.message, exc.details)
-
-
 def with_character(state: State, seat: int, character: str) -> State:
     """The same table with ``character`` before ``seat`` (swapped with whoever had it)."""
     chars = list(state.characters)
@@ -177,7 +147,7 @@ def play_on(
         seat = rng.choice(waiting).seat
         command = GAME.random_command(state, seat, rng) if rng.random() < uniform else lean(state, seat, rng)
         assert command is not None, f"seat {seat} is awaited with no move"
-        events = GAME.decide(state, command, seat, Ctx(rng=rng, now_ms=now_ms + step))
+        events = decide_game(GAME, state, command, seat, Ctx(rng=rng, now_ms=now_ms + step))
         log += events
         state = fold(state, events)
     return state, log

@@ -478,7 +478,8 @@ def test_deadline_closes_a_trade_offer_only_once_its_time_has_passed() -> None:
     assert (
         GAME.deadlines(after) == [] and rejection(after, deadline.command, CLOCK, now_ms=9000).code == "window_closed"
     )
-    assert rejection(after, Draw(), CLOCK, now_ms=9000).code == "clock_closes_windows_only"
+    assert rejection(state, Draw(), CLOCK, now_ms=9000).code == "clock_closes_windows_only"
+    assert rejection(after, Draw(), CLOCK, now_ms=9000).code == "window_closed"  # no window: the table's guard
 
 
 def test_deadline_closes_a_reaction_window_only_once_its_time_has_passed() -> None:

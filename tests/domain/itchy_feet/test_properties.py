@@ -31,6 +31,7 @@ from domain.itchy_feet.commands import (
 from domain.itchy_feet.events import CardPassed, CardsDiscarded, CardStolen, Event, ItchyCardDrawn, TripWon
 from domain.itchy_feet.rules import in_play
 from domain.itchy_feet.state import Options, State, hand_limit, over_limit
+from domain.table import decide_game
 
 from ..contract import check_never_stuck
 from .helpers import ALL, ctx, fold, lean, result, zones
@@ -78,12 +79,12 @@ def play_game(players: int, options: Options, seed: int, choice_seed: int) -> No
         if steps % 17 == 0:  # every awaited seat has a move, and a command built at random is accepted
             check_never_stuck(GAME, state, rng)
         seat, command = choose(state, rng)
-        events = GAME.decide(state, command, seat, ctx(seed + steps, now_ms=steps))
+        events = decide_game(GAME, state, command, seat, ctx(seed + steps, now_ms=steps))
         log += events
         state = fold(state, events)
         for deadline in GAME.deadlines(state):  # now and then the clock closes a window
             if rng.random() < 0.05:
-                events = GAME.decide(state, deadline.command, CLOCK, ctx(steps, now_ms=deadline.due_ms))
+                events = decide_game(GAME, state, deadline.command, CLOCK, ctx(steps, now_ms=deadline.due_ms))
                 log += events
                 state = fold(state, events)
                 break
@@ -258,7 +259,7 @@ def test_hidden_cards_never_reach_a_viewer(players: int, seed: int, choice_seed:
             viewer = rng.choice(awaited) if rng.random() < 0.5 else rng.choice(viewers)
             check_swaps(state, viewer, rng, known[viewer] | shown)
         seat, command = choose(state, rng)
-        events = GAME.decide(state, command, seat, ctx(seed + steps))
+        events = decide_game(GAME, state, command, seat, ctx(seed + steps))
         steps += 1
 
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
 from typing import Any
 
 from msgspec.structs import replace
 
-from domain.engine import Ctx, Pick, Rejected
+from domain.engine import Pick
 from domain.miss_liz_parks import GAME
 from domain.miss_liz_parks.commands import (
     ChooseTheme,
@@ -22,25 +21,13 @@ from domain.miss_liz_parks.components import ENTRANCES, THEME_IDS
 from domain.miss_liz_parks.events import Event
 from domain.miss_liz_parks.state import Building, Cell, Options, Park, State
 
+from ..contract import Rules
+from ..contract import ctx as ctx
+
 OCEAN, CASTLE, TERROR, WILD, WESTERN = THEME_IDS
 
-
-def ctx(seed: int = 0) -> Ctx:
-    return Ctx(rng=random.Random(seed))
-
-
-def fold(state: State, events: Iterable[Event]) -> State:
-    for event in events:
-        state = GAME.evolve(state, event)
-    return state
-
-
-def play(state: State, command: Command, seat: int | None = None, seed: int = 0) -> tuple[State, list[Event]]:
-    """Decide and apply one command (by the seat whose turn it is, unless told)."""
-    who = state.current if seat is None else seat
-    assert who is not None
-    events = GAME.decide(state, command, who, ctx(seed))
-    return fold(state, events), events
+RULES = Rules(GAME, turn=lambda state: state.current)
+fold, play, rejection, result = RULES.fold, RULES.play, RULES.rejection, RULES.result
 
 
 def offered(state: State, seat: int) -> list[str]:
@@ -53,16 +40,6 @@ def commands_of(state: State, seat: int, kind: str, limit: int = 1000) -> list[C
     found = GAME.few_commands(state, seat, limit, (Pick("type", kind),)) if kind in offered(state, seat) else []
     assert found is not None, f"more than {limit} {kind} commands"
     return found
-
-
-def rejection(state: State, command: Command, seat: int | None = None) -> Rejected:
-    who = state.current if seat is None else seat
-    assert who is not None
-    try:
-        GAME.decide(state, command, who, ctx())
-    except Rejected as exc:
-        return exc
-    raise AssertionError(f"{command} was accepted")
 
 
 def themes_chosen(players: int, seed: int = 0, options: Options | None = None) -> tuple[State, list[Event]]:

@@ -32,6 +32,7 @@ from domain.miss_liz_parks.components import (
 )
 from domain.miss_liz_parks.events import Event, ParkGameEnded
 from domain.miss_liz_parks.state import PATH_NEIGHBOURS, Options, State
+from domain.table import decide_game
 
 from ..contract import check_moves, check_never_stuck, check_step
 from .helpers import ctx, fold
@@ -133,7 +134,7 @@ def random_game(players: int, seed: int, choice_seed: int, options: Options) -> 
         seat = choices.choice(awaited).seat
         command = random_move(state, seat, choices)
         assert command is not None
-        events = GAME.decide(state, command, seat, ctx(seed + steps))
+        events = decide_game(GAME, state, command, seat, ctx(seed + steps))
         log += events
         state = fold(state, events)
         steps += 1
@@ -181,7 +182,7 @@ def reachable(players: int, seed: int, choices: random.Random, options: Options,
         seat = choices.choice(GAME.awaited(state)).seat
         command = random_move(state, seat, choices)
         assert command is not None
-        after = fold(state, GAME.decide(state, command, seat, ctx(seed + steps)))
+        after = fold(state, decide_game(GAME, state, command, seat, ctx(seed + steps)))
         if GAME.outcome(after) is not None:
             break
         state, steps = after, steps + 1
@@ -239,7 +240,7 @@ def swap(state: State, a: str, b: str) -> State:
 
 def answer(state: State, command: Command, viewer: int) -> object:
     try:
-        events = GAME.decide(state, command, viewer, ctx())
+        events = decide_game(GAME, state, command, viewer, ctx())
     except Rejected as exc:
         return ("rejected", exc.code, exc.message, exc.details)
     return [ParkGameEnded() if isinstance(e, ParkGameEnded) else GAME.redact(e, viewer) for e in events]
@@ -320,7 +321,7 @@ def test_hidden_tiles_and_planning_cards_never_reach_a_viewer(players: int, seed
         seat = choices.choice(GAME.awaited(state)).seat
         command = random_move(state, seat, choices)
         assert command is not None
-        events = GAME.decide(state, command, seat, ctx(seed))
+        events = decide_game(GAME, state, command, seat, ctx(seed))
     assert GAME.view(state, None).pile_tiles is not None  # all revealed once over
 
 

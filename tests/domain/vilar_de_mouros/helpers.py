@@ -2,54 +2,28 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
-from typing import Any
 
 from msgspec.structs import replace
 
-from domain.engine import Ctx, Rejected
 from domain.vilar_de_mouros import GAME
 from domain.vilar_de_mouros.cards import BONUS_CARDS, GAME_CARDS
 from domain.vilar_de_mouros.commands import Command, DrawFromCentre, DrawFromDeck, PlaceCards, TakeBonus
 from domain.vilar_de_mouros.events import Event
 from domain.vilar_de_mouros.state import State, bonus_required
 
+from ..contract import Rules
+from ..contract import ctx as ctx
+
 ALL_IDS = sorted(GAME_CARDS) + sorted(BONUS_CARDS)
 
-
-def ctx(seed: int = 0) -> Ctx:
-    return Ctx(rng=random.Random(seed))
-
-
-def fold(state: State, events: Iterable[Event]) -> State:
-    for event in events:
-        state = GAME.evolve(state, event)
-    return state
+RULES = Rules(GAME, turn=lambda state: state.current)
+fold, play, rejection, result = RULES.fold, RULES.play, RULES.rejection, RULES.result
 
 
 def start(players: int, seed: int = 0) -> tuple[State, list[Event]]:
     """A game right after setup, and its opening events."""
-    events = GAME.setup(GAME.initial(players, None), ctx(seed))
-    return fold(GAME.initial(players, None), events), events
-
-
-def play(state: State, command: Command, seat: int | None = None) -> tuple[State, list[Event]]:
-    """Decide and apply one command (by the seat whose turn it is, unless told)."""
-    who = state.current if seat is None else seat
-    assert who is not None
-    events = GAME.decide(state, command, who, ctx())
-    return fold(state, events), events
-
-
-def rejection(state: State, command: Command, seat: int | None = None) -> Rejected:
-    who = state.current if seat is None else seat
-    assert who is not None
-    try:
-        GAME.decide(state, command, who, ctx())
-    except Rejected as exc:
-        return exc
-    raise AssertionError(f"{command} was accepted")
+    return RULES.start(players, None, seed)
 
 
 def draw_one(state: State) -> State:
@@ -113,11 +87,3 @@ def universe(place_ids: Iterable[str]) -> list[Command]:
     commands += [TakeBonus(card=c) for c in ALL_IDS]
     commands += [PlaceCards(centre=a, personal=b) for a in ids for b in ids]
     return commands
-
-
-def result(state: State, command: Command, seat: int) -> Any:
-    """What decide answers: the events, or the rejection's code, message and details."""
-    try:
-        return GAME.decide(state, command, seat, ctx())
-    except Rejected as exc:
-        return ("rejected", exc.code, exc.message, exc.details)

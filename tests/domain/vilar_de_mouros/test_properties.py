@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.engine import FULL, Rejected
+from domain.table import decide_game
 from domain.vilar_de_mouros import GAME
 from domain.vilar_de_mouros.cards import BONUS_CARDS, GAME_CARDS, TARGET
 from domain.vilar_de_mouros.commands import Command, DrawFromCentre, DrawFromDeck, PlaceCards, TakeBonus
@@ -52,12 +53,12 @@ def check_universe(state: State, rng: random.Random, every_pair: bool) -> None:
             if command in listed:
                 continue
             try:
-                GAME.decide(state, command, seat, ctx())
+                decide_game(GAME, state, command, seat, ctx())
             except Rejected:
                 continue
             raise AssertionError(f"seat {seat}: {command} is accepted but not listed")
         for command in legal:
-            GAME.decide(state, command, seat, ctx())  # must not raise
+            decide_game(GAME, state, command, seat, ctx())  # must not raise
 
 
 def check_some_commands(state: State, rng: random.Random) -> None:
@@ -66,11 +67,11 @@ def check_some_commands(state: State, rng: random.Random) -> None:
     assert seat is not None
     legal = GAME.commands(state, seat)
     for command in rng.sample(legal, min(3, len(legal))):
-        GAME.decide(state, command, seat, ctx())
+        decide_game(GAME, state, command, seat, ctx())
     for command in rng.sample(universe(rng.sample(ALL_IDS, 3)), 5):
         if command not in legal:
             try:
-                GAME.decide(state, command, seat, ctx())
+                decide_game(GAME, state, command, seat, ctx())
             except Rejected:
                 continue
             raise AssertionError(f"{command} is accepted but not listed")
@@ -99,7 +100,7 @@ def test_random_legal_games_keep_the_contract(players: int, seed: int, choice_se
             check_some_commands(state, choices)
         seat = awaited[0].seat
         command = choices.choice(GAME.commands(state, seat))
-        events = GAME.decide(state, command, seat, ctx(seed + steps))
+        events = decide_game(GAME, state, command, seat, ctx(seed + steps))
         log += events
         state = fold(state, events)
         steps += 1
@@ -121,7 +122,7 @@ def test_every_pair_of_cards_is_checked_once_in_a_placing_step() -> None:
     for _ in range(2):
         seat = state.current
         assert seat is not None
-        state = fold(state, GAME.decide(state, GAME.commands(state, seat)[-1], seat, ctx()))
+        state = fold(state, decide_game(GAME, state, GAME.commands(state, seat)[-1], seat, ctx()))
     assert state.phase == "place"
     check_universe(state, random.Random(0), every_pair=True)
 
@@ -196,7 +197,7 @@ def test_hidden_cards_never_reach_a_viewer(players: int, seed: int, choice_seed:
             check_swaps(state, viewer, ever_public, choices)
         seat = state.current
         assert seat is not None
-        events = GAME.decide(state, choices.choice(GAME.commands(state, seat)), seat, ctx(seed))
+        events = decide_game(GAME, state, choices.choice(GAME.commands(state, seat)), seat, ctx(seed))
 
 
 def check_swaps(state: State, viewer: int | None, ever_public: set[str], rng: random.Random) -> None:

@@ -165,7 +165,10 @@ def test_only_the_seat_whose_turn_it_is_may_act() -> None:
     state, _ = start(3)
     other = (state.current + 1) % 3  # type: ignore[operator]
     error = rejection(state, DrawFromDeck(), seat=other)
-    assert (error.code, error.message) == ("not_your_turn", "It is not your turn.")
+    assert (error.code, error.message) == (
+        "not_your_turn",
+        f"It is not your turn: the game awaits Player {state.current + 1}.",
+    )  # type: ignore[operator]
     assert GAME.commands(state, other) == []
 
 

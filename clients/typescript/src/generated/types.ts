@@ -659,17 +659,18 @@ export interface VilarDeMourosCollectionScore {
   points: number;
 }
 /**
- * The end of a game that did not reach its own: called off, or too few seats left in it.
+ * The end of a game that did not reach its own: called off, too few seats left in it, or
+ * its stream grew to the most events a game may have (``too_long``: played to no end).
  *
  * Scores are all 0; the seats still in the game share first place, and those that left
- * rank behind them, the last to leave first.
+ * rank behind them, the last to leave first (called off or too long: no winner).
  */
 export interface Abandoned {
   type: "abandoned";
   scores: number[];
   places: number[];
   winners: number[];
-  reason: "cancelled" | "resigned";
+  reason: "cancelled" | "resigned" | "too_long";
 }
 export interface ILovePortugalPortugalOutcome {
   type: "i-love-portugal";
@@ -785,7 +786,7 @@ export interface Step {
  */
 export interface Option {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: GameCommand;
 }
@@ -2051,7 +2052,7 @@ export interface VilarDeMourosView1 {
  */
 export interface VilarDeMourosOption {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: VilarDeMourosCommand;
 }
@@ -2110,7 +2111,7 @@ export interface ILovePortugalOptions1 {}
  */
 export interface ILovePortugalOption {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: ILovePortugalCommand;
 }
@@ -2171,7 +2172,7 @@ export interface ItchyFeetView1 {
  */
 export interface ItchyFeetOption {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: ItchyFeetCommand;
 }
@@ -2246,7 +2247,7 @@ export interface MissLizParksView1 {
  */
 export interface MissLizParksOption {
   field: string;
-  value: string | number | number[] | string[];
+  value: string | number | number[];
   kind: string;
   command?: MissLizParksCommand;
 }
