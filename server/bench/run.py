@@ -584,8 +584,9 @@ def _running(server: procs.Server) -> Iterator[procs.Server]:
 PARTS = ("ceilings", "peer", "capacity")
 
 
-async def phases(plan: Plan, redis: EmbeddedRedis, scratch: Path, parts: set[str]) -> list[Row]:
-    """The parts asked for: the ceilings' figures, the peer (boardgame.io beside Ludoteca), capacity."""
+async def phases(plan: Plan, redis: EmbeddedRedis, scratch: Path, parts: set[str], peer: bool) -> list[Row]:
+    """The parts asked for: the ceilings' figures, the peer (boardgame.io beside Ludoteca), capacity
+    (boardgame.io's too with ``peer``)."""
     rows: list[Row] = []
     if "ceilings" in parts:
         rows += await Bench(plan, redis.url).run(scratch)
@@ -594,7 +595,7 @@ async def phases(plan: Plan, redis: EmbeddedRedis, scratch: Path, parts: set[str
         rows += await versus.peer(redis.url, redis.pid, versus.QUICK_PEER if plan.quick else versus.FULL_PEER, scratch)
     if "capacity" in parts:
         peers: list[tuple[str, Any]] = []
-        if "peer" in parts:
+        if peer:
             flatfile = scratch / "capacity-flatfile"
             peers = [("in memory", lambda: node.bgio(None)), ("FlatFile", lambda: node.bgio(flatfile))]
         rows += await capacity.capacity(
@@ -605,7 +606,9 @@ async def phases(plan: Plan, redis: EmbeddedRedis, scratch: Path, parts: set[str
 
 def bench(quick: bool, json_path: Path | None, peer: bool = False, only: set[str] | None = None) -> int:
     plan = QUICK if quick else FULL
+    # --only capacity --peer: capacity alone, boardgame.io's beside Ludoteca's.
     parts = set(only) if only else {"ceilings", "capacity"} | ({"peer"} if peer else set())
+    peer = peer or "peer" in parts
     if "peer" in parts or "capacity" in parts:
         why = node.missing()
         if why is not None:
@@ -620,7 +623,7 @@ def bench(quick: bool, json_path: Path | None, peer: bool = False, only: set[str
     redis = EmbeddedRedis(scratch / "redis")
     try:
         redis.start()
-        rows = asyncio.run(phases(plan, redis, scratch, parts))
+        rows = asyncio.run(phases(plan, redis, scratch, parts, peer))
     finally:
         redis.stop()
         shutil.rmtree(scratch, ignore_errors=True)
