@@ -13,7 +13,8 @@
   picked next and whether they already make a complete command (below);
 - ``awaited(state)`` says which seats the game waits for, and for what;
 - ``outcome(state)`` is the final result, or ``None`` while the game goes on;
-- ``deadlines(state)`` lists the open windows that close by themselves (optional).
+- ``deadlines(state)`` lists the open windows that close by themselves (optional);
+- ``strategy`` is what the bots are told beyond the rules (optional, ``Strategy`` below).
 
 Moves are built, not listed: a command is a short sequence of picks, its ``type`` first,
 then one value for each field (a card, a seat, a cell, a number), a tuple field one value
@@ -158,6 +159,44 @@ NO_MOVE = Step()
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]  # one stored event, as JSON data, one schema on
 
+# -- what a game tells its bots ---------------------------------------------------------------
+
+Place = tuple[str | int, ...]  # where a value sits in a state's plain data: ("hands", 1, 0)
+
+
+def one_pool(place: Place, card: str) -> str:
+    return "card"
+
+
+def no_proposals(state: Any, seat: Seat) -> list[Any]:
+    return []
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """What a game tells the bots (domain/bots/) beyond its rules: how each seat stands on the way
+    to the end, which hidden cards could stand in for each other, and the moves a player would
+    think of. Pure functions, like the rules; each game's is in its own ``strategy`` module.
+
+    - ``points(state)``: by seat, the points each seat is heading for, in the game's own points:
+      the score as the end would count it, plus what is under way (a building not yet staffed, a
+      set of photos two thirds made, money that will buy something). The bots' whole judgement.
+    - ``pool(place, card)``: hidden cards whose places answer the same pool are dealt again among
+      those places when a bot imagines a world it cannot tell from the real one (an opponent's
+      hand and draw pile are one pool; the tiles of the piles another). ``place`` is the card's
+      path in the state's plain data, such as ``("hands", 1, 0)``.
+    - ``proposals(state, seat)``: complete commands a player would consider that picking at
+      random seldom reaches (the streets that join a building to the Entrance, a trade of spare
+      cards for wanted ones); bots weigh them beside those they reach through the picks. Only
+      from what ``seat`` may see; whatever decide refuses is dropped.
+    - ``spread``: about the lead, in points, that decides a game (the searching bot's scale).
+    """
+
+    points: Callable[[Any], Sequence[float]]
+    pool: Callable[[Place, str], str] = one_pool
+    proposals: Callable[[Any, Seat], Sequence[Any]] = no_proposals
+    spread: float = 10.0
+
 
 @dataclass(frozen=True)
 class Game(Generic[S, C, E, R]):
@@ -188,6 +227,7 @@ class Game(Generic[S, C, E, R]):
     # The longest a game's stream may grow, in events (table facts too): a game that reaches
     # it is over, played to no end (domain/table.py, ``too_long``). Many times a long game.
     most_events: int = MOST_EVENTS
+    strategy: Strategy | None = None  # what bots are told beyond the rules (None: they weigh no points)
 
     @property
     def event_schema(self) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal, Union
 
 import msgspec
+import msgspec.inspect
 
 from domain import clock, messages
 from domain.clock import Clock, Clocks
@@ -21,6 +22,11 @@ from domain.engine import CLOCK, AnyGame, Ctx, Deadline, Outcome, Rejected, Seat
 from domain.undo import RecordingRng, can_undo
 
 Status = Literal["open", "active", "finished"]
+
+
+TAKEOVER_BOT = (
+    "greedy"  # who plays a seat that resigned unless the table chose another (Board Game Arena's zombie mode)
+)
 
 
 class TableOpened(messages.Event):
@@ -32,6 +38,9 @@ class TableOpened(messages.Event):
     # A rematch keeps its people's seats for them until ``reserved_until_ms`` (shared clock).
     reserved: tuple[int, ...] = ()
     reserved_until_ms: int = 0
+    # The bot that plays on a seat whose player leaves, resigns or runs out of time: a bot's
+    # name, with its level after a colon ("strong:2"); the server checks it names a bot it has.
+    takeover: str = TAKEOVER_BOT
 
 
 class SeatTaken(messages.Event):
@@ -130,7 +139,6 @@ TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (Resign, Undo, TimeUp)
 # a turn may undo this many times, so that a step and its undo in a loop cannot grow the log
 # while the game stands still (counted from the last step that cannot be taken back).
 MOST_UNDOS = 3
-TAKEOVER_BOT = "greedy"  # who plays a seat that resigned (Board Game Arena's zombie mode)
 
 
 class Checkpoint(msgspec.Struct, frozen=True):
@@ -177,6 +185,7 @@ class Table(msgspec.Struct, frozen=True):
     clocks: Clocks | None = None  # running once the game has started
     reserved: tuple[int, ...] = ()  # seats kept for the people of the game before (a rematch)...
     reserved_until_ms: int = 0  # ...until then, on the shared clock
+    takeover: str = TAKEOVER_BOT  # the bot that plays on a seat that leaves (TableOpened.takeover)
 
     @property
     def seats_taken(self) -> int:
@@ -234,6 +243,19 @@ def too_few_remain(table: Table) -> bool:
     return len(staying) < 2 or all(s.bot is not None for s in staying)
 
 
+def option_bounds(options_type: type[msgspec.Struct]) -> dict[str, tuple[int, int]]:
+    """Each number option's least and greatest value, as its field declares them (``msgspec.Meta``
+    ``ge`` and ``le``, which the published schema shows as ``minimum`` and ``maximum``). Every number
+    option of every game has both (tests/domain/test_catalog.py); the others are booleans."""
+    bounds = {}
+    for field in msgspec.inspect.type_info(options_type).fields:  # type: ignore[attr-defined]
+        kind = field.type.type if isinstance(field.type, msgspec.inspect.Metadata) else field.type
+        if isinstance(kind, msgspec.inspect.IntType):
+            assert kind.ge is not None and kind.le is not None, f"the option {field.name} has no bounds"
+            bounds[field.name] = (kind.ge, kind.le)
+    return bounds
+
+
 def open_table(
     game: AnyGame,
     players: int,
@@ -241,9 +263,11 @@ def open_table(
     turn_clock: Clock | None = None,
     reserved: tuple[int, ...] = (),
     reserved_until_ms: int = 0,
+    takeover: str = TAKEOVER_BOT,
 ) -> TableOpened:
     """Check a new table's size, options and clock; the fact that opens it (``reserved``: the
-    seats a rematch keeps for its people until ``reserved_until_ms``)."""
+    seats a rematch keeps for its people until ``reserved_until_ms``; ``takeover``: the bot
+    that plays on a seat that leaves, already checked by the caller, who knows the bots)."""
     if turn_clock is not None and not 1 <= turn_clock.seconds <= 7 * 24 * 3600:
         raise Rejected("bad_clock", "A turn clock gives 1 second to 7 days.", {"field": "clock.seconds"})
     if not game.min_players <= players <= game.max_players:
@@ -255,6 +279,14 @@ def open_table(
     unknown = sorted(set(options) - set(game.options_type.__struct_fields__))
     if unknown:
         raise Rejected("bad_options", f"{game.title} has no option {unknown[0]!r}.", {"field": f"options.{unknown[0]}"})
+    for name, (least, most) in option_bounds(game.options_type).items():
+        value = options.get(name)
+        if isinstance(value, int | float) and not isinstance(value, bool) and not least <= value <= most:
+            raise Rejected(
+                "out_of_bounds",
+                f"The option {name} of {game.title} takes a whole number from {least} to {most}.",
+                {"field": f"options.{name}", "minimum": least, "maximum": most},
+            )
     try:
         decoded = msgspec.convert(options, game.options_type)
     except msgspec.ValidationError as exc:
@@ -267,7 +299,16 @@ def open_table(
         clock=turn_clock,
         reserved=reserved,
         reserved_until_ms=reserved_until_ms if reserved else 0,
+        takeover=takeover,
     )
+
+
+def default_name(seat: Seat, bot: str | None = None) -> str:
+    """A seat's name when none was given, distinct from every other seat's: "Player 2", "Greedy bot 3"
+    (a bot's stored name may carry its level, "strong:4": the name does not)."""
+    if bot is None:
+        return f"Player {seat + 1}"
+    return f"{bot.partition(':')[0].capitalize()} bot {seat + 1}"
 
 
 def take_seat(
@@ -294,7 +335,7 @@ def take_seat(
         raise Rejected(
             "seat_kept", f"Seat {seat} is kept for its player from the last game for now.", {"field": "seat"}
         )
-    events: list[Any] = [SeatTaken(seat=seat, name=name or f"Player {seat + 1}", bot=bot)]
+    events: list[Any] = [SeatTaken(seat=seat, name=name or default_name(seat, bot), bot=bot)]
     if len(free) == 1:
         events += game.setup(game.initial(table.players, table.options), ctx)
         if table.clock is not None:
@@ -383,6 +424,7 @@ def _opened(game: AnyGame, event: TableOpened) -> Table:
         clock=event.clock,
         reserved=event.reserved,
         reserved_until_ms=event.reserved_until_ms,
+        takeover=event.takeover,
     )
 
 
@@ -491,7 +533,7 @@ def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> l
     if isinstance(command, TimeUp):
         return time_up(game, table, command, seat, ctx)
     if isinstance(command, Resign):
-        events = resign(game, table, seat, bot=TAKEOVER_BOT)
+        events = resign(game, table, seat, bot=table.takeover)
     elif isinstance(command, Undo):
         events = undo(game, table, seat, command.version)
     else:
@@ -565,7 +607,9 @@ def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) 
     if due is None or ctx.now_ms < due:
         raise Rejected("not_yet", "That clock has time left.")
     if table.clock.on_timeout == "time_out":
-        return ticked(table, [TimeRanOut(seat=late), *resign(game, table, late, "timed_out", TAKEOVER_BOT)], late, ctx)
+        return ticked(
+            table, [TimeRanOut(seat=late), *resign(game, table, late, "timed_out", table.takeover)], late, ctx
+        )
     if command.move is None:
         raise Rejected("no_default_move", "A default move is needed when time runs out.", {"field": "move"})
     try:

@@ -13,8 +13,13 @@ leaves it when it is finished or gone.
   game (``lt:{bots}:lease:<game_id>``, ``SET NX PX``) so that two replicas do not both
   think, catches the game up, and plays one command for one awaited bot seat with
   ``Games.command``: command id ``bot:<seat>:<version>`` and ``expected_version`` the
-  version it thought at, so a retry (on this replica or another) lands once. The bot's
-  randomness is seeded by game, version and seat, so a retry even chooses the same.
+  version it thought at, so a retry (on this replica or another) lands once (a retry that
+  chose otherwise is answered ``command_id_reused``, and the first choice stands).
+- The bot's randomness is the operating system's (``random.SystemRandom``), never a seed a
+  client could rebuild from the game id, version and seat (docs/bots.md, "Unpredictable").
+- Thinking happens off the event loop: ``random`` and ``greedy`` (milliseconds) in a thread,
+  ``strong`` in a bounded pool of processes (``THINKERS``) on a budget of ``THINK_SECONDS`` of
+  CPU per move; a busy pool queues moves, it never grows.
 - A game that waits for a person stays in the set with a later score (``RECHECK_MS``):
   a wake-up lost to a crash between an append and the ``ZADD`` costs at most that long.
   A replica that stops while it holds a lease leaves the game to the others once the
@@ -24,15 +29,21 @@ leaves it when it is finished or gone.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
+import multiprocessing
 import random
+import time
 import uuid
 from typing import Any, Final
 
 from prometheus_client import Counter
 
-from domain.bots import BOTS, random_bot
+from domain.bots import bot_for, parse_bot
+from domain.bots.search import strong
+from domain.catalog import GAMES
+from domain.engine import AnyGame
 from domain.table import Table, status
 from server.codec import encode
 from server.errors import ApiError
@@ -46,6 +57,8 @@ LEASE_PREFIX: Final = "lt:{bots}:lease:"
 RECHECK_MS: Final = 5_000  # a game with bots waiting for a person is looked at again this often
 LEASE_MS: Final = 5_000  # how long one replica may think about one game before another may
 BATCH: Final = 50  # games taken from the set per poll
+THINKERS: Final = 2  # processes the strong bot thinks in, at most, per replica
+THINK_SECONDS: Final = 0.5  # CPU a strong bot may spend on one move (its level's plays run out first, or this)
 
 RELEASE_LUA = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -71,6 +84,29 @@ async def enlist(games: Games, game_id: str) -> None:
     await games.store.redis.zadd(DUE_KEY, {game_id: now}, nx=True)
 
 
+def think(game: AnyGame, state: Any, seat: int, spec: str) -> Any:
+    """A bot's command for ``seat``, with the operating system's randomness (in a thread or a process)."""
+    bot, level = parse_bot(spec)
+    rng = random.SystemRandom()
+    if bot.name == "strong":
+        return strong(game, state, seat, rng, level or bot.level or 1, time.process_time, THINK_SECONDS)
+    return bot_for(spec)(game, state, seat, rng)
+
+
+def think_in_process(game_id: str, state: Any, seat: int, spec: str) -> Any:
+    """``think`` in a worker process, which finds the game by its id (a game is not pickled)."""
+    return think(GAMES[game_id], state, seat, spec)
+
+
+def known_bot(spec: str) -> str:
+    """The stored bot, or ``random`` for one this server does not know (an older or newer replica's)."""
+    try:
+        parse_bot(spec)
+    except ValueError:
+        return "random"
+    return spec
+
+
 class BotWorker:
     """Plays the bots of every game, with any other replica's worker beside it."""
 
@@ -82,8 +118,11 @@ class BotWorker:
         poll_interval: float = 0.2,
         lease_ms: int = LEASE_MS,
         recheck_ms: int = RECHECK_MS,
+        thinkers: int = THINKERS,
     ) -> None:
         self.games = games
+        self.thinkers = thinkers
+        self.pool: concurrent.futures.ProcessPoolExecutor | None = None  # started at the first strong move
         self.redis: Any = games.store.redis
         self.delay_ms = delay_ms
         self.poll_interval = poll_interval
@@ -154,6 +193,14 @@ class BotWorker:
 
     async def run(self) -> None:
         """Poll for due games until cancelled; a Redis outage only delays the bots."""
+        try:
+            await self.poll()
+        finally:
+            if self.pool is not None:
+                self.pool.shutdown(wait=False, cancel_futures=True)
+                self.pool = None
+
+    async def poll(self) -> None:
         trouble = Trouble(log, "bots could not be played")
         while True:
             wait = self.poll_interval
@@ -235,9 +282,7 @@ class BotWorker:
     async def move(self, game_id: str, table: Table, seat: int, bot: str) -> bool:
         """The bot's command for ``seat`` at the table's version; whether the game moved on."""
         game = self.games.games[table.game]
-        strategy = BOTS.get(bot, random_bot)
-        rng = random.Random(f"{game_id}:{table.version}:{seat}")
-        command = await asyncio.to_thread(strategy, game, table.state, seat, rng)
+        command = await self.choose(game, table.state, seat, known_bot(bot))
         if command is None:
             return False
         try:
@@ -249,8 +294,17 @@ class BotWorker:
             log.warning("bot %s at seat %d of %s was refused: %s", bot, seat, game_id, exc.code)
             return False
         if self.moves is not None:
-            self.moves.labels(game.id, bot).inc()
+            self.moves.labels(game.id, known_bot(bot).partition(":")[0]).inc()
         return True
+
+    async def choose(self, game: AnyGame, state: Any, seat: int, spec: str) -> Any:
+        """The bot's command, thought off the event loop: a process of the pool for the strong
+        bot (a game of the catalog), a thread for the quick ones."""
+        if parse_bot(spec)[0].name != "strong" or GAMES.get(game.id) is not game:
+            return await asyncio.to_thread(think, game, state, seat, spec)
+        if self.pool is None:  # spawned, not forked: a fork would copy this process's sockets and loop
+            self.pool = concurrent.futures.ProcessPoolExecutor(self.thinkers, multiprocessing.get_context("spawn"))
+        return await asyncio.get_running_loop().run_in_executor(self.pool, think_in_process, game.id, state, seat, spec)
 
     async def later(self, game_id: str, after_ms: int, version: int | None = None) -> None:
         """Look at the game again in ``after_ms``; if it moved on meanwhile (``version``), at once."""

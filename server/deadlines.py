@@ -48,7 +48,7 @@ async def fire_due(games: Games, limit: int = 100) -> int:
             await store.schedule(game_id, {window: deadline.due_ms})
             continue
         try:
-            command = with_default_move(game, table, deadline.command, f"{game_id} {window}")
+            command = with_default_move(game, table, deadline.command)
             await games.command(Seated(game_id, game, table, CLOCK), CLOCK, encode(command), f"deadline:{window}", None)
             fired += 1
         except ApiError as exc:  # another replica closed it first, or the game refused: either way it is done
@@ -57,18 +57,19 @@ async def fire_due(games: Games, limit: int = 100) -> int:
     return fired
 
 
-def with_default_move(game: AnyGame, table: Table, command: object, seed: str) -> object:
+def with_default_move(game: AnyGame, table: Table, command: object) -> object:
     """A running clock's ``TimeUp``, with the move the greedy bot would make for the late seat.
 
-    The bot sees what that seat sees (domain/bots.py), like any bot client would. Its luck is
-    seeded by the window, so two replicas firing it choose the same move (and the second
-    is answered as a retry of the first)."""
+    The bot sees what that seat sees (domain/bots/), like any bot client would. Its luck is the
+    operating system's, never a seed a client could rebuild (docs/bots.md, "Unpredictable"):
+    two replicas firing the same window may choose differently, and the second one's command
+    (the same command id) is refused, so the first move stands."""
     if not isinstance(command, TimeUp) or table.clock is None or table.clock.on_timeout != "bot_move":
         return command
     seat = late_seat(table, command.window)
     if seat is None:
         return command
-    move = BOTS["greedy"](game, table.state, seat, random.Random(seed))
+    move = BOTS["greedy"](game, table.state, seat, random.SystemRandom())
     return msgspec.structs.replace(command, move=None if move is None else msgspec.to_builtins(move))
 
 

@@ -33,9 +33,14 @@ class ApiError(Exception):
 CONFLICT_CODES = frozenset({"seat_taken", "seat_kept", "seats_kept", "game_started"})
 
 
+# Rule codes that mean "that value is outside what its schema allows": a bad request, as 400 malformed is.
+BAD_REQUEST_CODES = frozenset({"out_of_bounds"})
+
+
 def rejected(exc: Rejected) -> ApiError:
-    """A rule's refusal as the API answers it: 422, or 409 when the table moved on."""
-    return ApiError(409 if exc.code in CONFLICT_CODES else 422, exc.code, exc.message, exc.details)
+    """A rule's refusal as the API answers it: 422, 409 when the table moved on, 400 for a value out of bounds."""
+    status = 409 if exc.code in CONFLICT_CODES else 400 if exc.code in BAD_REQUEST_CODES else 422
+    return ApiError(status, exc.code, exc.message, exc.details)
 
 
 # What a body that cannot be read raises: bad JSON, the wrong shape, or JSON nested deeper than

@@ -11,10 +11,10 @@ import msgspec
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
-from domain.bots import BOTS
+from domain.bots import BOTS, bot_spec, parse_bot
 from domain.clock import Clock
 from domain.engine import Pick, Step
-from domain.table import status
+from domain.table import TAKEOVER_BOT, status
 from projections.lobby import CatalogEntry, GameComponents, LobbyEntry, catalog
 from projections.views import TableView, VersionedEvent
 from server import lobby
@@ -37,12 +37,14 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     players: int
     options: dict[str, Any] = {}
     clock: Clock | None = None  # a turn clock for every seat (docs/table-services.md)
+    takeover: str | None = None  # the bot that plays on a seat that leaves: "greedy" (default), "strong:2"...
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
     name: str = ""
     seat: int | None = None
-    bot: str | None = None  # "random" or "greedy": a bot the server plays takes the seat
+    bot: str | None = None  # "random", "greedy" or "strong": a bot the server plays takes the seat
+    level: int | None = None  # the bot's level, for a bot that has levels (strong: 1 to 5; default 3)
 
 
 class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
@@ -195,8 +197,21 @@ async def get_components(request: Request) -> Response:
 
 async def create_game(request: Request) -> Response:
     body = await read_json(request, CreateGame)
+    if body.takeover is not None:
+        try:
+            parse_bot(body.takeover)
+        except ValueError:
+            known = sorted(BOTS)
+            message = f"There is no bot {body.takeover!r} to play on for a seat that leaves; bots: {', '.join(known)}."
+            raise ApiError(422, "no_such_bot", message, {"field": "takeover", "bots": known}) from None
     created = await lobby.create(
-        games_of(request), body.game, body.players, body.options, client_address(request), body.clock
+        games_of(request),
+        body.game,
+        body.players,
+        body.options,
+        client_address(request),
+        body.clock,
+        takeover=body.takeover or TAKEOVER_BOT,
     )
     return answer(created, 201)
 
@@ -230,9 +245,16 @@ async def take_seat(request: Request) -> Response:
         known = sorted(BOTS)
         message = f"There is no bot {body.bot!r}; bots: {', '.join(known)}."
         raise ApiError(422, "no_such_bot", message, {"field": "bot", "bots": known})
+    if body.level is not None:
+        levels = list(BOTS[body.bot].levels) if body.bot is not None else []
+        if body.level not in levels:
+            whose = f"The {body.bot} bot" if body.bot is not None else "A person"
+            message = f"{whose} has no level {body.level}" + (f"; levels: {levels}." if levels else ".")
+            raise ApiError(422, "no_such_level", message, {"field": "level", "levels": levels})
     name = lobby.seat_name(body.name)
     game_id = request.path_params["game_id"]
-    seated = await lobby.join(games_of(request), game_id, body.seat, name, body.bot, client=client_address(request))
+    bot = bot_spec(body.bot, body.level) if body.bot is not None else None
+    seated = await lobby.join(games_of(request), game_id, body.seat, name, bot, client=client_address(request))
     return answer(seated, 201)
 
 

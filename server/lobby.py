@@ -15,7 +15,7 @@ import msgspec
 
 from domain.clock import Clock
 from domain.engine import AnyGame, Rejected
-from domain.table import Table, TableOpened, cancel, fold, open_rematch, open_table, status, take_seat
+from domain.table import TAKEOVER_BOT, Table, TableOpened, cancel, fold, open_rematch, open_table, status, take_seat
 from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
 from server import bots
 from server.auth import new_token, token_hash
@@ -80,14 +80,16 @@ async def create(
     turn_clock: Clock | None = None,
     game_id: str | None = None,
     reserved: tuple[tuple[int, ...], int] = ((), 0),
+    takeover: str = TAKEOVER_BOT,
 ) -> NewGame:
     """Open a table (``game_id``: a chosen id, for a rematch; None: a new random one; ``reserved``:
-    the seats a rematch keeps for its people, and until when on the shared clock)."""
+    the seats a rematch keeps for its people, and until when on the shared clock; ``takeover``:
+    the bot that plays on a seat that leaves, a bot this server has)."""
     game = games.games.get(kind)
     if game is None:
         raise ApiError(400, "unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
     try:
-        opened = open_table(game, players, options, turn_clock, *reserved)
+        opened = open_table(game, players, options, turn_clock, *reserved, takeover)
     except Rejected as exc:
         raise rejected(exc) from None
     game_id = game_id or secrets.token_hex(GAME_ID_BYTES)
@@ -153,6 +155,7 @@ async def rematch(games: Games, game_id: str, token: str | None, grace_ms: int =
                 table.clock,
                 new_id,
                 reserved=(people, until),
+                takeover=table.takeover,
             )
         except ApiError as exc:
             if exc.code != "game_exists":
@@ -218,17 +221,12 @@ async def join(
     await games.quotas.take(games.quotas.seats, client, ctx.now_ms)
 
     def sit_down(game: AnyGame, table: Table) -> list[Any]:
-        return take_seat(game, table, seat, name or bot_name(bot), bot, ctx, claim)
+        return take_seat(game, table, seat, name, bot, ctx, claim)  # a bot's default name: "Greedy bot 2"
 
     events, _ = await append_facts(
         games, game_id, sit_down, lambda events: {token_hash(token): events[0].seat} if token else None
     )
     return Joined(events[0].seat, token)
-
-
-def bot_name(bot: str | None) -> str:
-    """A bot's default name at the table ("Greedy bot"); a person's default is chosen by the table."""
-    return f"{bot.capitalize()} bot" if bot else ""
 
 
 async def list_games(games: Games, status_: str, limit: int, cursor: int | None) -> tuple[list[LobbyEntry], int | None]:

@@ -24,7 +24,7 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from domain.engine import AnyGame
-from domain.table import TAKEOVER_BOT, Table, resign
+from domain.table import Table, resign
 from projections.views import Present, SeatPresence
 from server import lobby
 from server.errors import ApiError
@@ -143,7 +143,7 @@ class Presence:
 
 
 def leave_seat(game: AnyGame, table: Table, seat: int) -> list[Any]:
-    return resign(game, table, seat, "dropped", TAKEOVER_BOT)
+    return resign(game, table, seat, "dropped", table.takeover)
 
 
 async def drop_away(games: Games, presence: Presence, drop_after_ms: int) -> list[tuple[str, int]]:

@@ -278,6 +278,13 @@ class Contract:
         create["properties"]["game"] = {"const": game.id}
         create["properties"]["players"] = {"type": "integer", "minimum": game.min_players, "maximum": game.max_players}
         create["properties"]["options"] = {**ref(f"{game.id}.Options"), "default": {}}
+        takeover = [b.name for b in BOTS.values()] + [f"{b.name}:{n}" for b in BOTS.values() for n in b.levels]
+        create["properties"]["takeover"] = {
+            "anyOf": [{"enum": takeover}, {"type": "null"}],
+            "default": None,
+            "description": "The bot that plays on a seat whose player leaves, resigns or runs out of time "
+            "(a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.",
+        }
         self.defs[f"{game.id}.CreateGame"] = {**create, "title": f"{game.id}.CreateGame"}
 
     def alias(self, name: str, schema: Schema, description: str) -> None:
@@ -319,6 +326,16 @@ class Contract:
         seat["seat"] = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": most - 1}, {"type": "null"}]}
         seat["seat"]["default"] = None
         seat["bot"] = {"anyOf": [{"enum": sorted(BOTS)}, {"type": "null"}], "default": None}
+        levels = sorted({level for bot in BOTS.values() for level in bot.levels})
+        seat["level"] = {
+            "anyOf": [{"type": "integer", "minimum": levels[0], "maximum": levels[-1]}, {"type": "null"}],
+            "default": None,
+            "description": "The bot's level, for a bot that has levels ("
+            + "; ".join(
+                f"{b.name}: {b.levels[0]} to {b.levels[-1]}, default {b.level}" for b in BOTS.values() if b.levels
+            )
+            + "), else 422 no_such_level. Stored with the bot: the seat's bot reads 'strong:4'.",
+        }
         seat["name"]["description"] = (
             f"At most {NAME_MOST} characters once normalised (NFC; control, format and unassigned characters "
             "dropped; each run of spaces one space), else 400 malformed. Empty: 'Player <seat + 1>'."

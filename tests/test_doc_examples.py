@@ -7,6 +7,7 @@ shell that stops at the first failing command, and must finish within its timeou
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import subprocess
@@ -98,3 +99,48 @@ def test_the_curl_walkthrough_of_docs_api_md_runs_to_the_final_scores(
     assert any(line.endswith(" 422") and "not_your_turn" in line for line in lines)
     assert '["CardsPlaced","TurnStarted"]' in lines
     assert '"status":"finished"' in lines[-2] and '"type":"vilar-de-mouros"' in lines[-1]
+
+
+def worked_moves() -> tuple[str, list[str]]:
+    """docs/API.md's "A move of each game, pick by pick": the helpers' block and one block per game."""
+    text = (ROOT / "docs" / "API.md").read_text(encoding="utf-8")
+    section = text.split("#### A move of each game, pick by pick", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"^```sh\n(.*?)^```$", section, re.S | re.M)
+    helpers = [b for b in blocks if b.startswith("API=${API:-")]
+    assert len(helpers) == 1
+    return helpers[0], [b for b in blocks if b not in helpers]
+
+
+def shown_last(example: str) -> str:
+    """The answer the example shows for its last command: its last comment line."""
+    return [line for line in example.splitlines() if line.startswith("# ")][-1][2:]
+
+
+@pytest.mark.timeout(300)
+def test_the_worked_move_of_each_game_in_docs_api_md_runs_to_its_end(
+    redis: aioredis.Redis, redis_url: str, tmp_path: Path
+) -> None:
+    """Each example builds its move by picks through the real API and sends it; its last answer is the one shown."""
+    helpers, examples = worked_moves()
+    games = [re.search(r"^new_table ([a-z-]+)", example, re.M) for example in examples]
+    assert [g.group(1) for g in games if g] == ["vilar-de-mouros", "i-love-portugal", "miss-liz-parks", "itchy-feet"]
+    with Serve(free_port(), redis_url=redis_url) as serve:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LUDOTECA_")}
+        env["API"] = f"{serve.url}/api/v1"
+        runs = {}
+        for game, example in zip(games, examples, strict=True):
+            assert game is not None
+            done = run_shell(f"{helpers}\n{example}", tmp_path, env, 120)
+            assert done.returncode == 0, (
+                f"{game.group(1)}\nstdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
+            )
+            lines = done.stdout.strip().splitlines()
+            assert lines[-1] == shown_last(example), (game.group(1), lines)
+            runs[game.group(1)] = [json.loads(line) for line in lines]
+    # The moves are the ones the text says: several cells in one action, two cards given for one kind asked.
+    streets = [r["command"] for r in runs["miss-liz-parks"] if isinstance(r, dict) and r.get("command")]
+    assert [len(c["cells"]) for c in streets] == [1, 2, 3]
+    offers = [r["command"] for r in runs["itchy-feet"] if isinstance(r, dict) and r.get("command")]
+    assert (len(offers[-1]["give"]), len(offers[-1]["ask"])) == (2, 1)
+    placed = [r for r in runs["vilar-de-mouros"] if isinstance(r, list)]
+    assert placed[-1][0] == "CardsPlaced"

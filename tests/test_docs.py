@@ -13,7 +13,7 @@ import pytest
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from server.app import routes
-from server.errors import CONFLICT_CODES
+from server.errors import BAD_REQUEST_CODES, CONFLICT_CODES
 from server.http import ENDPOINTS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +43,9 @@ def answered_codes() -> dict[str, set[int]]:
         for status, code in API_ERROR.findall(text):
             codes.setdefault(code, set()).add(int(status))
         for code in REJECTED.findall(text):
-            codes.setdefault(code, set()).add(409 if code in CONFLICT_CODES else 422)
+            codes.setdefault(code, set()).add(
+                409 if code in CONFLICT_CODES else 400 if code in BAD_REQUEST_CODES else 422
+            )
         for code in ERROR_BODY.findall(text):
             codes.setdefault(code, set())
     return codes

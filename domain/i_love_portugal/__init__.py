@@ -12,6 +12,7 @@ from domain.i_love_portugal.events import Event
 from domain.i_love_portugal.rules import awaited, decide, evolve, moves, setup
 from domain.i_love_portugal.scoring import PortugalOutcome, outcome
 from domain.i_love_portugal.state import PortugalOptions, State, initial
+from domain.i_love_portugal.strategy import STRATEGY
 from domain.i_love_portugal.views import PortugalView, redact, view
 
 GAME: Game[State, Command, Event, PortugalOutcome] = Game(
@@ -35,6 +36,7 @@ GAME: Game[State, Command, Event, PortugalOutcome] = Game(
     outcome=outcome,
     components=BOARD,
     rules_version=2,  # 2: Selfie 3 EUR, Album 5 EUR (docs/games/i-love-portugal.md, Rulings)
+    strategy=STRATEGY,
 )
 
 __all__ = ["GAME"]

@@ -13,6 +13,7 @@ from domain.itchy_feet.moves import moves
 from domain.itchy_feet.rules import awaited, deadlines, decide, evolve, setup
 from domain.itchy_feet.scoring import ItchyOutcome, outcome
 from domain.itchy_feet.state import Options, State, initial
+from domain.itchy_feet.strategy import STRATEGY
 from domain.itchy_feet.views import ItchyView, redact, view
 
 GAME: Game[State, Command, Event, ItchyOutcome] = Game(
@@ -37,6 +38,7 @@ GAME: Game[State, Command, Event, ItchyOutcome] = Game(
     components=CARD_FILE,
     deadlines=deadlines,
     rules_version=2,  # 2: Pass the Souvenir passes every card at once, then counts postcards
+    strategy=STRATEGY,
 )
 
 __all__ = ["GAME"]

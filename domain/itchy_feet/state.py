@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -15,6 +15,13 @@ from domain.itchy_feet.commands import Action
 Phase = Literal["setup", "action", "end", "over"]
 
 
+# An answer time, in milliseconds on the shared clock: from a tenth of a second (a window the
+# deadline worker closes at its next look, for quick tables and tests) to 7 days (the longest turn clock).
+AnswerMs = Annotated[
+    int, msgspec.Meta(ge=100, le=7 * 24 * 3600 * 1000, description="Milliseconds, 100 to 604800000 (7 days).")
+]
+
+
 class Options(msgspec.Struct, kw_only=True, frozen=True):
     """One switch per expansion, and the answer times (milliseconds on the shared clock)."""
 
@@ -23,8 +30,8 @@ class Options(msgspec.Struct, kw_only=True, frozen=True):
     forbidden_objects: bool = False
     postcards: bool = False
     characters: bool = False
-    trade_answer_ms: int = 60000
-    reaction_ms: int = 10000
+    trade_answer_ms: AnswerMs = 60000  # how long a trade's target has to answer
+    reaction_ms: AnswerMs = 10000  # how long a reaction window stays open
 
 
 class Trade(msgspec.Struct, frozen=True, kw_only=True):

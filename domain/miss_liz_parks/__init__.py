@@ -14,6 +14,7 @@ from domain.miss_liz_parks.moves import moves
 from domain.miss_liz_parks.rules import awaited, decide, evolve, setup
 from domain.miss_liz_parks.scoring import ParkOutcome, outcome
 from domain.miss_liz_parks.state import RULES, Options, State, initial
+from domain.miss_liz_parks.strategy import STRATEGY
 from domain.miss_liz_parks.views import ParkGameView, redact, view
 
 GAME: Game[State, Command, Event, ParkOutcome] = Game(
@@ -37,6 +38,7 @@ GAME: Game[State, Command, Event, ParkOutcome] = Game(
     outcome=outcome,
     components=COMPONENTS,
     rules_version=RULES,
+    strategy=STRATEGY,
 )
 
 __all__ = ["GAME"]

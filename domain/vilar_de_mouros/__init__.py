@@ -12,6 +12,7 @@ from domain.vilar_de_mouros.events import Event
 from domain.vilar_de_mouros.rules import awaited, decide, evolve, moves, setup
 from domain.vilar_de_mouros.scoring import VilarOutcome, outcome
 from domain.vilar_de_mouros.state import Options, State, initial
+from domain.vilar_de_mouros.strategy import STRATEGY
 from domain.vilar_de_mouros.views import VilarView, redact, view
 
 GAME: Game[State, Command, Event, VilarOutcome] = Game(
@@ -34,6 +35,7 @@ GAME: Game[State, Command, Event, VilarOutcome] = Game(
     awaited=awaited,
     outcome=outcome,
     components=CARD_FILE,
+    strategy=STRATEGY,
 )
 
 __all__ = ["GAME"]

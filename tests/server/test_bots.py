@@ -1,9 +1,11 @@
-"""Bots the server plays, against the real server: seating them, tables of bots alone, a person
-among bots, a bot seat surviving the replica that played it, and unknown bots refused."""
+"""Bots the server plays, against the real server: seating them (with a level), tables of bots
+alone, a person among bots, a bot seat surviving the replica that played it, unknown bots and
+levels refused, and no bot's choice a client could work out beforehand."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from typing import Any
 
@@ -11,10 +13,12 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
+from domain.bots import random_bot
 from domain.catalog import GAMES
-from server.bots import DUE_KEY
+from server.bots import DUE_KEY, think
 from server.cli import main
 from server.settings import Settings
+from tests.projections.test_no_leak import ENCODE, play, tables
 from tests.server.conftest import ADMIN, Running, quick_settings, start_server, stop_server
 
 
@@ -48,7 +52,7 @@ async def test_a_table_of_bots_plays_to_the_end_by_itself(quick: Running, game: 
     table = await finished(quick, game_id, 60)
     assert table["status"] == "finished", f"stuck at version {table['version']}: {table['awaiting']}"
     assert [s["bot"] for s in table["seats"]] == ["greedy", "random", "random"]
-    assert [s["name"] for s in table["seats"]] == ["Greedy bot", "Random bot", "Random bot"]
+    assert [s["name"] for s in table["seats"]] == ["Greedy bot 1", "Random bot 2", "Random bot 3"]
     assert table["outcome"]["winners"]
     r = await quick.get("/api/v1/games", status="finished")
     entry = next(e for e in r.json()["games"] if e["game_id"] == game_id)
@@ -100,10 +104,75 @@ async def test_an_unknown_bot_is_refused_and_nothing_is_written(quick: Running) 
     r = await seat_bot(quick, game_id, "clever")
     assert r.status_code == 422
     body = r.json()
-    assert body["error"] == "no_such_bot" and body["details"]["bots"] == ["greedy", "random"]
+    assert body["error"] == "no_such_bot" and body["details"]["bots"] == ["greedy", "random", "strong"]
     table = (await quick.get(f"/api/v1/games/{game_id}")).json()
     assert table["version"] == before and table["seats"] == [None, None]
     assert await quick.app.state.games.store.redis.zscore(DUE_KEY, game_id) is None
+
+
+async def test_a_level_the_bot_does_not_have_is_refused(quick: Running) -> None:
+    game_id = await quick.create(2)
+    for body, levels in (({"bot": "strong", "level": 9}, [1, 2, 3, 4, 5]), ({"bot": "greedy", "level": 2}, [])):
+        r = await seat_bot(quick, game_id, **body)
+        assert r.status_code == 422 and r.json()["error"] == "no_such_level", r.text
+        assert r.json()["details"]["levels"] == levels
+    r = await quick.http.post(f"/api/v1/games/{game_id}/seats", json={"name": "Ana", "level": 2})
+    assert r.status_code == 422 and r.json()["error"] == "no_such_level"
+    assert (await quick.get(f"/api/v1/games/{game_id}")).json()["seats"] == [None, None]
+
+
+@pytest.mark.timeout(120)
+async def test_a_strong_bot_at_a_level_plays_a_game_through_the_pool(quick: Running) -> None:
+    """The searching bot thinks in a process of the worker's pool, the event loop free meanwhile."""
+    game_id = await quick.create(2, "vilar-de-mouros")
+    assert (await seat_bot(quick, game_id, "strong", level=1)).status_code == 201
+    assert (await seat_bot(quick, game_id, "greedy")).status_code == 201
+    table = await finished(quick, game_id, 100)
+    assert table["status"] == "finished", table["version"]
+    assert [s["bot"] for s in table["seats"]] == ["strong:1", "greedy"]
+    assert [s["name"] for s in table["seats"]] == ["Strong bot 1", "Greedy bot 2"]
+
+
+async def test_a_seat_that_resigns_is_played_on_by_the_bot_the_table_chose(quick: Running) -> None:
+    r = await quick.http.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 3, "takeover": "clever"})
+    assert r.status_code == 422 and r.json()["details"]["field"] == "takeover", r.text
+    r = await quick.http.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 3, "takeover": "random"})
+    game_id = r.json()["game_id"]
+    ana, _, _ = await quick.seat_all(game_id, 3)
+    body = {"command": {"type": "Resign"}, "command_id": "leaving"}
+    r = await quick.http.post(
+        f"/api/v1/games/{game_id}/commands", json=body, headers={"Authorization": f"Bearer {ana}"}
+    )
+    assert r.status_code == 200, r.text
+    table = (await quick.get(f"/api/v1/games/{game_id}")).json()
+    assert table["seats"][0]["bot"] == "random" and table["resigned"] == [0]
+    events = (await quick.get(f"/api/v1/games/{game_id}/events", limit=1)).json()["events"]
+    assert events[0]["event"]["takeover"] == "random"
+    other = await quick.create(2)  # the default: greedy
+    assert (await quick.get(f"/api/v1/games/{other}/events", limit=1)).json()["events"][0]["event"][
+        "takeover"
+    ] == "greedy"
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_client_cannot_replay_a_bots_choice_from_public_values(game_id: str) -> None:
+    """The worker's bots draw from the operating system: asked the same thing again, with every
+    public value the same (game id, version, seat, the state itself), a bot answers otherwise,
+    and the old seed made of those values no longer foretells its move."""
+    game = GAMES[game_id]
+    for steps in range(0, 200, 7):
+        table = list(tables(game, play(game, 2, 5, steps)))[-1]
+        few = [game.few_commands(table.state, s, 50) if table.state is not None else [] for s in range(2)]
+        seats = [s for s in range(2) if few[s] is None or len(few[s] or []) > 3]  # None: more than 50
+        if seats:
+            break
+    else:
+        pytest.fail("no state with several moves")
+    seat = seats[0]
+    foretold = ENCODE(random_bot(game, table.state, seat, random.Random(f"g1:{table.version}:{seat}")))
+    answers = [ENCODE(think(game, table.state, seat, "random")) for _ in range(30)]
+    assert len(set(answers)) > 1
+    assert answers.count(foretold) < 30
 
 
 async def test_a_bot_seat_survives_the_replica_that_played_it(redis: aioredis.Redis, redis_url: str) -> None:

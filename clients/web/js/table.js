@@ -308,7 +308,8 @@ export class TableScreen {
     const seats = t.seats || [];
     const free = seats.filter((s) => s === null).length;
     const nameInput = h("input", { type: "text", maxlength: 40, placeholder: "your name", value: localStorage.getItem("ludoteca.name") || "", "aria-label": "your name", "data-key": "name" });
-    const botKind = h("select", { "aria-label": "bot kind", "data-key": "bot-kind" }, h("option", { value: "greedy" }, "greedy bots"), h("option", { value: "random" }, "random bots"));
+    const botKind = h("select", { "aria-label": "bot kind", "data-key": "bot-kind" }, h("option", { value: "greedy" }, "greedy bots"), h("option", { value: "random" }, "random bots"),
+      [1, 2, 3, 4, 5].map((level) => h("option", { value: `strong:${level}` }, `strong bots, level ${level}${level === 3 ? " (default)" : ""}`)));
     return h("div", { class: "seat-bar", "data-testid": "seats" },
       seats.map((s, i) => h("span", { class: ["seat-chip", s ? "taken" : "free"], "data-seat": i },
         `${i + 1}. `, s ? this.seatName(i) : "free", s && s.bot ? " (bot)" : "",
@@ -466,14 +467,14 @@ export class TableScreen {
     }
   }
 
-  // Bots the lobby seats get names of their own: "Random bot 2", "Greedy bot 3" (by seat), so
-  // that the log and the scores tell them apart.
+  // Bots the lobby seats get names of their own: "Random bot 2", "Strong bot 3" (by seat, the
+  // server's default), so that the log and the scores tell them apart. "strong:4" is bot and level.
   async fillBots(kind) {
     const free = (this.table.seats || []).map((s, i) => (s ? null : i)).filter((i) => i !== null);
-    const word = kind === "greedy" ? "Greedy bot" : "Random bot";
+    const [bot, level] = kind.split(":");
     for (const seat of free) {
       try {
-        await post(`/games/${this.gameId}/seats`, { seat, bot: kind, name: `${word} ${seat + 1}` });
+        await post(`/games/${this.gameId}/seats`, level ? { seat, bot, level: Number(level) } : { seat, bot });
       } catch (err) {
         errorMessage(err, "Seating a bot");
         break;

@@ -253,7 +253,13 @@ export interface ItchyFeetOptions {
   forbidden_objects?: boolean;
   postcards?: boolean;
   characters?: boolean;
+  /**
+   * Milliseconds, 100 to 604800000 (7 days).
+   */
   trade_answer_ms?: number;
+  /**
+   * Milliseconds, 100 to 604800000 (7 days).
+   */
   reaction_ms?: number;
 }
 export interface MissLizParksOptions {
@@ -275,6 +281,10 @@ export interface VilarDeMourosCreateGame {
   players: number;
   options?: VilarDeMourosOptions;
   clock?: Clock | null;
+  /**
+   * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
+   */
+  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
 }
 /**
  * A table's clock setting, chosen when the table opens.
@@ -289,18 +299,30 @@ export interface ILovePortugalCreateGame {
   players: number;
   options?: ILovePortugalOptions;
   clock?: Clock | null;
+  /**
+   * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
+   */
+  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
 }
 export interface ItchyFeetCreateGame {
   game: "itchy-feet";
   players: number;
   options?: ItchyFeetOptions;
   clock?: Clock | null;
+  /**
+   * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
+   */
+  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
 }
 export interface MissLizParksCreateGame {
   game: "miss-liz-parks";
   players: number;
   options?: MissLizParksOptions;
   clock?: Clock | null;
+  /**
+   * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
+   */
+  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
 }
 /**
  * A table just opened, with the token that lets its creator call it off before it starts.
@@ -343,7 +365,11 @@ export interface TakeSeat {
    */
   name?: string;
   seat?: number | null;
-  bot?: ("greedy" | "random") | null;
+  bot?: ("greedy" | "random" | "strong") | null;
+  /**
+   * The bot's level, for a bot that has levels (strong: 1 to 5, default 3), else 422 no_such_level. Stored with the bot: the seat's bot reads 'strong:4'.
+   */
+  level?: number | null;
 }
 export interface Joined {
   seat: number;
@@ -1118,6 +1144,7 @@ export interface TableOpened {
   clock?: Clock | null;
   reserved?: number[];
   reserved_until_ms?: number;
+  takeover?: string;
 }
 export interface SeatTaken {
   type: "SeatTaken";

@@ -1,0 +1,154 @@
+"""Bots: strategies that pick one of a seat's commands (pure; their randomness from an rng passed in).
+
+A bot is ``choose(game, state, seat, rng) -> command | None``: one of the seat's complete
+commands, reached through the game's move-building picks (``None`` when the seat may not act
+now). ``BOTS`` lists the levels there are, each with its name, title and description, for the
+server, the lobby and the duel alike; ``bot_name`` names a bot's seat at a table.
+
+- ``random`` (here): any legal command, a random option at each pick.
+- ``greedy`` (greedy.py): one command ahead in an imagined world, judged by the game's points.
+- ``strong`` (search.py): information-set Monte Carlo tree search over imagined worlds, with a
+  ``level`` (1 to 5) that trades strength for time.
+
+Randomness: a bot draws only from the rng it is given, and what it draws decides what it plays.
+Whoever runs a bot for a table (the server) must give it the operating system's randomness
+(``random.SystemRandom()``) or a generator seeded by a secret it keeps, never a seed made of
+values a client can see (a game id, a version, a seat): from those, a player can replay the
+bot's choices before it makes them (docs/bots.md, "Unpredictable").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.bots.greedy import candidates, greedy, standing
+from domain.bots.play import Choose, Duel, duel, play_out, wilson
+from domain.bots.search import LEVEL, LEVELS, strong
+from domain.bots.world import Hidden, SeededRng, determinize
+from domain.engine import AnyGame, Rng, Seat
+from domain.table import default_name
+
+
+def random_bot(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
+    """Any legal command: a random option at each pick (every legal move can come)."""
+    return game.random_command(state, seat, rng)
+
+
+def greedy_bot(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
+    """One command ahead in an imagined world, judged by the game's points (greedy.py)."""
+    return greedy(game, state, seat, rng)
+
+
+def strong_bot(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
+    """The searching bot at its default level (search.py)."""
+    return strong(game, state, seat, rng, LEVEL)
+
+
+@dataclass(frozen=True)
+class Bot:
+    """One level of play the server can seat: call it as a bot, or ``at(level)`` for another level."""
+
+    name: str  # what a client asks for: {"bot": "greedy"}
+    title: str  # how its seats are named: "Greedy bot 2"
+    description: str  # one line for the lobby
+    choose: Choose
+    levels: tuple[int, ...] = ()  # the levels it plays at, if it has several
+    level: int | None = None  # the default one
+    by_level: Callable[[int], Choose] | None = field(default=None, compare=False)
+
+    def __call__(self, game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
+        return self.choose(game, state, seat, rng)
+
+    def at(self, level: int | None) -> Choose:
+        """This bot at ``level`` (``None``: its default); a level it does not have is refused."""
+        if level is None or level == self.level:
+            return self.choose
+        if self.by_level is None or level not in self.levels:
+            raise ValueError(f"the {self.name} bot has no level {level}; levels: {list(self.levels) or 'none'}")
+        return self.by_level(level)
+
+
+def _strong_at(level: int) -> Choose:
+    def choose(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
+        return strong(game, state, seat, rng, level)
+
+    return choose
+
+
+BOTS: dict[str, Bot] = {
+    "random": Bot(
+        "random", "Random bot", "Plays any legal move, each as likely: to learn the rules against.", random_bot
+    ),
+    "greedy": Bot(
+        "greedy",
+        "Greedy bot",
+        "Plays the move that looks best one move ahead, by the game's points and plans: a fair beginner.",
+        greedy_bot,
+    ),
+    "strong": Bot(
+        "strong",
+        "Strong bot",
+        "Searches many moves ahead in worlds it imagines from what it sees: a challenge. Level 1 to 5 (default 3).",
+        strong_bot,
+        LEVELS,
+        LEVEL,
+        _strong_at,
+    ),
+}
+
+
+def parse_bot(spec: str) -> tuple[Bot, int | None]:
+    """A bot seat's ``bot`` as stored: a bot's name, with its level after a colon for a bot that
+    has levels (``strong:4``); an unknown name or level is refused with ``ValueError``."""
+    name, colon, level = spec.partition(":")
+    bot = BOTS.get(name)
+    if bot is None:
+        raise ValueError(f"no bot {name!r}; bots: {', '.join(BOTS)}")
+    if not colon:
+        return bot, None
+    if not (level.isascii() and level.isdigit()):
+        raise ValueError(f"a level is a number: {spec!r}")
+    bot.at(int(level))  # refuses a level it does not have
+    return bot, int(level)
+
+
+def bot_for(spec: str) -> Choose:
+    """The bot a stored ``bot`` names, at its level: ``greedy``, ``strong``, ``strong:2``."""
+    bot, level = parse_bot(spec)
+    return bot.at(level)
+
+
+def bot_spec(name: str, level: int | None) -> str:
+    """What a bot seat stores: the bot's name, and its level when one was asked for."""
+    return name if level is None else f"{name}:{level}"
+
+
+def bot_name(bot: str, seat: Seat) -> str:
+    """A bot seat's name at the table, distinct from every other seat's: "Greedy bot 2" (seats count from 1)."""
+    return default_name(seat, bot)
+
+
+__all__ = [
+    "BOTS",
+    "Bot",
+    "Choose",
+    "Duel",
+    "Hidden",
+    "SeededRng",
+    "bot_for",
+    "bot_name",
+    "bot_spec",
+    "candidates",
+    "determinize",
+    "duel",
+    "greedy_bot",
+    "parse_bot",
+    "play_out",
+    "random_bot",
+    "standing",
+    "strong",
+    "strong_bot",
+    "wilson",
+]

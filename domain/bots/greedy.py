@@ -1,0 +1,127 @@
+"""The moves a bot weighs, how a seat stands, and the greedy bot that looks one command ahead.
+
+- ``candidates``: the seat's complete commands reached through the move-building picks: for
+  each kind of move (the first pick) every command when it has few, else a sample of random
+  walks through its picks; and the game's proposals (``Strategy.proposals``: moves a player
+  would think of that random picking seldom finds), those decide accepts.
+- ``standing``: a seat's lead, from the game's ``Strategy.points``: its points minus the best
+  opponent's; a finished game's outcome outweighs any points.
+- ``greedy``: imagines one world its seat cannot tell from the real one (world.py), tries each
+  candidate there (decide and evolve, every candidate with the same luck) and plays the one
+  that leaves its seat standing best; ties are broken at random. The plan lives in the game's
+  points (a tile bought counts for what it will score once staffed and joined), so looking one
+  command ahead is enough to follow it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.bots.world import Hidden, SeededRng
+from domain.engine import AnyGame, Ctx, Pick, Rejected, Rng, Seat
+from domain.table import decide_game
+
+WIN = 10_000.0  # a won game outweighs any points
+FEW = 24  # a kind of move with at most this many commands is weighed whole
+WALKS = 12  # else this many random walks through its picks
+
+
+def walk_from(game: AnyGame, state: Any, seat: Seat, picks: tuple[Pick, ...], rng: Rng) -> Any:
+    """A complete command below ``picks``, one random option at a time (sending where the picks
+    already make a command is one more choice)."""
+    at = game.moves(state, seat, picks)
+    while True:
+        count = len(at.options) + (at.command is not None)
+        if count == 0:
+            return None
+        choice = rng.randrange(count)
+        if choice == len(at.options):
+            return at.command
+        option = at.options[choice]
+        if option.command is not None:
+            return option.command
+        picks = (*picks, option.pick)
+        at = game.moves(state, seat, picks)
+
+
+def accepted(game: AnyGame, state: Any, command: Any, seat: Seat) -> bool:
+    """Whether decide takes ``command`` from ``seat`` (a seat's own moves depend only on what it sees)."""
+    try:
+        decide_game(game, state, command, seat, Ctx(rng=SeededRng(0)))
+    except (Rejected, KeyError, ValueError, IndexError, AttributeError, TypeError):
+        return False
+    return True
+
+
+def candidates(game: AnyGame, state: Any, seat: Seat, rng: Rng, few: int = FEW, walks: int = WALKS) -> list[Any]:
+    """The commands a bot weighs: every kind of move the seat has, each whole when it has at most
+    ``few`` commands, else ``walks`` random walks through its picks; then the game's proposals."""
+    first = game.moves(state, seat, ())
+    found: dict[Any, None] = {}
+    if first.command is not None:
+        found[first.command] = None
+    for option in first.options:
+        if option.command is not None:
+            found[option.command] = None
+            continue
+        every = game.few_commands(state, seat, few, (option.pick,))
+        if every is not None:
+            found.update(dict.fromkeys(every))
+            continue
+        for _ in range(walks):
+            command = walk_from(game, state, seat, (option.pick,), rng)
+            if command is not None:
+                found[command] = None
+    if game.strategy is not None and found:
+        for command in game.strategy.proposals(state, seat):
+            if command not in found and accepted(game, state, command, seat):
+                found[command] = None
+    return list(found)
+
+
+def points(game: AnyGame, state: Any) -> list[float]:
+    """Each seat's points as the game's strategy counts them (all naught without one)."""
+    if game.strategy is None:
+        return [0.0] * state.players
+    return [float(p) for p in game.strategy.points(state)]
+
+
+def standing(game: AnyGame, state: Any, seat: Seat) -> float:
+    """How well ``seat`` stands: a win or a loss first, then its points minus the best opponent's."""
+    result = game.outcome(state)
+    if result is not None:
+        others = [p for s, p in enumerate(result.scores) if s != seat]
+        margin: float = result.scores[seat] - max(others, default=0)
+        return margin + (WIN if seat in result.winners else -WIN)
+    mine = points(game, state)
+    return mine[seat] - max((p for s, p in enumerate(mine) if s != seat), default=0.0)
+
+
+def after(game: AnyGame, state: Any, command: Any, seat: Seat, rng: Rng) -> Any | None:
+    """The state once ``command`` is played, or ``None`` if it is refused (in an imagined world)."""
+    try:
+        events = decide_game(game, state, command, seat, Ctx(rng=rng))
+    except (Rejected, KeyError, ValueError, IndexError, AttributeError, TypeError):
+        return None
+    for event in events:
+        state = game.evolve(state, event)
+    return state
+
+
+def greedy(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
+    """The command that leaves the seat standing best, one command ahead in one imagined world."""
+    commands = candidates(game, state, seat, rng)
+    if len(commands) <= 1:
+        return commands[0] if commands else None
+    world = Hidden(game, state, seat).world(rng)
+    seed = rng.randrange(2**32)  # every command is tried with the same luck
+    best: list[int] = []
+    best_score = float("-inf")
+    for i, command in enumerate(commands):
+        then = after(game, world, command, seat, SeededRng(seed))
+        value = standing(game, then, seat) if then is not None else float("-inf")
+        if value > best_score:
+            best, best_score = [i], value
+        elif value == best_score:
+            best.append(i)
+    return commands[best[rng.randrange(len(best))]]
