@@ -45,7 +45,7 @@ def serve(args: argparse.Namespace) -> int:
 def bench(args: argparse.Namespace) -> int:
     from server.bench import main as run_bench  # the bench imports what serve never needs
 
-    return run_bench(args.quick, args.json)
+    return run_bench(args.quick, args.json, args.peer, set(args.only.split(",")) if args.only else None)
 
 
 def admin(args: argparse.Namespace) -> int:
@@ -158,6 +158,10 @@ def parser() -> argparse.ArgumentParser:
     measure = verbs.add_parser("bench", help="measure Ludoteca against the ceiling of each path (docs/performance.md)")
     measure.add_argument("--quick", action="store_true", help="a short run (under a minute), for CI")
     measure.add_argument("--json", type=Path, metavar="FILE", help="also write every figure to FILE as JSON")
+    measure.add_argument(
+        "--peer", action="store_true", help="also boardgame.io beside Ludoteca (needs Node; docs/performance.md)"
+    )
+    measure.add_argument("--only", metavar="PARTS", help="only these parts, comma separated: ceilings,peer,capacity")
     measure.set_defaults(func=bench)
     manage = verbs.add_parser("admin", help="housekeeping on the servers' Redis (REDIS_URL)")
     actions = manage.add_subparsers(dest="action", required=True)

@@ -6,7 +6,9 @@ broadcast, XRANGE + decode) with Ludoteca on that path, and their ratio; docs/pe
 explains every figure and records a full run. Modules: ``run`` (the phases), ``load`` (bots,
 sockets), ``client`` (HTTP and WebSocket clients), ``play`` (games played in process,
 streams), ``procs`` (servers under test), ``bare`` (the ceilings' server), ``gcserve``
-(``ludoteca serve`` with its collector watched), ``report`` (table and JSON).
+(``ludoteca serve`` with its collector watched), ``report`` (table and JSON), ``versus`` (the
+peer: boardgame.io beside Ludoteca), ``capacity`` (tables held at a player's pace), ``node``
+(the Node side in ``peer/``: boardgame.io's server and the load driver).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def main(quick: bool = False, json_path: Path | None = None) -> int:
+def main(quick: bool = False, json_path: Path | None = None, peer: bool = False, only: set[str] | None = None) -> int:
     from server.bench.run import bench
 
-    return bench(quick, json_path)
+    return bench(quick, json_path, peer, only)

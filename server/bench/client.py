@@ -33,9 +33,11 @@ class Http:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         assert self.reader is not None
         auth = f"Authorization: Bearer {token}\r\n" if token else ""
-        typed = "Content-Type: application/json\r\n" if body else ""  # the server reads bodies sent as JSON only
-        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n{auth}{typed}"
-        head += f"Content-Length: {len(body)}\r\n\r\n"
+        typed = "Content-Type: application/json\r\n" if body else ""  # the API reads bodies sent as JSON only
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n{auth}{typed}"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        )
         self.writer.write(head.encode() + body)
         raw = await self.reader.readuntil(b"\r\n\r\n")
         status = int(raw[9:12])

@@ -91,33 +91,28 @@ def play(game: AnyGame, table: Table, rng: random.Random, limit: int = 100_000) 
 
 
 def stream(game: AnyGame, players: int, rng: random.Random, at_least: int, tail: int | None) -> list[Any]:
-    """A table's events: games played back to back until ``at_least`` events, then the last game cut.
+    """A table's events: games played back to back until ``at_least`` events, the last one cut there.
 
-    ``tail`` None: stop as soon as there are ``at_least`` events. ``tail`` n: whole games
-    until there are ``at_least`` events, then one more game played for n commands only,
-    so the stream ends mid-play.
+    ``tail`` None: stop as soon as there are ``at_least`` events. ``tail`` n: then one more
+    game's setup and n of its commands, so the stream ends mid-play. A game is played only
+    for as many commands as the stream still needs (a command adds at least one event):
+    random play may never end a game (Itchy Feet's often runs past 100,000 commands), and a
+    game cut short folds like any other, since the next ``SeatTaken`` that fills the table
+    starts a fresh game.
     """
     events, _ = opening(game, players, rng)
-    while True:
+    while len(events) < at_least or tail is not None:
         head, last_seat = opening(game, players, rng)
         table = fold(game, None, [*head, *last_seat])
         assert table is not None
-        batches = play(game, table, rng)
-        played = last_seat + [e for b in batches for e in b]
-        if tail is None:
-            if len(events) + len(played) < at_least:
-                events += played
-                continue
-            events += last_seat
-            for batch in batches:
-                if len(events) >= at_least:
-                    break
-                events += batch
-            return events
-        if len(events) < at_least:
-            events += played
-            continue
-        return events + last_seat + [e for b in batches[:tail] for e in b]
+        if tail is not None and len(events) >= at_least:
+            return events + last_seat + [e for b in play(game, table, rng, tail) for e in b]
+        events += last_seat
+        for batch in play(game, table, rng, max(1, at_least - len(events))):
+            if len(events) >= at_least:
+                break
+            events += batch
+    return events
 
 
 def rules_steps(game: AnyGame, seconds: float, rng: random.Random) -> tuple[int, float]:
@@ -132,6 +127,8 @@ def rules_steps(game: AnyGame, seconds: float, rng: random.Random) -> tuple[int,
         state = table.state
         start = time.perf_counter()
         for _ in range(100_000):
+            if time.perf_counter() >= deadline:  # a random game may never end (Itchy Feet's often does not)
+                break
             seats = list(dict.fromkeys(a.seat for a in game.awaited(state)))
             rng.shuffle(seats)
             choice = next(((s, c) for s in seats if (c := game.random_command(state, s, rng)) is not None), None)

@@ -134,11 +134,12 @@ UNLIMITED = {
 }
 
 
-def ludoteca(redis_url: str) -> Server:
-    """``ludoteca serve`` as an operator runs it, on the bench's Redis (no per-address quotas)."""
+def ludoteca(redis_url: str, env: dict[str, str] | None = None) -> Server:
+    """``ludoteca serve`` as an operator runs it, on the bench's Redis (no per-address quotas; ``env``:
+    more of its settings)."""
     port = free_port()
     args = [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--log-level", "warning"]
-    return Server("ludoteca serve", args, port, {"REDIS_URL": redis_url, **UNLIMITED})
+    return Server("ludoteca serve", args, port, {"REDIS_URL": redis_url, **UNLIMITED, **(env or {})})
 
 
 def ludoteca_gc(redis_url: str, mode: str, stats: Path) -> Server:

@@ -21,7 +21,7 @@ from typing import Any
 
 from domain.catalog import GAMES
 from domain.table import SeatTaken, fold
-from server.bench import load, play, procs
+from server.bench import capacity, load, node, play, procs, versus
 from server.bench.client import Arrivals, Http, Watcher, arrival, percentile, quiet_gc
 from server.bench.load import API, Holder, Seated, hello
 from server.bench.report import Row, table, write_json
@@ -52,7 +52,7 @@ class Plan:
 
 
 FULL = Plan(False, 50, 10.0, 300, 1000, 40, 10_000, 5_000, 40, 10_000, 1_000, 3.0, 5)
-QUICK = Plan(True, 50, 2.0, 80, 100, 8, 2_000, 1_000, 10, 300, 150, 0.4, 2)
+QUICK = Plan(True, 20, 1.0, 30, 50, 5, 1_000, 500, 8, 100, 60, 0.25, 1)
 
 
 def say(text: str) -> None:
@@ -583,21 +583,55 @@ def _running(server: procs.Server) -> Iterator[procs.Server]:
         server.stop()
 
 
-def bench(quick: bool, json_path: Path | None) -> int:
+PARTS = ("ceilings", "peer", "capacity")
+
+
+async def phases(plan: Plan, redis: EmbeddedRedis, scratch: Path, parts: set[str], peer: bool) -> list[Row]:
+    """The parts asked for: the ceilings' figures, the peer (boardgame.io beside Ludoteca), capacity
+    (boardgame.io's too with ``peer``)."""
+    rows: list[Row] = []
+    if "ceilings" in parts:
+        rows += await Bench(plan, redis.url).run(scratch)
+    if "peer" in parts:
+        say("the peer: boardgame.io and Ludoteca, the same game and load, rounds alternating")
+        rows += await versus.peer(redis.url, redis.pid, versus.QUICK_PEER if plan.quick else versus.FULL_PEER, scratch)
+    if "capacity" in parts:
+        peers: list[tuple[str, Any]] = []
+        if peer:
+            flatfile = scratch / "capacity-flatfile"
+            peers = [("in memory", lambda: node.bgio(None)), ("FlatFile", lambda: node.bgio(flatfile))]
+        rows += await capacity.capacity(
+            redis.url, redis.pid, peers, capacity.QUICK_CAPACITY if plan.quick else capacity.FULL_CAPACITY
+        )
+    return rows
+
+
+def bench(quick: bool, json_path: Path | None, peer: bool = False, only: set[str] | None = None) -> int:
     plan = QUICK if quick else FULL
-    procs.raise_fd_limit()
+    # --only capacity --peer: capacity alone, boardgame.io's beside Ludoteca's.
+    parts = set(only) if only else {"ceilings", "capacity"} | ({"peer"} if peer else set())
+    peer = peer or "peer" in parts
+    if "peer" in parts or "capacity" in parts:
+        why = node.missing()
+        if why is not None:
+            say(f"{why}: the peer and the capacity phases (their load driver runs on Node) are skipped")
+            parts -= {"peer", "capacity"}
+        else:
+            node.install()
+    limit = procs.raise_fd_limit()
+    say(f"descriptor limit: {limit} a process (the soft limit raised to the hard one)")
     started = time.perf_counter()
     scratch = Path(tempfile.mkdtemp(prefix="lt-bench-"))
     redis = EmbeddedRedis(scratch / "redis")
     try:
         redis.start()
-        rows = asyncio.run(Bench(plan, redis.url).run(scratch))
+        rows = asyncio.run(phases(plan, redis, scratch, parts, peer))
     finally:
         redis.stop()
         shutil.rmtree(scratch, ignore_errors=True)
     seconds = time.perf_counter() - started
     print(table(rows))
-    print(f"\n{'quick' if quick else 'full'} run, {seconds:.0f} s")
+    print(f"\n{'quick' if quick else 'full'} run ({', '.join(p for p in PARTS if p in parts)}), {seconds:.0f} s")
     if json_path is not None:
         write_json(json_path, rows, quick, seconds)
     return 0

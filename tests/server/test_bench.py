@@ -1,17 +1,31 @@
-"""`ludoteca bench --quick` completes and reports every figure with numbers (no test asserts a time)."""
+"""`ludoteca bench --quick` completes and reports every figure with numbers (no test asserts a time);
+the peer's port of Vilar de Mouros plays whole games on boardgame.io's server, and the driver plays
+both servers."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from domain.catalog import GAMES
+from server.bench import node, procs
+from server.embedded import EmbeddedRedis
 from tests.support.processes import ROOT, wait_gone
+
+# The capacity phase's driver and the peer run on Node, with server/bench/peer's packages (npm ci;
+# the README's test command and .ci/run install them). CI must have them.
+needs_node = pytest.mark.skipif(
+    not os.environ.get("CI") and (node.missing() is not None or not node.installed()),
+    reason="Node.js or server/bench/peer's packages are missing (npm ci --prefix server/bench/peer)",
+)
 
 FIGURES = [
     "memory: per cached game",
@@ -25,6 +39,9 @@ FIGURES = [
     "fanout: delay p99",
     "gc: command p99, as is vs gc off",
     "gc: command p99, gc.freeze() after start-up vs gc off",
+    "capacity: tables held at a player's pace",
+    "capacity: server CPU at the tables held",
+    "capacity: server RSS at the tables held",
 ]
 PER_GAME = [
     "rules[{}]",
@@ -51,6 +68,7 @@ def bench_processes() -> set[int]:
     return found
 
 
+@needs_node
 @pytest.mark.timeout(240)
 def test_a_quick_bench_reports_every_figure(tmp_path: Path) -> None:
     before = bench_processes()
@@ -80,3 +98,46 @@ def test_a_quick_bench_reports_every_figure(tmp_path: Path) -> None:
     left = bench_processes() - before
     # children killed by their parent-death signal may take a moment to go on a busy machine
     assert not [pid for pid in left if not wait_gone(pid, 15)]
+
+
+async def play_briefly(kind: str, server: procs.Server) -> dict[str, Any]:
+    drivers = node.Drivers([node.Driver(kind, server.port)])
+    try:
+        await drivers.start()
+        [created] = await drivers.split("create", 6)
+        [connected] = await drivers.split("connect", 2)
+        [played] = await drivers.each({"op": "play", "seconds": 4.0, "warmup": 0.0})
+        [closed] = await drivers.each({"op": "close"})
+    finally:
+        await drivers.stop()
+    assert created["created"] == 6 and connected == {**connected, "connected": 8, "refused": 0}
+    assert closed["closed"] == played["tables"] * 4
+    return played
+
+
+@needs_node
+@pytest.mark.timeout(60)
+def test_the_port_plays_whole_games_of_vilar_de_mouros_on_boardgame_io() -> None:
+    """Every move the driver chose was legal (a refused move sends no update, and its arrivals
+    would be missed), and games reached boardgame.io's gameover, where the next table took over."""
+    server = node.bgio(None).start("/games")
+    try:
+        played = asyncio.run(play_briefly("bgio", server))
+    finally:
+        server.stop()
+    assert played["moves"] > 100 and played["missed"] == 0 and played["errors"] == 0, played["problems"]
+    assert played["ended"] >= 1  # a game of four lasts about 110 moves
+    assert len(played["delays"]) == 4 * played["moves"]  # every seat received every move
+
+
+@needs_node
+@pytest.mark.timeout(60)
+def test_the_driver_plays_ludoteca_over_its_websocket(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path / "redis") as redis:
+        server = procs.ludoteca(redis.url, {"LUDOTECA_WS_RATE": "10000", "LUDOTECA_WS_BURST": "10000"}).start()
+        try:
+            played = asyncio.run(play_briefly("ludoteca", server))
+        finally:
+            server.stop()
+    assert played["moves"] > 50 and played["missed"] == 0 and played["errors"] == 0, played["problems"]
+    assert len(played["delays"]) == 4 * played["moves"]

@@ -1,0 +1,267 @@
+"""Capacity at a player's pace: how many tables one server process holds.
+
+T tables of four seats, every seat's socket open, each table making one move every ``pace``
+seconds on average (uniform between half and one and a half of it, each table on its own
+clock); T rises step by step (the tables already seated stay and go on playing) until the p99
+from a move sent to its arrival on every seat passes ``p99_ms``, memory runs short, sockets are
+refused, or the process's descriptor limit leaves no room for the next step. A step's window is
+measured in ``slices`` one after the other, and its p99 is the median of theirs: on a machine
+shared with other work one stall of the host (a few hundred ms, every socket at once) is one
+slice's tail, not the step's. The drivers are
+separate processes, each on its own loopback address (a source address has about 28,000
+ephemeral ports towards one server port).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from server.bench import node, procs
+from server.bench.client import percentile
+from server.bench.report import Row
+
+MIB = 1024 * 1024
+SEATS = 4
+SPARE_FDS = 256  # what a server process holds besides its sockets (Redis pool, listener, files), with room
+LOW_MEMORY = 2 * 1024 * MIB  # stop before a step when less than this is available
+CONNECTING = 32  # sockets opened at once, over every driver: below ludoteca serve's Redis pool (100)
+# ludoteca serve's settings here: no per-address quotas (one address), a cache that holds every table.
+LUDOTECA_ENV = {**procs.UNLIMITED, "LUDOTECA_CACHE_SIZE": "100000"}
+
+
+@dataclass(frozen=True)
+class CapacityPlan:
+    steps: tuple[int, ...]  # tables at each step
+    pace: float  # seconds between two moves of a table, on average
+    seconds: float  # the window measured at each step
+    warmup: float
+    drivers: int
+    slices: int = 5
+    p99_ms: float = 50.0
+    moonshot: int = 10_000
+
+
+FULL_CAPACITY = CapacityPlan(
+    steps=(100, 250, 500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500, 5000, 6000, 7000, 8000, 9000, 10_000),
+    pace=10.0,
+    seconds=30.0,
+    warmup=5.0,
+    drivers=3,
+)
+QUICK_CAPACITY = CapacityPlan(steps=(8,), pace=1.0, seconds=1.5, warmup=0.3, drivers=1, slices=3)
+
+
+@dataclass
+class Held:
+    """One step: T tables playing at the pace."""
+
+    tables: int
+    moves: int
+    seconds: float
+    delays: list[float]  # ms, every seat's arrival
+    slices: list[float]  # each slice's p99, ms
+    cpu: float  # the server's CPU seconds in the window
+    redis_cpu: float
+    rss: int  # the server's RSS at the end of the window
+    redis_growth: int  # redis-server's RSS growth since the phase started
+    refused: int
+    missed: int
+    driver_cpu: float  # the busiest driver's CPU seconds in the window
+    driver_lag: float  # the most any driver's event loop ran late, ms
+    busy: float  # cores the whole machine kept busy, on average over the slices
+
+    @property
+    def p99(self) -> float:
+        """The median of the slices' p99s."""
+        return statistics.median(self.slices) if self.slices else 0.0
+
+    def line(self) -> str:
+        share = 100 * self.cpu / self.seconds
+        return (
+            f"{self.tables} tables: {self.moves / self.seconds:.0f} moves/s, p50 {percentile(self.delays, 50):.1f} / "
+            f"p99 {self.p99:.1f} ms (slices {' / '.join(f'{p:.0f}' for p in self.slices)}; whole window "
+            f"{percentile(self.delays, 99):.0f}), server CPU {share:.0f}%, RSS {self.rss / MIB:.0f} MiB, "
+            f"drivers late by up to {self.driver_lag:.0f} ms, machine busy {self.busy:.2f} cores"
+        )
+
+
+@dataclass
+class Capacity:
+    server: str
+    steps: list[Held] = field(default_factory=list)
+    reason: str = ""
+    fd_limit: int = 0
+    p99_ms: float = 50.0
+
+    @property
+    def held(self) -> Held | None:
+        """The last step that held (the steps stop at the first that did not)."""
+        good = [s for s in self.steps if s.p99 <= self.p99_ms and not s.refused]
+        return good[-1] if good else None
+
+
+def say(text: str) -> None:
+    from server.bench.run import say as bench_say
+
+    bench_say(text)
+
+
+def available_memory() -> int:
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+async def ramp(name: str, kind: str, server: procs.Server, redis_pid: int | None, plan: CapacityPlan) -> Capacity:
+    """Raise the tables on a started server until a step fails; every step is kept."""
+    limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]  # the server inherited it from the bench
+    result = Capacity(name, p99_ms=plan.p99_ms, fd_limit=limit)
+    room = (limit - SPARE_FDS) // SEATS
+    steps = [t for t in plan.steps if t <= room]
+    if len(steps) < len(plan.steps):
+        steps.append(room)  # as far as the descriptors go
+    drivers = node.Drivers([node.Driver(kind, server.port, f"127.0.0.{2 + i}") for i in range(plan.drivers)])
+    watched = {"server": server.pid} | ({"redis-server": redis_pid} if redis_pid is not None else {})
+    redis_start = procs.rss(redis_pid) if redis_pid is not None else 0
+    seated = 0
+    try:
+        await drivers.start()
+        for tables in steps:
+            if available_memory() < LOW_MEMORY:
+                result.reason = f"memory: {available_memory() / MIB:.0f} MiB available before {tables} tables"
+                break
+            await drivers.split("create", tables - seated)
+            concurrency = max(SEATS, CONNECTING // plan.drivers)
+            opened = await drivers.split("connect", tables - seated, concurrency=concurrency)
+            refused = sum(a["refused"] for a in opened)
+            seated = tables
+            slices: list[tuple[node.Meter, list[dict[str, Any]]]] = []
+            for k in range(plan.slices):
+                meter = node.Meter(watched | {f"driver {i}": d.pid for i, d in enumerate(drivers.drivers)})
+                warmup = plan.warmup if k == 0 else 0.0
+                request = {"op": "play", "seconds": plan.seconds / plan.slices, "pace": plan.pace, "warmup": warmup}
+                slices.append((meter, await drivers.each(request, meter.window)))
+            answers = [a for _, some in slices for a in some]
+            used = [m.used for m, _ in slices]
+            step = Held(
+                tables=tables,
+                moves=sum(a["moves"] for a in answers),
+                seconds=plan.seconds,
+                delays=[d for a in answers for d in a["delays"]],
+                slices=[percentile([d for a in some for d in a["delays"]], 99) for _, some in slices],
+                cpu=sum(u.get("server", 0.0) for u in used),
+                redis_cpu=sum(u.get("redis-server", 0.0) for u in used),
+                rss=procs.rss(server.pid),
+                redis_growth=(procs.rss(redis_pid) - redis_start) if redis_pid is not None else 0,
+                refused=refused,
+                missed=sum(a["missed"] for a in answers),
+                driver_cpu=max(sum(u.get(f"driver {i}", 0.0) for u in used) for i in range(plan.drivers)),
+                driver_lag=max(a["driver_lag_ms"]["max"] for a in answers),
+                busy=statistics.mean(m.busy for m, _ in slices),
+            )
+            result.steps.append(step)
+            say(f"capacity[{name}]: {step.line()}")
+            if refused:
+                result.reason = f"{refused} sockets refused at {tables} tables"
+                break
+            if step.p99 > plan.p99_ms:
+                result.reason = f"p99 {step.p99:.1f} ms over {plan.p99_ms:g} ms at {tables} tables"
+                break
+        else:
+            last = steps[-1] if steps else 0
+            if last >= plan.moonshot:
+                result.reason = f"reached the moonshot, {plan.moonshot} tables"
+            elif last == plan.steps[-1]:
+                result.reason = f"the plan's last step ({last} tables) held"
+            else:
+                result.reason = (
+                    f"descriptors: {SEATS} sockets a table and a per-process limit of {limit} (the hard limit "
+                    f"here) leave room for {room} tables; the p99 held at every step"
+                )
+    except BaseException:
+        say(f"{name} said:\n{server.output()}\ndriver said:\n{drivers.drivers[0].output()}")
+        raise
+    finally:
+        await drivers.stop()
+    return result
+
+
+async def capacity(redis_url: str, redis_pid: int | None, peers: list[tuple[str, Callable[[], procs.Server]]],
+                   plan: CapacityPlan) -> list[Row]:  # fmt: skip
+    """Ludoteca's ramp, then each peer's (boardgame.io's storages), and their rows."""
+    results: list[Capacity] = []
+    runs: list[tuple[str, str, Callable[[], procs.Server], int | None]] = [
+        ("Ludoteca", "ludoteca", lambda: procs.ludoteca(redis_url, LUDOTECA_ENV), redis_pid),
+        *((name, "bgio", start, None) for name, start in peers),
+    ]
+    for name, kind, start, pid in runs:
+        say(f"capacity at a player's pace: {name}")
+        server = start().start("/readyz" if kind == "ludoteca" else "/games")
+        try:
+            results.append(await ramp(name, kind, server, pid, plan))
+        finally:
+            server.stop()
+            await asyncio.sleep(1.0)
+    return rows(results, plan)
+
+
+def rows(results: list[Capacity], plan: CapacityPlan) -> list[Row]:
+    ours, peers = results[0], results[1:]
+    out: list[Row] = []
+    versus: list[Capacity | None] = [*peers] if peers else [None]
+    for theirs in versus:
+        against = f" vs bgio {theirs.server}" if theirs is not None else ""
+        figures: list[tuple[str, str, Callable[[Capacity], float]]] = [
+            ("tables held at a player's pace", "tables", lambda c: c.held.tables if c.held else 0),
+            ("server CPU at the tables held", "% core", lambda c: 100 * c.held.cpu / c.held.seconds if c.held else 0),
+            ("server RSS at the tables held", "MiB", lambda c: c.held.rss / MIB if c.held else 0),
+        ]
+        for i, (label, unit, figure) in enumerate(figures):
+            # The first row carries every step of both ramps; the others refer to it.
+            whole = summary(ours, plan) + (f" || bgio {summary(theirs, plan)}" if theirs else "")
+            out.append(
+                Row(
+                    f"capacity{against}: {label}",
+                    unit,
+                    figure(theirs) if theirs is not None else None,
+                    figure(ours),
+                    note=whole if i == 0 else f"info: at the tables held (see the row above){redis_note(ours)}",
+                )
+            )
+    return out
+
+
+def redis_note(result: Capacity) -> str:
+    held = result.held
+    if held is None or not held.redis_cpu:
+        return ""
+    return (
+        f"; Ludoteca's redis-server besides: {100 * held.redis_cpu / held.seconds:.0f}% of a core, "
+        f"+{held.redis_growth / MIB:.0f} MiB over the phase"
+    )
+
+
+def summary(result: Capacity, plan: CapacityPlan) -> str:
+    held = result.held
+    at = (
+        f"held {held.tables} tables ({SEATS * held.tables} sockets): p99 {held.p99:.1f} ms, "
+        f"{held.moves / held.seconds:.0f} moves/s, server CPU {100 * held.cpu / held.seconds:.0f}% of a core"
+        + (f" + redis-server {100 * held.redis_cpu / held.seconds:.0f}%" if held.redis_cpu else "")
+        + f", server RSS {held.rss / MIB:.0f} MiB"
+        + (f", redis-server +{held.redis_growth / MIB:.0f} MiB" if held.redis_growth else "")
+        + f", busiest driver {100 * held.driver_cpu / held.seconds:.0f}%"
+        if held
+        else "held no step"
+    )
+    steps = "; ".join(s.line() for s in result.steps)
+    return (
+        f"{result.server}: {at}; stopped: {result.reason}; one move a table every {plan.pace:g} s on average, "
+        f"{plan.seconds:g} s a step; steps: {steps}"
+    )
