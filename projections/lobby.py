@@ -25,13 +25,17 @@ class GameComponents(msgspec.Struct):
     components: Any  # the game's data file: cards, map, tiles, each value with its source
 
 
-class LobbyEntry(msgspec.Struct):
+class LobbyEntry(msgspec.Struct, omit_defaults=True):
     game_id: str
     game: str
     status: Status
     players: int
     seats_taken: int
-    bots: list[int] = []  # the seats bots hold (the server plays them)
+    bots: list[int]  # the seats bots hold (the server plays them)
+    # When the table was opened and when its game ended, in ms since the Unix epoch on the shared clock
+    # (Redis TIME); in the lobby's lists (left out until known), not in the answer that opens a table.
+    created_ms: int | None = None
+    finished_ms: int | None = None
 
 
 def catalog(games: Iterable[AnyGame]) -> list[CatalogEntry]:
@@ -66,4 +70,6 @@ def entry_from_meta(game_id: str, meta: Mapping[str, str]) -> LobbyEntry:
         int(meta["players"]),
         int(meta["seats_taken"]),
         [int(seat) for seat in meta.get("bots", "").split(",") if seat],
+        int(meta["created_ms"]) if meta.get("created_ms") else None,
+        int(meta["finished_ms"]) if meta.get("finished_ms") else None,
     )

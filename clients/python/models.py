@@ -86,6 +86,8 @@ class LobbyEntry(msgspec.Struct):
     players: int
     seats_taken: int
     bots: list[int] = []  # the seats bots hold (the server plays them)
+    created_ms: int | None = None  # when the table was opened (ms since the Unix epoch), in the lobby's lists
+    finished_ms: int | None = None  # when its game ended, in the list of finished games
 
 
 class NewGame(LobbyEntry, kw_only=True):

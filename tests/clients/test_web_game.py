@@ -25,6 +25,7 @@ import random
 import re
 import time
 from collections.abc import AsyncIterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -526,11 +527,17 @@ async def test_the_lobby_the_replays_list_the_bots_names_and_the_two_player_scor
         )
         assert label[0] == "Final scores: Ana 66, Bo 46", label
         assert "Ana 66, Bo 46" in label[1] and "row" not in label[1] and "column" not in label[1], label
-        # the replays list: players, winner, scores
+        # the replays list: when, players, winner, scores
         await page.goto(f"{server.url}/#/replays")
         row = page.locator(f'[data-testid="replays"] tr[data-game-id="{game_id}"]')
         await row.wait_for()
         text = await row.inner_text()
+        listed = (await server.http.get(f"{API}/games", params={"status": "finished"})).json()["games"]
+        finished_ms = next(g["finished_ms"] for g in listed if g["game_id"] == game_id)
+        stamp = await row.locator('[data-testid="finished"] time').get_attribute("datetime")
+        assert stamp is not None and abs(datetime.fromisoformat(stamp).timestamp() * 1000 - finished_ms) < 1, stamp
+        assert abs(finished_ms / 1000 - time.time()) < 600, "the game ended minutes ago, not at the epoch"
+        assert str(datetime.now().year) in await row.locator('[data-testid="finished"]').inner_text()
         winners = [names[s] for s in t["outcome"]["winners"]]
         winner = await row.locator('[data-testid="winner"]').inner_text()
         assert all(n in text for n in names) and all(w in winner for w in winners), (text, winner)

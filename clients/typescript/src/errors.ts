@@ -32,6 +32,7 @@ export const ENVELOPE_CODES = [
   "too_many_seats",
   "too_many_open_games",
   "too_many",
+  "too_many_sockets",
   "not_offered",
   "bad_players",
   "bad_options",

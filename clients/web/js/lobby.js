@@ -151,7 +151,10 @@ export async function showLobby(root) {
     h("h2", {}, "Being played"), h("div", { "data-testid": "active-games" }, table(active, "Nothing is being played right now."))));
 }
 
-// The finished games, newest first: players, winner and scores (each game's table, read for it).
+// When a game ended, in the player's own language and time zone ("1 Dec 2026, 12:40").
+const ended = (ms) => new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+// The finished games, newest first: when, players, winner and scores (each game's table, read for it).
 export async function showReplays(root) {
   clear(root, h("p", {}, "Loading…"));
   const games = await catalog().catch(() => []);
@@ -166,6 +169,7 @@ export async function showReplays(root) {
     const o = t && t.outcome;
     const scored = o && o.scores;
     return h("tr", { "data-game-id": g.game_id },
+      h("td", { "data-testid": "finished" }, g.finished_ms ? h("time", { datetime: new Date(g.finished_ms).toISOString() }, ended(g.finished_ms)) : ""),
       h("td", {}, titles.get(g.game) || "a game"),
       h("td", {}, seats.map((s, i) => name(i)).join(", ")),
       h("td", { "data-testid": "winner" }, scored ? (o.winners || []).map(name).join(" and ") : o && o.reason === "cancelled" ? "called off" : "nobody"),
@@ -178,7 +182,7 @@ export async function showReplays(root) {
       "Open a game by id: ", idInput, " ", h("button", { type: "submit" }, "open")),
     h("h2", {}, "Finished games, newest first"),
     shown.length ? h("table", { class: "games", "data-testid": "replays" },
-      h("thead", {}, h("tr", {}, ["Game", "Players", "Winner", "Scores"].map((c) => h("th", { scope: "col" }, c)), h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Replay")))),
+      h("thead", {}, h("tr", {}, ["Finished", "Game", "Players", "Winner", "Scores"].map((c) => h("th", { scope: "col" }, c)), h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Replay")))),
       h("tbody", {}, shown.map((g, i) => row(g, tables[i]))))
       : h("p", { class: "muted" }, "No finished game yet."),
     finished.length > shown.length ? h("p", { class: "muted" }, `and ${finished.length - shown.length} older games`) : null));

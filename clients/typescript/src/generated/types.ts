@@ -333,7 +333,9 @@ export interface NewGame {
   status: "active" | "finished" | "open";
   players: number;
   seats_taken: number;
-  bots?: number[];
+  bots: number[];
+  created_ms?: number | null;
+  finished_ms?: number | null;
   creator_token: string;
 }
 export interface LobbyEntry {
@@ -342,7 +344,9 @@ export interface LobbyEntry {
   status: "active" | "finished" | "open";
   players: number;
   seats_taken: number;
-  bots?: number[];
+  bots: number[];
+  created_ms?: number | null;
+  finished_ms?: number | null;
 }
 /**
  * A seat of a finished game, seated again at its rematch: the same seat, a new token.
@@ -1966,6 +1970,9 @@ export interface AckMessage {
    */
   version: number;
 }
+/**
+ * A WebSocket refusal: the error's shape, and which request it answers.
+ */
 export interface ErrorMessage {
   type: "error";
   /**
