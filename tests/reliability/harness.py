@@ -201,8 +201,9 @@ async def stream_versions(redis: aioredis.Redis, game_id: str) -> list[int]:
 
 
 async def command_records(redis: aioredis.Redis, game_id: str) -> dict[str, Record]:
+    """The game's command records by command id (each field is ``<sender> <command id>``)."""
     raw = await redis.hgetall(f"lt:{{{game_id}}}:commands")
-    return {k.decode(): RECORD.decode(v) for k, v in raw.items()}
+    return {k.decode().split(" ", 1)[-1]: RECORD.decode(v) for k, v in raw.items()}
 
 
 async def check_stream(redis: aioredis.Redis, game_id: str, setup_version: int) -> dict[str, Record]:

@@ -70,7 +70,9 @@ async def test_racing_commands_with_one_expected_version_land_exactly_once_per_r
             )
             statuses = sorted(r.status_code for r in answers)
             assert statuses == [200] + [409] * (SIZE.race_clients - 1), [r.text for r in answers]
-            assert all(r.json()["error"] == "version_conflict" for r in answers if r.status_code == 409)
+            assert all(r.json()["error"] == "version_conflict" for r in answers if r.status_code == 409), [
+                r.text for r in answers
+            ]
             winner = next(r for r in answers if r.status_code == 200).json()
             assert winner["version"] > version
             outcomes[200] = outcomes.get(200, 0) + 1

@@ -5,7 +5,7 @@ It follows the game contract like the real games do, so the server treats it as 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from msgspec.structs import replace
@@ -17,7 +17,7 @@ WINDOWS_PER_GAME = 2
 
 
 class Options(msgspec.Struct, kw_only=True):
-    window_ms: int = 300
+    window_ms: Annotated[int, msgspec.Meta(ge=1, le=3_600_000)] = 300  # every number option has bounds
 
 
 class OpenWindow(msgspec.Struct, tag=True, tag_field="type", kw_only=True, frozen=True):
