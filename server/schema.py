@@ -462,7 +462,7 @@ def asyncapi_schemas(contract: Contract) -> dict[str, Schema]:
 
 
 def asyncapi_tail(contract: Contract) -> str:
-    import yaml  # type: ignore[import-untyped]  # only this writer needs it
+    import yaml  # only this writer needs it
 
     body = yaml.safe_dump(
         {"schemas": asyncapi_schemas(contract)}, sort_keys=False, allow_unicode=True, width=120, default_flow_style=None

@@ -9,11 +9,10 @@ import warnings
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
-import redis.asyncio as aioredis
 from hypothesis import HealthCheck, settings
 
 from server.embedded import EmbeddedRedis
-from server.store import EventStore, connect
+from server.store import Client, EventStore, connect
 
 # ci: small and quick; dev: the default at a desk; soak: the documented long run
 # (LUDOTECA_HYPOTHESIS=soak pytest), see docs/testing.md.
@@ -67,7 +66,7 @@ def redis_url() -> Iterator[str]:
 
 
 @pytest.fixture
-async def redis(redis_url: str) -> AsyncIterator[aioredis.Redis]:
+async def redis(redis_url: str) -> AsyncIterator[Client]:
     client = connect(redis_url)
     try:
         await client.flushall()
@@ -77,7 +76,7 @@ async def redis(redis_url: str) -> AsyncIterator[aioredis.Redis]:
 
 
 @pytest.fixture
-def store(redis: aioredis.Redis) -> EventStore:
+def store(redis: Client) -> EventStore:
     return EventStore(redis)
 
 

@@ -75,7 +75,7 @@ def test_every_library_the_shipped_packages_import_is_a_runtime_dependency() -> 
     }
     ours = {"domain", "projections", "server", "clients"}
     distributions = packages_distributions()
-    missing = {}
+    missing: dict[str, list[str]] = {}
     for package in sorted(ours):
         for path in (ROOT / package).rglob("*.py"):
             for module in imported_modules(path) - ours - set(sys.stdlib_module_names):

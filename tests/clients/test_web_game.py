@@ -208,7 +208,7 @@ async def press_until_focused(page: Page, selector: str, limit: int = 300) -> bo
         return False
     key = "Tab" if direction > 0 else "Shift+Tab"
     for _ in range(limit):
-        state = await page.evaluate(
+        state: str = await page.evaluate(
             "(sel) => document.activeElement && document.activeElement.matches(sel) ? 'there'"
             " : document.querySelector(sel) ? 'on' : 'gone'",
             selector,

@@ -612,7 +612,7 @@ def option_key(field: str, value: Any) -> str:
 async def an_offer_to(table: Table, seat: int, target: int) -> dict[str, Any] | None:
     """A trade ``seat`` may offer ``target``, built by picks (the first card to give, the first kind to
     ask for): trades are too many to list whole; None when it may not offer one now."""
-    picks = [{"field": "type", "value": "OfferTrade"}, {"field": "target", "value": target}]
+    picks: list[dict[str, Any]] = [{"field": "type", "value": "OfferTrade"}, {"field": "target", "value": target}]
     first = await table.server.http.get(f"{API}/games/{table.game_id}/legal-commands", headers=table.auth(seat))
     if not any(o["value"] == "OfferTrade" for o in first.json()["step"].get("options", [])):
         return None
@@ -692,7 +692,7 @@ async def pick_option(page: Page, table: Table, want: Any, where: str | None = N
     """Check the targets, then click the first option of the step that ``want(option)`` accepts:
     on the table when it is drawn there (inside ``where``, when given), else in the chooser."""
     step = await targets_are_the_step(page, table)
-    option = next((o for o in step.get("options", []) if want(o)), None)
+    option: dict[str, Any] | None = next((o for o in step.get("options", []) if want(o)), None)
     assert option is not None, f"no such option in {step}"
     key = option_key(option["field"], option["value"])
     inside = where or ".play"

@@ -23,12 +23,13 @@ from typing import Any
 
 import httpx
 import msgspec
-import redis.asyncio as aioredis
 from websockets.asyncio.client import ClientConnection, connect
 
 from server.embedded import EmbeddedRedis, Fsync
+from server.store import Client
 from server.store import connect as redis_connect
 from tests.support.processes import Serve, free_port
+from tests.support.replies import entries_of, fields_of, key_names
 
 ADMIN = "reliability-admin-token"
 GAME = "vilar-de-mouros"
@@ -87,7 +88,9 @@ def replica(redis_url: str, **env: str) -> Serve:
     # (tests/server/test_quotas.py and tests/security/test_sockets.py check them).
     settings = {"LUDOTECA_ADMIN_TOKEN": ADMIN, "LUDOTECA_SWEEP_INTERVAL": "0.5", "LUDOTECA_CREATE_PER_HOUR": "0"}
     settings |= {"LUDOTECA_SEATS_PER_HOUR": "0", "LUDOTECA_WS_PER_ADDRESS": "0", "LUDOTECA_WS_PER_GAME": "0"} | env
-    return Serve(free_port(), redis_url=redis_url, **settings)
+    serve = Serve(free_port(), redis_url=redis_url)
+    serve.environ |= settings  # not **settings: mypy cannot tell its keys from Serve's own parameters
+    return serve
 
 
 @contextlib.contextmanager
@@ -195,18 +198,18 @@ class Record(msgspec.Struct):
 RECORD = msgspec.json.Decoder(Record)
 
 
-async def stream_versions(redis: aioredis.Redis, game_id: str) -> list[int]:
-    entries = await redis.xrange(f"lt:{{{game_id}}}:events")
+async def stream_versions(redis: Client, game_id: str) -> list[int]:
+    entries = entries_of(await redis.xrange(f"lt:{{{game_id}}}:events"))
     return [int(entry_id.decode().partition("-")[2]) for entry_id, _ in entries]
 
 
-async def command_records(redis: aioredis.Redis, game_id: str) -> dict[str, Record]:
+async def command_records(redis: Client, game_id: str) -> dict[str, Record]:
     """The game's command records by command id (each field is ``<sender> <command id>``)."""
-    raw = await redis.hgetall(f"lt:{{{game_id}}}:commands")
+    raw = fields_of(await redis.hgetall(f"lt:{{{game_id}}}:commands"))
     return {k.decode().split(" ", 1)[-1]: RECORD.decode(v) for k, v in raw.items()}
 
 
-async def check_stream(redis: aioredis.Redis, game_id: str, setup_version: int) -> dict[str, Record]:
+async def check_stream(redis: Client, game_id: str, setup_version: int) -> dict[str, Record]:
     """Versions 1..N with no gap or duplicate, and every event after the table's own setup
     belongs to exactly one recorded command (all of a command's events or none)."""
     versions = await stream_versions(redis, game_id)
@@ -217,13 +220,13 @@ async def check_stream(redis: aioredis.Redis, game_id: str, setup_version: int) 
     return records
 
 
-async def game_keys(redis: aioredis.Redis, game_id: str) -> dict[str, Any]:
+async def game_keys(redis: Client, game_id: str) -> dict[str, Any]:
     """Every key of one game, dumped byte for byte."""
-    keys = sorted(await redis.keys(f"lt:{{{game_id}}}:*"))
+    keys = sorted(key_names(await redis.keys(f"lt:{{{game_id}}}:*")))
     return {k.decode(): await redis.dump(k) for k in keys}
 
 
-def redis_client(url: str) -> aioredis.Redis:
+def redis_client(url: str) -> Client:
     return redis_connect(url)
 
 
@@ -423,7 +426,7 @@ class Driver:
             n += 1
             await self.command(game_id, tokens[seat], self.rng.choice(commands), f"{self.name}-{n}")
 
-    async def check(self, redis: aioredis.Redis, lost: list[str] | None = None) -> int:
+    async def check(self, redis: Client, lost: list[str] | None = None) -> int:
         """Every acknowledged command has its events in its stream exactly once; returns the commands stored.
 
         With ``lost`` given, acknowledged commands missing from Redis are listed there
@@ -444,7 +447,7 @@ class Driver:
                     assert [e["version"] for e in answer["events"]] == list(range(record.first, record.last + 1))
         return stored
 
-    async def check_followers(self, redis: aioredis.Redis, seconds: float = 15) -> None:
+    async def check_followers(self, redis: Client, seconds: float = 15) -> None:
         """Every follower reaches its game's head with every version once, in order."""
         for follower in self.followers:
             head = len(await stream_versions(redis, follower.game_id))

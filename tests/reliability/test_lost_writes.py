@@ -37,6 +37,7 @@ from tests.reliability.harness import (
     stream_versions,
 )
 from tests.reliability.sizes import SIZE, limit
+from tests.support.replies import entries_of
 
 
 def aof(redis: EmbeddedRedis) -> Path:
@@ -62,7 +63,8 @@ async def play(api: Api, game_id: str, tokens: list[str], steps: int, rng: rando
             return version
         r = await api.send(game_id, tokens[seat], rng.choice(commands), f"lw-{rng.random()}", i=i)
         assert r.status_code == 200, r.text
-    return (await api.table(game_id, None, i))["version"]
+    final: int = (await api.table(game_id, None, i))["version"]
+    return final
 
 
 async def feed(api: Api, game_id: str, token: str | None, i: int) -> dict[int, Any]:
@@ -198,6 +200,5 @@ async def test_a_client_back_on_a_replica_started_after_the_loss_is_reset_by_its
 async def link_at(url: str, game_id: str, version: int) -> bytes:
     """The chain link the stream holds at ``version`` (a new client: Redis restarts in these tests)."""
     async with contextlib.aclosing(redis_client(url)) as redis:
-        [(_, fields)] = await redis.xrange(events_key(game_id), f"0-{version}", f"0-{version}")
-    link: bytes = fields[b"h"]
-    return link
+        [(_, fields)] = entries_of(await redis.xrange(events_key(game_id), f"0-{version}", f"0-{version}"))
+    return fields[b"h"]

@@ -37,6 +37,7 @@ from domain.catalog import GAMES
 from tests.reliability.harness import ADMIN, auth, figure, replica
 from tests.reliability.sizes import SOAK, limit
 from tests.support.processes import Serve
+from tests.support.replies import entries_of, fields_of, key_names
 
 EXAMPLES, STEPS = (200, 100) if SOAK else (10, 20)
 NOWHERE = "no-such-thing-anywhere"
@@ -51,9 +52,9 @@ def serve(redis_url: str) -> Iterator[Serve]:
 def contents(store: redis.Redis, key: bytes) -> Any:
     kind = store.type(key)
     if kind == b"hash":
-        return sorted(store.hgetall(key).items())
+        return sorted(fields_of(store.hgetall(key)).items())
     if kind == b"stream":
-        return [(i, sorted(f.items())) for i, f in store.xrange(key)]
+        return [(i, sorted(f.items())) for i, f in entries_of(store.xrange(key))]
     if kind == b"string":
         return store.get(key)
     if kind == b"zset":
@@ -109,10 +110,10 @@ def machine(game: str, url: str, redis_url: str, counts: Counts) -> type[RuleBas
             Not ``DUMP``: a hash that outgrew its compact encoding is serialized in its
             table's order, which a mere read (an incremental rehash step) can change.
             """
-            return {k: contents(store, k) for k in sorted(store.keys(f"lt:{{{self.game_id}}}:*"))}
+            return {k: contents(store, k) for k in sorted(key_names(store.keys(f"lt:{{{self.game_id}}}:*")))}
 
         def stream(self) -> list[tuple[int, bytes]]:
-            entries = store.xrange(f"lt:{{{self.game_id}}}:events")
+            entries = entries_of(store.xrange(f"lt:{{{self.game_id}}}:events"))
             return [(int(i.decode().partition("-")[2]), f[b"e"]) for i, f in entries]
 
         def awaited(self) -> dict[int, list[Any]]:

@@ -34,6 +34,7 @@ from tests.reliability.harness import ADMIN, Api, auth, figure, own_redis, redis
 from tests.reliability.sizes import SIZE, limit
 from tests.security.oracle import hidden_from, leaks, log_from_export
 from tests.support.processes import Serve
+from tests.support.replies import as_bytes, entries_of, key_names
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +65,8 @@ async def walk(
     """A random walk of picks through POST /moves from ``first``: every step met (each answer's
     body and headers go to ``texts``), until a pick ends the move."""
     picks: list[dict[str, Any]] = []
-    step, met = first, [([], first)]
+    step: dict[str, Any] = first
+    met: Walked = [([], first)]
     while len(picks) < 16:
         going_on = [o for o in step.get("options", []) if "command" not in o]
         if not going_on:
@@ -228,12 +230,12 @@ async def test_no_random_seed_or_generator_state_is_stored_where_a_client_can_re
     events = 0
     try:
         async for key in redis.scan_iter(count=1000):
-            names.append(key)
-            kind = await redis.type(key)
-            if kind == b"hash":
-                names += await redis.hkeys(key)
-            elif kind == b"stream":
-                for _, fields in await redis.xrange(key):
+            names.append(as_bytes(key))
+            key_type = as_bytes(await redis.type(key))  # not ``kind``: that names a game above
+            if key_type == b"hash":
+                names += key_names(await redis.hkeys(key))
+            elif key_type == b"stream":
+                for _, fields in entries_of(await redis.xrange(key)):
                     names += fields.keys()
                     if b"e" in fields:
                         events += 1

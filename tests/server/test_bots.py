@@ -113,7 +113,11 @@ async def test_an_unknown_bot_is_refused_and_nothing_is_written(quick: Running) 
 
 async def test_a_level_the_bot_does_not_have_is_refused(quick: Running) -> None:
     game_id = await quick.create(2)
-    for body, levels in (({"bot": "strong", "level": 9}, [1, 2, 3, 4, 5]), ({"bot": "greedy", "level": 2}, [])):
+    cases: list[tuple[dict[str, Any], list[int]]] = [
+        ({"bot": "strong", "level": 9}, [1, 2, 3, 4, 5]),
+        ({"bot": "greedy", "level": 2}, []),
+    ]
+    for body, levels in cases:
         r = await seat_bot(quick, game_id, **body)
         assert r.status_code == 422 and r.json()["error"] == "no_such_level", r.text
         assert r.json()["details"]["levels"] == levels

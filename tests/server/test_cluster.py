@@ -49,6 +49,12 @@ async def play(http: httpx.AsyncClient, game_id: str, tokens: list[str], rng: ra
     return table
 
 
+def node_name(redis: RedisCluster, key: str) -> str:
+    node = redis.get_node_from_key(key)
+    assert node is not None, key
+    return node.name
+
+
 async def test_games_on_every_master_are_played_to_the_end(cluster: LocalCluster, api: httpx.AsyncClient) -> None:
     redis = connect(cluster.url)
     assert isinstance(redis, RedisCluster)
@@ -59,7 +65,7 @@ async def test_games_on_every_master_are_played_to_the_end(cluster: LocalCluster
             game_id = (await api.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 2})).json()[
                 "game_id"
             ]
-            nodes = {redis.get_node_from_key(f"lt:{{{game_id}}}:{k}").name for k in KEYS}
+            nodes = {node_name(redis, f"lt:{{{game_id}}}:{k}") for k in KEYS}
             assert len(nodes) == 1, "a game's keys must share one slot"
             by_node.setdefault(nodes.pop(), game_id)
             if len(by_node) == 3:

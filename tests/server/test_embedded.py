@@ -34,7 +34,8 @@ def data_dir() -> Iterator[Path]:
 def gone(pid: int) -> bool:
     """The process no longer exists (a zombie waiting for a reaper counts as gone)."""
     try:
-        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        zombie: bool = psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        return zombie
     except psutil.NoSuchProcess:
         return True
 
@@ -66,7 +67,7 @@ def test_it_answers_ping_on_its_unix_socket_with_appendonly(data_dir: Path) -> N
             assert config["port"] == "0"
             assert config["maxmemory-policy"] == "noeviction"
             assert config["unixsocketperm"] == "700"
-            assert Path(config["dir"]) == data_dir
+            assert config["dir"] is not None and Path(config["dir"]) == data_dir
         finally:
             c.close()
         assert (data_dir / ".lock").exists()

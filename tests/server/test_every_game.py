@@ -27,7 +27,7 @@ MAX_STEPS = 20_000
 def cases() -> list[tuple[str, int, dict[str, bool]]]:
     """Every player count with the default options; each on/off option switched on alone, and all
     of them together, at the fewest players."""
-    found = []
+    found: list[tuple[str, int, dict[str, bool]]] = []
     for game in GAMES.values():
         found += [(game.id, n, {}) for n in range(game.min_players, game.max_players + 1)]
         switches = [f.name for f in msgspec.structs.fields(game.options_type) if f.type is bool]

@@ -18,6 +18,7 @@ from server.leases import Leases, housekeeping_lock
 from server.settings import Settings
 from tests.server.conftest import ADMIN, Running, start_server, stop_server
 from tests.server.test_api import play_to_the_end
+from tests.support.replies import as_bytes, key_names
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +35,7 @@ def index_of(server: Running) -> LobbyIndex:
 
 
 async def keys_of(redis: aioredis.Redis, game_id: str) -> list[bytes]:
-    return list(await redis.keys(f"lt:{{{game_id}}}:*"))
+    return key_names(await redis.keys(f"lt:{{{game_id}}}:*"))
 
 
 async def test_open_games_older_than_the_limit_are_deleted(server: Running, redis: aioredis.Redis) -> None:
@@ -62,7 +63,7 @@ async def test_a_game_from_before_creation_times_is_given_one(server: Running, r
     await redis.hdel(f"lt:{{{game_id}}}:meta", "created_ms")
     now = await games.store.now_ms() + 10**9
     assert await housekeeping.expire_open(games, index_of(server), 60_000, now) == []
-    assert int(await redis.hget(f"lt:{{{game_id}}}:meta", "created_ms")) == now
+    assert int(as_bytes(await redis.hget(f"lt:{{{game_id}}}:meta", "created_ms"))) == now
     assert await housekeeping.expire_open(games, index_of(server), 60_000, now + 60_000) == [game_id]
 
 
@@ -83,7 +84,7 @@ async def test_a_finished_game_is_archived_removed_and_imports_back(
     await play_to_the_end(server, game_id, tokens)
     original = (await server.get(f"/api/v1/games/{game_id}")).json()
     log = (await server.get(f"/api/v1/games/{game_id}/export")).content
-    finished = int(await redis.hget(f"lt:{{{game_id}}}:meta", "finished_ms"))
+    finished = int(as_bytes(await redis.hget(f"lt:{{{game_id}}}:meta", "finished_ms")))
     assert await redis.zscore(RETENTION_KEY, game_id) == finished
 
     assert await housekeeping.archive_finished(games, index_of(server), tmp_path, 60_000, finished + 59_000) == []

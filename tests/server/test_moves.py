@@ -63,7 +63,7 @@ async def placing(server: Running) -> tuple[str, list[str], int]:
     return game_id, tokens, seat
 
 
-NOTHING = {"version": None, "step": {}, "commands": [], "complete": True, "undo": []}
+NOTHING: dict[str, Any] = {"version": None, "step": {}, "commands": [], "complete": True, "undo": []}
 
 
 def nothing(body: dict[str, Any]) -> bool:
@@ -299,7 +299,7 @@ async def test_a_refused_moves_request_on_the_socket_errors_with_its_request_id(
     async with await hello(server, game_id, tokens[seat]) as ws, await hello(server, game_id, None) as watcher:
         await next_update(ws)
         await next_update(watcher)
-        asked = [
+        asked: list[tuple[dict[str, Any], str, dict[str, str]]] = [
             ({"picks": [pick("type", "DrawFromDeck")], "request_id": "r1"}, "not_offered", {"field": "picks[0]"}),
             ({"picks": "PlaceCards", "request_id": "r2"}, "malformed", {"field": "picks"}),
             ({"picks": [pick("type", "x")] * (MAX_PICKS + 1), "request_id": "r3"}, "malformed", {"field": "picks"}),
@@ -345,7 +345,8 @@ async def test_moves_requests_count_against_the_sockets_rate_limit(server: Runni
 
 async def build(server: Running, game_id: str, token: str, first: dict[str, Any], rng: random.Random) -> Any:
     """A command built by a random walk of picks from ``first``, each step asked of POST /moves."""
-    step, picks = first, []
+    step = first
+    picks: list[dict[str, Any]] = []
     for _ in range(MAX_PICKS):
         options = step.get("options", [])
         choices = len(options) + ("command" in step)

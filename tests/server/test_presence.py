@@ -41,10 +41,10 @@ async def test_every_change_is_published_for_the_other_replicas(redis: aioredis.
     presence = Presence(redis)
     conn = await presence.arrive(GAME, 1, 5)
     await presence.leave(conn, 6)
-    got = []
+    got: list[bytes] = []
     while len(got) < 2:
         message = await pubsub.get_message(timeout=2.0)
         if message is not None:
             got.append(message["data"])
     assert got == [GAME.encode(), GAME.encode()]
-    await pubsub.aclose()
+    await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves PubSub.aclose unannotated

@@ -14,6 +14,7 @@ import redis.asyncio as aioredis
 from server.settings import Settings
 from tests.reliability.harness import figure
 from tests.server.conftest import start_server, stop_server
+from tests.support.replies import key_names
 
 NEW_GAME = {"game": "vilar-de-mouros", "players": 2}
 Serve = Callable[..., AbstractAsyncContextManager[httpx.AsyncClient]]
@@ -48,7 +49,7 @@ async def test_an_address_past_its_hourly_quota_gets_429(serve: Serve, redis: ai
         listed = (await http.get("/api/v1/games")).json()["games"]
         assert len(listed) == 3  # the refused one was not created
         # The counter is one expiring key in the quota slot.
-        [key] = await redis.keys("lt:{quota}:*")
+        [key] = key_names(await redis.keys("lt:{quota}:*"))
         assert key.startswith(b"lt:{quota}:games:127.0.0.1:")
         assert 0 < await redis.ttl(key) <= 3660
 

@@ -168,18 +168,20 @@ def test_schema_refuses_a_missing_out(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_the_pick_schema_refuses_what_the_server_refuses(schemas: Path) -> None:
     pick = validator(schemas, "vilar-de-mouros", "pick")
-    for good in (
+    goods: list[dict[str, Any]] = [
         {"field": "type", "value": "PlaceCards"},
         {"field": "count", "value": 2},
         {"field": "cell", "value": [1, 2]},
-    ):
+    ]
+    for good in goods:
         pick.validate(good)
-    for bad in (
+    bads: list[dict[str, Any]] = [
         {"field": "type"},
         {"field": "type", "value": True},
         {"field": "cell", "value": [1, "x"]},
         {"field": "t", "value": 1, "kind": "move"},
-    ):
+    ]
+    for bad in bads:
         assert not pick.is_valid(bad), bad
 
 
@@ -194,6 +196,7 @@ async def test_the_documents_limits_are_the_servers(server: Running) -> None:
     """Each limit the document states, just inside and just outside it, sent to the server: what the
     document refuses the server refuses (400 or 422), what it allows the server does not call malformed."""
     doc = (await server.http.get("/openapi.json")).json()
+    sent: dict[str, Any]  # each request's JSON body, checked by the document and sent to the server
     body = openapi_validator(doc, "SendCommand")
     game_id, tokens = await server.started(2)
     headers = {"Authorization": f"Bearer {tokens[0]}"}
@@ -274,7 +277,7 @@ async def test_each_routes_security_is_what_the_server_asks(server: Running) -> 
         if endpoint.seat:
             assert {"seat": []} in security
         path = "/api/v1" + endpoint.path.replace("{game_id}", game_id).replace("{game}", "vilar-de-mouros")
-        body = {"picks": []} if endpoint.handler.__name__ == "build_move" else None
+        body: dict[str, Any] | None = {"picks": []} if endpoint.handler.__name__ == "build_move" else None
         if endpoint.handler.__name__ == "send_command":
             body = {"command": {"type": "Resign"}, "command_id": "no-token"}
         if endpoint.handler.__name__ in ("create_game", "take_seat", "import_game", "export_game"):
@@ -601,7 +604,7 @@ async def play_through_the_api(
                 )
         for task in tasks:
             task.cancel()
-    table = contracts.answer("GET", G, await server.http.get(f"{api}/games/{game_id}"))
+    table: dict[str, Any] = contracts.answer("GET", G, await server.http.get(f"{api}/games/{game_id}"))
     page = contracts.answer(
         "GET", f"{G}/events", await server.http.get(f"{api}/games/{game_id}/events", params={"limit": 1000})
     )
@@ -846,7 +849,7 @@ async def test_what_the_socket_sends_while_a_move_is_built_is_as_the_asyncapi_do
             await ws.send(json.dumps({"type": "hello", "token": token, "after": 0}))
         first, other = json.loads(await mine.recv()), json.loads(await theirs.recv())
         assert first["step"]["options"] and other["step"] is None
-        sent = [
+        sent: list[dict[str, Any]] = [
             {"type": "moves", "picks": [], "request_id": "a"},
             {"type": "moves", "picks": [{"field": "type", "value": "PlaceCards"}], "request_id": "b"},
             {"type": "moves", "picks": [{"field": "type", "value": 1.5}], "request_id": "c"},

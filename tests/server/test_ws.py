@@ -14,6 +14,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from server.feeds import SLOW, Subscriber
 from tests.server.conftest import Running
+from tests.support.replies import entries_of
 
 
 def configure(server: Running, **changes: Any) -> None:
@@ -34,7 +35,7 @@ async def receive(ws: ClientConnection) -> dict[str, Any]:
 
 
 async def updates_until(ws: ClientConnection, version: int) -> list[dict[str, Any]]:
-    got = []
+    got: list[dict[str, Any]] = []
     while not got or got[-1]["version"] < version:
         message = await receive(ws)
         if message["type"] == "update":
@@ -155,8 +156,8 @@ async def test_a_foreign_origin_is_refused(server: Running) -> None:
     configure(server, allowed_origins=("https://table.example",))
     game_id, _ = await server.started(2)
     with pytest.raises(InvalidStatus):
-        await hello(server, game_id, None, origin="https://evil.example")  # type: ignore[arg-type]
-    async with await hello(server, game_id, None, origin="https://table.example") as ws:  # type: ignore[arg-type]
+        await hello(server, game_id, None, origin="https://evil.example")
+    async with await hello(server, game_id, None, origin="https://table.example") as ws:
         assert (await receive(ws))["type"] == "update"
 
 
@@ -190,7 +191,7 @@ async def test_every_update_carries_a_check_of_its_version_and_never_the_chain_l
     configure(server, catch_up_chunk=2)
     game_id, tokens = await server.started(2)
     version = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
-    links = [fields[b"h"].decode() for _, fields in await redis.xrange(f"lt:{{{game_id}}}:events")]
+    links = [fields[b"h"].decode() for _, fields in entries_of(await redis.xrange(f"lt:{{{game_id}}}:events"))]
     async with await hello(server, game_id, tokens[0]) as ws:
         chunks = await updates_until(ws, version)
         seat, commands = await server.awaited(game_id, tokens)

@@ -17,6 +17,8 @@ from domain.i_love_portugal.cards import (
     REGIONS,
     SOURCES,
     BoardFile,
+    Region,
+    Waypoint,
     check,
 )
 
@@ -67,7 +69,8 @@ def test_islands_are_reached_by_sea_only() -> None:
 
 
 def test_every_circle_has_coordinates() -> None:
-    for item in [*BOARD.regions, *BOARD.waypoints]:
+    items: list[Region | Waypoint] = [*BOARD.regions, *BOARD.waypoints]
+    for item in items:
         assert 0 <= item.x <= 1200 and 0 <= item.y <= 1400
 
 

@@ -67,14 +67,16 @@ def test_no_card_is_bought_from_an_empty_pile() -> None:
 
 def test_a_step_the_hand_can_no_longer_pay_is_refused_at_that_step() -> None:
     state = rich(started(3))  # 8 EUR
+    seat = state.current
+    assert seat is not None
     state, _ = play(state, BuyCard(pile="album"))  # 5
-    legal = GAME.commands(state, state.current)  # type: ignore[arg-type]
+    legal = GAME.commands(state, seat)
     assert BuyCard(pile="selfie") in legal and BuyCard(pile="album") not in legal
     refused = rejection(state, BuyCard(pile="album"))
     assert refused.code == "cannot_pay" and refused.details == {"cost": 10}
     state, _ = play(state, BuyCard(pile="selfie"))  # 8: exactly the hand
-    assert rejection(state, MoveTourist(to=NEIGHBOURS[state.tourists[state.current] or ""][0])).code == "cannot_pay"
-    assert GAME.commands(state, state.current) == [EndTurnAndDraw()]  # type: ignore[arg-type]
+    assert rejection(state, MoveTourist(to=NEIGHBOURS[state.tourists[seat] or ""][0])).code == "cannot_pay"
+    assert GAME.commands(state, seat) == [EndTurnAndDraw()]
 
 
 def test_payment_at_the_end_of_the_turn_discards_the_whole_hand_without_change() -> None:

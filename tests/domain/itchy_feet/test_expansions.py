@@ -454,6 +454,7 @@ def test_the_globetrotter_draws_two_after_travelling() -> None:
     state, seat = table(CHARS)
     state = with_character(state, seat, "globetrotter")
     country = state.own[seat]
+    assert country is not None
     passport = next(c for c in state.hands[seat] if CARDS[c].type == "passport")
     state = arrange(state, hands={seat: [passport, *objects_for(country)]})
     state, events = play(state, Travel(country=country))
@@ -500,7 +501,9 @@ def test_window_ids_never_repeat() -> None:
     seen = []
     for _ in range(4):
         state, events = play(state, Draw())
-        seen.append(events[0].window)
+        declared = events[0]
+        assert isinstance(declared, ActionDeclared)
+        seen.append(declared.window)
         state, _ = pass_all(state)
         for s in [a.seat for a in GAME.awaited(state) if a.reason == "discard"]:
             state, _ = play(state, GAME.commands(state, s)[0], s)

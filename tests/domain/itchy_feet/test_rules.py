@@ -33,7 +33,7 @@ from domain.itchy_feet.events import (
     TripWon,
     TurnEnded,
 )
-from domain.itchy_feet.state import Options
+from domain.itchy_feet.state import Options, State
 
 from .helpers import arrange, kind, objects_for, of_kind, play, rejection, spare_objects, start, types
 
@@ -116,7 +116,7 @@ def test_faq_recycle_you_may_look_through_the_discard_pile() -> None:
         assert GAME.view(state, viewer).discard == list(state.discard)
 
 
-def _trade_table() -> tuple[object, int, int, list[str]]:
+def _trade_table() -> tuple[State, int, int, list[str]]:
     state, _ = start(3)
     seat = state.current
     assert seat is not None
@@ -129,7 +129,7 @@ def _trade_table() -> tuple[object, int, int, list[str]]:
 def test_trade_accepted_cards_change_hands_face_up_and_the_active_player_draws_a_bonus_card() -> None:
     state, seat, target, (give1, give2, get1, _get2, _) = _trade_table()
     offer = OfferTrade(target=target, give=(give1, give2), ask=(kind(get1),))
-    state, events = play(state, offer)  # type: ignore[arg-type]
+    state, events = play(state, offer)
     assert isinstance(events[0], TradeOffered) and events[0].give == (give1, give2)
     assert GAME.awaited(state) == [Awaited(seat=target, reason="trade_answer")]
     assert rejection(state, Draw()).code == "not_your_turn"  # the offerer waits for the answer
@@ -142,14 +142,14 @@ def test_trade_accepted_cards_change_hands_face_up_and_the_active_player_draws_a
 
 def test_faq_trade_the_numbers_of_cards_given_and_received_may_differ() -> None:
     state, seat, target, (give1, _give2, get1, get2, extra) = _trade_table()
-    state, _ = play(state, OfferTrade(target=target, give=(give1,), ask=(kind(get1), kind(get2), kind(extra))))  # type: ignore[arg-type]
+    state, _ = play(state, OfferTrade(target=target, give=(give1,), ask=(kind(get1), kind(get2), kind(extra))))
     state, _ = play(state, AcceptTrade(), target)
     assert {get1, get2, extra} <= set(state.hands[seat]) and state.hands[target] == (give1,)
 
 
 def test_faq_trade_rejected_the_active_player_may_take_another_action_and_draws_no_bonus() -> None:
     state, seat, target, (give1, _, get1, _, _) = _trade_table()
-    state, _ = play(state, OfferTrade(target=target, give=(give1,), ask=(kind(get1),)))  # type: ignore[arg-type]
+    state, _ = play(state, OfferTrade(target=target, give=(give1,), ask=(kind(get1),)))
     deck = state.deck
     state, events = play(state, RejectTrade(), target)
     assert events == [TradeRejected(window=events[0].window)]  # type: ignore[union-attr]
@@ -161,7 +161,7 @@ def test_faq_trade_rejected_the_active_player_may_take_another_action_and_draws_
 def test_faq_trade_you_may_lie_but_a_player_who_lacks_the_cards_can_only_reject() -> None:
     state, _seat, target, (give1, _, _, _, _) = _trade_table()
     missing = spare_objects(state, 1, avoid=[c for h in state.hands for c in h])[0]
-    state, _ = play(state, OfferTrade(target=target, give=(give1,), ask=(kind(missing),)))  # type: ignore[arg-type]
+    state, _ = play(state, OfferTrade(target=target, give=(give1,), ask=(kind(missing),)))
     assert GAME.commands(state, target) == [RejectTrade()]
     assert rejection(state, AcceptTrade(), target).code == "lacks_cards"
     _, events = play(state, RejectTrade(), target)
@@ -171,8 +171,8 @@ def test_faq_trade_you_may_lie_but_a_player_who_lacks_the_cards_can_only_reject(
 def test_a_rejection_for_lack_of_cards_looks_like_any_other_to_everyone() -> None:
     state, _seat, target, (give1, _, get1, _, _) = _trade_table()
     missing = spare_objects(state, 1, avoid=[c for h in state.hands for c in h])[0]
-    able, _ = play(state, OfferTrade(target=target, give=(give1,), ask=(kind(get1),)))  # type: ignore[arg-type]
-    unable, _ = play(state, OfferTrade(target=target, give=(give1,), ask=(kind(missing),)))  # type: ignore[arg-type]
+    able, _ = play(state, OfferTrade(target=target, give=(give1,), ask=(kind(get1),)))
+    unable, _ = play(state, OfferTrade(target=target, give=(give1,), ask=(kind(missing),)))
     _, by_choice = play(able, RejectTrade(), target)
     _, by_need = play(unable, RejectTrade(), target)
     for viewer in (None, 0, 1, 2):
@@ -183,27 +183,27 @@ def test_trade_three_rejected_offers_in_a_turn_and_the_player_must_do_something_
     state, seat, target, (give1, _, get1, _, _) = _trade_table()
     offer = OfferTrade(target=target, give=(give1,), ask=(kind(get1),))
     for _ in range(3):
-        state, _ = play(state, offer)  # type: ignore[arg-type]
+        state, _ = play(state, offer)
         state, _ = play(state, RejectTrade(), target)
-    assert rejection(state, offer).code == "too_many_offers"  # type: ignore[arg-type]
-    assert "OfferTrade" not in types(state, seat)  # type: ignore[arg-type]
+    assert rejection(state, offer).code == "too_many_offers"
+    assert "OfferTrade" not in types(state, seat)
 
 
 def test_trade_offer_checks_its_cards_whole() -> None:
     state, seat, target, (give1, _, get1, _, _) = _trade_table()
-    other = state.hands[target][0]  # type: ignore[attr-defined]
-    assert rejection(state, OfferTrade(target=seat, give=(give1,), ask=(kind(get1),))).code == "bad_target"  # type: ignore[arg-type]
-    assert rejection(state, OfferTrade(target=target, give=(), ask=(kind(get1),))).code == "empty_trade"  # type: ignore[arg-type]
-    assert rejection(state, OfferTrade(target=target, give=(other,), ask=(kind(get1),))).code == "not_in_hand"  # type: ignore[arg-type]
-    assert rejection(state, OfferTrade(target=target, give=(give1,), ask=("postcard",))).code == "unknown_kind"  # type: ignore[arg-type]
-    assert rejection(state, OfferTrade(target=target, give=(give1,), ask=("smuggler",))).code == "unknown_kind"  # type: ignore[arg-type]
+    other = state.hands[target][0]
+    assert rejection(state, OfferTrade(target=seat, give=(give1,), ask=(kind(get1),))).code == "bad_target"
+    assert rejection(state, OfferTrade(target=target, give=(), ask=(kind(get1),))).code == "empty_trade"
+    assert rejection(state, OfferTrade(target=target, give=(other,), ask=(kind(get1),))).code == "not_in_hand"
+    assert rejection(state, OfferTrade(target=target, give=(give1,), ask=("postcard",))).code == "unknown_kind"
+    assert rejection(state, OfferTrade(target=target, give=(give1,), ask=("smuggler",))).code == "unknown_kind"
 
 
 def test_trade_asks_by_kind_any_passport_will_do() -> None:
     state, seat, target, (give1, _, _, _, _) = _trade_table()
     passport = of_kind("passport")[-1]
-    state = arrange(state, hands={target: [passport]})  # type: ignore[arg-type]
-    state, _ = play(state, OfferTrade(target=target, give=(give1,), ask=("passport",)))  # type: ignore[arg-type]
+    state = arrange(state, hands={target: [passport]})
+    state, _ = play(state, OfferTrade(target=target, give=(give1,), ask=("passport",)))
     state, _ = play(state, AcceptTrade(), target)
     assert passport in state.hands[seat]
 
@@ -239,7 +239,7 @@ def test_steal_needs_a_card_in_the_other_hand() -> None:
     assert rejection(state, Steal(target=(seat + 1) % 3, pay=pay)).code == "empty_hand"
 
 
-def _traveller(centre_done: bool = False) -> tuple[object, int, str]:
+def _traveller(centre_done: bool = False) -> tuple[State, int, str]:
     state, _ = start(3)
     seat = state.current
     assert seat is not None
@@ -254,9 +254,9 @@ def _traveller(centre_done: bool = False) -> tuple[object, int, str]:
 
 def test_travel_reveals_the_whole_hand_discards_the_three_objects_keeps_the_passport_and_draws_one() -> None:
     state, seat, country = _traveller()
-    hand = state.hands[seat]  # type: ignore[attr-defined]
-    top = state.deck[0]  # type: ignore[attr-defined]
-    after, events = play(state, Travel(country=country))  # type: ignore[arg-type]
+    hand = state.hands[seat]
+    top = state.deck[0]
+    after, events = play(state, Travel(country=country))
     travelled = events[0]
     assert travelled == Travelled(seat=seat, country=country, hand=hand, used=tuple(objects_for(country)))
     assert GAME.redact(travelled, None) == travelled  # the hand is shown to everyone
@@ -267,31 +267,32 @@ def test_travel_reveals_the_whole_hand_discards_the_three_objects_keeps_the_pass
 
 def test_travel_to_your_own_country_first_then_the_centre_one() -> None:
     state, _seat, _ = _traveller()
-    assert rejection(state, Travel(country=state.centre)).code == "wrong_country"  # type: ignore[arg-type,attr-defined]
+    assert state.centre is not None
+    assert rejection(state, Travel(country=state.centre)).code == "wrong_country"
 
 
 def test_travel_needs_the_three_objects_and_a_passport() -> None:
     state, seat, country = _traveller()
-    hand = state.hands[seat]  # type: ignore[attr-defined]
-    no_object = arrange(state, hands={seat: [hand[0], hand[1], hand[2]]})  # type: ignore[arg-type]
+    hand = state.hands[seat]
+    no_object = arrange(state, hands={seat: [hand[0], hand[1], hand[2]]})
     assert rejection(no_object, Travel(country=country)).code == "missing_objects"
-    no_passport = arrange(state, hands={seat: list(hand[1:])})  # type: ignore[arg-type]
+    no_passport = arrange(state, hands={seat: list(hand[1:])})
     assert rejection(no_passport, Travel(country=country)).code == "no_passport"
     assert "Travel" not in types(no_passport, seat)
 
 
 def test_faq_travel_any_passport_is_good() -> None:
     state, seat, country = _traveller()
-    hand = state.hands[seat]  # type: ignore[attr-defined]
+    hand = state.hands[seat]
     other = next(p for p in of_kind("passport") if p not in hand)
-    state = arrange(state, hands={seat: [other, *hand[1:]]})  # type: ignore[arg-type]
+    state = arrange(state, hands={seat: [other, *hand[1:]]})
     state, events = play(state, Travel(country=country))
     assert isinstance(events[0], Travelled) and other in state.hands[seat]
 
 
 def test_the_first_to_travel_to_the_centre_country_wins() -> None:
     state, seat, centre = _traveller(centre_done=True)
-    state, events = play(state, Travel(country=centre))  # type: ignore[arg-type]
+    state, events = play(state, Travel(country=centre))
     assert events[-1] == TripWon(seat=seat, how="centre")
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == [seat] and outcome.places[seat] == 1

@@ -8,7 +8,18 @@ import msgspec
 import pytest
 
 from domain.miss_liz_parks import components
-from domain.miss_liz_parks.components import COMPONENTS, PLANNING, THEME_IDS, TILES, ComponentFile, check
+from domain.miss_liz_parks.components import (
+    COMPONENTS,
+    PLANNING,
+    THEME_IDS,
+    TILES,
+    ComponentFile,
+    InvestmentCard,
+    PlanningCard,
+    Theme,
+    Tile,
+    check,
+)
 
 
 def test_95_tiles_16_per_theme_with_its_entrance_and_15_with_no_theme() -> None:
@@ -29,7 +40,12 @@ def test_the_rulebooks_component_counts() -> None:
 
 
 def test_every_entry_says_where_it_comes_from() -> None:
-    entries = [*COMPONENTS.tiles, *COMPONENTS.planning_cards, *COMPONENTS.investment_cards, *COMPONENTS.themes]
+    entries: list[Tile | PlanningCard | InvestmentCard | Theme] = [
+        *COMPONENTS.tiles,
+        *COMPONENTS.planning_cards,
+        *COMPONENTS.investment_cards,
+        *COMPONENTS.themes,
+    ]
     for entry in entries:
         assert entry.source in ("rulebook", "public", "designed")
         assert entry.source == "rulebook" or entry.ref, entry.id

@@ -13,6 +13,8 @@ from domain.vilar_de_mouros.cards import (
     GAME_CARDS,
     MIN_BONUS,
     TARGET,
+    BonusCard,
+    GameCard,
     bonus_needed,
     cards_needed,
     check,
@@ -25,7 +27,8 @@ EDITIONS = {1965, 1968, 1971, 1982, 1996, 1999, *range(2000, 2007), *range(2014,
 
 
 def test_every_card_names_its_source() -> None:
-    for card in [*CARD_FILE.game_cards, *CARD_FILE.bonus_cards]:
+    cards: list[GameCard | BonusCard] = [*CARD_FILE.game_cards, *CARD_FILE.bonus_cards]
+    for card in cards:
         assert card.source in ("rulebook", "public", "designed"), card.id
         assert card.ref, f"{card.id} must say which source or why it was designed"
 

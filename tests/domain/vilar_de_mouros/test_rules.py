@@ -15,6 +15,7 @@ from domain.vilar_de_mouros.events import (
     CardDrawn,
     CardsDealt,
     CardsPlaced,
+    DeckShuffled,
     FirstPlayerDrawn,
     GameEnded,
     TurnStarted,
@@ -40,7 +41,9 @@ def test_deal_10_8_6_cards_each_with_4_5_6_players(players: int, cards: int) -> 
 
 def test_deal_comes_from_the_top_of_the_shuffled_deck() -> None:
     state, events = start(3, seed=4)
-    order = events[0].order  # type: ignore[union-attr]
+    shuffled = events[0]
+    assert isinstance(shuffled, DeckShuffled) and shuffled.order is not None
+    order = shuffled.order
     dealt = [e for e in events if isinstance(e, CardsDealt)]
     assert [d.cards for d in dealt] == [order[0:12], order[12:24], order[24:36]]
     assert state.deck == order[36:]
@@ -163,12 +166,13 @@ def test_drawing_commits_the_turn_to_drawing() -> None:
 
 def test_only_the_seat_whose_turn_it_is_may_act() -> None:
     state, _ = start(3)
-    other = (state.current + 1) % 3  # type: ignore[operator]
+    assert state.current is not None
+    other = (state.current + 1) % 3
     error = rejection(state, DrawFromDeck(), seat=other)
     assert (error.code, error.message) == (
         "not_your_turn",
         f"It is not your turn: the game awaits Player {state.current + 1}.",
-    )  # type: ignore[operator]
+    )
     assert GAME.commands(state, other) == []
 
 
@@ -192,10 +196,11 @@ def test_personal_area_cards_never_move_again() -> None:
 def test_take_bonus_goes_to_personal_area_and_row_is_refilled() -> None:
     state, _ = start(2)
     seat = state.current
+    assert seat is not None
     card, top = state.bonus_row[1], state.bonus_deck[0]
     state, events = play(state, TakeBonus(card=card))
-    assert events == [BonusTaken(seat=seat, card=card), BonusRevealed(card=top), TurnStarted(seat=1 - seat)]  # type: ignore[operator]
-    assert state.personal[seat] == (card,)  # type: ignore[index]
+    assert events == [BonusTaken(seat=seat, card=card), BonusRevealed(card=top), TurnStarted(seat=1 - seat)]
+    assert state.personal[seat] == (card,)
     assert len(state.bonus_row) == 3 and top in state.bonus_row and card not in state.bonus_row
 
 
