@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
+from server import errors
+from server.answers import STATUS
 from server.app import routes
 from server.errors import BAD_REQUEST_CODES, CONFLICT_CODES
 from server.http import ENDPOINTS
@@ -19,7 +21,19 @@ from server.http import ENDPOINTS
 ROOT = Path(__file__).resolve().parents[1]
 API_MD = ROOT / "docs" / "API.md"
 
-API_ERROR = re.compile(r'ApiError\(\s*(\d{3})\s*,\s*"([a-z0-9_]+)"')
+
+def status_of(kind: type[errors.AppError]) -> int:
+    """The HTTP status server/answers.py gives an application error of this kind (its nearest listed kind)."""
+    return next(STATUS[k] for k in kind.__mro__ if k in STATUS)
+
+
+# The application's error kinds (server/errors.py), each with the status it is answered with.
+KINDS = {
+    name: status_of(kind)
+    for name, kind in vars(errors).items()
+    if isinstance(kind, type) and issubclass(kind, errors.AppError) and kind is not errors.AppError
+}
+APP_ERROR = re.compile(r"\b(" + "|".join(KINDS) + r')\(\s*"([a-z0-9_]+)"')
 REJECTED = re.compile(r'Rejected\(\s*"([a-z0-9_]+)"')
 ERROR_BODY = re.compile(r'ErrorBody\(\s*"([a-z0-9_]+)"')
 TABLE_ROW = re.compile(r"^\|\s*`([a-z0-9_]+)`\s*\|\s*(\d{3}|other)\s*\|", re.MULTILINE)
@@ -40,8 +54,8 @@ def answered_codes() -> dict[str, set[int]]:
     codes: dict[str, set[int]] = {}
     for path in sources():
         text = path.read_text(encoding="utf-8")
-        for status, code in API_ERROR.findall(text):
-            codes.setdefault(code, set()).add(int(status))
+        for kind, code in APP_ERROR.findall(text):
+            codes.setdefault(code, set()).add(KINDS[kind])
         for code in REJECTED.findall(text):
             codes.setdefault(code, set()).add(
                 409 if code in CONFLICT_CODES else 400 if code in BAD_REQUEST_CODES else 422
