@@ -10,7 +10,10 @@
   candidate there (decide and evolve, every candidate with the same luck) and plays the one
   that leaves its seat standing best; ties are broken at random. The plan lives in the game's
   points (a tile bought counts for what it will score once staffed and joined), so looking one
-  command ahead is enough to follow it.
+  command ahead is enough to follow it. One command ahead reaches past the windows it opens:
+  where a move waits for reactions (Itchy Feet's special objects, its trade offers), the
+  imagined window closes on its deadline, as if nobody answered, so the move is weighed by what
+  it does and not by the pause it starts.
 """
 
 from __future__ import annotations
@@ -18,12 +21,13 @@ from __future__ import annotations
 from typing import Any
 
 from domain.bots.world import Hidden, SeededRng
-from domain.engine import AnyGame, Ctx, Pick, Rejected, Rng, Seat
+from domain.engine import CLOCK, AnyGame, Ctx, Pick, Rejected, Rng, Seat
 from domain.table import decide_game
 
 WIN = 10_000.0  # a won game outweighs any points
 FEW = 24  # a kind of move with at most this many commands is weighed whole
 WALKS = 12  # else this many random walks through its picks
+WINDOWS = 4  # the most windows closed on their deadline after a weighed command
 
 
 def walk_from(game: AnyGame, state: Any, seat: Seat, picks: tuple[Pick, ...], rng: Rng) -> Any:
@@ -108,6 +112,30 @@ def after(game: AnyGame, state: Any, command: Any, seat: Seat, rng: Rng) -> Any 
     return state
 
 
+def closed(game: AnyGame, state: Any, rng: Rng) -> Any | None:
+    """The state once the first window due closes by itself (``None``: nothing can move on)."""
+    due = sorted(game.deadlines(state), key=lambda d: d.due_ms)
+    if not due:
+        return None
+    try:
+        events = decide_game(game, state, due[0].command, CLOCK, Ctx(rng=rng, now_ms=due[0].due_ms))
+    except Rejected:
+        return None
+    for event in events:
+        state = game.evolve(state, event)
+    return state
+
+
+def unanswered(game: AnyGame, state: Any, rng: Rng) -> Any:
+    """The state once the windows open in it close on their deadlines, nobody answering."""
+    for _ in range(WINDOWS):
+        then = closed(game, state, rng)
+        if then is None:
+            break
+        state = then
+    return state
+
+
 def greedy(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
     """The command that leaves the seat standing best, one command ahead in one imagined world."""
     commands = candidates(game, state, seat, rng)
@@ -118,8 +146,9 @@ def greedy(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
     best: list[int] = []
     best_score = float("-inf")
     for i, command in enumerate(commands):
-        then = after(game, world, command, seat, SeededRng(seed))
-        value = standing(game, then, seat) if then is not None else float("-inf")
+        luck = SeededRng(seed)
+        then = after(game, world, command, seat, luck)
+        value = standing(game, unanswered(game, then, luck), seat) if then is not None else float("-inf")
         if value > best_score:
             best, best_score = [i], value
         elif value == best_score:

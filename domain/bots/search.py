@@ -36,10 +36,9 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from domain.bots.greedy import after, candidates, points
+from domain.bots.greedy import after, candidates, closed, points
 from domain.bots.world import Hidden, SeededRng
-from domain.engine import CLOCK, AnyGame, Ctx, Rejected, Rng, Seat
-from domain.table import decide_game
+from domain.engine import AnyGame, Rng, Seat
 
 PLAYS = 1000  # commands played in imagined worlds at level 1; each level doubles it
 LEVELS = (1, 2, 3, 4, 5)
@@ -165,7 +164,7 @@ class Search:
                 break
             seat = self.seat if depth == 0 else self.mover(state)
             if seat is None:  # only a window's deadline moves the game on
-                state = self.deadline(state)
+                state = closed(self.game, state, self.rng)
                 if state is None:
                     return
                 continue
@@ -188,19 +187,6 @@ class Search:
             edge.visits += 1
             for s, v in enumerate(value):
                 edge.total[s] += v
-
-    def deadline(self, state: Any) -> Any | None:
-        """The state once the first window due closes by itself (``None``: nothing can move on)."""
-        due = sorted(self.game.deadlines(state), key=lambda d: d.due_ms)
-        if not due:
-            return None
-        try:
-            events = decide_game(self.game, state, due[0].command, CLOCK, Ctx(rng=self.rng, now_ms=due[0].due_ms))
-        except Rejected:
-            return None
-        for event in events:
-            state = self.game.evolve(state, event)
-        return state
 
     def best(self) -> Any:
         """The most visited command at the root (the better mean breaks a tie)."""

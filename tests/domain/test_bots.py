@@ -102,6 +102,20 @@ def test_every_game_ends_between_greedy_bots_at_every_table_size() -> None:
             assert play_out(game, [greedy_bot] * players, random.Random(players)) is not None, (game.id, players)
 
 
+@pytest.mark.timeout(120)  # about 3 s of CPU
+def test_greedy_travels_when_actions_wait_in_reaction_windows() -> None:
+    """With Itchy Feet's special objects every action waits in a reaction window: greedy weighs a
+    move by what it does once the window closes, so its games end. (Weighed at the window, every
+    move looked alike and all-greedy games ran 3,000 commands with no trip.)"""
+    game = GAMES["itchy-feet"]
+    every = dict.fromkeys(["events", "special_objects", "forbidden_objects", "postcards", "characters"], True)
+    for seed in range(3):
+        ended = play_out(game, [greedy_bot] * 2, random.Random(seed), every, max_commands=3000)
+        assert ended is not None, f"seed {seed}: no end in 3,000 commands"
+    ended = play_out(game, [greedy_bot] * 2, random.Random(0), {"special_objects": True}, max_commands=3000)
+    assert ended is not None and max(ended.scores) >= 1, "no trip completed with special objects alone"
+
+
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 @settings(max_examples=10)
 @given(data=st.data())
