@@ -9,7 +9,7 @@ one shape, ``{"error", "message", "details"}``.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -24,7 +24,11 @@ class ErrorBody(msgspec.Struct):
 
 class AppError(Exception):
     """A refusal: ``code`` for programs, ``message`` for people, ``details`` for both (the field at
-    fault, the current version, when to try again)."""
+    fault, the current version, when to try again). ``result``: the kind's word where commands are
+    counted (the metrics' ``result`` label), the same for every code of the kind: never the rule's
+    code, which only the refused seat is told."""
+
+    result: ClassVar[str] = "error"
 
     def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(message)
@@ -40,17 +44,25 @@ class AppError(Exception):
 class Invalid(AppError):
     """A request that cannot be read, or that names nothing there is (a game type, a version)."""
 
+    result = "malformed"
+
 
 class Unauthorized(AppError):
     """No token where one is needed, or a token not known here."""
+
+    result = "unauthorized"
 
 
 class Forbidden(AppError):
     """The caller may not do this: a spectator, a seat that left, another game's token, not the operator."""
 
+    result = "forbidden"
+
 
 class NotFound(AppError):
     """There is no such thing."""
+
+    result = "not_found"
 
 
 class UnknownGame(NotFound):
@@ -59,6 +71,8 @@ class UnknownGame(NotFound):
 
 class Conflict(AppError):
     """The game is not where the request expected it."""
+
+    result = "conflict"
 
 
 class VersionConflict(Conflict):
@@ -72,25 +86,37 @@ class CommandIdReused(Conflict):
 class Refused(AppError):
     """A rule refused the command (the rule's code), or the request asks what cannot be given now."""
 
+    result = "refused"
+
 
 class TableMoved(Refused, Conflict):
     """A rule's refusal that means "the table moved on" (a seat taken, a game started), not "against the rules"."""
+
+    result = "conflict"
 
 
 class TooLarge(AppError):
     """A request body past the limit."""
 
+    result = "too_large"
+
 
 class UnsupportedMedia(AppError):
     """A body sent as something else than JSON."""
+
+    result = "malformed"  # a body that cannot be read as a command, as a bad one
 
 
 class TooMany(AppError):
     """Past a quota or a rate limit; ``details.retry_after`` says in how many seconds, when it is known."""
 
+    result = "too_many"
+
 
 class Unavailable(AppError):
     """The game store cannot be reached."""
+
+    result = "unavailable"
 
 
 STORE_DOWN = Unavailable("store_unavailable", "The game store is unreachable; try again shortly.")

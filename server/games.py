@@ -53,7 +53,7 @@ from server.errors import (
     refused,
 )
 from server.index import LobbyIndex
-from server.metrics import Metrics, result_class
+from server.metrics import Metrics
 from server.rates import SeatRates
 from server.schedule import Schedule
 from server.senders import Acting, Holder, Person, Sender
@@ -244,7 +244,7 @@ class Games:
         except AppError as exc:
             held = self.tables.held(game_id)  # counted once the game is known
             if self.metrics is not None and held is not None:
-                self.metrics.commands.labels(held.table.game, result_class(exc)).inc()
+                self.metrics.commands.labels(held.table.game, exc.result).inc()
             raise
         if self.metrics is not None:
             self.metrics.commands.labels(kind, "accepted").inc()

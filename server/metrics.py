@@ -21,19 +21,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.auth import bearer
-from server.errors import (
-    AppError,
-    Conflict,
-    Forbidden,
-    Invalid,
-    NotFound,
-    Refused,
-    TableMoved,
-    TooLarge,
-    TooMany,
-    Unauthorized,
-    Unavailable,
-)
+from server.errors import Forbidden, Unauthorized
 from server.index import STATUSES
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -97,21 +85,6 @@ class TimeRequests:
             path = self.paths.get(scope.get("endpoint"), "unmatched")
             labels = (path, scope["method"], str(status))
             self.metrics.requests.labels(*labels).observe(time.perf_counter() - start)
-
-
-# A refused command's class, by kind: never the rule's code, which only the refused seat is told.
-RESULTS: dict[type[AppError], str] = {
-    Invalid: "malformed", Unauthorized: "unauthorized", Forbidden: "forbidden", NotFound: "not_found",
-    Conflict: "conflict", TableMoved: "conflict", TooLarge: "too_large", Refused: "refused",
-    TooMany: "too_many", Unavailable: "unavailable",
-}  # fmt: skip
-
-
-def result_class(exc: AppError) -> str:
-    for kind in type(exc).__mro__:
-        if kind in RESULTS:
-            return RESULTS[kind]
-    return "error"
 
 
 async def scrape(request: Request) -> Response:

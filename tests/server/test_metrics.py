@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+from pathlib import Path
 
 from websockets.asyncio.client import connect
 
+from server import errors
 from tests.server.conftest import ADMIN, Running
 
 OPERATOR = {"Authorization": f"Bearer {ADMIN}"}
@@ -78,3 +81,12 @@ async def test_metrics_count_no_refusal_code_a_seat_alone_was_told(server: Runni
                 "forbidden",
                 "not_found",
             )
+
+
+def test_every_kind_of_refusal_is_counted_under_a_result_the_operators_guide_names() -> None:
+    kinds = [k for k in vars(errors).values() if isinstance(k, type) and issubclass(k, errors.AppError)]
+    results = {k.result for k in kinds if k is not errors.AppError}
+    guide = (Path(__file__).parents[2] / "docs" / "operations.md").read_text()
+    row = next(line for line in guide.splitlines() if line.startswith("| `ludoteca_commands_total`"))
+    named = set(re.findall(r"`(\w+)`", row.split("|")[4]))
+    assert results | {"accepted"} <= named, sorted(results - named)
