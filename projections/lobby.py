@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from domain.engine import AnyGame
-from domain.table import Status, Table, status
+from domain.table import Status, Table, option_bounds, status
 
 
 class CatalogEntry(msgspec.Struct):
@@ -17,6 +17,7 @@ class CatalogEntry(msgspec.Struct):
     min_players: int
     max_players: int
     options: dict[str, Any]  # each option with its default
+    bounds: dict[str, tuple[int, int]] = {}  # each number option's least and greatest value
 
 
 class GameComponents(msgspec.Struct):
@@ -40,7 +41,15 @@ class LobbyEntry(msgspec.Struct, omit_defaults=True):
 
 def catalog(games: Iterable[AnyGame]) -> list[CatalogEntry]:
     return [
-        CatalogEntry(g.id, g.title, g.min_players, g.max_players, msgspec.to_builtins(g.options_type())) for g in games
+        CatalogEntry(
+            g.id,
+            g.title,
+            g.min_players,
+            g.max_players,
+            msgspec.to_builtins(g.options_type()),
+            option_bounds(g.options_type),
+        )
+        for g in games
     ]
 
 

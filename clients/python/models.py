@@ -65,6 +65,7 @@ class CatalogEntry(msgspec.Struct):
     min_players: int
     max_players: int
     options: dict[str, Any] = {}  # each option with its default
+    bounds: dict[str, tuple[int, int]] = {}  # each number option's least and greatest value
 
 
 class Catalog(msgspec.Struct):

@@ -54,6 +54,7 @@ async def test_every_table_option_has_bounds_and_out_of_bounds_values_are_refuse
                 continue
             least, most = option["minimum"], option["maximum"]
             assert least <= default <= most, (game, name)
+            assert entry["bounds"][name] == [least, most], "the catalog's bounds are the schema's"
             for value in (least - 1, most + 1, -HUGE, HUGE, float(HUGE)):
                 body = {"game": game, "players": players, "options": {name: value}}
                 error = await refused(server, body, 400, "out_of_bounds")

@@ -5,13 +5,13 @@ import { get, post, catalog, keepSeat, mySeats } from "./api.js";
 import { h, clear, errorMessage, humanize } from "./ui.js";
 import { seatNamer } from "./names.js";
 
-function optionInput(name, value) {
+function optionInput(name, value, bounds) {
   const id = `opt-${name}`;
   if (typeof value === "boolean") {
     return h("label", { class: "option" }, h("input", { type: "checkbox", name, id, "data-option": name, checked: value }), " ", humanize(name));
   }
   if (typeof value === "number") {
-    return h("label", { class: "option" }, humanize(name), " ", h("input", { type: "number", name, id, "data-option": name, value: String(value), step: "any" }));
+    return h("label", { class: "option" }, humanize(name), " ", h("input", { type: "number", name, id, "data-option": name, value: String(value), step: "1", min: bounds ? bounds[0] : null, max: bounds ? bounds[1] : null }));
   }
   return h("label", { class: "option" }, humanize(name), " ",
     h("input", { type: "text", name, id, "data-option": name, "data-json": typeof value === "string" ? null : "1", value: typeof value === "string" ? value : JSON.stringify(value) }));
@@ -66,7 +66,7 @@ function gameForm(entry, nameInput) {
     h("div", { class: "muted" }, `${entry.min_players}–${entry.max_players} players`),
     h("label", {}, "Players ", players),
     Object.keys(entry.options || {}).length ? h("fieldset", {}, h("legend", {}, "Options"),
-      Object.entries(entry.options).map(([k, v]) => optionInput(k, v))) : null,
+      Object.entries(entry.options).map(([k, v]) => optionInput(k, v, (entry.bounds || {})[k]))) : null,
     h("label", {}, "Turn clock ", clock, " (out of time: a bot plays the move)"),
     h("label", {}, sit, " take a seat myself"),
     h("button", { type: "submit", class: "primary", "data-testid": `create-${entry.game}` }, "Create table"));

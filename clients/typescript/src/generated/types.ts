@@ -235,6 +235,13 @@ export interface CatalogEntry {
   min_players: number;
   max_players: number;
   options: VilarDeMourosOptions | ILovePortugalOptions | ItchyFeetOptions | MissLizParksOptions;
+  bounds?: {
+    /**
+     * @minItems 2
+     * @maxItems 2
+     */
+    [k: string]: [number, number] | undefined;
+  };
 }
 /**
  * Vilar de Mouros has no table options.
