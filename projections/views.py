@@ -19,7 +19,7 @@ import msgspec
 
 from domain.clock import Clock
 from domain.engine import FULL, NO_MOVE, AnyGame, Awaited, Pick, Rejected, Step, Viewer
-from domain.table import TABLE_EVENTS, SeatInfo, Status, Table, outcome, status
+from domain.table import TABLE_EVENTS, TAKEOVER_BOT, SeatInfo, Status, Table, outcome, status
 
 
 class VersionedEvent(msgspec.Struct):
@@ -68,6 +68,7 @@ class TableView(msgspec.Struct, kw_only=True):
     clock: Clock | None = None  # the table's turn clock, if it has one
     clocks: list[SeatClock] = []  # each seat's clock, once the game has started
     presence: Present | None = None  # who is connected now (the server fills it in)
+    takeover: str = TAKEOVER_BOT  # the bot that plays on a seat that leaves ("greedy", "strong:2"...)
 
 
 def redact(game: AnyGame, event: Any, viewer: Viewer, revealed: bool) -> Any | None:
@@ -125,6 +126,7 @@ def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> Tab
         rules=table.rules,
         clock=table.clock,
         clocks=seat_clocks(table),
+        takeover=table.takeover,
     )
 
 

@@ -176,6 +176,7 @@ class TableView(msgspec.Struct, kw_only=True):
     clocks: list[SeatClock] = []  # each seat's clock, once the game has started
     rules: int = 1  # the rules version the table opened with
     presence: Presence | None = None  # who is connected now
+    takeover: str = "greedy"  # the bot that plays on for a seat that leaves ("strong:2"...)
 
     @property
     def finished(self) -> bool:

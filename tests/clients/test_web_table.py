@@ -290,6 +290,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
         assert not await field.evaluate("(e) => e.checkValidity()")
         await field.fill(str(value))
     await form.locator('[data-field="clock"]').select_option("move:300")  # a turn clock, never run out here
+    await form.locator('[data-field="takeover"]').select_option("strong:2")  # who plays on for a seat that leaves
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / "lobby.png"), full_page=True)
     await form.locator("button[type=submit]").click()
@@ -300,6 +301,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
     held = json.loads(await page.evaluate("localStorage.getItem('ludoteca.seats')"))
     table = Table(server, game, game_id, tokens={0: held[game_id]["token"]})
     assert (await table.table())["clock"] == {"per": "move", "seconds": 300, "on_timeout": "bot_move"}
+    assert (await table.table())["takeover"] == "strong:2"
 
     # Fill the other seats with bots; a server without bots yet answers no_such_bot, and the
     # test seats them itself and plays them over HTTP.
@@ -552,7 +554,8 @@ async def test_presence_undo_and_resign_in_the_browser(server: Running, browser:
     events = (await server.http.get(f"{API}/games/{game_id}/events", params={"after": moved})).json()["events"]
     assert [e["event"]["type"] for e in events] == ["StepsUndone"]
 
-    # Resigning: the seat shows as left, a bot holds it.
+    # Resigning: the button names the bot that plays on; the seat shows as left, that bot holds it.
+    assert await page.inner_text('button[data-testid="resign"]') == "Resign (a greedy bot plays on)"
     await page.locator('button[data-testid="resign"]').click()
     await page.wait_for_selector('.seat-chip[data-seat="0"]:has-text("left")')
     assert (await table.table())["seats"][0]["bot"] == "greedy"

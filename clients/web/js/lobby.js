@@ -31,8 +31,11 @@ function readOptions(form, defaults) {
   return options;
 }
 
-export async function createAndSit(game, players, options, name, sit, clock = null) {
-  const created = await post("/games", clock ? { game, players, options, clock } : { game, players, options });
+export async function createAndSit(game, players, options, name, sit, clock = null, takeover = null) {
+  const body = { game, players, options };
+  if (clock) body.clock = clock;
+  if (takeover) body.takeover = takeover;
+  const created = await post("/games", body);
   // the creator may call the table off until it starts (docs/table-services.md)
   localStorage.setItem(`ludoteca.creator.${created.game_id}`, created.creator_token);
   if (sit) {
@@ -61,6 +64,10 @@ function gameForm(entry, nameInput) {
     h("option", { value: "move:60" }, "1 minute a move"),
     h("option", { value: "move:300" }, "5 minutes a move"),
     h("option", { value: "game:900" }, "15 minutes a game"));
+  // who plays on for a seat whose player leaves (the server's default: greedy)
+  const takeover = h("select", { "data-field": "takeover", "aria-label": "bot for a seat that leaves" },
+    h("option", { value: "" }, "a greedy bot"), h("option", { value: "random" }, "a random bot"),
+    [1, 2, 3, 4, 5].map((level) => h("option", { value: `strong:${level}` }, `a strong bot, level ${level}`)));
   const form = h("form", { class: "game-form panel", "data-game": entry.game },
     h("h3", {}, entry.title),
     h("div", { class: "muted" }, `${entry.min_players}–${entry.max_players} players`),
@@ -68,6 +75,7 @@ function gameForm(entry, nameInput) {
     Object.keys(entry.options || {}).length ? h("fieldset", {}, h("legend", {}, "Options"),
       Object.entries(entry.options).map(([k, v]) => optionInput(k, v, (entry.bounds || {})[k]))) : null,
     h("label", {}, "Turn clock ", clock, " (out of time: a bot plays the move)"),
+    h("label", {}, "If a player leaves, ", takeover, " plays on"),
     h("label", {}, sit, " take a seat myself"),
     h("button", { type: "submit", class: "primary", "data-testid": `create-${entry.game}` }, "Create table"));
   form.addEventListener("submit", async (e) => {
@@ -78,7 +86,7 @@ function gameForm(entry, nameInput) {
       if (name) localStorage.setItem("ludoteca.name", name);
       const [per, seconds] = clock.value.split(":");
       const turnClock = clock.value ? { per, seconds: Number(seconds), on_timeout: "bot_move" } : null;
-      const gameId = await createAndSit(entry.game, Number(players.value), options, name, sit.checked, turnClock);
+      const gameId = await createAndSit(entry.game, Number(players.value), options, name, sit.checked, turnClock, takeover.value);
       location.hash = `#/game/${gameId}`;
     } catch (err) {
       errorMessage(err, "Creating the table");

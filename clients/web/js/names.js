@@ -123,3 +123,9 @@ export function seatNamer(seats) {
     return same > 1 ? `${s.name} (seat ${seat + 1})` : s.name;
   };
 }
+
+// A bot kind as the table names it: "greedy" -> "a greedy bot", "strong:2" -> "a strong bot (level 2)".
+export function botTitle(kind) {
+  const [bot, level] = String(kind || "greedy").split(":");
+  return `a ${bot} bot${level ? ` (level ${level})` : ""}`;
+}

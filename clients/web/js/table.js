@@ -6,7 +6,7 @@
 import { call, get, post, catalog, components, commandId, seatOf, keepSeat, forgetSeat, ApiError } from "./api.js";
 import { h, clear, message, errorMessage, setStatus, humanize, pill, announce, plural, colourOf } from "./ui.js";
 import { Live } from "./live.js";
-import { nameIndex, richNames, describeEvent, describeCommand, actorOf, listWords, seatNamer } from "./names.js";
+import { nameIndex, richNames, describeEvent, describeCommand, actorOf, listWords, seatNamer, botTitle } from "./names.js";
 import { MoveBuilder, sameValue } from "./picks.js";
 import { UndoTracker } from "./undo.js";
 import { drawView, outcomeTable, screenOf, context } from "./view.js";
@@ -332,7 +332,7 @@ export class TableScreen {
     if (t.status === "active" && seated && !(t.resigned || []).includes(t.seat)) {
       buttons.push(h("button", { "data-testid": "undo", class: "undo", hidden: !this.undo.has(t.seat),
         onclick: () => this.send({ type: "Undo" }) }, "Undo my last step"));
-      buttons.push(h("button", { "data-testid": "resign", onclick: () => this.resign() }, "Resign (a bot plays on)"));
+      buttons.push(h("button", { "data-testid": "resign", onclick: () => this.resign() }, `Resign (${botTitle(t.takeover)} plays on)`));
     }
     if (t.status === "finished" && seated && !t.outcome?.reason?.includes("cancelled")) {
       buttons.push(h("button", { "data-testid": "rematch", onclick: () => this.rematch() }, t.rematch ? "Join the rematch" : "Rematch"));
@@ -357,7 +357,7 @@ export class TableScreen {
   }
 
   async resign() {
-    if (!window.confirm("Leave this game? A bot will play your seat.")) return;
+    if (!window.confirm(`Leave this game? ${botTitle(this.table.takeover).replace(/^a/, "A")} will play your seat.`)) return;
     await this.send({ type: "Resign" });
   }
 

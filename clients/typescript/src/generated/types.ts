@@ -406,6 +406,7 @@ export interface TableView {
   clock?: Clock | null;
   clocks?: SeatClock[];
   presence?: Presence | null;
+  takeover?: string;
 }
 export interface SeatInfo {
   seat: number;
