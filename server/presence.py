@@ -16,10 +16,11 @@ socket (a client of the REST API only) is never dropped.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import secrets
-from typing import Any
+from typing import Any, NamedTuple
 
 from redis.exceptions import RedisError
 
@@ -29,7 +30,7 @@ from projections.views import Present, SeatPresence
 from server.errors import Refused, UnknownGame, VersionConflict
 from server.games import Games
 from server.keys import AWAY, CONNECTION, PRESENCE, PRESENT
-from server.store import Client
+from server.store import Client, time_ms
 from server.tasks import Trouble, cancelled, pause
 
 log = logging.getLogger("ludoteca.presence")
@@ -47,6 +48,16 @@ def _conn_key(game_id: str, conn: str) -> str:
     return CONNECTION.at(game_id=game_id, conn=conn)
 
 
+class Leaving(NamedTuple):
+    """A closed socket waiting to be written as gone."""
+
+    game_id: str
+    value: str  # "<seat> <since_ms>"
+    conn: str
+    now_ms: int | None
+    done: asyncio.Future[None]
+
+
 class Presence:
     """This replica's connections, written to Redis where every replica reads them."""
 
@@ -56,6 +67,8 @@ class Presence:
         self.redis = redis
         self.ttl_ms = ttl_ms
         self.local: dict[str, tuple[str, str]] = {}  # conn -> (game_id, value)
+        self.leaving: list[Leaving] = []  # sockets closed, waiting for the next batch
+        self.writer: asyncio.Task[None] | None = None  # the task writing batches of leaves
 
     async def arrive(self, game_id: str, seat: int | None, now_ms: int) -> str:
         """A socket joined ``game_id`` as ``seat`` (None: a spectator); its connection id."""
@@ -72,19 +85,57 @@ class Presence:
         await self.redis.publish(PRESENCE_CHANNEL, game_id)
         return conn
 
-    async def leave(self, conn: str, now_ms: int) -> None:
+    async def leave(self, conn: str, now_ms: int | None = None) -> None:
+        """A socket closed (``now_ms``: when, else Redis TIME when its batch is written).
+
+        Leaves are written in batches, one batch at a time: the leaves that come while one is
+        written make the next. A thousand sockets closing at once (a client's network gone, a
+        proxy restarted) take a few round trips per game, one connection at a time, instead of
+        six round trips each, which took the whole Redis pool for seconds and refused new
+        sockets meanwhile."""
         found = self.local.pop(conn, None)
         if found is None:
             return
-        game_id, value = found
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.delete(_conn_key(game_id, conn))
-            pipe.srem(_set_key(game_id), conn)
-            await pipe.execute()
-        seat = int(value.split()[0])
-        if seat >= 0 and all(s.seat != seat for s in (await self.present(game_id)).seats):
-            await self.redis.zadd(AWAY_KEY, {f"{game_id} {seat}": now_ms})
-        await self.redis.publish(PRESENCE_CHANNEL, game_id)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.leaving.append(Leaving(*found, conn, now_ms, done))
+        if self.writer is None or self.writer.done():
+            self.writer = asyncio.create_task(self._write_leaves())
+        await done
+
+    async def _write_leaves(self) -> None:
+        while self.leaving:
+            batch, self.leaving = self.leaving, []
+            try:
+                await self._left(batch)
+            except (RedisError, asyncio.CancelledError) as exc:
+                for one in batch:
+                    if not one.done.done():
+                        one.done.set_exception(exc if isinstance(exc, RedisError) else RedisError("presence stopped"))
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+            else:
+                for one in batch:
+                    if not one.done.done():
+                        one.done.set_result(None)
+
+    async def _left(self, batch: list[Leaving]) -> None:
+        stamps = [one.now_ms for one in batch if one.now_ms is not None]
+        now_ms = max(stamps) if len(stamps) == len(batch) else time_ms(await self.redis.time())
+        by_game: dict[str, list[Leaving]] = {}
+        for one in batch:
+            by_game.setdefault(one.game_id, []).append(one)
+        for game_id, leaving in by_game.items():  # one slot per game: one pipeline each
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.delete(*[_conn_key(game_id, one.conn) for one in leaving])
+                pipe.srem(_set_key(game_id), *[one.conn for one in leaving])
+                await pipe.execute()
+            seats = {int(one.value.split()[0]) for one in leaving} - {-1}
+            if seats:
+                still = {s.seat for s in (await self.present(game_id)).seats}
+                away = {f"{game_id} {seat}": now_ms for seat in seats - still}
+                if away:
+                    await self.redis.zadd(AWAY_KEY, away)
+            await self.redis.publish(PRESENCE_CHANNEL, game_id)
 
     async def renew(self) -> None:
         """Keep this replica's connections alive (call well within ``ttl_ms``)."""

@@ -108,7 +108,7 @@ def _bytes(value: bytes | str) -> bytes:
     return value.encode() if isinstance(value, str) else bytes(value)
 
 
-def _ms(time: tuple[int, int]) -> int:
+def time_ms(time: tuple[int, int]) -> int:
     """Redis ``TIME`` (seconds, microseconds) in milliseconds."""
     seconds, micros = time
     return int(seconds) * 1000 + int(micros) // 1000
@@ -531,7 +531,7 @@ class EventStore:
                 seat=None if seat is None else int(seat),
                 command=command,
                 record=None if found is None else _bytes(found),
-                now_ms=None if now is None else _ms(now),
+                now_ms=None if now is None else time_ms(now),
             )
         pipe = self.redis.pipeline(transaction=False)
         pipe.xrange(events, f"0-{after + 1}", "+")
@@ -624,7 +624,7 @@ class EventStore:
 
     async def now_ms(self) -> int:
         """The shared clock: Redis TIME, in milliseconds."""
-        return _ms(await self.redis.time())
+        return time_ms(await self.redis.time())
 
     async def ping(self) -> None:
         """Whether Redis answers (raises a ``RedisError`` when it does not)."""

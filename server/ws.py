@@ -184,7 +184,7 @@ async def serve_socket(websocket: WebSocket) -> None:
         feeds.unsubscribe(feed_, sub)
         if conn is not None:
             with contextlib.suppress(RedisError):
-                await presence.leave(conn, await games.store.now_ms())
+                await presence.leave(conn)
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender

@@ -8,6 +8,7 @@ import redis.asyncio as aioredis
 
 from projections.views import Present, SeatPresence
 from server.presence import PRESENCE_CHANNEL, Presence
+from server.store import connect
 
 GAME = "g1"
 
@@ -48,3 +49,27 @@ async def test_every_change_is_published_for_the_other_replicas(redis: aioredis.
             got.append(message["data"])
     assert got == [GAME.encode(), GAME.encode()]
     await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves PubSub.aclose unannotated
+
+
+async def test_a_thousand_sockets_closing_at_once_take_a_few_round_trips_and_leave_the_pool_to_others(
+    redis: aioredis.Redis, redis_url: str
+) -> None:
+    """A burst of closes (a proxy restarted) is written in batches, one connection at a time:
+    meanwhile other requests on the same small pool are served."""
+    small = connect(redis_url, max_connections=4, socket_timeout=0.5)
+    presence = Presence(small)
+    conns = [await presence.arrive(f"g{n % 100}", n % 4 if n % 5 else None, n) for n in range(1000)]
+    before = await commands_run(redis)
+    others = [small.ping() for _ in range(50)]
+    await asyncio.gather(*[presence.leave(c) for c in conns], *others)
+    run = await commands_run(redis) - before
+    assert run < 1000, f"{run} Redis commands for 1,000 closes (7 or 8 each, one close at a time)"
+    assert [await presence.present(f"g{g}") for g in range(100)] == [Present([], 0)] * 100
+    away = await presence.away_since(2**62, limit=1000)
+    assert sorted(away) == sorted({(f"g{n % 100}", n % 4) for n in range(1000) if n % 5})  # every seat, once
+    await small.aclose()
+
+
+async def commands_run(redis: aioredis.Redis) -> int:
+    stats = await redis.info("commandstats")
+    return sum(int(v["calls"]) for v in stats.values())
