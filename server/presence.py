@@ -107,11 +107,11 @@ class Presence:
             batch, self.leaving = self.leaving, []
             try:
                 await self._left(batch)
-            except (RedisError, asyncio.CancelledError) as exc:
+            except BaseException as exc:  # every waiting close hears of it, whatever it was
                 for one in batch:
                     if not one.done.done():
                         one.done.set_exception(exc if isinstance(exc, RedisError) else RedisError("presence stopped"))
-                if isinstance(exc, asyncio.CancelledError):
+                if not isinstance(exc, RedisError):
                     raise
             else:
                 for one in batch:
