@@ -46,6 +46,7 @@ from tests.clients.test_web_table import (
     step_for,
 )
 from tests.server.conftest import quick_settings, running
+from tests.support.games import ending_bot
 
 try:
     from playwright.async_api import Browser, Page, async_playwright
@@ -283,8 +284,7 @@ async def seated_table(server: Running, game: str, options: dict[str, Any] | Non
     assert r.status_code == 201, r.text
     game_id = r.json()["game_id"]
     me = await server.http.post(f"{API}/games/{game_id}/seats", json={"seat": 0, "name": "Ana"})
-    # Uniformly random play almost never ends a game of Itchy Feet: there the greedy bot plays the other seat.
-    kind = "greedy" if game == "itchy-feet" else "random"
+    kind = ending_bot(game)
     bot = await server.http.post(
         f"{API}/games/{game_id}/seats", json={"seat": 1, "bot": kind, "name": f"{kind.capitalize()} bot 2"}
     )

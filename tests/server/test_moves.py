@@ -20,6 +20,7 @@ from tests.server.conftest import Running
 from tests.server.test_api import play_to_the_end
 from tests.server.test_bad_input import refused
 from tests.server.test_ws import configure, hello, receive
+from tests.support.games import RANDOM_PLAY_RARELY_ENDS
 
 MAX_STEPS = 20_000
 
@@ -367,7 +368,6 @@ async def build(server: Running, game_id: str, token: str, first: dict[str, Any]
 # Uniformly random moves almost never end a game of Itchy Feet (a trade asks for kinds at random, a
 # recycle pays a needed object): there, one person's moves are built by picks and the server's bots play
 # the other seats, one of them greedy.
-RANDOM_PLAY_RARELY_ENDS = {"itchy-feet"}
 
 
 def sizes() -> list[Any]:

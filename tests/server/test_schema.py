@@ -39,6 +39,7 @@ from server.http import ENDPOINTS
 from server.openapi import SECURITY, document
 from server.schema import KINDS, MARKER, Contract, asyncapi_tail, referenced
 from tests.server.conftest import Running
+from tests.support.games import ending_bot
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -558,9 +559,7 @@ async def play_through_the_api(
             asyncio.create_task(reader(mine, contracts, inbox)),
             asyncio.create_task(reader(watching, contracts, None)),
         ]
-        # Two random seats of Itchy Feet rarely end a game (in process, none of 30 ended within 30,000
-        # steps, and the server calls a game of 20,000 events too long): there a greedy bot, which travels.
-        opponent = "greedy" if game == "itchy-feet" else "random"
+        opponent = ending_bot(game)
         for _ in range(GAMES[game].min_players - 1):
             bot = await server.http.post(f"{api}/games/{game_id}/seats", json={"bot": opponent})
             contracts.answer("POST", f"{G}/seats", bot)
