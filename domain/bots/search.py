@@ -17,10 +17,11 @@ hand are considered (UCB over availability counts, as the paper does).
 - **Progressive widening.** At a node visited ``n`` times only the ``WIDEN * sqrt(n)`` best
   commands by that first score are open to UCB: with a small budget the search stays narrow and
   deep instead of trying every card once.
-- **Rewards.** A finished game pays each winner ``1/k`` (k winners) and the others nothing; an
-  unfinished one pays each seat ``sigmoid(lead / spread)``, its lead being its points minus the
-  best opponent's (the game's ``Strategy.points`` and ``spread``). Each seat picks by its own
-  reward (max-n).
+- **Rewards.** A state is judged once its open windows close unanswered (Itchy Feet's reaction
+  windows: judged at the window, every action looked alike). A finished game pays each winner
+  ``1/k`` (k winners) and the others nothing; an unfinished one pays each seat
+  ``sigmoid(lead / spread)``, its lead being its points minus the best opponent's (the game's
+  ``Strategy.points`` and ``spread``). Each seat picks by its own reward (max-n).
 - **Budget.** ``level`` sets how many commands the search may play in imagined worlds:
   ``PLAYS * 2 ** (level - 1)``; the root's own choice is the most visited command. An optional
   ``clock`` and ``seconds`` (the caller's: the domain has no clock of its own) stop it earlier.
@@ -36,7 +37,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from domain.bots.greedy import after, candidates, closed, points
+from domain.bots.greedy import after, candidates, closed, points, unanswered
 from domain.bots.world import Hidden, SeededRng
 from domain.engine import AnyGame, Rng, Seat
 
@@ -118,6 +119,11 @@ class Search:
         self.plays_left -= 1
         return after(self.game, world, command, seat, SeededRng(self.rng.randrange(2**32)))
 
+    def worth(self, state: Any) -> list[float]:
+        """Each seat's reward for ``state``, judged once its open windows close unanswered (as greedy
+        judges a move): a move that waits for reactions is worth what it does, not the pause."""
+        return rewards(self.game, unanswered(self.game, state, self.rng), self.spread)
+
     def mover(self, state: Any) -> Seat | None:
         """The seat that moves next in ``state`` (the first awaited one that has a move)."""
         for awaited in sorted({a.seat for a in self.game.awaited(state)}):
@@ -136,7 +142,7 @@ class Search:
                 then = self.play(state, command, seat)
                 if then is None:
                     continue  # refused in this world
-                scored = rewards(self.game, then, self.spread)
+                scored = self.worth(then)
                 edge = node.edges[key] = Edge(command, scored[seat], scored)
                 reached[key] = then
             edges.append(edge)
@@ -182,7 +188,7 @@ class Search:
                 edge.node = Node()
                 break
             node = edge.node
-        value = rewards(self.game, state, self.spread)
+        value = self.worth(state)
         for edge in path:
             edge.visits += 1
             for s, v in enumerate(value):

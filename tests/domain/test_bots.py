@@ -16,8 +16,8 @@ from domain.bots import BOTS, bot_name, duel, greedy_bot, play_out, random_bot
 from domain.bots.play import Duel, lineup, tally, wilson
 from domain.bots.search import Search, strong
 from domain.catalog import GAMES
-from domain.engine import AnyGame
-from domain.table import status
+from domain.engine import AnyGame, Ctx
+from domain.table import evolve, open_table, status, take_seat
 from tests.domain.contract import accepted
 from tests.projections.test_no_leak import ENCODE, interchangeable, play, received, strings_of, swap, tables
 
@@ -195,3 +195,20 @@ def test_the_searching_bot_stops_on_the_callers_clock() -> None:
     choice = strong(game, table.state, seat, random.Random(0), 5, clock=lambda: next(ticks), seconds=20)
     assert accepted(game, table.state, choice, seat)
     assert next(ticks) < 100  # stopped on the clock, long before level 5's plays ran out
+
+
+def test_the_searching_bot_judges_a_move_once_the_window_it_opens_closes() -> None:
+    """With Itchy Feet's special objects every action first waits in a reaction window: the search
+    scores a command by what it does once the window closes, so its first scores tell a draw
+    from a trade nobody takes (at the window they were all one score)."""
+    game = GAMES["itchy-feet"]
+    ctx = Ctx(rng=random.Random(0))
+    table = evolve(game, None, open_table(game, 2, {"special_objects": True}))
+    for _ in range(2):
+        for event in take_seat(game, table, None, "", None, ctx):
+            table = evolve(game, table, event)
+    seat = game.awaited(table.state)[0].seat
+    search = Search(game, table.state, seat, random.Random(1), 200)
+    search.iterate()
+    priors = {type(e.command).__name__: e.prior for e in search.root.edges.values()}
+    assert priors["Draw"] > priors["OfferTrade"], priors
