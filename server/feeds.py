@@ -27,6 +27,7 @@ from projections.updates import update
 from server.checks import Checks
 from server.codec import encode
 from server.games import Change
+from server.metrics import Metrics
 from server.presence import Presence
 from server.store import EventStore, Head
 from server.tables import Tables
@@ -127,11 +128,15 @@ class Subscriber:
 class Feed:
     """One game's deliveries on this replica."""
 
-    def __init__(self, game_id: str, tables: Tables, store: EventStore, checks: Checks) -> None:
+    def __init__(
+        self, game_id: str, tables: Tables, store: EventStore, checks: Checks, metrics: Metrics | None = None
+    ) -> None:
         self.game_id = game_id
         self.tables = tables
         self.store = store
         self.checks = checks
+        self.metrics = metrics
+        self.reads = 0  # of the stream: what the handoff of this replica's own appends is there to spare
         self.table: Table | None = None  # the table at the last delivered version
         self.head = Head(0)  # the head of that table's history
         self.subscribers: set[Subscriber] = set()
@@ -151,6 +156,9 @@ class Feed:
             self.table, self.head = loaded.table, loaded.head
             return
         # From the last delivered version itself: still the same event, or writes were lost.
+        self.reads += 1
+        if self.metrics is not None:
+            self.metrics.feed_reads.inc()
         entries = await self.store.read_entries(self.game_id, after=self.head.version - 1)
         if not self.head.continued_by(entries):
             # The stream went backwards (and may have been written past it again): the
@@ -228,6 +236,7 @@ class Feeds:
         sweep_interval: float,
         presence: Presence | None = None,
         presence_delay: float = 0.05,
+        metrics: Metrics | None = None,
     ) -> None:
         self.tables = tables
         self.store = store
@@ -236,6 +245,7 @@ class Feeds:
         self.feeds: dict[str, Feed] = {}
         self.presence = presence
         self.presence_delay = presence_delay
+        self.metrics = metrics
         self.pushing: set[asyncio.Task[None]] = set()  # presence pushes under way
         # Games with a presence push under way, and whether someone came or went since it read.
         self.changed_again: dict[str, bool] = {}
@@ -315,7 +325,7 @@ class Feeds:
         """Join a game's feed; the table returned is where live updates start from."""
         feed_ = self.feeds.get(game_id)
         if feed_ is None:
-            feed_ = self.feeds[game_id] = Feed(game_id, self.tables, self.store, self.checks)
+            feed_ = self.feeds[game_id] = Feed(game_id, self.tables, self.store, self.checks, self.metrics)
             feed_.task = asyncio.create_task(feed_.run())
         async with feed_.lock:
             if feed_.table is None:
