@@ -157,8 +157,9 @@ class Bench:
         ]
         return ours.rate
 
-    async def push(self, bare_port: int, port: int, rate: float) -> None:
+    async def push(self, bare_port: int, server: procs.Server, rate: float) -> None:
         plan = self.plan
+        port = server.port
         pool = await self.pool(port, plan.pool)
         targets: list[tuple[str, bytes]] = []
         seats: dict[str, range] = {}  # game id -> its seats' places in ``targets``
@@ -177,14 +178,17 @@ class Bench:
             opened = await loop.run_in_executor(None, holder.start, 300.0)
             counted = await counters(port)
             with quiet_gc():
-                ours = await load.bots(
-                    port,
-                    self.mirror,
-                    pool,
-                    plan.clients,
-                    plan.seconds,
-                    rate,
-                    lambda g, version, at: answers.append((g.game_id, version, at)),
+                ours = await load.on_server(
+                    server.pid,
+                    load.bots(
+                        port,
+                        self.mirror,
+                        pool,
+                        plan.clients,
+                        plan.seconds,
+                        rate,
+                        lambda g, version, at: answers.append((g.game_id, version, at)),
+                    ),
                 )
             await asyncio.sleep(1.0)  # the last pushes land
             reads, accepted = (after - before for after, before in zip(await counters(port), counted, strict=True))
@@ -212,7 +216,8 @@ class Bench:
                 note=f"at {rate:.0f} commands/s (half the maximum), {opened} seat sockets held by another "
                 f"process ({len(targets) - opened} refused); push p50 "
                 f"{1000 * percentile(delays, 50):.2f} ms, {missing} not delivered; ceiling: the bare endpoint's "
-                f"request p99 at the same rate (p50 {bare.ms(50):.2f} ms); Ludoteca commands p99 {ours.ms(99):.2f} ms; "
+                f"request p99 at the same rate (p50 {bare.ms(50):.2f} ms); Ludoteca commands p99 {ours.ms(99):.2f} ms, "
+                f"server CPU {ours.cpu_us:.0f} us per command; "
                 f"the feeds read the stream {1000 * reads / max(accepted, 1):.1f} times per 1,000 commands "
                 f"({reads:.0f} reads, {accepted:.0f} commands)",
             )
@@ -549,7 +554,7 @@ class Bench:
             say("Lua append, bare endpoint, HTTP commands")
             rate = await self.commands(bare, server)
             say(f"command to push at {rate / 2:.0f} commands/s")
-            await self.push(bare.port, server.port, rate / 2)
+            await self.push(bare.port, server, rate / 2)
             say("fan-out")
             await self.fanout(bare.port, server.port)
             say("replay")
