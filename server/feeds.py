@@ -6,7 +6,9 @@ XRANGE from the last version it delivered (once: it folds them itself, and hands
 table it made to the table cache), builds one update per distinct viewer (each seat, one
 spectator form; projections/updates.py) and queues the same text on every socket of that
 viewer. A command this replica appended is handed to its feed directly (the feeds are a
-listener of ``Games``), with no read. Notifications are only hints: a periodic sweep reads
+listener of ``Games``), with no read: its own notification, which may come before the
+append's answer, waits while the append is under way, and wakes the feed only if the
+handoff did not deliver that version. Notifications are only hints: a periodic sweep reads
 every watched game's head in one round trip and wakes the feeds that are behind it.
 """
 
@@ -246,6 +248,12 @@ class Feeds:
         self.presence = presence
         self.presence_delay = presence_delay
         self.metrics = metrics
+        # This replica's appends under way, by game and the version each would end at, and the
+        # notifications (or sweeps' heads) at one of those versions that came meanwhile: such a
+        # notification is most likely of the append itself, which the feed is about to be handed, so
+        # it is judged once the append is over (a conflict may mean another replica's was).
+        self.under_way: dict[tuple[str, int], int] = {}
+        self.held: set[tuple[str, int]] = set()
         self.pushing: set[asyncio.Task[None]] = set()  # presence pushes under way
         # Games with a presence push under way, and whether someone came or went since it read.
         self.changed_again: dict[str, bool] = {}
@@ -286,16 +294,47 @@ class Feeds:
             self.changed_again.pop(game_id, None)
 
     def notify(self, game_id: str, version: int) -> None:
-        """A replica appended up to ``version``: wake the game's feed unless it delivered that already."""
+        """A replica appended up to ``version``: wake the game's feed unless it delivered that already,
+        or an append of this replica to that version is under way."""
         feed_ = self.feeds.get(game_id)
-        if feed_ is not None and version != feed_.version:
+        if feed_ is not None and version != feed_.version and not self.hold(game_id, version):
             feed_.wake.set()
 
+    def hold(self, game_id: str, version: int) -> bool:
+        """Whether an append of this replica to ``version`` is under way: a hint of that version then
+        waits for it to be over."""
+        key = (game_id, version)
+        if key not in self.under_way:
+            return False
+        self.held.add(key)
+        return True
+
+    # -- a Games listener: this replica's own appends ---------------------------------------
+
+    def appending(self, game_id: str, version: int) -> None:
+        key = (game_id, version)
+        self.under_way[key] = self.under_way.get(key, 0) + 1
+
     def appended(self, change: Change) -> None:
-        """This replica appended (a ``Games`` listener): hand the events to the feed, or let it read them."""
+        """Hand the events to the feed, or let it read them."""
         feed_ = self.feeds.get(change.game_id)
         if feed_ is not None and not feed_.handoff(change):
             feed_.wake.set()
+        self.over(change.game_id, change.after.version)
+
+    def not_appended(self, game_id: str, version: int) -> None:
+        self.over(game_id, version)
+
+    def over(self, game_id: str, version: int) -> None:
+        """The append to ``version`` is over (landed and handed to the feed, or not): a notification
+        held for it is judged now."""
+        key = (game_id, version)
+        left = self.under_way.pop(key) - 1
+        if left:
+            self.under_way[key] = left
+        elif key in self.held:
+            self.held.discard(key)
+            self.notify(game_id, version)
 
     def wake_all(self) -> None:
         for feed_ in self.feeds.values():
@@ -318,7 +357,8 @@ class Feeds:
             return
         heads = await self.store.heads([f.game_id for f in watched])
         for feed_ in watched:
-            if feed_.table is None or heads[feed_.game_id] != feed_.head:
+            head = heads[feed_.game_id]
+            if feed_.table is None or (head != feed_.head and not self.hold(feed_.game_id, head.version)):
                 feed_.wake.set()
 
     async def subscribe(self, game_id: str, sub: Subscriber) -> tuple[Feed, Table]:
