@@ -351,14 +351,17 @@ class Feeds:
                 trouble.failed(exc)
 
     async def wake_behind(self) -> None:
-        """Wake every feed whose head is not the stream's: a lost notification, or a stream that went backwards."""
-        watched = list(self.feeds.values())
+        """Wake every feed whose head is not the stream's: a lost notification, or a stream that went
+        backwards. A feed that delivered while the heads were read is left to the next sweep: what
+        was read may be older than what it delivered."""
+        watched = [(f, f.head) for f in self.feeds.values()]
         if not watched:
             return
-        heads = await self.store.heads([f.game_id for f in watched])
-        for feed_ in watched:
+        heads = await self.store.heads([f.game_id for f, _ in watched])
+        for feed_, delivered in watched:
             head = heads[feed_.game_id]
-            if feed_.table is None or (head != feed_.head and not self.hold(feed_.game_id, head.version)):
+            behind = feed_.head == delivered and head != delivered and not self.hold(feed_.game_id, head.version)
+            if feed_.table is None or behind:
                 feed_.wake.set()
 
     async def subscribe(self, game_id: str, sub: Subscriber) -> tuple[Feed, Table]:
