@@ -318,9 +318,11 @@ class Feeds:
     def appended(self, change: Change) -> None:
         """Hand the events to the feed, or let it read them."""
         feed_ = self.feeds.get(change.game_id)
-        if feed_ is not None and not feed_.handoff(change):
-            feed_.wake.set()
-        self.over(change.game_id, change.after.version)
+        try:
+            if feed_ is not None and not feed_.handoff(change):
+                feed_.wake.set()
+        finally:  # a handoff that failed to deliver still ends the append (Games logs what it raised)
+            self.over(change.game_id, change.after.version)
 
     def not_appended(self, game_id: str, version: int) -> None:
         self.over(game_id, version)
