@@ -157,3 +157,27 @@ async def test_an_append_that_lost_to_another_replica_leaves_no_feed_behind(
         for ws in sockets:
             assert await versions_until(ws, end) == list(range(start + 1, end + 1))
             await ws.close()
+
+
+async def test_a_sweep_leaves_a_feed_that_delivered_while_it_read_the_heads(
+    redis: aioredis.Redis, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with replicas(redis_url, 1) as [api]:  # the sweep is run here by hand
+        game_id, tokens = await api.started(2)
+        start = await version(api, game_id)
+        ws = await watch(api, game_id, None)
+        feeds = api.app.state.feeds
+        heads = feeds.store.heads
+
+        async def read_then_play(game_ids: list[str]) -> Any:
+            found = await heads(game_ids)
+            assert await play(api, game_id, tokens, 1) == 1  # the feed delivers what is newer than found
+            return found
+
+        monkeypatch.setattr(feeds.store, "heads", read_then_play)
+        await feeds.wake_behind()
+        end = await version(api, game_id)
+        assert await versions_until(ws, end) == list(range(start + 1, end + 1))
+        await asyncio.sleep(0.1)  # a feed woken would have read by now
+        assert feed_of(api, game_id).reads == 0
+        await ws.close()
