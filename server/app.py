@@ -197,7 +197,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             leases, checks, presence = Leases(redis), Checks(redis), Presence(redis)
             await checks.ready()  # the replicas' shared secret, made before this replica writes anything
             rates = SeatRates(settings.ws_rate, settings.ws_burst)
-            feeds = Feeds(tables, store, checks, settings.sweep_interval, presence)
+            feeds = Feeds(tables, store, checks, settings.sweep_interval, presence, metrics=metrics)
             stack.push_async_callback(feeds.close)
             alarm = BotAlarm(queue, store, settings.bot_delay_ms)
             service = Games(

@@ -107,6 +107,12 @@ class BotAlarm:
         self.wake = asyncio.Event()
         self.pending: set[asyncio.Task[None]] = set()
 
+    def appending(self, game_id: str, version: int) -> None:
+        pass  # only appends that landed bring bots forward
+
+    def not_appended(self, game_id: str, version: int) -> None:
+        pass
+
     def appended(self, change: Change) -> None:
         table = change.after
         if table.state is None or not (bots := bot_seats(table)):

@@ -6,7 +6,9 @@ XRANGE from the last version it delivered (once: it folds them itself, and hands
 table it made to the table cache), builds one update per distinct viewer (each seat, one
 spectator form; projections/updates.py) and queues the same text on every socket of that
 viewer. A command this replica appended is handed to its feed directly (the feeds are a
-listener of ``Games``), with no read. Notifications are only hints: a periodic sweep reads
+listener of ``Games``), with no read: its own notification, which may come before the
+append's answer, waits while the append is under way, and wakes the feed only if the
+handoff did not deliver that version. Notifications are only hints: a periodic sweep reads
 every watched game's head in one round trip and wakes the feeds that are behind it.
 """
 
@@ -27,6 +29,7 @@ from projections.updates import update
 from server.checks import Checks
 from server.codec import encode
 from server.games import Change
+from server.metrics import Metrics
 from server.presence import Presence
 from server.store import EventStore, Head
 from server.tables import Tables
@@ -127,11 +130,15 @@ class Subscriber:
 class Feed:
     """One game's deliveries on this replica."""
 
-    def __init__(self, game_id: str, tables: Tables, store: EventStore, checks: Checks) -> None:
+    def __init__(
+        self, game_id: str, tables: Tables, store: EventStore, checks: Checks, metrics: Metrics | None = None
+    ) -> None:
         self.game_id = game_id
         self.tables = tables
         self.store = store
         self.checks = checks
+        self.metrics = metrics
+        self.reads = 0  # of the stream: what the handoff of this replica's own appends is there to spare
         self.table: Table | None = None  # the table at the last delivered version
         self.head = Head(0)  # the head of that table's history
         self.subscribers: set[Subscriber] = set()
@@ -151,6 +158,9 @@ class Feed:
             self.table, self.head = loaded.table, loaded.head
             return
         # From the last delivered version itself: still the same event, or writes were lost.
+        self.reads += 1
+        if self.metrics is not None:
+            self.metrics.feed_reads.inc()
         entries = await self.store.read_entries(self.game_id, after=self.head.version - 1)
         if not self.head.continued_by(entries):
             # The stream went backwards (and may have been written past it again): the
@@ -228,6 +238,7 @@ class Feeds:
         sweep_interval: float,
         presence: Presence | None = None,
         presence_delay: float = 0.05,
+        metrics: Metrics | None = None,
     ) -> None:
         self.tables = tables
         self.store = store
@@ -236,6 +247,13 @@ class Feeds:
         self.feeds: dict[str, Feed] = {}
         self.presence = presence
         self.presence_delay = presence_delay
+        self.metrics = metrics
+        # This replica's appends under way, by game and the version each would end at, and the
+        # notifications (or sweeps' heads) at one of those versions that came meanwhile: such a
+        # notification is most likely of the append itself, which the feed is about to be handed, so
+        # it is judged once the append is over (a conflict may mean another replica's was).
+        self.under_way: dict[tuple[str, int], int] = {}
+        self.held: set[tuple[str, int]] = set()
         self.pushing: set[asyncio.Task[None]] = set()  # presence pushes under way
         # Games with a presence push under way, and whether someone came or went since it read.
         self.changed_again: dict[str, bool] = {}
@@ -276,16 +294,49 @@ class Feeds:
             self.changed_again.pop(game_id, None)
 
     def notify(self, game_id: str, version: int) -> None:
-        """A replica appended up to ``version``: wake the game's feed unless it delivered that already."""
+        """A replica appended up to ``version``: wake the game's feed unless it delivered that already,
+        or an append of this replica to that version is under way."""
         feed_ = self.feeds.get(game_id)
-        if feed_ is not None and version != feed_.version:
+        if feed_ is not None and version != feed_.version and not self.hold(game_id, version):
             feed_.wake.set()
 
+    def hold(self, game_id: str, version: int) -> bool:
+        """Whether an append of this replica to ``version`` is under way: a hint of that version then
+        waits for it to be over."""
+        key = (game_id, version)
+        if key not in self.under_way:
+            return False
+        self.held.add(key)
+        return True
+
+    # -- a Games listener: this replica's own appends ---------------------------------------
+
+    def appending(self, game_id: str, version: int) -> None:
+        key = (game_id, version)
+        self.under_way[key] = self.under_way.get(key, 0) + 1
+
     def appended(self, change: Change) -> None:
-        """This replica appended (a ``Games`` listener): hand the events to the feed, or let it read them."""
+        """Hand the events to the feed, or let it read them."""
         feed_ = self.feeds.get(change.game_id)
-        if feed_ is not None and not feed_.handoff(change):
-            feed_.wake.set()
+        try:
+            if feed_ is not None and not feed_.handoff(change):
+                feed_.wake.set()
+        finally:  # a handoff that failed to deliver still ends the append (Games logs what it raised)
+            self.over(change.game_id, change.after.version)
+
+    def not_appended(self, game_id: str, version: int) -> None:
+        self.over(game_id, version)
+
+    def over(self, game_id: str, version: int) -> None:
+        """The append to ``version`` is over (landed and handed to the feed, or not): a notification
+        held for it is judged now."""
+        key = (game_id, version)
+        left = self.under_way.pop(key) - 1
+        if left:
+            self.under_way[key] = left
+        elif key in self.held:
+            self.held.discard(key)
+            self.notify(game_id, version)
 
     def wake_all(self) -> None:
         for feed_ in self.feeds.values():
@@ -302,20 +353,24 @@ class Feeds:
                 trouble.failed(exc)
 
     async def wake_behind(self) -> None:
-        """Wake every feed whose head is not the stream's: a lost notification, or a stream that went backwards."""
-        watched = list(self.feeds.values())
+        """Wake every feed whose head is not the stream's: a lost notification, or a stream that went
+        backwards. A feed that delivered while the heads were read is left to the next sweep: what
+        was read may be older than what it delivered."""
+        watched = [(f, f.head) for f in self.feeds.values()]
         if not watched:
             return
-        heads = await self.store.heads([f.game_id for f in watched])
-        for feed_ in watched:
-            if feed_.table is None or heads[feed_.game_id] != feed_.head:
+        heads = await self.store.heads([f.game_id for f, _ in watched])
+        for feed_, delivered in watched:
+            head = heads[feed_.game_id]
+            behind = feed_.head == delivered and head != delivered and not self.hold(feed_.game_id, head.version)
+            if feed_.table is None or behind:
                 feed_.wake.set()
 
     async def subscribe(self, game_id: str, sub: Subscriber) -> tuple[Feed, Table]:
         """Join a game's feed; the table returned is where live updates start from."""
         feed_ = self.feeds.get(game_id)
         if feed_ is None:
-            feed_ = self.feeds[game_id] = Feed(game_id, self.tables, self.store, self.checks)
+            feed_ = self.feeds[game_id] = Feed(game_id, self.tables, self.store, self.checks, self.metrics)
             feed_.task = asyncio.create_task(feed_.run())
         async with feed_.lock:
             if feed_.table is None:

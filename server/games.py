@@ -110,9 +110,16 @@ class Change:
 
 
 class Listener(Protocol):
-    """Something on this replica that hears of every append it makes, at once (before the notification)."""
+    """Something on this replica that hears of every append it makes: that one ending at ``version``
+    is under way (before it is sent), then at once that it landed (``appended``) or did not (a
+    conflict, a command sent before, an error: ``not_appended``). What a listener does with them
+    must not fail."""
+
+    def appending(self, game_id: str, version: int) -> None: ...
 
     def appended(self, change: Change) -> None: ...
+
+    def not_appended(self, game_id: str, version: int) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,17 +422,25 @@ class Games:
         """Append ``events`` decided on ``table`` (whose head is ``head``) if the stream still ends there."""
         after = fold(game, table, events)
         assert after is not None
-        result = await self.store.append(
-            game_id,
-            table.version,
-            [encode(e) for e in events],
-            schema=game.event_schema,
-            command=command,
-            command_record=record,
-            meta=meta_fields(lobby_entry(game, game_id, after)),
-            tokens=tokens,
-            expected_link=head.link,
-        )
+        for listener in self.listeners:
+            listener.appending(game_id, after.version)
+        result: AppendResult | None = None
+        try:
+            result = await self.store.append(
+                game_id,
+                table.version,
+                [encode(e) for e in events],
+                schema=game.event_schema,
+                command=command,
+                command_record=record,
+                meta=meta_fields(lobby_entry(game, game_id, after)),
+                tokens=tokens,
+                expected_link=head.link,
+            )
+        finally:
+            if not isinstance(result, Appended):
+                for listener in self.listeners:
+                    listener.not_appended(game_id, after.version)
         if isinstance(result, Appended):
             await self._landed(Change(game_id, game, table, after, events, head, result.head))
         elif isinstance(result, Conflict) and result.current_version < table.version:

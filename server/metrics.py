@@ -48,6 +48,9 @@ class Metrics:
         self.socket_messages = Counter(
             "ludoteca_websocket_messages", "WebSocket messages, by direction (in, out)", ["direction"], registry=r
         )
+        self.feed_reads = Counter(
+            "ludoteca_feed_reads", "Stream reads by this replica's feeds (for other replicas' appends)", registry=r
+        )
         self.redis_seconds = Histogram(
             "ludoteca_redis_roundtrip_seconds", "A PING to Redis, timed at each scrape", buckets=LATENCY_BUCKETS,
             registry=r,

@@ -7,6 +7,7 @@ import contextlib
 import gc
 import json
 import random
+import secrets
 import shutil
 import signal
 import statistics
@@ -32,6 +33,7 @@ from server.index import LobbyIndex
 from server.store import EventStore, connect, events_key
 
 KIB = 1024
+METRICS_TOKEN = secrets.token_urlsafe(32)  # the bench reads the server's counters at /metrics
 
 
 @dataclass(frozen=True)
@@ -155,8 +157,9 @@ class Bench:
         ]
         return ours.rate
 
-    async def push(self, bare_port: int, port: int, rate: float) -> None:
+    async def push(self, bare_port: int, server: procs.Server, rate: float) -> None:
         plan = self.plan
+        port = server.port
         pool = await self.pool(port, plan.pool)
         targets: list[tuple[str, bytes]] = []
         seats: dict[str, range] = {}  # game id -> its seats' places in ``targets``
@@ -173,17 +176,22 @@ class Bench:
         received: list[Arrivals | None] = []
         try:
             opened = await loop.run_in_executor(None, holder.start, 300.0)
+            counted = await counters(port)
             with quiet_gc():
-                ours = await load.bots(
-                    port,
-                    self.mirror,
-                    pool,
-                    plan.clients,
-                    plan.seconds,
-                    rate,
-                    lambda g, version, at: answers.append((g.game_id, version, at)),
+                ours = await load.on_server(
+                    server.pid,
+                    load.bots(
+                        port,
+                        self.mirror,
+                        pool,
+                        plan.clients,
+                        plan.seconds,
+                        rate,
+                        lambda g, version, at: answers.append((g.game_id, version, at)),
+                    ),
                 )
             await asyncio.sleep(1.0)  # the last pushes land
+            reads, accepted = (after - before for after, before in zip(await counters(port), counted, strict=True))
         finally:
             received = await loop.run_in_executor(None, holder.stop)
         delays, missing = [], 0
@@ -208,7 +216,10 @@ class Bench:
                 note=f"at {rate:.0f} commands/s (half the maximum), {opened} seat sockets held by another "
                 f"process ({len(targets) - opened} refused); push p50 "
                 f"{1000 * percentile(delays, 50):.2f} ms, {missing} not delivered; ceiling: the bare endpoint's "
-                f"request p99 at the same rate (p50 {bare.ms(50):.2f} ms); Ludoteca commands p99 {ours.ms(99):.2f} ms",
+                f"request p99 at the same rate (p50 {bare.ms(50):.2f} ms); Ludoteca commands p99 {ours.ms(99):.2f} ms, "
+                f"server CPU {ours.cpu_us:.0f} us per command; "
+                f"the feeds read the stream {1000 * reads / max(accepted, 1):.1f} times per 1,000 commands "
+                f"({reads:.0f} reads, {accepted:.0f} commands)",
             )
         )
 
@@ -531,7 +542,7 @@ class Bench:
     async def run(self, scratch: Path) -> list[Row]:
         with contextlib.ExitStack() as stack:
             bare = stack.enter_context(_running(procs.bare(self.url)))
-            server = stack.enter_context(_running(procs.ludoteca(self.url)))
+            server = stack.enter_context(_running(procs.ludoteca(self.url, {"LUDOTECA_METRICS_TOKEN": METRICS_TOKEN})))
             say("memory per cached game")
             await self.cached_games(server)
             say(f"memory per idle WebSocket ({self.plan.idle_sockets} sockets)")
@@ -543,7 +554,7 @@ class Bench:
             say("Lua append, bare endpoint, HTTP commands")
             rate = await self.commands(bare, server)
             say(f"command to push at {rate / 2:.0f} commands/s")
-            await self.push(bare.port, server.port, rate / 2)
+            await self.push(bare.port, server, rate / 2)
             say("fan-out")
             await self.fanout(bare.port, server.port)
             say("replay")
@@ -554,6 +565,24 @@ class Bench:
         await self.gc(scratch)
         await self.redis.aclose()
         return self.rows
+
+
+async def counters(port: int) -> tuple[float, float]:
+    """The server's feed reads and accepted commands so far, from its ``/metrics``."""
+    http = Http(port)
+    try:
+        status, body = await http.request("GET", "/metrics", token=METRICS_TOKEN)
+    finally:
+        await http.close()
+    assert status == 200, status
+    reads = accepted = 0.0
+    for line in body.decode().splitlines():
+        name, _, value = line.rpartition(" ")
+        if name == "ludoteca_feed_reads_total":
+            reads += float(value)
+        elif name.startswith("ludoteca_commands_total{") and 'result="accepted"' in name:
+            accepted += float(value)
+    return reads, accepted
 
 
 def micros(seconds: list[float], q: float | None) -> float:
