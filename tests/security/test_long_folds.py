@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from domain.catalog import GAMES
@@ -25,6 +25,7 @@ from tests.support.long_game import LONG_GAME, append_log, long_log
 
 GAME_ID = "00000000000000fe"
 EVENTS = 20_000
+TRIALS = 5
 T = TypeVar("T")
 
 
@@ -64,26 +65,48 @@ async def old_way(store: EventStore, version: int) -> Table:
     return table
 
 
-async def long_game(store: EventStore) -> None:
-    await append_log(store, GAME_ID, long_log(EVENTS))
+async def long_game(store: EventStore, events: int = EVENTS) -> None:
+    await append_log(store, GAME_ID, long_log(events))
 
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
+async def least(
+    trials: int, work: Callable[[], Awaitable[T]], before: Callable[[], Awaitable[None]] | None = None
+) -> tuple[float, float, T]:
+    """The least of ``trials`` longest stalls, and of the times taken: the work's own stall is the
+    floor, and another process on this shared machine only ever adds to it."""
+    runs = []
+    for _ in range(trials):
+        if before is not None:
+            await before()
+        runs.append(await stall_of(work()))
+    return min(r[0] for r in runs), min(r[1] for r in runs), runs[-1][2]
+
+
+async def no_snapshots(store: EventStore) -> None:
+    """As a stream written by an older server."""
+    await store.redis.delete(f"lt:{{{GAME_ID}}}:snapshots")
+
+
 async def test_a_cold_load_of_a_long_game_does_not_hold_the_event_loop(store: EventStore) -> None:
-    await long_game(store)
-    before, before_took, expected = await stall_of(old_way(store, EVENTS))
-    # A stream no snapshot was written for (by an older server): paged, and folded off the loop.
-    tables = Tables(store, GAMES)
-    unsnapped, unsnapped_took, (_, table) = await stall_of(tables.load(GAME_ID))
+    # 19,999 events: from the snapshot at 19,500, the load folds 499 (the most it ever does).
+    await long_game(store, EVENTS - 1)
+    before, before_took, expected = await least(TRIALS, lambda: old_way(store, EVENTS - 1))
+    # A stream no snapshot was written for: paged, and folded off the loop.
+    unsnapped, unsnapped_took, (_, table) = await least(
+        TRIALS, lambda: Tables(store, GAMES).load(GAME_ID), lambda: no_snapshots(store)
+    )
     assert table == expected
-    await tables.written()  # that load wrote the snapshots it folded past
-    snapped, snapped_took, (_, table) = await stall_of(Tables(store, GAMES).load(GAME_ID))
+    writer = Tables(store, GAMES)
+    await writer.load(GAME_ID)
+    await writer.written()  # a load writes the snapshots it folded past
+    snapped, snapped_took, (_, table) = await least(TRIALS, lambda: Tables(store, GAMES).load(GAME_ID))
     assert table == expected
     figure(
-        "cold load of a 20,000-event game, longest loop stall (time taken)",
+        "cold load of a 19,999-event game, longest loop stall (time taken)",
         f"from version 1 on the loop {ms(before)} ({ms(before_took)}); paged and in a thread, no snapshot yet "
         f"{ms(unsnapped)} ({ms(unsnapped_took)}); from a snapshot {ms(snapped)} ({ms(snapped_took)})",
     )
@@ -94,15 +117,19 @@ async def test_a_cold_load_of_a_long_game_does_not_hold_the_event_loop(store: Ev
 async def test_a_replay_of_a_long_game_does_not_hold_the_event_loop(store: EventStore) -> None:
     await long_game(store)
     version = EVENTS - 1
-    before, before_took, expected = await stall_of(old_way(store, version))
+    before, before_took, expected = await least(TRIALS, lambda: old_way(store, version))
     games = Games(store, GAMES)
     at = await games.seated(GAME_ID, None)
     await games.tables.written()
-    await store.redis.delete(f"lt:{{{GAME_ID}}}:snapshots")  # as a stream written by an older server
-    unsnapped, unsnapped_took, table = await stall_of(games.tables.table_at(GAME_ID, version))
+    unsnapped, unsnapped_took, table = await least(
+        TRIALS, lambda: games.tables.table_at(GAME_ID, version), lambda: no_snapshots(store)
+    )
     assert table == expected
+    await games.tables.load(GAME_ID)
+    games.tables.forget(GAME_ID)
+    await games.tables.load(GAME_ID)  # folded from version 1 again: the snapshots are written anew
     await games.tables.written()
-    snapped, snapped_took, view = await stall_of(games.replay(at, version, None))
+    snapped, snapped_took, view = await least(TRIALS, lambda: games.replay(at, version, None))
     assert view.version == version
     assert await games.tables.table_at(GAME_ID, version) == expected
     figure(
