@@ -12,9 +12,12 @@ from hypothesis import strategies as st
 
 from domain.catalog import GAMES
 from domain.table import SeatInfo, Table, fold
+from server.botqueue import BotQueue
 from server.codec import encode
 from server.games import Games
 from server.index import LobbyIndex
+from server.lobby import Lobby
+from server.quotas import Quotas
 from server.senders import Holder
 from server.snapshots import Envelope, Snapshots
 from server.store import EventStore, Head, connect
@@ -216,3 +219,19 @@ def test_a_log_folded_through_snapshots_equals_the_live_table(
     assert same(cold, live) and same(warm, live)
     expected = fold(game, None, log[:version])
     assert expected is not None and same(then, expected)
+
+
+async def test_an_imported_game_carries_no_snapshots_and_gets_them_as_it_is_read(store: EventStore) -> None:
+    game = GAMES["vilar-de-mouros"]
+    log, live = play_to_end(game, 3, {}, seed=5)
+    lines = [b'{"version":%d,"schema":%d,"event":%s}' % (v, game.event_schema, encode(e)) for v, e in enumerate(log, 1)]
+    tables = Tables(store, GAMES, snapshot_every=50)
+    games = Games(store, tables=tables, index=LobbyIndex(store.redis))
+    redis = store.redis
+    game_id = await Lobby(games, LobbyIndex(redis), Quotas(redis, 0, 0), BotQueue(redis)).import_log(lines)
+    assert await kept(store, game_id) == []
+    _, table = await tables.load(game_id)
+    await tables.written()
+    assert same(table, live)
+    assert await kept(store, game_id) == list(range(50, len(log) + 1, 50))
+    assert await games.export_lines(game_id) == lines  # and an export carries none
