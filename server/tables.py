@@ -33,6 +33,7 @@ log = logging.getLogger("ludoteca.games")
 
 UNKNOWN_GAME = "There is no game with that id."
 PAGE = 1000  # events a read brings at most: parsing a reply of 1,000 holds the loop ~4 ms
+LONG_FOLD = 500  # a fold of more events than this runs in a worker thread (500 hold the loop ~4 ms)
 
 
 def valid_game_id(game_id: str) -> bool:
@@ -203,7 +204,7 @@ class Tables:
             assert folded is not None
             return folded, marks
 
-        folded, marks = await asyncio.to_thread(run) if len(entries) > self.snapshots.every else run()
+        folded, marks = await asyncio.to_thread(run) if len(entries) > LONG_FOLD else run()
         if game_id is not None:
             for at, head in marks:
                 self.keep_snapshot(game_id, at, head)
