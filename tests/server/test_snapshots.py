@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from domain.catalog import GAMES
 from domain.table import SeatInfo, Table, fold
+from server import housekeeping
 from server.botqueue import BotQueue
 from server.codec import encode
 from server.games import Games
@@ -235,3 +236,16 @@ async def test_an_imported_game_carries_no_snapshots_and_gets_them_as_it_is_read
     assert same(table, live)
     assert await kept(store, game_id) == list(range(50, len(log) + 1, 50))
     assert await games.export_lines(game_id) == lines  # and an export carries none
+
+
+async def test_an_open_game_that_expires_takes_its_snapshots_with_it(store: EventStore) -> None:
+    tables = Tables(store, GAMES, snapshot_every=1)
+    index = LobbyIndex(store.redis)
+    games = Games(store, tables=tables, index=index)
+    lobby = Lobby(games, index, Quotas(store.redis, 0, 0), BotQueue(store.redis))
+    game_id = (await lobby.create("vilar-de-mouros", 3, {})).game_id
+    await lobby.join(game_id, None, "", None)
+    await tables.written()
+    assert await kept(store, game_id) == [2]  # the seat's append crossed 2
+    assert game_id in await housekeeping.expire_open(games, index, 0)
+    assert await store.redis.keys(f"lt:{{{game_id}}}:*") == []
