@@ -193,6 +193,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             # The composition root: every part is made here and handed what it uses.
             store = EventStore(redis)
             tables = Tables(store, games, settings.cache_size)
+            stack.push_async_callback(tables.written)  # snapshots under way land before the client closes
             index, schedule, queue = LobbyIndex(redis), Schedule(redis), BotQueue(redis)
             leases, checks, presence = Leases(redis), Checks(redis), Presence(redis)
             await checks.ready()  # the replicas' shared secret, made before this replica writes anything

@@ -26,7 +26,6 @@ from domain.table import Table, fold, status, undo_versions
 from domain.table import deadlines as open_windows
 from domain.table import decide as decide_at_table
 from projections.lobby import lobby_entry, meta_fields
-from projections.replay import replay
 from projections.views import (
     TableView,
     VersionedEvent,
@@ -443,6 +442,8 @@ class Games:
                     listener.not_appended(game_id, after.version)
         if isinstance(result, Appended):
             await self._landed(Change(game_id, game, table, after, events, head, result.head))
+            if self.tables.snapshots.due(table.version, after.version):
+                self.tables.keep_snapshot(game_id, after, result.head)  # in the background, after the append
         elif isinstance(result, Conflict) and result.current_version < table.version:
             self.tables.forget(game_id)  # the stream went backwards: our fold is of writes Redis lost
         return after, result
@@ -504,8 +505,8 @@ class Games:
             if status(game, table) != "finished":
                 raise Forbidden("game_not_finished", "Other seats' views open up once the game is over.")
             viewer = FULL if as_ == "full" else self._seat_param(as_, table.players)
-        events = await self.tables.read(game, at.game_id, 0, version)
-        return replay(game, at.game_id, events, version, viewer)
+        then = await self.tables.table_at(at.game_id, version)  # from the nearest snapshot, not version 1
+        return table_view(game, at.game_id, then, viewer)
 
     @staticmethod
     def _seat_param(value: str, players: int) -> int:

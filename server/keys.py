@@ -46,6 +46,7 @@ EVENTS: Final = Key("lt:{<game_id>}:events", "stream", "server.store")
 COMMANDS: Final = Key("lt:{<game_id>}:commands", "hash", "server.store")
 META: Final = Key("lt:{<game_id>}:meta", "hash", "server.store")
 TOKENS: Final = Key("lt:{<game_id>}:tokens", "hash", "server.store")
+SNAPSHOTS: Final = Key("lt:{<game_id>}:snapshots", "sorted set", "server.store")
 NOTIFY: Final = Key("lt:notify", "channel", "server.store")
 
 # -- the lobby index (server/index.py) ----------------------------------------------------

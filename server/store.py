@@ -1,6 +1,6 @@
 """The event store on Redis: one game's keys, a Lua append, and the pub/sub hint.
 
-Each game has four keys, all with the hash tag ``{<game_id>}`` (one Redis Cluster slot,
+Each game has five keys, all with the hash tag ``{<game_id>}`` (one Redis Cluster slot,
 so every script of this module touches one node; server/keys.py spells them):
 
 ``lt:{<game_id>}:events``
@@ -15,6 +15,10 @@ so every script of this module touches one node; server/keys.py spells them):
     hash of short string fields (game type, status, ...).
 ``lt:{<game_id>}:tokens``
     hash ``sha256(token) hex -> seat``.
+``lt:{<game_id>}:snapshots``
+    sorted set of table snapshots scored by their version: only a cache, opaque to the
+    store, written after the append that crossed one (server/snapshots.py says why a
+    snapshot can never change what a reader sees).
 
 The channel ``lt:notify`` carries ``"<game_id> <version>"`` after each append. It is
 only a hint: the stream is the truth, and readers sweep after a reconnect or
@@ -39,7 +43,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
-from server.keys import COMMANDS, EVENTS, META, NOTIFY, TOKENS
+from server.keys import COMMANDS, EVENTS, META, NOTIFY, SNAPSHOTS, TOKENS
 from server.tasks import cancelled, pause
 
 __all__ = [
@@ -338,13 +342,19 @@ return {'ok', version, link}
 
 
 # KEYS: events, commands, tokens (one hash tag). ARGV: the first stream id to read, a token
-# hash ('' for none), has_command ('1'/'0'), then the command's field, bare id and legacy seat.
+# hash ('' for none), has_command ('1'/'0'), then the command's field, bare id and legacy seat,
+# then the most entries to read ('0': all).
 # Reads only: the events from that id, the last entry's id, the token's seat, the command's
 # record and TIME (the last two with a command).
 LOOK_LUA: Final = (
     RECORDED_LUA
     + r"""
-local entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+')
+local entries
+if ARGV[7] == '0' then
+  entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+')
+else
+  entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[7])
+end
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local head = false
 if #last > 0 then
@@ -363,7 +373,7 @@ return {entries, head, seat, record, now}
 """
 )
 
-# KEYS: events, commands, meta, tokens (one hash tag). ARGV: the status the game must have.
+# KEYS: events, commands, meta, tokens, snapshots (one hash tag). ARGV: the status the game must have.
 # 1: deleted; 0: the game has another status; -1: there is no such game.
 DELETE_LUA: Final = r"""
 local status = redis.call('HGET', KEYS[3], 'status')
@@ -373,8 +383,28 @@ end
 if status ~= ARGV[1] then
   return 0
 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 return 1
+"""
+
+# KEYS: events, snapshots (one hash tag). ARGV: the version, the link of its event, the snapshot.
+# Written only while the stream holds that link at that version: never for a game deleted
+# meanwhile (no key left behind) nor for writes Redis lost. Replaces one of the same version.
+SNAPSHOT_LUA: Final = r"""
+local at = string.format('0-%d', tonumber(ARGV[1]))
+local entry = redis.call('XRANGE', KEYS[1], at, at)
+if #entry == 0 then
+  return 0
+end
+local fields = entry[1][2]
+for f = 1, #fields, 2 do
+  if fields[f] == 'h' and fields[f + 1] == ARGV[2] then
+    redis.call('ZREMRANGEBYSCORE', KEYS[2], ARGV[1], ARGV[1])
+    redis.call('ZADD', KEYS[2], ARGV[1], ARGV[3])
+    return 1
+  end
+end
+return 0
 """
 
 # KEYS: meta. ARGV: field, value. The field's value, set first if it was not (nil: no such game).
@@ -414,6 +444,7 @@ class EventStore:
         self._look = redis.register_script(LOOK_LUA)
         self._delete = redis.register_script(DELETE_LUA)
         self._stamp = redis.register_script(STAMP_LUA)
+        self._snapshot = redis.register_script(SNAPSHOT_LUA)
 
     async def append(
         self,
@@ -504,7 +535,13 @@ class EventStore:
         return look.entries, look.head
 
     async def look(
-        self, game_id: str, after: int, *, token_hash: str | None = None, command: CommandKey | None = None
+        self,
+        game_id: str,
+        after: int,
+        *,
+        token_hash: str | None = None,
+        command: CommandKey | None = None,
+        limit: int | None = None,
     ) -> Look:
         """What a request needs before it decides, in one round trip: the events after
         ``after`` and the stream's last version (as :meth:`catch_up`), the seat of
@@ -516,13 +553,14 @@ class EventStore:
         costs this process half of what a pipeline of the same commands does. A first load
         reads the whole stream: a pipeline, since Lua would copy every entry twice, and
         without the clock (a cluster pipeline cannot carry the keyless TIME: the command
-        reads it itself, on that rare path).
+        reads it itself, on that rare path). ``limit``: read at most this many events (a
+        long stream is read a page at a time, so no reply holds the event loop long).
         """
         events, commands, _, tokens = _game_keys(game_id)
         if after > 0:
             scoped = ["1", *command.args()] if command is not None else ["0", "", "", ""]
             reply = await self._look(
-                keys=[events, commands, tokens], args=[f"0-{after + 1}", token_hash or "", *scoped]
+                keys=[events, commands, tokens], args=[f"0-{after + 1}", token_hash or "", *scoped, limit or 0]
             )
             entries, last, seat, found, now = reply
             return Look(
@@ -534,7 +572,7 @@ class EventStore:
                 now_ms=None if now is None else time_ms(now),
             )
         pipe = self.redis.pipeline(transaction=False)
-        pipe.xrange(events, f"0-{after + 1}", "+")
+        pipe.xrange(events, f"0-{after + 1}", "+", count=limit)
         pipe.xrevrange(events, "+", "-", count=1)
         if token_hash is not None:
             pipe.hget(tokens, token_hash)
@@ -599,8 +637,21 @@ class EventStore:
     async def delete_game(self, game_id: str, status: str) -> bool | None:
         """Delete every key of the game if its meta status is still ``status``: True; False when it
         has another status; None when there is no such game."""
-        deleted = int(await self._delete(keys=_game_keys(_check_game_id(game_id)), args=[status]))
+        keys = [*_game_keys(_check_game_id(game_id)), SNAPSHOTS.at(game_id=game_id)]
+        deleted = int(await self._delete(keys=keys, args=[status]))
         return None if deleted < 0 else deleted == 1
+
+    async def snapshots(self, game_id: str, at_most: int | None = None, count: int = 3) -> list[bytes]:
+        """The game's newest ``count`` snapshots at or below version ``at_most`` (any: ``None``), newest first."""
+        top = "+inf" if at_most is None else at_most
+        found: Any = await self.redis.zrevrangebyscore(SNAPSHOTS.at(game_id=game_id), top, "-inf", start=0, num=count)
+        return [_bytes(data) for data in found]
+
+    async def keep_snapshot(self, game_id: str, head: Head, data: bytes) -> bool:
+        """Keep a snapshot of the table at ``head``, if the stream still holds ``head``'s link at its
+        version (replacing any other of that version): whether it was kept."""
+        keys = [events_key(game_id), SNAPSHOTS.at(game_id=_check_game_id(game_id))]
+        return bool(await self._snapshot(keys=keys, args=[head.version, head.link, data]))
 
     async def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
         seat = await self.redis.hget(_game_keys(game_id)[3], token_hash)
