@@ -390,7 +390,7 @@ async def test_a_game_whose_every_command_is_built_by_picks_runs_to_its_end(
     built = n = 0
     while n < MAX_STEPS:
         table = (await server.get(f"/api/v1/games/{game_id}")).json()
-        if not table["awaiting"]:
+        if not table["awaiting"] or table["status"] == "finished":
             break
         seats = sorted({a["seat"] for a in table["awaiting"] if a["seat"] < people})
         if not seats:  # only bots are awaited: they are playing (this is not a step)
@@ -415,5 +415,8 @@ async def test_a_game_whose_every_command_is_built_by_picks_runs_to_its_end(
         built += 1
     table = (await server.get(f"/api/v1/games/{game_id}")).json()
     assert table["status"] == "finished", f"no end after {MAX_STEPS} steps"
-    assert table["outcome"]["type"] == game and built > 0
+    # Now and then the random bots keep an Itchy Feet game from its end until the server calls it
+    # too long (20,000 events): an end too, the one the server gives every game.
+    too_long = game in RANDOM_PLAY_RARELY_ENDS and table["outcome"].get("reason") == "too_long"
+    assert (table["outcome"]["type"] == game or too_long) and built > 0
     assert nothing(await legal(server, game_id, tokens[0]))
