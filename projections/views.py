@@ -118,7 +118,7 @@ def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> Tab
         seat=viewer if viewer is not None and viewer != FULL else None,
         players=table.players,
         seats=list(table.seats),
-        awaiting=[] if table.state is None else game.awaited(table.state),
+        awaiting=[] if table.state is None or current == "finished" else game.awaited(table.state),
         view=game_view(game, table, viewer),
         outcome=ended,
         resigned=list(table.resigned),

@@ -69,6 +69,16 @@ def test_after_a_resignation_ends_the_game_the_view_reveals_what_the_feed_does()
         assert sent.status == "finished" and sent.outcome is not None and sent.step is None
 
 
+def test_a_table_a_resignation_ended_awaits_nobody() -> None:
+    # The game's rules would still await the seat to move; the table is over, so nobody is.
+    game = GAMES[KIND]
+    table, _ = started(game, 2, seed=7, steps=5)
+    assert table_view(game, "g", table, None).awaiting
+    after = fold(game, table, resign(game, table, 0))
+    assert after is not None and status(game, after) == "finished"
+    assert all(table_view(game, "g", after, viewer).awaiting == [] for viewer in (0, 1, None))
+
+
 def test_a_game_played_on_reveals_nothing_early() -> None:
     game = GAMES[KIND]
     table, log = started(game, 3, seed=11, steps=8)
