@@ -95,15 +95,16 @@ def is_revealed(game: AnyGame, table: Table) -> bool:
 
 def game_view(game: AnyGame, table: Table, viewer: Viewer) -> Any:
     """The game's view of the table for ``viewer`` (``None`` before play starts): everything,
-    once the table is revealed, as it would be for ``FULL`` but naming the viewer."""
+    once the table is revealed, as it would be for ``FULL`` but naming the viewer and awaiting
+    nobody (a resignation can end a game whose rules still wait for a seat to move)."""
     if table.state is None:
         return None
-    if viewer == FULL or not is_revealed(game, table):
+    if not is_revealed(game, table):
         return game.view(table.state, viewer)
     everything = game.view(table.state, FULL)
-    if "viewer" in getattr(everything, "__struct_fields__", ()):
-        return msgspec.structs.replace(everything, viewer=viewer)
-    return everything
+    fields = getattr(everything, "__struct_fields__", ())
+    over = {name: value for name, value in (("viewer", viewer), ("awaiting", [])) if name in fields}
+    return msgspec.structs.replace(everything, **over) if over else everything
 
 
 def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> TableView:

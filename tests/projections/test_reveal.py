@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import msgspec
+import pytest
 
 from domain.catalog import GAMES
 from domain.engine import FULL, AnyGame, Ctx
@@ -62,21 +63,26 @@ def test_after_a_resignation_ends_the_game_the_view_reveals_what_the_feed_does()
         assert plain(feed(game, numbered(log), viewer, is_revealed(game, after))) == everything
         view = table_view(game, "g", after, viewer).view
         assert view.seats[0].hand == hand
-        assert plain(view) == {**plain(game.view(after.state, FULL)), "viewer": viewer}
+        assert plain(view) == {**plain(game.view(after.state, FULL)), "viewer": viewer, "awaiting": []}
         # The socket's update (live, and the last one of a catch-up) says the same.
         sent = update(game, after, numbered(log), viewer)
         assert plain(sent.events) == everything and plain(sent.view) == plain(view)
         assert sent.status == "finished" and sent.outcome is not None and sent.step is None
 
 
-def test_a_table_a_resignation_ended_awaits_nobody() -> None:
-    # The game's rules would still await the seat to move; the table is over, so nobody is.
-    game = GAMES[KIND]
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_a_table_a_resignation_ended_awaits_nobody(kind: str) -> None:
+    # The game's rules would still await a seat to move; the table is over, so nobody is:
+    # neither in the table's `awaiting` nor in the game's own view.
+    game = GAMES[kind]
     table, _ = started(game, 2, seed=7, steps=5)
     assert table_view(game, "g", table, None).awaiting
     after = fold(game, table, resign(game, table, 0))
     assert after is not None and status(game, after) == "finished"
-    assert all(table_view(game, "g", after, viewer).awaiting == [] for viewer in (0, 1, None))
+    assert after.state is not None and game.awaited(after.state), "the rules alone still await a seat"
+    for viewer in (0, 1, None, FULL):
+        seen = table_view(game, "g", after, viewer)
+        assert seen.awaiting == [] and seen.view.awaiting == []
 
 
 def test_a_game_played_on_reveals_nothing_early() -> None:
