@@ -103,7 +103,7 @@ def game_view(game: AnyGame, table: Table, viewer: Viewer) -> Any:
         return game.view(table.state, viewer)
     everything = game.view(table.state, FULL)
     fields = getattr(everything, "__struct_fields__", ())
-    over = {name: value for name, value in (("viewer", viewer), ("awaiting", [])) if name in fields}
+    over: dict[str, Any] = {name: value for name, value in (("viewer", viewer), ("awaiting", [])) if name in fields}
     return msgspec.structs.replace(everything, **over) if over else everything
 
 

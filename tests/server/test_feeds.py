@@ -68,6 +68,29 @@ async def play(api: Running, game_id: str, tokens: list[str], commands: int) -> 
     return commands
 
 
+@dataclasses.dataclass
+class Watching:
+    """A socket for every seat and a spectator on each replica, opened at version ``start``."""
+
+    start: int
+    sockets: list[ClientConnection]
+
+    async def got_every_version_to(self, end: int) -> None:
+        for ws in self.sockets:
+            assert await versions_until(ws, end) == list(range(self.start + 1, end + 1))
+
+
+@contextlib.asynccontextmanager
+async def watching(apis: list[Running], game_id: str, tokens: list[str]) -> AsyncIterator[Watching]:
+    start = await version(apis[0], game_id)
+    sockets = [await watch(api, game_id, t) for api in apis for t in [*tokens, None]]
+    try:
+        yield Watching(start, sockets)
+    finally:
+        for ws in sockets:
+            await ws.close()
+
+
 def feed_of(api: Running, game_id: str) -> Feed:
     feed: Feed = api.app.state.feeds.feeds[game_id]
     return feed
@@ -78,8 +101,6 @@ async def test_a_replica_never_reads_back_the_commands_it_appended(
 ) -> None:
     async with replicas(redis_url, 1, sweep_interval=0.5) as [api]:
         game_id, tokens = await api.started(3)
-        start = await version(api, game_id)
-        sockets = [await watch(api, game_id, t) for t in [*tokens, None]]
         # Each append's answer is held until its notification has come: the race the pub/sub message wins
         # under load (the answer and the message come on two connections, in no set order).
         store = api.app.state.games.store
@@ -91,14 +112,11 @@ async def test_a_replica_never_reads_back_the_commands_it_appended(
             return result
 
         monkeypatch.setattr(store, "append", answered_late)
-        played = await play(api, game_id, tokens, 60)
-        end = await version(api, game_id)
-        for ws in sockets:
-            assert await versions_until(ws, end) == list(range(start + 1, end + 1))
-        assert played >= 40
-        assert feed_of(api, game_id).reads == 0  # every append was handed to the feed
-        for ws in sockets:
-            await ws.close()
+        async with watching([api], game_id, tokens) as sockets:
+            played = await play(api, game_id, tokens, 60)
+            await sockets.got_every_version_to(await version(api, game_id))
+            assert played >= 40
+            assert feed_of(api, game_id).reads == 0  # every append was handed to the feed
 
 
 async def test_every_socket_on_either_replica_gets_every_version_once_in_order(
@@ -107,21 +125,17 @@ async def test_every_socket_on_either_replica_gets_every_version_once_in_order(
     async with replicas(redis_url, 2) as apis:
         here, there = apis
         game_id, tokens = await here.started(3)
-        start = await version(here, game_id)
-        sockets = [await watch(api, game_id, t) for api in apis for t in [*tokens, None]]
-        played = [0, 0]
-        for turn in range(40):  # the replicas take turns
-            if await play(apis[turn % 2], game_id, tokens, 1) == 0:
-                break
-            played[turn % 2] += 1
-        end = await version(here, game_id)
-        assert end > start + 20
-        for ws in sockets:
-            assert await versions_until(ws, end) == list(range(start + 1, end + 1))
-        # Each feed read the stream for the other replica's commands, at most once each.
-        assert 0 < feed_of(here, game_id).reads <= played[1] and 0 < feed_of(there, game_id).reads <= played[0]
-        for ws in sockets:
-            await ws.close()
+        async with watching(apis, game_id, tokens) as sockets:
+            played = [0, 0]
+            for turn in range(40):  # the replicas take turns
+                if await play(apis[turn % 2], game_id, tokens, 1) == 0:
+                    break
+                played[turn % 2] += 1
+            end = await version(here, game_id)
+            assert end > sockets.start + 20
+            await sockets.got_every_version_to(end)
+            # Each feed read the stream for the other replica's commands, at most once each.
+            assert 0 < feed_of(here, game_id).reads <= played[1] and 0 < feed_of(there, game_id).reads <= played[0]
 
 
 @pytest.mark.parametrize("ends", ["in a conflict", "in an error"])
@@ -131,8 +145,6 @@ async def test_an_append_that_lost_to_another_replica_leaves_no_feed_behind(
     async with replicas(redis_url, 2) as apis:
         here, there = apis
         game_id, tokens = await here.started(2)
-        start = await version(here, game_id)
-        sockets = [await watch(api, game_id, t) for api in apis for t in [*tokens, None]]
         seat, legal = await here.awaited(game_id, tokens)
         # Here's append waits while there's lands first: here hears of it with its own append under way.
         store = here.app.state.games.store
@@ -144,19 +156,17 @@ async def test_an_append_that_lost_to_another_replica_leaves_no_feed_behind(
                 raise RedisConnectionError("the connection to Redis was lost")
             return await append(*args, **kwargs)
 
-        monkeypatch.setattr(store, "append", held)
-        late = asyncio.create_task(here.send(game_id, tokens[seat], legal[0], "here"))
-        await asyncio.sleep(0.1)
-        assert (await there.send(game_id, tokens[seat], legal[0], "there")).status_code == 200
-        await asyncio.sleep(0.2)  # the notification reaches here
-        go.set()
-        answered = (await late).status_code
-        # Decided again on what landed (sent, or refused), or the store was lost.
-        assert answered in ((200, 409, 422) if ends == "in a conflict" else (503,)), answered
-        end = await version(there, game_id)
-        for ws in sockets:
-            assert await versions_until(ws, end) == list(range(start + 1, end + 1))
-            await ws.close()
+        async with watching(apis, game_id, tokens) as sockets:
+            monkeypatch.setattr(store, "append", held)
+            late = asyncio.create_task(here.send(game_id, tokens[seat], legal[0], "here"))
+            await asyncio.sleep(0.1)
+            assert (await there.send(game_id, tokens[seat], legal[0], "there")).status_code == 200
+            await asyncio.sleep(0.2)  # the notification reaches here
+            go.set()
+            answered = (await late).status_code
+            # Decided again on what landed (sent, or refused), or the store was lost.
+            assert answered in ((200, 409, 422) if ends == "in a conflict" else (503,)), answered
+            await sockets.got_every_version_to(await version(there, game_id))
 
 
 async def test_a_sweep_leaves_a_feed_that_delivered_while_it_read_the_heads(
@@ -164,8 +174,6 @@ async def test_a_sweep_leaves_a_feed_that_delivered_while_it_read_the_heads(
 ) -> None:
     async with replicas(redis_url, 1) as [api]:  # the sweep is run here by hand
         game_id, tokens = await api.started(2)
-        start = await version(api, game_id)
-        ws = await watch(api, game_id, None)
         feeds = api.app.state.feeds
         heads = feeds.store.heads
 
@@ -174,10 +182,9 @@ async def test_a_sweep_leaves_a_feed_that_delivered_while_it_read_the_heads(
             assert await play(api, game_id, tokens, 1) == 1  # the feed delivers what is newer than found
             return found
 
-        monkeypatch.setattr(feeds.store, "heads", read_then_play)
-        await feeds.wake_behind()
-        end = await version(api, game_id)
-        assert await versions_until(ws, end) == list(range(start + 1, end + 1))
-        await asyncio.sleep(0.1)  # a feed woken would have read by now
-        assert feed_of(api, game_id).reads == 0
-        await ws.close()
+        async with watching([api], game_id, []) as spectator:
+            monkeypatch.setattr(feeds.store, "heads", read_then_play)
+            await feeds.wake_behind()
+            await spectator.got_every_version_to(await version(api, game_id))
+            await asyncio.sleep(0.1)  # a feed woken would have read by now
+            assert feed_of(api, game_id).reads == 0
