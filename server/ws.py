@@ -2,7 +2,7 @@
 
 The socket joins its game's feed before catch-up starts, so nothing written during
 catch-up is missed; every message to the client goes through one bounded queue and
-one sender, and a client too slow to drain it is closed with ``CLOSE_RESUME``. A
+one sender (a task only while messages wait), and a client too slow to drain it is closed with ``CLOSE_RESUME``. A
 ``moves`` request is answered with the next ``step`` of the move (as POST .../moves).
 A command goes to ``Games.handle`` from the person at the socket's seat, like any other.
 
@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 import msgspec
@@ -172,7 +173,8 @@ async def serve_socket(websocket: WebSocket) -> None:
         await send(websocket, socket_error(STORE_DOWN))
         await websocket.close(1011, "store unavailable")
         return
-    sender = asyncio.create_task(send_loop(websocket, games.tables, feeds.checks, sub, at.game, game_id, table, hello))
+    sender = Sender(websocket, sub)
+    sender.start(lambda: opening(websocket, games.tables, feeds.checks, sub.viewer, at.game, game_id, table, hello))
     close: tuple[int, str] | None = None
     presence: Presence = app.state.presence
     conn: str | None = None
@@ -185,9 +187,7 @@ async def serve_socket(websocket: WebSocket) -> None:
         if conn is not None:
             with contextlib.suppress(RedisError):
                 await presence.leave(conn)
-        sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await sender
+        await sender.stop()
     if close is not None:
         with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
             await websocket.close(*close)
@@ -310,20 +310,84 @@ async def build_move(games: Games, game_id: str, viewer: Viewer, message: BuildM
     return MoveStep(at.table.version, list(picks), games.moves(at, picks), message.request_id)
 
 
-async def send_loop(
+class Sender:
+    """Sends one socket's messages in order: first its opening (the catch-up from the client's
+    ``after``), then what its feed queues. Its task runs only while messages wait: an idle
+    socket holds no task, coroutine or future (about 1.2 KB, and most sockets are idle)."""
+
+    __slots__ = ("closed", "sent", "sub", "task", "websocket")
+
+    def __init__(self, websocket: WebSocket, sub: Subscriber) -> None:
+        self.websocket = websocket
+        self.sub = sub
+        self.sent = 0  # the last version sent: what the opening covered is not sent again
+        self.task: asyncio.Task[None] | None = None
+        self.closed = False
+
+    def start(self, opening: Callable[[], Awaitable[int | None]]) -> None:
+        """Send ``opening`` (it answers the version it sent up to, ``None`` if it closed the
+        socket), then the queue; later messages wake the sender again."""
+        self.task = asyncio.create_task(self._run(opening))
+        self.sub.queue.wake = self.wake
+
+    def wake(self) -> None:
+        if self.task is None and not self.closed:
+            self.task = asyncio.create_task(self._run(None))
+
+    async def stop(self) -> None:
+        self.closed = True
+        self.sub.queue.wake = None
+        task = self.task
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _run(self, opening: Callable[[], Awaitable[int | None]] | None) -> None:
+        try:
+            if opening is not None:
+                sent = await opening()
+                if sent is None:
+                    self.closed = True
+                    return
+                self.sent = sent
+            queue = self.sub.queue
+            # No await between finding the queue empty and ending the task (``finally``): a
+            # message queued later finds no task and starts one.
+            while not self.closed and not queue.empty():
+                version, message = queue.get_nowait()
+                if version in (SLOW, RESET):
+                    self.closed = True
+                    if version == SLOW:
+                        await self.websocket.close(CLOSE_RESUME, "too slow: resume")
+                    else:
+                        await self.websocket.close(CLOSE_RESET, "reset")
+                    return
+                if version and version <= self.sent:
+                    continue  # the opening already covered it
+                await send(self.websocket, message)
+                self.sent = max(self.sent, version)
+        except (WebSocketDisconnect, RuntimeError, OSError):  # the client has gone
+            self.closed = True
+        finally:
+            self.task = None
+
+
+async def opening(
     websocket: WebSocket,
     tables: Tables,
     checks: Checks,
-    sub: Subscriber,
+    viewer: Viewer,
     game: AnyGame,
     game_id: str,
     table: Table,
     hello: Hello,
-) -> None:
+) -> int | None:
+    """What a socket is sent first: the versions after the client's ``after`` (the version sent
+    up to), or a reset and a close (``None``) if the stream went backwards since it read them."""
     after = hello.after
     try:
-        # Past the head, or other events at ``after`` than the client holds (its check differs):
-        # the stream went backwards since the client read it.
+        # Past the head, or other events at ``after`` than the client holds (its check differs).
         if after > table.version or (
             after > 0
             and hello.check
@@ -331,28 +395,15 @@ async def send_loop(
         ):
             await send(websocket, encode(Reset(table.version)))
             await websocket.close(CLOSE_RESET, "reset")
-            return
-        sent = await catch_up(websocket, tables, checks, sub.viewer, game, game_id, table, after)
-        while True:
-            version, message = await sub.queue.get()
-            if version == SLOW:
-                await websocket.close(CLOSE_RESUME, "too slow: resume")
-                return
-            if version == RESET:
-                await websocket.close(CLOSE_RESET, "reset")
-                return
-            if version and version <= sent:
-                continue  # catch-up already covered it
-            await send(websocket, message)
-            sent = max(sent, version)
-    except (WebSocketDisconnect, RuntimeError):
-        return
+            return None
+        return await catch_up(websocket, tables, checks, viewer, game, game_id, table, after)
     except RedisError:
         # The catch-up could not be read: close, so the client resumes (here or on another
         # replica) rather than wait on a socket that would never send again.
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             await send(websocket, socket_error(STORE_DOWN))
             await websocket.close(1011, "store unavailable")
+        return None
 
 
 async def catch_up(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import redis.asyncio as aioredis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+import server as server_package
 from server.feeds import SLOW, Subscriber
 from tests.server.conftest import Running
 from tests.support.replies import entries_of
@@ -86,6 +88,41 @@ async def test_every_command_reaches_every_socket_in_order(server: Running) -> N
     for ws in sockets:
         versions = [e["version"] for u in await updates_until(ws, end) for e in u["events"]]
         assert versions == list(range(start + 1, end + 1))
+        await ws.close()
+
+
+def servers_tasks() -> int:
+    """Tasks running a coroutine of the server's own code."""
+    here = str(Path(server_package.__file__).parent)
+    files = [getattr(t.get_coro(), "cr_code").co_filename for t in asyncio.all_tasks()]  # noqa: B009
+    return sum(1 for f in files if f.startswith(here))
+
+
+async def test_an_idle_socket_holds_no_sender_task_and_a_command_wakes_every_sender(server: Running) -> None:
+    # Thousands of sockets are idle most of the time: a sender task (its coroutine and future)
+    # is made only while a socket has messages to send. An idle socket holds no task of the
+    # server's own (uvicorn's task for the socket runs its receive loop).
+    game_id, tokens = await server.started(2)
+    start = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
+    sockets = [await hello(server, game_id, None)]
+    await updates_until(sockets[0], start)
+    await asyncio.sleep(0.05)
+    before = servers_tasks()  # with the game's own workers running
+    sockets += [await hello(server, game_id, t) for t in tokens * 5]
+    for ws in sockets[1:]:
+        await updates_until(ws, start)
+    await asyncio.sleep(0.05)
+    assert servers_tasks() == before
+    for _ in range(3):
+        seat, commands = await server.awaited(game_id, tokens)
+        assert (await server.send(game_id, tokens[seat], commands[0])).status_code == 200
+    end = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
+    for ws in sockets:
+        versions = [e["version"] for u in await updates_until(ws, end) for e in u["events"]]
+        assert versions == list(range(start + 1, end + 1))
+    await asyncio.sleep(0.05)
+    assert servers_tasks() == before
+    for ws in sockets:
         await ws.close()
 
 
