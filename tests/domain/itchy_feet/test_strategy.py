@@ -11,7 +11,7 @@ from domain.itchy_feet import GAME
 from domain.itchy_feet.cards import CARDS
 from domain.itchy_feet.commands import Draw, Steal
 from domain.itchy_feet.state import State
-from domain.itchy_feet.strategy import points
+from domain.itchy_feet.strategy import points, scarcity
 
 from .helpers import arrange, objects_for, spare_objects, start
 
@@ -20,10 +20,10 @@ def _seat_with(objects: int, passport: bool = True, spares: int = 0) -> tuple[St
     """A 2-seat game whose current seat holds ``objects`` of its country's objects, a passport
     or not, and ``spares`` objects no country of the table needs."""
     state, _ = start(2, seed=3)
-    seat = state.current
-    assert seat is not None and state.own[seat] is not None
+    seat, country = state.current, state.own[state.current or 0]
+    assert seat is not None and country is not None
     own_passport = [c for c in state.hands[seat] if CARDS[c].type == "passport"]
-    hand = objects_for(state.own[seat])[:objects] + spare_objects(state, spares) + (own_passport if passport else [])
+    hand = objects_for(country)[:objects] + spare_objects(state, spares) + (own_passport if passport else [])
     return arrange(state, hands={seat: hand}), seat
 
 
@@ -58,3 +58,16 @@ def test_greedy_draws_towards_its_trip_rather_than_steal_by_default() -> None:
     steals = sum(isinstance(c, Steal) for c in choices)
     draws = sum(isinstance(c, Draw) for c in choices)
     assert draws >= 15 and steals <= 4, choices
+
+
+def test_where_cards_are_scarce_a_seat_the_hand_count_weighs() -> None:
+    """38 cards for 6 hands: each card of a short hand counts (convexly, up to 5), so hands grow
+    towards a trip; 34 cards for 2 hands: the count weighs nothing (there it set both hands
+    stealing from each other)."""
+    assert scarcity(start(2)[0]) == 0.0 and scarcity(start(6)[0]) == 1.0
+    state, _ = start(6, seed=1)
+    seat = state.current
+    assert seat is not None
+    short = arrange(state, hands={seat: spare_objects(state, 1)})
+    longer = arrange(state, hands={seat: spare_objects(state, 2)})
+    assert points(longer)[seat] - points(short)[seat] > 0.5
