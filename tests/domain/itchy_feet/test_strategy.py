@@ -1,0 +1,73 @@
+"""How the bots judge an Itchy Feet seat (strategy.py): a trip is worth more the nearer it is,
+a spare card is worth what it can buy towards the trip, and greedy builds towards its trip."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from domain.bots import greedy_bot
+from domain.itchy_feet import GAME
+from domain.itchy_feet.cards import CARDS
+from domain.itchy_feet.commands import Draw, Steal
+from domain.itchy_feet.state import State
+from domain.itchy_feet.strategy import points, scarcity
+
+from .helpers import arrange, objects_for, spare_objects, start
+
+
+def _seat_with(objects: int, passport: bool = True, spares: int = 0) -> tuple[State, int]:
+    """A 2-seat game whose current seat holds ``objects`` of its country's objects, a passport
+    or not, and ``spares`` objects no country of the table needs."""
+    state, _ = start(2, seed=3)
+    seat, country = state.current, state.own[state.current or 0]
+    assert seat is not None and country is not None
+    own_passport = [c for c in state.hands[seat] if CARDS[c].type == "passport"]
+    hand = objects_for(country)[:objects] + spare_objects(state, spares) + (own_passport if passport else [])
+    return arrange(state, hands={seat: hand}), seat
+
+
+def test_a_trip_is_worth_more_the_nearer_it_is() -> None:
+    """Convex: each object of the trip adds more than the one before, and the third object with
+    a passport (the trip can be made) adds more than the first two together."""
+    worth = [points(_seat_with(n)[0])[_seat_with(n)[1]] for n in range(4)]
+    steps = [b - a for a, b in itertools.pairwise(worth)]
+    assert steps[0] > 0 and steps[0] < steps[1] < steps[2]
+    assert steps[2] > steps[0] + steps[1]
+
+
+def test_a_spare_card_is_worth_more_to_a_seat_near_its_trip() -> None:
+    """A card that is not part of the trip buys its missing cards (a trade, a recycle, a steal's
+    cost): it is worth a share of the trip's next step."""
+    near, seat = _seat_with(2)
+    far, _ = _seat_with(0)
+    near_spare, _ = _seat_with(2, spares=1)
+    far_spare, _ = _seat_with(0, spares=1)
+    assert points(near_spare)[seat] - points(near)[seat] > points(far_spare)[seat] - points(far)[seat] > 0
+
+
+def test_greedy_draws_towards_its_trip_rather_than_steal_by_default() -> None:
+    """Two objects of three, a passport and one spare card, the other seat with three cards: a
+    draw grows the hand towards the trip (a spare card buys the missing object); a steal leaves
+    the hand as large and only takes a card from the other seat. (Before, greedy stole in 16 of
+    these 20 turns: a card in hand counted 0.1 whatever the trip missed, and the other seat's
+    loss as much as a gain of its own.)"""
+    state, seat = _seat_with(2, spares=1)
+    state = arrange(state, hands={1 - seat: list(state.deck[:3])})
+    choices = [greedy_bot(GAME, state, seat, random.Random(i)) for i in range(20)]
+    steals = sum(isinstance(c, Steal) for c in choices)
+    draws = sum(isinstance(c, Draw) for c in choices)
+    assert draws >= 15 and steals <= 4, choices
+
+
+def test_where_cards_are_scarce_a_seat_the_hand_count_weighs() -> None:
+    """38 cards for 6 hands: each card of a short hand counts (convexly, up to 5), so hands grow
+    towards a trip; 34 cards for 2 hands: the count weighs nothing (there it set both hands
+    stealing from each other)."""
+    assert scarcity(start(2)[0]) == 0.0 and scarcity(start(6)[0]) == 1.0
+    state, _ = start(6, seed=1)
+    seat = state.current
+    assert seat is not None
+    short = arrange(state, hands={seat: spare_objects(state, 1)})
+    longer = arrange(state, hands={seat: spare_objects(state, 2)})
+    assert points(longer)[seat] - points(short)[seat] > 0.5
