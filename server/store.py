@@ -43,6 +43,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from server.groupcommit import GroupCommit
 from server.keys import COMMANDS, EVENTS, META, NOTIFY, SNAPSHOTS, TOKENS
 from server.tasks import cancelled, pause
 
@@ -440,7 +441,7 @@ class EventStore:
 
     def __init__(self, redis: Client) -> None:
         self.redis = redis
-        self._append = redis.register_script(APPEND_LUA)
+        self._append = GroupCommit(redis, APPEND_LUA)  # a loop turn's appends share one round trip
         self._look = redis.register_script(LOOK_LUA)
         self._delete = redis.register_script(DELETE_LUA)
         self._stamp = redis.register_script(STAMP_LUA)
@@ -503,7 +504,7 @@ class EventStore:
         for token_hash, seat in token_items:
             args += [token_hash, int(seat)]
 
-        reply = await self._append(keys=keys, args=args)
+        reply = await self._append(keys, args)
         kind = _text(reply[0])
         if kind == "ok":
             return Appended(int(reply[1]), _text(reply[2]))
