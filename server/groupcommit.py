@@ -38,7 +38,7 @@ class GroupCommit:
     def __init__(self, redis: Client, script: str) -> None:
         self.redis = redis
         self.script = script
-        self.sha = hashlib.sha1(script.encode()).hexdigest()  # noqa: S324 - Redis names scripts so
+        self.sha = hashlib.sha1(script.encode()).hexdigest()  # the name Redis gives the script
         self.waiting: list[Call] = []
         self.pipelines = 0
         self.calls = 0

@@ -472,6 +472,9 @@ class EventStore:
         list writes only the command record, meta and tokens. Given an
         ``expected_link``, the last event's chain link must be it too: a stream that
         lost writes and was written back to the same length is a conflict.
+
+        The appends made within one turn of the event loop share one round trip (group
+        commit, server/groupcommit.py); each is still answered only once Redis ran it.
         """
         keys = _game_keys(_check_game_id(game_id))
         if isinstance(expected_version, bool) or not isinstance(expected_version, int) or expected_version < 0:
