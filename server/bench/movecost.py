@@ -24,6 +24,7 @@ from pathlib import Path
 import redis.asyncio as aioredis
 
 from server.bench import node, procs
+from server.bench.client import percentile
 from server.bench.versus import LUDOTECA_ENV
 from server.embedded import EmbeddedRedis
 
@@ -31,6 +32,7 @@ from server.embedded import EmbeddedRedis
 @dataclass
 class Figures:
     moves: int = 0
+    delays: list[float] = field(default_factory=list)  # ms, from a move sent to its arrival on each seat
     cpu_us: float = 0.0
     redis_us: float = 0.0
     calls: dict[str, float] = field(default_factory=dict)  # Redis commands per move, by command
@@ -92,13 +94,15 @@ async def one_run(root: Path, redis: EmbeddedRedis, tables: int, seconds: float,
     # The commands counted span the warm-up and the answers too: per move of the whole play.
     played = moves * (seconds + 1.0) / seconds
     calls = {k: (v - before.get(k, 0)) / played for k, v in after.items() if v - before.get(k, 0) > 0}
-    return Figures(moves, 1e6 * meter.used["server"] / moves, 1e6 * meter.used["redis"] / moves, calls)
+    delays = [d for a in answers for d in a["delays"]]
+    return Figures(moves, delays, 1e6 * meter.used["server"] / moves, 1e6 * meter.used["redis"] / moves, calls)
 
 
 def line(f: Figures, seconds: float) -> str:
     top = sorted(((k, v) for k, v in f.calls.items() if k != "reads"), key=lambda kv: -kv[1])[:8]
     return (
-        f"{f.moves / seconds:.0f} moves/s, server {f.cpu_us:.0f} us/move, redis-server {f.redis_us:.0f} us/move; "
+        f"{f.moves / seconds:.0f} moves/s, to every seat p50 {percentile(f.delays, 50):.1f} ms p99 "
+        f"{percentile(f.delays, 99):.1f} ms, server {f.cpu_us:.0f} us/move, redis-server {f.redis_us:.0f} us/move; "
         f"a move: {f.calls.get('reads', 0):.2f} Redis reads (round trips), commands "
         + ", ".join(f"{k} {v:.2f}" for k, v in top)
     )
@@ -121,6 +125,8 @@ async def main(roots: list[Path], rounds: int, tables: int, seconds: float, prof
     for root, figures in runs.items():
         print(
             f"{root}: medians of {len(figures)}: {statistics.median(f.moves for f in figures) / seconds:.0f} moves/s, "
+            f"p50 {statistics.median(percentile(f.delays, 50) for f in figures):.1f} ms, "
+            f"p99 {statistics.median(percentile(f.delays, 99) for f in figures):.1f} ms, "
             f"server {statistics.median(f.cpu_us for f in figures):.0f} us/move "
             f"({' / '.join(f'{f.cpu_us:.0f}' for f in figures)}), "
             f"redis-server {statistics.median(f.redis_us for f in figures):.0f} us/move"
