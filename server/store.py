@@ -859,7 +859,8 @@ def connect(
     Redis that is down surfaces at once (the server answers 503); idle pooled
     connections are checked with a PING after ``health_check_interval``. The pool is
     bounded and *waits* for a free connection (up to ``socket_timeout``) rather than
-    failing: a burst of sockets saying hello at once must queue, not be refused.
+    failing: a burst of sockets saying hello at once must queue, not be refused. Commands are
+    packed by hiredis (a plain Redis; a cluster's nodes keep redis-py's own packer).
     """
     if url.startswith(CLUSTER_SCHEME):
         return RedisCluster.from_url(
