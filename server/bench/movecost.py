@@ -3,10 +3,13 @@
 ``python -m server.bench.movecost ROOT [ROOT ...]``: for each round, and for each checkout ROOT in
 turn (the order alternating by round), a fresh ``ludoteca serve`` run from that checkout on one
 embedded Redis, the peer's driver (server/bench/peer/drive.js) playing T tables of four seats as
-fast as the server answers for S seconds; it prints, per run, moves/s, the server's and
-redis-server's CPU per move and the Redis commands per move (``INFO commandstats`` before and
-after the window), then each checkout's medians. ``--profile DIR``: py-spy records each run's
-window (raw folded stacks) into DIR.
+fast as the server answers for S seconds; it prints, per run, moves/s, the delay from a move sent
+to its arrival on every seat, the server's and redis-server's CPU per move, and per move the Redis
+round trips (``total_reads_processed``) and commands (``INFO commandstats``, a script's own commands
+counted too) over the play, then each checkout's medians. ``--profile DIR``: py-spy (installed in
+the same environment) records each run's window (raw folded stacks) into DIR. The server runs
+from the checkout's own files (``python -m`` imports from its working directory) on this
+environment's packages.
 """
 
 from __future__ import annotations
