@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from redis.exceptions import NoScriptError
-
-if TYPE_CHECKING:
-    from server.store import Client
 
 __all__ = ["GroupCommit"]
 
@@ -31,12 +29,15 @@ Call = tuple[list[str], list[Any], "asyncio.Future[Any]"]
 
 
 class GroupCommit:
-    """Calls of one Lua script (``script``) on ``redis``, grouped by turn of the event loop.
+    """Calls of one Lua script (``script``), grouped by turn of the event loop.
 
+    The store that owns the keys hands over how to reach Redis: ``pipeline`` (its client's, without
+    a transaction) and ``load`` (its client's ``script_load``); this module names no key.
     ``pipelines``: how many pipelines were sent, ``calls``: how many calls they carried."""
 
-    def __init__(self, redis: Client, script: str) -> None:
-        self.redis = redis
+    def __init__(self, pipeline: Callable[[], Any], load: Callable[[str], Awaitable[Any]], script: str) -> None:
+        self.pipeline = pipeline
+        self.load = load
         self.script = script
         self.sha = hashlib.sha1(script.encode()).hexdigest()  # the name Redis gives the script
         self.waiting: list[Call] = []
@@ -64,7 +65,7 @@ class GroupCommit:
             replies = await self._pipeline(batch)
             unknown = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
             if unknown:  # Redis restarted (or SCRIPT FLUSH): nothing of those ran, so send them again
-                await self.redis.script_load(self.script)
+                await self.load(self.script)
                 for i, reply in zip(unknown, await self._pipeline([batch[i] for i in unknown]), strict=True):
                     replies[i] = reply
         except asyncio.CancelledError:
@@ -85,7 +86,7 @@ class GroupCommit:
                 future.set_result(reply)
 
     async def _pipeline(self, batch: list[Call]) -> list[Any]:
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.pipeline()
         for keys, args, _ in batch:
             pipe.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
         self.pipelines += 1

@@ -442,7 +442,8 @@ class EventStore:
 
     def __init__(self, redis: Client) -> None:
         self.redis = redis
-        self._append = GroupCommit(redis, APPEND_LUA)  # a loop turn's appends share one round trip
+        # A loop turn's appends share one round trip (server/groupcommit.py).
+        self._append = GroupCommit(lambda: redis.pipeline(transaction=False), redis.script_load, APPEND_LUA)
         self._look = redis.register_script(LOOK_LUA)
         self._delete = redis.register_script(DELETE_LUA)
         self._stamp = redis.register_script(STAMP_LUA)
