@@ -114,6 +114,11 @@ async def test_appends_of_games_on_every_node_in_one_turn_make_one_round_trip_pe
     assert isinstance(client, RedisCluster)
     nodes = {port: aioredis.Redis(host="127.0.0.1", port=port) for port in cluster.ports}
     try:
+        # The cluster is up once its first node says so; every node must, before each gets its share.
+        async with asyncio.timeout(30):
+            for node in nodes.values():
+                while (await node.execute_command("CLUSTER INFO")).get("cluster_state") != "ok":  # type: ignore[no-untyped-call]
+                    await asyncio.sleep(0.05)
         await client.initialize()
         store = EventStore(client)
         by_node: dict[int, list[str]] = {port: [] for port in cluster.ports}
