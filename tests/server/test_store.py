@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import DataError
 
 from server.index import LobbyIndex
 from server.store import (
@@ -498,3 +499,27 @@ async def test_connect_fails_fast_when_redis_is_down(tmp_path: Any) -> None:
                 await client.ping()
     finally:
         await client.aclose()
+
+
+@pytest.mark.parametrize("url", ["redis://127.0.0.1:1", "unix:///no/such.sock", "rediss://127.0.0.1:1"])
+def test_connect_packs_commands_by_hiredis_into_the_bytes_redis_py_packs(url: str) -> None:
+    client = connect(url)
+    assert isinstance(client, aioredis.Redis)
+    pool = client.connection_pool
+    packed = pool.connection_class(**pool.connection_kwargs)
+    plain = next(base for base in type(packed).__mro__[1:] if base.__module__.startswith("redis."))(
+        **pool.connection_kwargs
+    )
+    assert type(packed).__name__ != type(plain).__name__  # ours, on the URL's own kind of connection
+    for args in [
+        ("EVALSHA", "a" * 40, 2, "lt:{g}:events", "lt:{g}:meta", 17, b"\x00\xff\r\n", "ação", bytearray(b"b")),
+        ("SCRIPT LOAD", "return 1"),
+        (b"CLIENT SETINFO", b"LIB-NAME", "redis-py"),
+        ("ZADD", "z", 0.1, "m", 1e-7, "n", float("inf"), "o", 10**20, "p"),
+        ("SET", "k", memoryview(b"view")),
+    ]:
+        assert b"".join(packed.pack_command(*args)) == b"".join(map(bytes, plain.pack_command(*args)))
+    bad: Any
+    for bad in (None, True, object()):
+        with pytest.raises(DataError):
+            packed.pack_command("SET", "k", bad)
