@@ -55,8 +55,14 @@ async def test_a_table_of_bots_plays_to_the_end_by_itself(quick: Running, game: 
     assert [s["bot"] for s in table["seats"]] == ["greedy", "random", "random"]
     assert [s["name"] for s in table["seats"]] == ["Greedy bot 1", "Random bot 2", "Random bot 3"]
     assert table["outcome"]["winners"]
-    r = await quick.get("/api/v1/games", status="finished")
-    entry = next(e for e in r.json()["games"] if e["game_id"] == game_id)
+    # The lobby index files a game under its new status just after the append that ended it lands.
+    for _ in range(100):
+        r = await quick.get("/api/v1/games", status="finished")
+        entry = next((e for e in r.json()["games"] if e["game_id"] == game_id), None)
+        if entry is not None:
+            break
+        await asyncio.sleep(0.02)
+    assert entry is not None, "the finished game is not listed under finished"
     assert entry["bots"] == [0, 1, 2]
     for _ in range(100):  # out of the bots' queue
         if await quick.app.state.games.store.redis.zscore(DUE_KEY, game_id) is None:
