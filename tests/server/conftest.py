@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +20,7 @@ from domain.engine import AnyGame
 from server.app import create_app
 from server.serve import server_config
 from server.settings import Settings
+from tests.support.cluster import LocalCluster
 
 ADMIN = "admin-token-for-tests"
 # The general test servers open many tables and sockets from one address; tests/server/test_quotas.py
@@ -131,3 +132,13 @@ async def quick(redis: aioredis.Redis, redis_url: str) -> AsyncIterator[Running]
     """A server whose bots do not pause to think."""
     async with running(quick_settings(redis_url)) as api:
         yield api
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[LocalCluster]:
+    """A local Redis Cluster for one test module (tests/support/cluster.py)."""
+    local = LocalCluster().start()
+    try:
+        yield local
+    finally:
+        local.stop()

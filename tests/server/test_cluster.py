@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -15,15 +15,6 @@ from tests.server.conftest import start_server, stop_server
 from tests.support.cluster import LocalCluster
 
 KEYS = ("events", "commands", "meta", "tokens")
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[LocalCluster]:
-    local = LocalCluster().start()
-    try:
-        yield local
-    finally:
-        local.stop()
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ one round trip to Redis, one per node on a Redis Cluster, and each is answered o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -98,15 +97,6 @@ async def test_a_caller_cancelled_while_its_batch_is_out_leaves_the_others_answe
 
 
 # -- on a Redis Cluster -----------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[LocalCluster]:
-    started_cluster = LocalCluster().start()
-    try:
-        yield started_cluster
-    finally:
-        started_cluster.stop()
 
 
 async def test_appends_of_games_on_every_node_in_one_turn_make_one_round_trip_per_node(cluster: LocalCluster) -> None:

@@ -81,14 +81,22 @@ async def test_every_command_reaches_every_socket_in_order(server: Running) -> N
     sockets = [await hello(server, game_id, t) for t in tokens] + [await hello(server, game_id, None)]
     for ws in sockets:
         await updates_until(ws, start)
-    for _ in range(6):
-        seat, commands = await server.awaited(game_id, tokens)
-        assert (await server.send(game_id, tokens[seat], commands[0])).status_code == 200
+    await play_and_check_every_socket(server, game_id, tokens, sockets, start, 6)
+    for ws in sockets:
+        await ws.close()
+
+
+async def play_and_check_every_socket(
+    server: Running, game_id: str, tokens: list[str], sockets: list[ClientConnection], start: int, commands: int
+) -> None:
+    """Play ``commands`` of the awaited seats' first commands; every socket gets every version after ``start``."""
+    for _ in range(commands):
+        seat, legal = await server.awaited(game_id, tokens)
+        assert (await server.send(game_id, tokens[seat], legal[0])).status_code == 200
     end = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
     for ws in sockets:
         versions = [e["version"] for u in await updates_until(ws, end) for e in u["events"]]
         assert versions == list(range(start + 1, end + 1))
-        await ws.close()
 
 
 def servers_tasks() -> int:
@@ -113,13 +121,7 @@ async def test_an_idle_socket_holds_no_sender_task_and_a_command_wakes_every_sen
         await updates_until(ws, start)
     await asyncio.sleep(0.05)
     assert servers_tasks() == before
-    for _ in range(3):
-        seat, commands = await server.awaited(game_id, tokens)
-        assert (await server.send(game_id, tokens[seat], commands[0])).status_code == 200
-    end = (await server.get(f"/api/v1/games/{game_id}")).json()["version"]
-    for ws in sockets:
-        versions = [e["version"] for u in await updates_until(ws, end) for e in u["events"]]
-        assert versions == list(range(start + 1, end + 1))
+    await play_and_check_every_socket(server, game_id, tokens, sockets, start, 3)
     await asyncio.sleep(0.05)
     assert servers_tasks() == before
     for ws in sockets:
