@@ -57,16 +57,21 @@ def can_undo(game: AnyGame, players: int, seat: Seat, before: Any, events: list[
     # events, the same for all of them: none may name a thing the spectator could not see
     # (what the spectator sees, every viewer sees). The seat itself may also learn through
     # its own view: nothing may appear there that was hidden from it (a card drawn unnamed).
+    # New names are fine (a new phase, a score): only those hidden before are not. The events'
+    # news is judged first: a step that names a hidden thing (a card drawn face up from the
+    # deck) is settled without the seat's own two views.
     public = msgspec.json.encode(game.view(before, None))
     news = {name for name in _strings(events) if name not in public}
+    full = msgspec.json.encode(game.view(before, FULL)) if news else b""
+    if any(name in full for name in news):
+        return False
     mine_before, mine_after = game.view(before, seat), game.view(after, seat)
     seen = msgspec.json.encode(mine_before)
     mine_news = {name for name in _strings(_changed(mine_before, mine_after)) if name not in seen}
-    if not news and not mine_news:
+    if not mine_news:
         return True
-    # New names are fine (a new phase, a score): only those hidden before are not.
-    full = msgspec.json.encode(game.view(before, FULL))
-    return not any(name in full for name in news | mine_news)
+    full = full or msgspec.json.encode(game.view(before, FULL))
+    return not any(name in full for name in mine_news)
 
 
 def _changed(before: Any, after: Any) -> list[Any]:

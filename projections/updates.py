@@ -17,7 +17,7 @@ import msgspec
 
 from domain.engine import AnyGame, Step, Viewer
 from domain.table import Status, Table, outcome, status
-from projections.views import VersionedEvent, feed, first_step, game_view, is_revealed
+from projections.views import VersionedEvent, feed, first_step, game_view
 
 
 class Update(msgspec.Struct, tag="update", tag_field="type"):
@@ -33,7 +33,8 @@ class Update(msgspec.Struct, tag="update", tag_field="type"):
 
 
 def standing(game: AnyGame, table: Table) -> tuple[Status, Any]:
-    """The table's status, and its outcome once finished: the same for every viewer."""
+    """The table's status, and its outcome once finished: the same for every viewer (a delivery
+    works it out once for all of them: a game's outcome scores the whole table)."""
     current = status(game, table)
     return current, outcome(game, table) if current == "finished" else None
 
@@ -46,15 +47,17 @@ def update(
     *,
     version: int | None = None,
     check: str = "",
+    now: tuple[Status, Any] | None = None,
 ) -> Update:
     """``viewer``'s update with ``events``, on ``table`` (the table at the end of what is being sent).
 
     ``version``: the last version this update covers, when it is a chunk of a catch-up
     before ``table``'s own version; such a chunk carries events only. Otherwise the update
-    ends at ``table`` and carries the view, the standing and the seat's first step."""
-    seen = feed(game, events, viewer, is_revealed(game, table))
+    ends at ``table`` and carries the view, the standing and the seat's first step. ``now``:
+    the table's ``standing``, if the caller worked it out already."""
+    current, ended = now or standing(game, table)
+    seen = feed(game, events, viewer, current == "finished")
     if version is not None and version != table.version:
         return Update(version, seen, None, check)
-    current, ended = standing(game, table)
-    view = game_view(game, table, viewer)
-    return Update(table.version, seen, view, check, current, ended, first_step(game, table, viewer))
+    view = game_view(game, table, viewer, current)
+    return Update(table.version, seen, view, check, current, ended, first_step(game, table, viewer, current))

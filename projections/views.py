@@ -93,13 +93,14 @@ def is_revealed(game: AnyGame, table: Table) -> bool:
     return status(game, table) == "finished"
 
 
-def game_view(game: AnyGame, table: Table, viewer: Viewer) -> Any:
+def game_view(game: AnyGame, table: Table, viewer: Viewer, current: Status | None = None) -> Any:
     """The game's view of the table for ``viewer`` (``None`` before play starts): everything,
     once the table is revealed, as it would be for ``FULL`` but naming the viewer and awaiting
-    nobody (a resignation can end a game whose rules still wait for a seat to move)."""
+    nobody (a resignation can end a game whose rules still wait for a seat to move).
+    ``current``: the table's status, if the caller has it already."""
     if table.state is None:
         return None
-    if not is_revealed(game, table):
+    if (current or status(game, table)) != "finished":
         return game.view(table.state, viewer)
     everything = game.view(table.state, FULL)
     fields = getattr(everything, "__struct_fields__", ())
@@ -120,7 +121,7 @@ def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> Tab
         players=table.players,
         seats=list(table.seats),
         awaiting=[] if table.state is None or current == "finished" else game.awaited(table.state),
-        view=game_view(game, table, viewer),
+        view=game_view(game, table, viewer, current),
         outcome=ended,
         resigned=list(table.resigned),
         rematch=table.rematch,
@@ -147,14 +148,15 @@ def seat_clocks(table: Table) -> list[SeatClock]:
 LISTED = 200  # a move with at most this many complete commands is also listed whole
 
 
-def may_move(game: AnyGame, table: Table, viewer: Viewer) -> bool:
-    """Whether ``viewer`` builds moves at all: a seat still in a game under way."""
+def may_move(game: AnyGame, table: Table, viewer: Viewer, current: Status | None = None) -> bool:
+    """Whether ``viewer`` builds moves at all: a seat still in a game under way (``current``:
+    the table's status, if the caller has it already)."""
     return (
         viewer is not None
         and viewer >= 0
         and viewer not in table.resigned
         and table.state is not None
-        and status(game, table) == "active"
+        and (current or status(game, table)) == "active"
     )
 
 
@@ -173,9 +175,9 @@ def move_step(game: AnyGame, table: Table, viewer: Viewer, picks: tuple[Pick, ..
     return game.step(table.state, viewer, picks)
 
 
-def first_step(game: AnyGame, table: Table, viewer: Viewer) -> Step | None:
+def first_step(game: AnyGame, table: Table, viewer: Viewer, current: Status | None = None) -> Step | None:
     """What an update tells a seat the game awaits: the first step of its move (else ``None``)."""
-    if not may_move(game, table, viewer) or not any(a.seat == viewer for a in game.awaited(table.state)):
+    if not may_move(game, table, viewer, current) or not any(a.seat == viewer for a in game.awaited(table.state)):
         return None
     assert viewer is not None
     return game.moves(table.state, viewer, ())

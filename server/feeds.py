@@ -26,7 +26,7 @@ from redis.exceptions import RedisError
 
 from domain.engine import Viewer
 from domain.table import Table, fold
-from projections.updates import update
+from projections.updates import standing, update
 from server.checks import Checks
 from server.codec import encode
 from server.games import Change
@@ -187,11 +187,12 @@ class Feed:
         per distinct viewer."""
         game = self.tables.games[table.game]
         check = self.checks.of(self.game_id, head)
+        now = standing(game, table)
         viewers: dict[Viewer, list[Subscriber]] = {}
         for sub in self.subscribers:
             viewers.setdefault(sub.viewer, []).append(sub)
         for viewer, subs in viewers.items():
-            message = encode(update(game, table, events, viewer, check=check)).decode()
+            message = encode(update(game, table, events, viewer, check=check, now=now)).decode()
             for sub in subs:
                 sub.push(table.version, message)
 

@@ -48,6 +48,8 @@ class Metrics:
         self.socket_messages = Counter(
             "ludoteca_websocket_messages", "WebSocket messages, by direction (in, out)", ["direction"], registry=r
         )
+        # Counted on every socket message: each direction's child looked up once, not per message.
+        self.messages_in, self.messages_out = self.socket_messages.labels("in"), self.socket_messages.labels("out")
         self.feed_reads = Counter(
             "ludoteca_feed_reads", "Stream reads by this replica's feeds (for other replicas' appends)", registry=r
         )

@@ -104,7 +104,7 @@ def too_many() -> TooMany:
 
 async def send(websocket: WebSocket, message: bytes | str) -> None:
     await websocket.send_text(message if isinstance(message, str) else message.decode())
-    metrics_of(websocket).socket_messages.labels("out").inc()
+    metrics_of(websocket).messages_out.inc()
 
 
 def metrics_of(websocket: WebSocket) -> Metrics:
@@ -199,7 +199,7 @@ async def receive(websocket: WebSocket, limit: int) -> bytes | None:
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         return None
-    metrics_of(websocket).socket_messages.labels("in").inc()
+    metrics_of(websocket).messages_in.inc()
     text = message.get("text")
     raw: bytes = text.encode() if text is not None else message.get("bytes") or b""
     if len(raw) > limit:
