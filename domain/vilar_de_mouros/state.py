@@ -40,7 +40,7 @@ def target(state: State) -> int:
 
 
 def bonus_count(state: State, seat: int) -> int:
-    return sum(1 for card in state.personal[seat] if card in BONUS_CARDS)
+    return len(BONUS_CARDS.keys() & state.personal[seat])  # card ids are unique: a set's size counts them
 
 
 def turns_left(state: State, seat: int) -> int:
