@@ -26,7 +26,7 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from server.bench import node, procs
+from server.bench import node, procs, versus
 from server.bench.client import percentile
 from server.bench.versus import LUDOTECA_ENV
 from server.embedded import EmbeddedRedis
@@ -53,7 +53,9 @@ async def commandstats(url: str) -> dict[str, int]:
     return {name.removeprefix("cmdstat_"): int(value["calls"]) for name, value in stats.items()} | {"reads": int(reads)}
 
 
-async def one_run(root: Path, redis: EmbeddedRedis, tables: int, seconds: float, profile: Path | None) -> Figures:
+async def one_run(
+    root: Path, redis: EmbeddedRedis, tables: int, seconds: float, profile: Path | None, created: int = 0, idle: int = 0
+) -> Figures:
     server = procs.ludoteca(redis.url, LUDOTECA_ENV)
     server.args[0] = sys.executable
     procs_root = procs.ROOT
@@ -66,7 +68,11 @@ async def one_run(root: Path, redis: EmbeddedRedis, tables: int, seconds: float,
     spy: subprocess.Popen[bytes] | None = None
     try:
         await drivers.start()
-        await drivers.split("create", tables + 20)
+        await drivers.split("create", tables + 20 + created)  # as the peer's run: games made, not played
+        if idle:  # and, as the peer's run, sockets opened on other tables and closed again
+            await drivers.split("connect", idle)
+            await drivers.each({"op": "close"})
+            await asyncio.sleep(versus.SETTLE)
         await drivers.split("connect", tables)
         assert redis.pid is not None
         meter = node.Meter({"server": server.pid, "redis": redis.pid})
@@ -111,7 +117,9 @@ def line(f: Figures, seconds: float) -> str:
     )
 
 
-async def main(roots: list[Path], rounds: int, tables: int, seconds: float, profile: Path | None) -> None:
+async def main(
+    roots: list[Path], rounds: int, tables: int, seconds: float, profile: Path | None, created: int, idle: int
+) -> None:
     scratch = Path(tempfile.mkdtemp(prefix="lt-movecost-"))
     redis = EmbeddedRedis(scratch / "redis")
     runs: dict[Path, list[Figures]] = {root: [] for root in roots}
@@ -119,7 +127,7 @@ async def main(roots: list[Path], rounds: int, tables: int, seconds: float, prof
         redis.start()
         for r in range(rounds):
             for root in roots if r % 2 == 0 else roots[::-1]:
-                f = await one_run(root, redis, tables, seconds, profile)
+                f = await one_run(root, redis, tables, seconds, profile, created, idle)
                 runs[root].append(f)
                 print(f"{root.name}: {line(f, seconds)}", flush=True)
     finally:
@@ -143,7 +151,9 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--profile", type=Path)
+    parser.add_argument("--created", type=int, default=0, help="more tables created (not played) first, as the peer's run")
+    parser.add_argument("--idle", type=int, default=0, help="tables whose seats connect and leave first, as the peer's run")
     args = parser.parse_args()
     node.install()
     procs.raise_fd_limit()
-    asyncio.run(main([p.resolve() for p in args.roots], args.rounds, args.tables, args.seconds, args.profile))
+    asyncio.run(main([p.resolve() for p in args.roots], args.rounds, args.tables, args.seconds, args.profile, args.created, args.idle))
