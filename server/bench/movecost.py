@@ -6,10 +6,12 @@ embedded Redis, the peer's driver (server/bench/peer/drive.js) playing T tables 
 fast as the server answers for S seconds; it prints, per run, moves/s, the delay from a move sent
 to its arrival on every seat, the server's and redis-server's CPU per move, and per move the Redis
 round trips (``total_reads_processed``) and commands (``INFO commandstats``, a script's own commands
-counted too) over the play, then each checkout's medians. ``--profile DIR``: py-spy (installed in
-the same environment) records each run's window (raw folded stacks) into DIR. The server runs
-from the checkout's own files (``python -m`` imports from its working directory) on this
-environment's packages.
+counted too) over the play, then each checkout's medians. ``--created N``: as the peer's own run,
+N more tables created first (an ended game gives way to one of them; without them the load thins
+as games end); ``--idle N``: N tables' seats connected and closed again before the play.
+``--profile DIR``: py-spy (installed in the same environment) records each run's window (raw
+folded stacks) into DIR. The server runs from the checkout's own files (``python -m`` imports from
+its working directory) on this environment's packages.
 """
 
 from __future__ import annotations
@@ -151,9 +153,23 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--profile", type=Path)
-    parser.add_argument("--created", type=int, default=0, help="more tables created (not played) first, as the peer's run")
-    parser.add_argument("--idle", type=int, default=0, help="tables whose seats connect and leave first, as the peer's run")
+    parser.add_argument(
+        "--created", type=int, default=0, help="more tables created (not played) first, as the peer's run"
+    )
+    parser.add_argument(
+        "--idle", type=int, default=0, help="tables whose seats connect and leave first, as the peer's run"
+    )
     args = parser.parse_args()
     node.install()
     procs.raise_fd_limit()
-    asyncio.run(main([p.resolve() for p in args.roots], args.rounds, args.tables, args.seconds, args.profile, args.created, args.idle))
+    asyncio.run(
+        main(
+            [p.resolve() for p in args.roots],
+            args.rounds,
+            args.tables,
+            args.seconds,
+            args.profile,
+            args.created,
+            args.idle,
+        )
+    )
