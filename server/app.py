@@ -32,6 +32,7 @@ from server.auth import token_problems
 from server.botqueue import BotQueue
 from server.bots import BotAlarm, BotWorker
 from server.checks import Checks
+from server.connection import check_server, connect, initialize
 from server.embedded import EmbeddedRedis, supervise
 from server.errors import STORE_DOWN, AppError, ErrorBody
 from server.feeds import Feeds
@@ -50,7 +51,7 @@ from server.rates import SeatRates
 from server.schedule import Schedule
 from server.settings import Settings
 from server.sockets import Sockets
-from server.store import EventStore, Notifications, check_server, connect, initialize
+from server.store import EventStore, Notifications
 from server.tables import Tables
 from server.ws import game_socket
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from server.connection import Client
 from server.keys import BOTS_DUE
-from server.store import Client
 
 DUE_KEY: Final = BOTS_DUE.at()
 

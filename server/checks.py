@@ -13,8 +13,9 @@ from __future__ import annotations
 import hmac
 import secrets
 
+from server.connection import Client
 from server.keys import CHECK_SECRET
-from server.store import Client, Head
+from server.store import Head
 
 CHECK_BYTES = 16  # HMAC-SHA256 cut to 128 bits: enough to tell two histories apart, short on the wire
 

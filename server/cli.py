@@ -61,9 +61,10 @@ def admin(args: argparse.Namespace) -> int:
 async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> int:
     from domain.catalog import GAMES
     from server import housekeeping
+    from server.connection import connect, initialize
     from server.games import Games
     from server.index import LobbyIndex
-    from server.store import EventStore, connect, initialize
+    from server.store import EventStore
 
     redis = connect(url, socket_timeout=30)
     try:

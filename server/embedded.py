@@ -133,7 +133,7 @@ class EmbeddedRedis:
 
     @property
     def url(self) -> str:
-        """``unix:///<data dir>/redis.sock``, for :func:`server.store.connect`."""
+        """``unix:///<data dir>/redis.sock``, for :func:`server.connection.connect`."""
         return f"unix://{self.socket_path}"
 
     @property

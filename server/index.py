@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal
 
+from server.connection import Client
 from server.keys import BY_STATUS, RETENTION, SEQUENCE
-from server.store import Client
 
 GameStatus = Literal["open", "active", "finished"]
 STATUSES: Final[tuple[GameStatus, ...]] = ("open", "active", "finished")

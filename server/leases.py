@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from server.connection import Client
 from server.keys import BOT_LEASE, LOCK
-from server.store import Client
 
 RELEASE_LUA: Final = r"""
 if redis.call('GET', KEYS[1]) == ARGV[1] then

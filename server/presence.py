@@ -27,10 +27,11 @@ from redis.exceptions import RedisError
 from domain.engine import AnyGame
 from domain.table import Table, resign
 from projections.views import Present, SeatPresence
+from server.connection import Client
 from server.errors import Refused, UnknownGame, VersionConflict
 from server.games import Games
 from server.keys import AWAY, CONNECTION, PRESENCE, PRESENT
-from server.store import Client, time_ms
+from server.store import time_ms
 from server.tasks import Trouble, cancelled, pause
 
 log = logging.getLogger("ludoteca.presence")

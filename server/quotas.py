@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.connection import Client
 from server.errors import TooMany
 from server.keys import QUOTA
-from server.store import Client
 
 HOUR_MS = 3_600_000
 

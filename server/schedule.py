@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from server.connection import Client
 from server.keys import DEADLINES
-from server.store import Client
 
 DEADLINES_KEY: Final = DEADLINES.at()
 

@@ -24,8 +24,9 @@ from server.bench.client import Arrivals, Http, Pacer, Watcher, bounded, percent
 from server.bench.play import choose, seat_counts
 from server.bench.procs import cpu
 from server.codec import encode
+from server.connection import connect
 from server.games import Games
-from server.store import EventStore, connect
+from server.store import EventStore
 
 API = "/api/v1"
 

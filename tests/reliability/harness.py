@@ -25,9 +25,9 @@ import httpx
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
+from server.connection import Client
+from server.connection import connect as redis_connect
 from server.embedded import EmbeddedRedis, Fsync
-from server.store import Client
-from server.store import connect as redis_connect
 from tests.support.processes import Serve, free_port
 from tests.support.replies import entries_of, fields_of, key_names
 

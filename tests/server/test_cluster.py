@@ -9,8 +9,8 @@ import httpx
 import pytest
 from redis.asyncio.cluster import RedisCluster
 
+from server.connection import connect
 from server.settings import Settings
-from server.store import connect
 from tests.server.conftest import start_server, stop_server
 from tests.support.cluster import LocalCluster
 

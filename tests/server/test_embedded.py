@@ -18,8 +18,9 @@ import pytest
 import redis
 from redis.exceptions import RedisError
 
+from server.connection import connect
 from server.embedded import DataDirLocked, EmbeddedRedis, EmbeddedRedisError
-from server.store import Appended, EventStore, Notifications, connect
+from server.store import Appended, EventStore, Notifications
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,12 +13,13 @@ import pytest
 from domain.catalog import GAMES
 from server.botqueue import BotQueue
 from server.codec import encode
+from server.connection import Client
 from server.games import Games
 from server.index import LobbyIndex
 from server.lobby import Lobby
 from server.quotas import Quotas
 from server.senders import Holder
-from server.store import Client, EventStore
+from server.store import EventStore
 
 KIND = "vilar-de-mouros"  # keeps no time: its commands may be decided on the cached table
 

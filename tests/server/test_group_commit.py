@@ -11,8 +11,9 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ResponseError
 
+from server.connection import Client, connect
 from server.senders import Holder
-from server.store import Appended, Client, Conflict, EventStore, connect
+from server.store import Appended, Conflict, EventStore
 from tests.server.test_games import a_legal_command, calls, replica, started
 from tests.support.cluster import LocalCluster
 

@@ -7,8 +7,8 @@ import asyncio
 import redis.asyncio as aioredis
 
 from projections.views import Present, SeatPresence
+from server.connection import connect
 from server.presence import PRESENCE_CHANNEL, Presence
-from server.store import connect
 
 GAME = "g1"
 

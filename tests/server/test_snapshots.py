@@ -16,13 +16,14 @@ from domain.table import SeatInfo, Table, fold
 from server import housekeeping
 from server.botqueue import BotQueue
 from server.codec import encode
+from server.connection import connect
 from server.games import Games
 from server.index import LobbyIndex
 from server.lobby import Lobby
 from server.quotas import Quotas
 from server.senders import Holder
 from server.snapshots import Envelope, Snapshots
-from server.store import EventStore, Head, connect
+from server.store import EventStore, Head
 from server.tables import Tables
 from tests.server.test_games import a_legal_command, started
 from tests.support.games import play_to_end

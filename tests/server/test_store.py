@@ -12,6 +12,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import DataError
 
+from server.connection import check_server, connect
 from server.index import LobbyIndex
 from server.store import (
     NOTIFY_CHANNEL,
@@ -23,8 +24,6 @@ from server.store import (
     Head,
     Notifications,
     StoredEvent,
-    check_server,
-    connect,
 )
 
 GAME = "g1"
