@@ -54,14 +54,20 @@ class LocalCluster:
         cli = str(Path(redis_server_executable()).with_name("redis-cli"))
         addresses = [f"127.0.0.1:{port}" for port in self.ports]
         subprocess.run([cli, "--cluster", "create", *addresses, "--cluster-yes"], check=True, capture_output=True)
+        # Every node must say the cluster is up: one that has not heard of the others yet
+        # answers a client it redirects there with CLUSTERDOWN.
         deadline = time.monotonic() + 30
-        while True:
-            info = subprocess.run([cli, "-p", str(self.ports[0]), "cluster", "info"], capture_output=True, text=True)
+        waiting = list(self.ports)
+        while waiting:
+            port = waiting[0]
+            info = subprocess.run([cli, "-p", str(port), "cluster", "info"], capture_output=True, text=True)
             if "cluster_state:ok" in info.stdout:
-                return self
+                waiting.pop(0)
+                continue
             if time.monotonic() > deadline:
-                raise RuntimeError(f"the cluster did not come up: {info.stdout}")
+                raise RuntimeError(f"the cluster did not come up on port {port}: {info.stdout}")
             time.sleep(0.1)
+        return self
 
     def stop(self) -> None:
         for node in self.nodes:
