@@ -16,6 +16,7 @@ OWNERS = {key.owner for key in KEYS}
 # ``aclose``. The bench (server/bench/) measures Redis itself, beside the server: it is not the server.
 ROOTS = {"server.app", "server.cli"}
 PROCESS = "server.embedded"  # runs the redis-server process (its ``redis`` is that process), holds no client
+CONNECTION = "server.connection"  # makes the client (``connect``) and reads the server's INFO: touches no key
 
 
 def modules() -> dict[str, ast.Module]:
@@ -70,7 +71,7 @@ def test_a_key_is_used_by_its_owner_alone() -> None:
 
 def test_only_the_owners_touch_the_redis_client() -> None:
     for name, tree in modules().items():
-        if name in OWNERS or name in ("server.keys", PROCESS):
+        if name in OWNERS or name in ("server.keys", PROCESS, CONNECTION):
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and node.attr == "redis":
