@@ -432,7 +432,10 @@ async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Browser,
         assert moves_made > 0
         assert marked, "no last move was ever marked on the table"
         assert checked_middle, "the game ended before the middle was checked"
-        assert escaped, "no partial move was ever dropped with Escape"
+        # A short deal can end before seat 0 is ever offered a move of more than one pick (seen
+        # once in CI: Itchy Feet with every module, greedy opponents): nothing to drop then. A game
+        # that ran its keyboard moves must have dropped one.
+        assert escaped or moves_made < KEYBOARD_MOVES, "no partial move was ever dropped with Escape"
         assert not errors and not watch_errors, errors + watch_errors
     finally:
         await ctx.close()
