@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import os
 import signal
@@ -21,8 +20,10 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from domain.catalog import GAMES
 from domain.engine import AnyGame
@@ -32,6 +33,7 @@ from server.auth import token_problems
 from server.botqueue import BotQueue
 from server.bots import BotAlarm, BotWorker
 from server.checks import Checks
+from server.collector import Collector
 from server.connection import check_server, connect, initialize
 from server.embedded import EmbeddedRedis, supervise
 from server.errors import STORE_DOWN, AppError, ErrorBody
@@ -42,7 +44,7 @@ from server.http import ENDPOINTS, STORE_TROUBLE, Handler, answer, healthz, read
 from server.index import LobbyIndex
 from server.leases import Leases
 from server.lobby import Lobby
-from server.logs import RequestContext
+from server.logs import RequestContext, enter_request, leave_request
 from server.metrics import Metrics, TimeRequests, scrape
 from server.openapi import document
 from server.presence import Presence, keep_dropping
@@ -143,6 +145,31 @@ def routes() -> list[BaseRoute]:
     ]
 
 
+class Ludoteca(Starlette):
+    """Starlette, with its WebSocket routes served first. A game's socket lives for hours, and each
+    layer between uvicorn and its handler (the HTTP middleware, the router, Starlette's session
+    wrappers) would stay suspended as long: 14 coroutines and their closures a socket, kept in
+    memory and traversed by every full garbage collection (docs/performance.md measures it). None
+    of them does anything for a WebSocket (the handler checks the origin and answers its own
+    errors), so a socket's route is matched here and its handler called in the request's context."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            for route in self.routes:
+                if isinstance(route, WebSocketRoute):
+                    match, child = route.matches(scope)
+                    if match is Match.FULL:
+                        scope.update(child)
+                        scope["app"] = self
+                        tokens = enter_request(scope)
+                        try:
+                            await route.endpoint(WebSocket(scope, receive, send))
+                        finally:
+                            leave_request(tokens)
+                        return
+        await super().__call__(scope, receive, send)
+
+
 def lose_store(app: Starlette) -> None:
     """The embedded Redis keeps dying: stop serving (uvicorn shuts down on SIGTERM) and say so in the
     exit code (server/serve.py)."""
@@ -238,16 +265,15 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             background(stack, housekeeping.run(service, index, leases, settings))
             if app.state.embedded is not None:  # restarted when it dies; the server stops if it keeps dying
                 background(stack, supervise(app.state.embedded, lambda: lose_store(app)))
-            # What start-up built lives as long as the process: keep it out of every future
-            # collection, so garbage-collection pauses stay short (docs/performance.md).
-            gc.collect()
-            gc.freeze()
-            # And collect the young generation every 10,000 allocations, not 700: a move makes
-            # thousands of short-lived objects (docs/performance.md measures the difference).
-            gc.set_threshold(10_000, 10, 10)
+            # What start-up built, and what outlives each full collection, is kept out of the
+            # next ones, so that their pauses stay short (server/collector.py).
+            collector = Collector(settings.gc_thaw_interval)
+            collector.start()
+            stack.callback(collector.stop)
+            background(stack, collector.thaws())
             yield
 
-    return Starlette(
+    return Ludoteca(
         routes=table,
         middleware=[
             Middleware(RequestContext),

@@ -13,7 +13,7 @@ import re
 import secrets
 import sys
 import time
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -108,9 +108,26 @@ def without_password(url: str) -> str:
     return f"{scheme}://{userinfo.split(':', 1)[0]}:***@{host}"
 
 
+Tokens = tuple[Token[str | None], Token[str | None]]
+
+
+def enter_request(scope: Scope) -> Tokens:
+    """Set the request id (the client's ``X-Request-Id`` when sane, else a new one) and the game id
+    of the path for every log line the request causes; :func:`leave_request` resets them."""
+    asked = dict(scope["headers"]).get(b"x-request-id", b"").decode("latin-1")
+    rid = asked if CLIENT_REQUEST_ID.match(asked) else f"{_PROCESS}-{next(_REQUESTS):x}"
+    match = GAME_IN_PATH.match(scope["path"])
+    return request_id.set(rid), game_id.set(match.group(1) if match else None)
+
+
+def leave_request(tokens: Tokens) -> None:
+    request_id.reset(tokens[0])
+    game_id.reset(tokens[1])
+
+
 class RequestContext:
-    """ASGI middleware: a request id (the client's ``X-Request-Id`` when sane, else a new one)
-    and the game id of the path, for every log line the request causes; the id is echoed back."""
+    """ASGI middleware: the request's context for its log lines (:func:`enter_request`); an HTTP
+    answer echoes the request id."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -119,19 +136,20 @@ class RequestContext:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        asked = dict(scope["headers"]).get(b"x-request-id", b"").decode("latin-1")
-        rid = asked if CLIENT_REQUEST_ID.match(asked) else f"{_PROCESS}-{next(_REQUESTS):x}"
-        match = GAME_IN_PATH.match(scope["path"])
-        tokens = request_id.set(rid), game_id.set(match.group(1) if match else None)
-
-        async def send_with_id(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), (b"x-request-id", rid.encode())]
-            await send(message)
-
+        tokens = enter_request(scope)
         try:
-            # A WebSocket answers no headers after its upgrade: no wrapper to keep for its life.
-            await self.app(scope, receive, send_with_id if scope["type"] == "http" else send)
+            if scope["type"] == "http":
+                await self.app(scope, receive, _with_request_id(send, request_id.get() or ""))
+            else:  # a WebSocket answers no headers after its upgrade: no wrapper to keep for its life
+                await self.app(scope, receive, send)
         finally:
-            request_id.reset(tokens[0])
-            game_id.reset(tokens[1])
+            leave_request(tokens)
+
+
+def _with_request_id(send: Send, rid: str) -> Send:
+    async def send_with_id(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", []), (b"x-request-id", rid.encode())]
+        await send(message)
+
+    return send_with_id

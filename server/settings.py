@@ -52,6 +52,7 @@ class Settings:
     bot_delay_ms: int = 300  # a bot's think time before it moves, so people can follow (0 in tests)
     rematch_grace: float = 600.0  # seconds a rematch keeps its people's seats for them
     drop_after: float = 0.0  # seconds a seat's sockets may stay away before a bot takes it over (0: never)
+    gc_thaw_interval: float = 3600.0  # seconds between full garbage collections of everything (0: never)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -117,4 +118,5 @@ class Settings:
             rematch_grace=decimal("REMATCH_GRACE", default.rematch_grace),
             drop_after=decimal("DROP_AFTER", default.drop_after),
             bot_delay_ms=whole("BOT_DELAY_MS", default.bot_delay_ms),
+            gc_thaw_interval=decimal("GC_THAW_INTERVAL", default.gc_thaw_interval),
         )

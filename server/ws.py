@@ -22,6 +22,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Annotated, Any
 
 import msgspec
@@ -35,7 +36,7 @@ from server.answers import ErrorMessage, socket_error
 from server.checks import Checks
 from server.codec import encode
 from server.errors import BAD_JSON, STORE_DOWN, AppError, Invalid, TooMany, malformed
-from server.feeds import RESET, SLOW, Feeds, Reset, Subscriber
+from server.feeds import RESET, SLOW, Feed, Feeds, Reset, Subscriber
 from server.games import Games, Seated
 from server.http import Picks, client_address, origin_allowed
 from server.metrics import Metrics
@@ -162,26 +163,16 @@ async def serve_socket(websocket: WebSocket) -> None:
             await send(websocket, socket_error(Invalid("malformed", "Say hello first.", {"field": "type"})))
             await websocket.close(CLOSE_POLICY, "say hello first")
         return
-    try:
-        at = await games.seated(game_id, hello.token)
-        sub = Subscriber(at.seat, settings.ws_queue, hello.presence)
-        feed_, table = await feeds.subscribe(game_id, sub)
-    except AppError as exc:
-        await send(websocket, socket_error(exc))
-        await websocket.close(CLOSE_DENIED, exc.code)
+    joined = await join(websocket, games, feeds, game_id, hello)
+    if joined is None:
         return
-    except RedisError:
-        await send(websocket, socket_error(STORE_DOWN))
-        await websocket.close(1011, "store unavailable")
-        return
-    sender = Sender(websocket, sub)
-    sender.start(lambda: opening(websocket, games.tables, feeds.checks, sub.viewer, at.game, game_id, table, hello))
+    feed_, sub, sender = joined
     close: tuple[int, str] | None = None
     presence: Presence = app.state.presence
     conn: str | None = None
     try:
         with contextlib.suppress(RedisError):  # who is at the table is a courtesy: never worth a socket
-            conn = await presence.arrive(game_id, at.seat, await games.store.now_ms())
+            conn = await presence.arrive(game_id, sub.viewer, await games.store.now_ms())
         close = await receive_loop(websocket, games, game_id, sub)
     finally:
         feeds.unsubscribe(feed_, sub)
@@ -192,6 +183,29 @@ async def serve_socket(websocket: WebSocket) -> None:
     if close is not None:
         with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
             await websocket.close(*close)
+
+
+async def join(
+    websocket: WebSocket, games: Games, feeds: Feeds, game_id: str, hello: Hello
+) -> tuple[Feed, Subscriber, Sender] | None:
+    """Seat the hello's token and subscribe the socket to the game's feed, its opening under way;
+    ``None`` if refused (said and closed). The table the opening starts from is not kept: the
+    socket's coroutine lives for hours, and would hold an old state of the game for all of them."""
+    try:
+        at = await games.seated(game_id, hello.token)
+        sub = Subscriber(at.seat, websocket.app.state.settings.ws_queue, hello.presence)
+        feed_, table = await feeds.subscribe(game_id, sub)
+    except AppError as exc:
+        await send(websocket, socket_error(exc))
+        await websocket.close(CLOSE_DENIED, exc.code)
+        return None
+    except RedisError:
+        await send(websocket, socket_error(STORE_DOWN))
+        await websocket.close(1011, "store unavailable")
+        return None
+    sender = Sender(websocket, sub)
+    sender.start(partial(opening, websocket, games.tables, feeds.checks, sub.viewer, at.game, game_id, table, hello))
+    return feed_, sub, sender
 
 
 async def receive(websocket: WebSocket, limit: int) -> bytes | None:

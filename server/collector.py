@@ -1,0 +1,68 @@
+"""The garbage collector's policy for a server that holds thousands of sockets for hours.
+
+CPython's full collection walks every tracked object while nothing else runs: here about 1 us an
+object, 350 to 700 ms at 1,000 to 1,500 tables of four sockets (docs/performance.md, "Garbage
+collection"), a stall every seat feels. So what start-up built is frozen (``gc.freeze``: kept out
+of every later collection), and so are the survivors of each full collection: the next one walks
+only what has lived since. Frozen objects still die as soon as nothing refers to them; only garbage
+in reference cycles among them waits, until every ``thaw_every`` seconds everything is unfrozen and
+collected once (a single pause of the old length, then frozen again). The young generation is
+collected every 10,000 allocations, not 700: a move makes thousands of short-lived objects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import time
+from typing import Any
+
+log = logging.getLogger("ludoteca.collector")
+
+YOUNG_THRESHOLD = (10_000, 10, 10)
+
+
+class Collector:
+    """Installed by :meth:`start` on the running loop, removed by :meth:`stop`; :meth:`thaws` runs
+    the periodic full look (``thaw_every`` 0: never, the survivors stay frozen)."""
+
+    def __init__(self, thaw_every: float) -> None:
+        self.thaw_every = thaw_every
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.previous = gc.get_threshold()
+
+    def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        gc.collect()
+        gc.freeze()
+        self.previous = gc.get_threshold()
+        gc.set_threshold(*YOUNG_THRESHOLD)
+        gc.callbacks.append(self.collected)
+
+    def stop(self) -> None:
+        if self.collected in gc.callbacks:
+            gc.callbacks.remove(self.collected)
+        gc.set_threshold(*self.previous)
+        self.loop = None
+
+    def collected(self, phase: str, info: dict[str, Any]) -> None:
+        # Called inside the collector, maybe on a worker thread: freeze once it is done, on the loop.
+        loop = self.loop
+        if phase == "stop" and info["generation"] == 2 and loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(gc.freeze)
+
+    def thaw(self) -> float:
+        """Unfreeze, collect everything, freeze the survivors again; the pause, in seconds."""
+        started = time.perf_counter()
+        gc.unfreeze()
+        gc.collect()  # its callback freezes the survivors on the loop's next turn
+        return time.perf_counter() - started
+
+    async def thaws(self) -> None:
+        if self.thaw_every <= 0:
+            return
+        while True:
+            await asyncio.sleep(self.thaw_every)
+            pause = self.thaw()
+            log.info("collected every object once: a pause of %.0f ms", pause * 1000)

@@ -1,0 +1,96 @@
+"""The garbage collector's policy: survivors of a full collection are frozen, a thaw collects the
+cycles among them, and stopping gives the process its collector back as it was."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from server.collector import YOUNG_THRESHOLD, Collector
+
+
+class Node:
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def cycle() -> Node:
+    """Two objects that refer to each other: once dropped, garbage only a collection finds."""
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return a
+
+
+@pytest.fixture
+def thawed() -> Iterator[None]:
+    gc.unfreeze()
+    yield
+    gc.unfreeze()
+
+
+async def test_the_survivors_of_a_full_collection_are_frozen_on_the_loops_next_turn(thawed: None) -> None:
+    collector = Collector(thaw_every=0)
+    collector.start()
+    try:
+        kept = [Node() for _ in range(100)]
+        gc.collect()
+        assert any(o is kept for o in gc.get_objects())  # not yet: the freeze waits for the loop
+        await asyncio.sleep(0)
+        assert not any(o is kept for o in gc.get_objects())
+        assert gc.get_freeze_count() > len(kept)
+    finally:
+        collector.stop()
+
+
+async def test_a_cycle_frozen_while_alive_is_collected_by_the_next_thaw(thawed: None) -> None:
+    collector = Collector(thaw_every=0)
+    collector.start()
+    try:
+        alive = cycle()
+        ref = weakref.ref(alive)
+        gc.collect()
+        await asyncio.sleep(0)  # frozen while alive
+        del alive
+        gc.collect()
+        assert ref() is not None  # a frozen cycle waits
+        pause = collector.thaw()
+        assert ref() is None
+        assert pause >= 0
+        await asyncio.sleep(0)
+        assert gc.get_freeze_count() > 0  # the thaw's survivors are frozen again
+    finally:
+        collector.stop()
+
+
+async def test_the_young_generation_is_collected_less_often_until_the_collector_stops(thawed: None) -> None:
+    before = gc.get_threshold()
+    collector = Collector(thaw_every=0)
+    collector.start()
+    assert gc.get_threshold() == YOUNG_THRESHOLD
+    assert collector.collected in gc.callbacks
+    collector.stop()
+    assert gc.get_threshold() == before
+    assert collector.collected not in gc.callbacks
+
+
+async def test_thaws_run_on_their_interval(thawed: None) -> None:
+    collector = Collector(thaw_every=0.01)
+    collector.start()
+    try:
+        alive = cycle()
+        ref = weakref.ref(alive)
+        gc.collect()
+        await asyncio.sleep(0)
+        del alive
+        gc.collect()
+        assert ref() is not None
+        thawing = asyncio.create_task(collector.thaws())
+        await asyncio.sleep(0.1)
+        thawing.cancel()
+        assert ref() is None
+    finally:
+        collector.stop()
