@@ -41,9 +41,11 @@ class Collector:
         gc.callbacks.append(self.collected)
 
     def stop(self) -> None:
+        """Give the process its collector back as it was (a test process starts many servers)."""
         if self.collected in gc.callbacks:
             gc.callbacks.remove(self.collected)
         gc.set_threshold(*self.previous)
+        gc.unfreeze()
         self.loop = None
 
     def collected(self, phase: str, info: dict[str, Any]) -> None:

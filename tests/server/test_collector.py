@@ -66,15 +66,17 @@ async def test_a_cycle_frozen_while_alive_is_collected_by_the_next_thaw(thawed: 
         collector.stop()
 
 
-async def test_the_young_generation_is_collected_less_often_until_the_collector_stops(thawed: None) -> None:
+async def test_stopping_gives_back_the_threshold_the_callbacks_and_the_frozen_objects(thawed: None) -> None:
     before = gc.get_threshold()
     collector = Collector(thaw_every=0)
     collector.start()
     assert gc.get_threshold() == YOUNG_THRESHOLD
     assert collector.collected in gc.callbacks
+    assert gc.get_freeze_count() > 0
     collector.stop()
     assert gc.get_threshold() == before
     assert collector.collected not in gc.callbacks
+    assert gc.get_freeze_count() == 0
 
 
 async def test_thaws_run_on_their_interval(thawed: None) -> None:

@@ -128,6 +128,29 @@ async def test_an_idle_socket_holds_no_sender_task_and_a_command_wakes_every_sen
         await ws.close()
 
 
+def awaiting(task: asyncio.Task[Any]) -> list[str]:
+    """The coroutines a task is suspended in, outermost first."""
+    chain: list[str] = []
+    coro: Any = task.get_coro()
+    while coro is not None:
+        chain.append(getattr(coro, "__qualname__", type(coro).__name__))
+        coro = getattr(coro, "cr_await", None)
+    return chain
+
+
+async def test_a_socket_waits_in_its_handler_with_no_http_layer_suspended_around_it(server: Running) -> None:
+    # A socket lives for hours, and each layer between uvicorn and its handler (the middleware,
+    # the router) would stay suspended as long: memory, and objects every full collection walks.
+    game_id, tokens = await server.started(2)
+    async with await hello(server, game_id, tokens[0]) as ws:
+        await receive(ws)
+        await asyncio.sleep(0.05)
+        chains = [c for c in map(awaiting, asyncio.all_tasks()) if "game_socket" in c]
+        assert len(chains) == 1
+        outermost = ["WebSocketsSansIOProtocol.run_asgi", "Ludoteca.__call__", "game_socket", "serve_socket"]
+        assert chains[0][:4] == outermost
+
+
 async def test_updates_carry_the_status_and_once_finished_the_outcome(server: Running) -> None:
     game_id, tokens = await server.started(2)
     async with await hello(server, game_id, None) as ws:
