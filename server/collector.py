@@ -6,8 +6,13 @@ collection"), a stall every seat feels. So what start-up built is frozen (``gc.f
 of every later collection), and so are the survivors of each full collection: the next one walks
 only what has lived since. Frozen objects still die as soon as nothing refers to them; only garbage
 in reference cycles among them waits, until every ``thaw_every`` seconds everything is unfrozen and
-collected once (a single pause of the old length, then frozen again). The young generation is
-collected every 10,000 allocations, not 700: a move makes thousands of short-lived objects.
+collected once (a single pause of the old length, then frozen again).
+
+The thresholds: the young generation is collected every 10,000 allocations, not 700 (a move
+makes thousands of short-lived objects); a full collection runs after every second collection
+of the middle generation, not every eleventh, because with the old objects frozen it walks only
+what those promoted: a pause the size of a middle one, where waiting for eleven let a table's
+worth of growth pile up into one of 500 ms (docs/performance.md measures both).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Any
 
 log = logging.getLogger("ludoteca.collector")
 
-YOUNG_THRESHOLD = (10_000, 10, 10)
+THRESHOLDS = (10_000, 10, 1)
 
 
 class Collector:
@@ -37,7 +42,7 @@ class Collector:
         gc.collect()
         gc.freeze()
         self.previous = gc.get_threshold()
-        gc.set_threshold(*YOUNG_THRESHOLD)
+        gc.set_threshold(*THRESHOLDS)
         gc.callbacks.append(self.collected)
 
     def stop(self) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from server.collector import YOUNG_THRESHOLD, Collector
+from server.collector import THRESHOLDS, Collector
 
 
 class Node:
@@ -70,7 +70,7 @@ async def test_stopping_gives_back_the_threshold_the_callbacks_and_the_frozen_ob
     before = gc.get_threshold()
     collector = Collector(thaw_every=0)
     collector.start()
-    assert gc.get_threshold() == YOUNG_THRESHOLD
+    assert gc.get_threshold() == THRESHOLDS
     assert collector.collected in gc.callbacks
     assert gc.get_freeze_count() > 0
     collector.stop()
