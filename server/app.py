@@ -148,26 +148,32 @@ def routes() -> list[BaseRoute]:
 class Ludoteca(Starlette):
     """Starlette, with its WebSocket routes served first. A game's socket lives for hours, and each
     layer between uvicorn and its handler (the HTTP middleware, the router, Starlette's session
-    wrappers) would stay suspended as long: 14 coroutines and their closures a socket, kept in
+    wrappers) would stay suspended as long: 13 coroutines and their closures a socket, kept in
     memory and traversed by every full garbage collection (docs/performance.md measures it). None
     of them does anything for a WebSocket (the handler checks the origin and answers its own
     errors), so a socket's route is matched here and its handler called in the request's context."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            for route in self.routes:
-                if isinstance(route, WebSocketRoute):
-                    match, child = route.matches(scope)
-                    if match is Match.FULL:
-                        scope.update(child)
-                        scope["app"] = self
-                        tokens = enter_request(scope)
-                        try:
-                            await route.endpoint(WebSocket(scope, receive, send))
-                        finally:
-                            leave_request(tokens)
-                        return
-        await super().__call__(scope, receive, send)
+        route = self.socket_route(scope) if scope["type"] == "websocket" else None
+        if route is None:
+            await super().__call__(scope, receive, send)
+            return
+        scope["app"] = self
+        tokens = enter_request(scope)
+        try:
+            await route.endpoint(WebSocket(scope, receive, send))
+        finally:
+            leave_request(tokens)
+
+    def socket_route(self, scope: Scope) -> WebSocketRoute | None:
+        """The WebSocket route that matches ``scope``, its path parameters put in ``scope``."""
+        for route in self.routes:
+            if isinstance(route, WebSocketRoute):
+                match, child = route.matches(scope)
+                if match is Match.FULL:
+                    scope.update(child)
+                    return route
+        return None
 
 
 def lose_store(app: Starlette) -> None:

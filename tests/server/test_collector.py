@@ -18,11 +18,17 @@ class Node:
         self.other: Node | None = None
 
 
-def cycle() -> Node:
-    """Two objects that refer to each other: once dropped, garbage only a collection finds."""
+async def frozen_cycle() -> weakref.ref[Node]:
+    """Two objects that refer to each other, frozen while alive, then dropped: garbage only a
+    collection of the frozen finds (a running collector's callback freezes on the loop's turn)."""
     a, b = Node(), Node()
     a.other, b.other = b, a
-    return a
+    ref = weakref.ref(a)
+    gc.collect()
+    await asyncio.sleep(0)
+    del a, b
+    gc.collect()
+    return ref
 
 
 @pytest.fixture
@@ -50,12 +56,7 @@ async def test_a_cycle_frozen_while_alive_is_collected_by_the_next_thaw(thawed: 
     collector = Collector(thaw_every=0)
     collector.start()
     try:
-        alive = cycle()
-        ref = weakref.ref(alive)
-        gc.collect()
-        await asyncio.sleep(0)  # frozen while alive
-        del alive
-        gc.collect()
+        ref = await frozen_cycle()
         assert ref() is not None  # a frozen cycle waits
         pause = collector.thaw()
         assert ref() is None
@@ -83,12 +84,7 @@ async def test_thaws_run_on_their_interval(thawed: None) -> None:
     collector = Collector(thaw_every=0.01)
     collector.start()
     try:
-        alive = cycle()
-        ref = weakref.ref(alive)
-        gc.collect()
-        await asyncio.sleep(0)
-        del alive
-        gc.collect()
+        ref = await frozen_cycle()
         assert ref() is not None
         thawing = asyncio.create_task(collector.thaws())
         await asyncio.sleep(0.1)
