@@ -31,7 +31,12 @@ POINTS = 4  # moments of each game at which every command is tried
 
 @pytest.fixture(scope="module")
 def serve_url() -> Iterator[tuple[str, str]]:
-    with own_redis("everysec") as redis, replicas(redis.url, 1) as (serve,):
+    # Every other seat's token sends each of the awaited seat's commands as fast as the server
+    # answers: a seat's rate limit (tests/security/test_rest_rate.py) would answer 429 first.
+    with (
+        own_redis("everysec") as redis,
+        replicas(redis.url, 1, LUDOTECA_WS_RATE="10000", LUDOTECA_WS_BURST="10000") as (serve,),
+    ):
         yield serve.url, redis.url
 
 
