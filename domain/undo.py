@@ -79,7 +79,11 @@ def _changed(before: Any, after: Any) -> list[Any]:
     the field or list item: a moved tourist is one changed field, not every seat's strings."""
     if isinstance(after, msgspec.Struct) and type(before) is type(after):
         pairs = [(getattr(before, f), getattr(after, f)) for f in after.__struct_fields__]
-    elif isinstance(after, list) and isinstance(before, list) and len(before) == len(after):
+    elif isinstance(after, list) and isinstance(before, list):
+        if len(before) != len(after):
+            # A list that grew or shrank (a card drawn into the hand): its items that were there
+            # before showed all they hold already, so only the others can show something new.
+            return [item for item in after if item not in before]
         pairs = list(zip(before, after, strict=True))
     else:
         return [after]

@@ -26,6 +26,7 @@ from server.app import create_app, version
 from server.auth import token_problems
 from server.guard import guarded
 from server.settings import Settings
+from server.wsprotocol import LeanWebSocketProtocol
 
 # Exit codes (docs/operations.md)
 EXIT_PORT_TAKEN = 3
@@ -128,9 +129,9 @@ def server_config(app: Any, settings: Settings, **overrides: Any) -> uvicorn.Con
         # believe any client on loopback): quotas count against an address nobody can choose.
         "proxy_headers": bool(settings.trusted_proxies),
         "forwarded_allow_ips": list(settings.trusted_proxies),
-        # What ws="auto" picks when websockets is installed, named so it cannot drift: the legacy
-        # ws="websockets" holds 3 tasks a socket (about 7.5 KiB more per idle socket, docs/performance.md).
-        "ws": "websockets-sansio",
+        # uvicorn's sans-I/O protocol (the legacy ws="websockets" holds 3 tasks a socket, about 7.5 KiB
+        # more per idle socket), holding less while idle (server/wsprotocol.py, docs/performance.md).
+        "ws": LeanWebSocketProtocol,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
         # uvicorn's own cap (16 MiB by default) would buffer that much before our check closes with 1009.

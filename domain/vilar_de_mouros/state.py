@@ -40,7 +40,12 @@ def target(state: State) -> int:
 
 
 def bonus_count(state: State, seat: int) -> int:
-    return len(BONUS_CARDS.keys() & state.personal[seat])  # card ids are unique: a set's size counts them
+    return bonus_in(state.personal[seat])
+
+
+def bonus_in(personal: tuple[str, ...]) -> int:
+    """The bonus cards of a personal area."""
+    return len(BONUS_CARDS.keys() & personal)  # card ids are unique: a set's size counts them
 
 
 def turns_left(state: State, seat: int) -> int:

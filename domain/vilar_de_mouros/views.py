@@ -13,9 +13,10 @@ from typing import Any
 import msgspec
 
 from domain.engine import FULL, Awaited, Viewer
+from domain.vilar_de_mouros.cards import TARGET
 from domain.vilar_de_mouros.events import BonusDeckShuffled, CardDrawn, CardsDealt, DeckShuffled, Event
 from domain.vilar_de_mouros.rules import awaited
-from domain.vilar_de_mouros.state import State, bonus_count, turns_left
+from domain.vilar_de_mouros.state import State, bonus_in
 from domain.visibility import Rule, redactor, secret, seen_by
 
 
@@ -46,16 +47,19 @@ class VilarView(msgspec.Struct, kw_only=True, tag="vilar-de-mouros", tag_field="
 
 def view(state: State, viewer: Viewer) -> VilarView:
     everything = viewer == FULL or state.phase == "over"
+    target = TARGET[state.players]
+    # Built straight from the state's tuples, not by helpers asked per seat: the feeds render a
+    # view for every seat on every move, so this is one of the server's busiest functions.
     seats = [
         SeatView(
             seat=seat,
-            hand_count=len(state.hands[seat]),
-            hand=list(state.hands[seat]) if everything or viewer == seat else None,
-            personal=list(state.personal[seat]),
-            bonus_cards=bonus_count(state, seat),
-            turns_left=turns_left(state, seat),
+            hand_count=len(hand),
+            hand=list(hand) if everything or viewer == seat else None,
+            personal=list(personal),
+            bonus_cards=bonus_in(personal),
+            turns_left=target - len(personal),  # each turn adds one card (state.turns_left)
         )
-        for seat in range(state.players)
+        for seat, (hand, personal) in enumerate(zip(state.hands, state.personal, strict=True))
     ]
     return VilarView(
         players=state.players,

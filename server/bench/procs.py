@@ -19,13 +19,14 @@ from pathlib import Path
 from typing import IO
 
 from server.settings import Settings
+from server.wsprotocol import LeanWebSocketProtocol
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # The uvicorn settings `ludoteca serve` runs with (server/cli.py), for every server under test.
 UVICORN: dict[str, object] = {
     "log_level": "warning",
-    "ws": "websockets-sansio",
+    "ws": LeanWebSocketProtocol,
     "ws_ping_interval": 20.0,
     "ws_max_size": Settings().ws_max_message,
     "ws_ping_timeout": 20.0,

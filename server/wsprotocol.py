@@ -1,0 +1,128 @@
+"""uvicorn's sans-I/O WebSocket protocol, holding less while a socket is idle.
+
+Most of Ludoteca's sockets wait for hours between messages, so what each one holds while it
+waits is what sizes a replica (docs/operations.md). uvicorn's protocol holds three things an
+idle socket does not need:
+
+- its inbox of ASGI events is an ``asyncio.Queue``: three deques and an ``Event`` with a
+  fourth, about 3 KiB, for a queue that is empty nearly always. :class:`Inbox` makes its
+  deque when an event comes and drops it once drained;
+- its ``writable`` flag is an ``asyncio.Event``, with a deque of its own (0.8 KiB) though
+  a send waits on it only while the client reads too slowly: a :class:`Flag` makes none;
+- it keeps the handshake's request for the socket's life (its headers, about 1.5 KiB): the
+  scope has copied what the application reads of it.
+
+Nothing else changes: the same frames, limits, pings and closes (tests/server/test_wsprotocol.py
+checks what each socket holds, so that a uvicorn release that renames these attributes is noticed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+
+class Waiting:
+    """Tasks waiting to be woken, held in a list made only when one waits."""
+
+    __slots__ = ("waiters",)
+
+    def __init__(self) -> None:
+        self.waiters: list[asyncio.Future[None]] | None = None
+
+    async def sleep(self) -> None:
+        """Wait until the next :meth:`wake` (the caller looks again at what it waits for)."""
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self.waiters is None:
+            self.waiters = []
+        self.waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if self.waiters is not None and waiter in self.waiters:
+                self.waiters.remove(waiter)
+                if not self.waiters:
+                    self.waiters = None
+
+    def wake(self) -> None:
+        waiters, self.waiters = self.waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+
+class Inbox(Waiting):
+    """What uvicorn's protocol uses of ``asyncio.Queue`` (``put_nowait``, ``get``, ``empty``),
+    with nothing allocated while it is empty and nobody waits."""
+
+    __slots__ = ("items",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.items: collections.deque[Any] | None = None
+
+    def empty(self) -> bool:
+        return not self.items
+
+    def qsize(self) -> int:
+        return len(self.items) if self.items is not None else 0
+
+    def put_nowait(self, item: Any) -> None:
+        if self.items is None:
+            self.items = collections.deque()
+        self.items.append(item)
+        self.wake()
+
+    async def get(self) -> Any:
+        # Every waiter is woken by a put and looks again: one that was cancelled meanwhile
+        # leaves the item to the others, as asyncio.Queue's getters do.
+        while not self.items:
+            await self.sleep()
+        assert self.items is not None
+        item = self.items.popleft()
+        if not self.items:
+            self.items = None
+        return item
+
+
+class Flag(Waiting):
+    """What uvicorn's protocol uses of ``asyncio.Event`` (``set``, ``clear``, ``is_set``, ``wait``)
+    for its ``writable`` flag, with no deque while nobody waits."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.value = False
+
+    def is_set(self) -> bool:
+        return self.value
+
+    def set(self) -> None:
+        self.value = True
+        self.wake()
+
+    def clear(self) -> None:
+        self.value = False
+
+    async def wait(self) -> bool:
+        while not self.value:
+            await self.sleep()
+        return True
+
+
+class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
+    """``ws="websockets-sansio"`` with an :class:`Inbox`, a :class:`Flag` and without the kept handshake request."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Flag()  # type: ignore[assignment]
+        self.writable.set()
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        self.request = None  # type: ignore[assignment]  # the scope holds its path and headers; uvicorn reads it no more

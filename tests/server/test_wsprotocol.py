@@ -1,0 +1,89 @@
+"""The WebSocket protocol the server runs (server/wsprotocol.py): uvicorn's, holding less while idle."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import redis.asyncio as aioredis
+from websockets.asyncio.client import connect
+
+from server.settings import Settings
+from server.wsprotocol import Flag, Inbox, LeanWebSocketProtocol
+from tests.server.conftest import ADMIN, NO_QUOTAS, start_server, stop_server
+
+
+async def test_an_inbox_hands_each_event_once_in_order_and_holds_nothing_once_drained() -> None:
+    inbox = Inbox()
+    assert inbox.empty() and inbox.qsize() == 0
+    inbox.put_nowait("a")
+    inbox.put_nowait("b")
+    assert inbox.qsize() == 2
+    assert [await inbox.get(), await inbox.get()] == ["a", "b"]
+    assert inbox.empty() and inbox.items is None and inbox.waiters is None
+
+
+async def test_a_waiting_get_wakes_on_the_next_event() -> None:
+    inbox = Inbox()
+    waiting = asyncio.create_task(inbox.get())
+    await asyncio.sleep(0)
+    assert inbox.waiters is not None and len(inbox.waiters) == 1
+    inbox.put_nowait({"type": "websocket.connect"})
+    assert await asyncio.wait_for(waiting, 1) == {"type": "websocket.connect"}
+    assert inbox.waiters is None and inbox.items is None
+
+
+async def test_a_get_cancelled_while_waiting_leaves_the_event_to_the_next_get() -> None:
+    inbox = Inbox()
+    first = asyncio.create_task(inbox.get())
+    await asyncio.sleep(0)
+    first.cancel()
+    await asyncio.gather(first, return_exceptions=True)
+    assert inbox.waiters is None
+    inbox.put_nowait("x")
+    assert await asyncio.wait_for(inbox.get(), 1) == "x"
+
+
+async def test_an_idle_socket_holds_no_asyncio_queue_and_no_handshake_request(
+    redis: aioredis.Redis, redis_url: str
+) -> None:
+    """What the server's sockets hold while they wait (a uvicorn release renaming what
+    LeanWebSocketProtocol replaces would make this fail, not silently hold more)."""
+    server, task, _, port = await start_server(Settings(redis_url=redis_url, admin_token=ADMIN, **NO_QUOTAS))
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            created = await http.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 2})
+        game_id = created.json()["game_id"]
+        async with connect(f"ws://127.0.0.1:{port}/api/v1/games/{game_id}/ws") as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            first = json.loads(await ws.recv())
+            assert first["type"] == "update"
+            sockets = [c for c in server.server_state.connections if isinstance(c, LeanWebSocketProtocol)]
+            assert len(sockets) == 1
+            (socket,) = sockets
+            assert isinstance(socket.queue, Inbox) and socket.queue.items is None
+            assert socket.request is None
+            assert isinstance(socket.writable, Flag) and socket.writable.is_set() and socket.writable.waiters is None
+            assert not any(isinstance(value, asyncio.Queue) for value in vars(socket).values())
+    finally:
+        await stop_server(server, task)
+
+
+async def test_a_flag_wakes_every_waiter_when_set_and_holds_nothing_while_nobody_waits() -> None:
+    flag = Flag()
+    assert not flag.is_set() and flag.waiters is None
+    waiting = [asyncio.create_task(flag.wait()) for _ in range(2)]
+    await asyncio.sleep(0)
+    flag.set()
+    assert await asyncio.wait_for(asyncio.gather(*waiting), 1) == [True, True]
+    assert flag.is_set() and flag.waiters is None
+    flag.clear()
+    assert not flag.is_set()
+    woken, _ = await asyncio.wait_for(asyncio.gather(flag.wait(), set_soon(flag)), 1)
+    assert woken is True
+
+
+async def set_soon(flag: Flag) -> None:
+    await asyncio.sleep(0.01)
+    flag.set()
