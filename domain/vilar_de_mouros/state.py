@@ -45,7 +45,10 @@ def bonus_count(state: State, seat: int) -> int:
 
 def bonus_in(personal: tuple[str, ...]) -> int:
     """The bonus cards of a personal area."""
-    return len(BONUS_CARDS.keys() & personal)  # card ids are unique: a set's size counts them
+    return len(BONUS_IDS & personal)  # card ids are unique: a set's size counts them
+
+
+BONUS_IDS = BONUS_CARDS.keys()
 
 
 def turns_left(state: State, seat: int) -> int:

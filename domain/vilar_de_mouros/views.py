@@ -16,7 +16,7 @@ from domain.engine import FULL, Awaited, Viewer
 from domain.vilar_de_mouros.cards import TARGET
 from domain.vilar_de_mouros.events import BonusDeckShuffled, CardDrawn, CardsDealt, DeckShuffled, Event
 from domain.vilar_de_mouros.rules import awaited
-from domain.vilar_de_mouros.state import State, bonus_in
+from domain.vilar_de_mouros.state import BONUS_IDS, State
 from domain.visibility import Rule, redactor, secret, seen_by
 
 
@@ -56,7 +56,7 @@ def view(state: State, viewer: Viewer) -> VilarView:
             hand_count=len(hand),
             hand=list(hand) if everything or viewer == seat else None,
             personal=list(personal),
-            bonus_cards=bonus_in(personal),
+            bonus_cards=len(BONUS_IDS & personal),  # state.bonus_in, without a call a seat
             turns_left=target - len(personal),  # each turn adds one card (state.turns_left)
         )
         for seat, (hand, personal) in enumerate(zip(state.hands, state.personal, strict=True))
