@@ -189,7 +189,9 @@ class Games:
         self.rates = rates
         self.metrics = metrics
         self.command_retries = command_retries
-        self.rng = random.SystemRandom()
+        # Deals and shuffles draw from the operating system, never a seed (a test that plays a
+        # random game of a known length swaps in a seeded generator: tests/server/conftest.py).
+        self.rng: random.Random = random.SystemRandom()
 
     async def load(self, game_id: str) -> tuple[AnyGame, Table]:
         """The game's table, caught up with its stream."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import random
 from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +47,12 @@ class Running:
     @property
     def ws_url(self) -> str:
         return self.url.replace("http://", "ws://")
+
+    def deal_from(self, seed: str) -> None:
+        """Deal and shuffle from a seeded generator from now on (the server draws from the operating
+        system): with seeded players too, a random game then plays the same way, and takes as long,
+        on every run."""
+        self.app.state.games.rng = random.Random(seed)
 
     async def create(self, players: int = 2, game: str = "vilar-de-mouros", **options: Any) -> str:
         r = await self.http.post("/api/v1/games", json={"game": game, "players": players, "options": options})
@@ -107,9 +114,9 @@ async def stop_server(server: uvicorn.Server, task: asyncio.Task[None]) -> None:
 
 
 @contextlib.asynccontextmanager
-async def running(settings: Settings) -> AsyncIterator[Running]:
+async def running(settings: Settings, games: Mapping[str, AnyGame] = GAMES) -> AsyncIterator[Running]:
     """A server with ``settings`` and an HTTP client for it, until the block ends."""
-    srv, task, app, port = await start_server(settings)
+    srv, task, app, port = await start_server(settings, games)
     url = f"http://127.0.0.1:{port}"
     async with httpx.AsyncClient(base_url=url, timeout=10) as http:
         yield Running(url, app, http)

@@ -54,7 +54,7 @@ class ItchyBot:
     def seen(self, view: dict[str, Any], seat: int) -> Seen:
         me = view["seats"][seat]
         country = me["country"] if me["country"] is not None else view["centre"]
-        return Seen(tuple(me["hand"]), tuple(view["discard"]), country, self.postcards)
+        return Seen(tuple(me["hand"]), tuple(view["discard"]), country, self.postcards, view["deck_count"])
 
     async def move(self, server: Running, game_id: str, token: str, seat: int) -> Command | None:
         """A complete command for ``seat`` (None: it has no move now)."""

@@ -116,6 +116,7 @@ async def test_three_seats_connected_at_once_each_see_every_version_of_a_whole_g
     every third round's command goes over the acting seat's socket (acked with its id), the rest
     over HTTP; each socket receives every version from 1 to the last exactly once, in order, sees
     the cards it draws and never another seat's, and ends on a finished view."""
+    server.deal_from("three-sockets")
     game_id, tokens = await new_game(server, 3)
     sockets = []
     for token in tokens:
@@ -170,6 +171,7 @@ async def test_a_game_with_all_five_expansions_runs_to_a_winner_over_the_api(ser
     """events, special objects, forbidden objects, postcards and characters together: the seeded
     bot (tests/server/itchy_bot.py) plays awaited seats to a winner, each move built pick by pick
     among the options the server offers."""
+    server.deal_from(f"all-five/{players}")
     game_id, tokens = await new_game(server, players, **ALL_FIVE)
     sent = await play(server, game_id, tokens, ItchyBot(f"all-five/{players}", postcards=True), MAX_COMMANDS)
     final = await table(server, game_id)

@@ -113,7 +113,13 @@ def types(state: State, seat: int) -> list[object]:
 def seen_by(state: State, seat: int) -> Seen:
     """What the test player (player.py) leans on: what this seat sees."""
     country = destination(state, seat) if state.own else None
-    return Seen(hand=state.hands[seat], discard=state.discard, country=country, postcards=state.options.postcards)
+    return Seen(
+        hand=state.hands[seat],
+        discard=state.discard,
+        country=country,
+        postcards=state.options.postcards,
+        deck=len(state.deck),
+    )
 
 
 def lean(state: State, seat: int, rng: random.Random) -> Command | None:

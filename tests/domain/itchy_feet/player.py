@@ -6,7 +6,8 @@ It sees only what its seat sees (its hand, the discard pile, its next country) a
 data, so the domain tests and the API bot (tests/server/itchy_bot.py) share it:
 
 - the type: ``Travel`` whenever offered; a forbidden object's ``DitchForbidden`` / ``Smuggle`` most
-  of the time; ``AcceptTrade`` and ``PassReaction`` mostly; otherwise weighted, ``Draw`` first;
+  of the time; ``AcceptTrade`` and ``PassReaction`` mostly; otherwise weighted, ``Draw`` first,
+  but trades and steals once its hand is full and the deck all but empty;
 - cards that leave the hand (paid, given, discarded, swapped): spare ones first, that is not an
   object of the next country, not the only passport, not a stand-in or a postcard;
 - cards and kinds it gets (taken from the discard pile, asked for): wanted ones first;
@@ -19,7 +20,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from domain.itchy_feet.cards import CARDS, COUNTRIES
+from domain.itchy_feet.cards import CARDS, COUNTRIES, HAND_LIMIT
 
 ACTION_WEIGHTS = {
     "Draw": 4.0,
@@ -31,6 +32,11 @@ ACTION_WEIGHTS = {
     "Smuggle": 8.0,
 }
 
+# With five or six players the 32 objects fit in the hands (seven each): the deck runs down to a
+# card or two and a draw is discarded again at once. Then the player trades and steals instead.
+LOW_DECK = 4
+LOW_DECK_WEIGHTS = {"Draw": 1.0, "OfferTrade": 4.0, "Steal": 4.0}
+
 
 @dataclass(frozen=True)
 class Seen:
@@ -40,6 +46,7 @@ class Seen:
     discard: tuple[str, ...]
     country: str | None  # the next country to travel to
     postcards: bool = False  # the postcards expansion is in play
+    deck: int = 99  # cards left in the deck (public)
 
     @property
     def wanted(self) -> set[str]:
@@ -91,6 +98,8 @@ def _type(options: Sequence[tuple[str, object]], seen: Seen, rng: random.Random)
             return names.index(name)
     useful = any(CARDS[c].kind in seen.wanted and CARDS[c].type != "event" for c in seen.discard)
     weights = [3.0 if n == "Recycle" and useful else ACTION_WEIGHTS.get(n, 1.0) for n in names]
+    if seen.deck < LOW_DECK and len(seen.hand) >= HAND_LIMIT:  # a draw only goes round: trade, steal
+        weights = [LOW_DECK_WEIGHTS.get(n, w) for n, w in zip(names, weights, strict=True)]
     return rng.choices(range(len(names)), weights)[0]
 
 
