@@ -19,7 +19,7 @@ import collections
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import msgspec
 from redis.exceptions import RedisError
@@ -54,16 +54,20 @@ RESET = -2  # the stream went backwards: it should start again
 Message = tuple[int, bytes | str]  # a version (or a marker) and JSON, as bytes or already as text
 
 
-class Mailbox:
+T = TypeVar("T")
+
+
+class Mailbox(Generic[T]):
     """One socket's messages, first in first out, for its one sender: a deque made on the
     first message and dropped once drained (an empty deque is 0.7 KB, and most sockets are
     idle most of the time), and ``wake``, called on every message, with which the socket
-    starts its sender only when something is there to send."""
+    starts its sender only when something is there to send. The WebSocket protocol's inbox
+    of ASGI events is one too (server/wsprotocol.py)."""
 
     __slots__ = ("items", "wake")
 
     def __init__(self) -> None:
-        self.items: collections.deque[Message] | None = None
+        self.items: collections.deque[T] | None = None
         self.wake: Callable[[], None] | None = None
 
     def qsize(self) -> int:
@@ -72,14 +76,14 @@ class Mailbox:
     def empty(self) -> bool:
         return not self.items
 
-    def put_nowait(self, item: Message) -> None:
+    def put_nowait(self, item: T) -> None:
         if self.items is None:
             self.items = collections.deque()
         self.items.append(item)
         if self.wake is not None:
             self.wake()
 
-    def get_nowait(self) -> Message:
+    def get_nowait(self) -> T:
         if not self.items:
             raise asyncio.QueueEmpty
         item = self.items.popleft()
@@ -97,7 +101,7 @@ class Subscriber:
     def __init__(self, viewer: Viewer, size: int, presence: bool = False) -> None:
         self.viewer = viewer
         self.presence = presence
-        self.queue = Mailbox()  # at most ``size`` messages, then the markers
+        self.queue: Mailbox[Message] = Mailbox()  # at most ``size`` messages, then the markers
         self.size = size
 
     def push(self, version: int, message: bytes | str) -> None:

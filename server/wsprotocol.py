@@ -6,7 +6,7 @@ idle socket does not need:
 
 - its inbox of ASGI events is an ``asyncio.Queue``: three deques and an ``Event`` with a
   fourth, about 3 KiB, for a queue that is empty nearly always. :class:`Inbox` makes its
-  deque when an event comes and drops it once drained;
+  deque when an event comes and drops it once drained (the feeds' :class:`Mailbox`);
 - its ``writable`` flag is an ``asyncio.Event``, with a deque of its own (0.8 KiB) though
   a send waits on it only while the client reads too slowly: a :class:`Flag` makes none;
 - it keeps the handshake's request for the socket's life (its headers, about 1.5 KiB): the
@@ -19,10 +19,11 @@ checks what each socket holds, so that a uvicorn release that renames these attr
 from __future__ import annotations
 
 import asyncio
-import collections
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from server.feeds import Mailbox
 
 
 class Waiting:
@@ -54,38 +55,23 @@ class Waiting:
                 waiter.set_result(None)
 
 
-class Inbox(Waiting):
-    """What uvicorn's protocol uses of ``asyncio.Queue`` (``put_nowait``, ``get``, ``empty``),
-    with nothing allocated while it is empty and nobody waits."""
+class Inbox(Mailbox[Any]):
+    """What uvicorn's protocol uses of ``asyncio.Queue`` (``put_nowait``, ``get``, ``empty``):
+    the feeds' lazy :class:`Mailbox`, with a :class:`Waiting` its ``get`` sleeps on."""
 
-    __slots__ = ("items",)
+    __slots__ = ("waiting",)
 
     def __init__(self) -> None:
         super().__init__()
-        self.items: collections.deque[Any] | None = None
-
-    def empty(self) -> bool:
-        return not self.items
-
-    def qsize(self) -> int:
-        return len(self.items) if self.items is not None else 0
-
-    def put_nowait(self, item: Any) -> None:
-        if self.items is None:
-            self.items = collections.deque()
-        self.items.append(item)
-        self.wake()
+        self.waiting = Waiting()
+        self.wake = self.waiting.wake
 
     async def get(self) -> Any:
         # Every waiter is woken by a put and looks again: one that was cancelled meanwhile
         # leaves the item to the others, as asyncio.Queue's getters do.
         while not self.items:
-            await self.sleep()
-        assert self.items is not None
-        item = self.items.popleft()
-        if not self.items:
-            self.items = None
-        return item
+            await self.waiting.sleep()
+        return self.get_nowait()
 
 
 class Flag(Waiting):

@@ -40,12 +40,8 @@ def target(state: State) -> int:
 
 
 def bonus_count(state: State, seat: int) -> int:
-    return bonus_in(state.personal[seat])
-
-
-def bonus_in(personal: tuple[str, ...]) -> int:
-    """The bonus cards of a personal area."""
-    return len(BONUS_IDS & personal)  # card ids are unique: a set's size counts them
+    """The bonus cards in a seat's personal area."""
+    return len(BONUS_IDS & state.personal[seat])  # card ids are unique: a set's size counts them
 
 
 BONUS_IDS = BONUS_CARDS.keys()

@@ -56,7 +56,7 @@ def view(state: State, viewer: Viewer) -> VilarView:
             hand_count=len(hand),
             hand=list(hand) if everything or viewer == seat else None,
             personal=list(personal),
-            bonus_cards=len(BONUS_IDS & personal),  # state.bonus_in, without a call a seat
+            bonus_cards=len(BONUS_IDS & personal),  # state.bonus_count, without a call a seat
             turns_left=target - len(personal),  # each turn adds one card (state.turns_left)
         )
         for seat, (hand, personal) in enumerate(zip(state.hands, state.personal, strict=True))

@@ -23,7 +23,7 @@ from server.wsprotocol import LeanWebSocketProtocol
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# The uvicorn settings `ludoteca serve` runs with (server/cli.py), for every server under test.
+# The uvicorn settings `ludoteca serve` runs with (server/serve.py, server_config), for every server under test.
 UVICORN: dict[str, object] = {
     "log_level": "warning",
     "ws": LeanWebSocketProtocol,

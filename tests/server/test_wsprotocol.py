@@ -21,17 +21,17 @@ async def test_an_inbox_hands_each_event_once_in_order_and_holds_nothing_once_dr
     inbox.put_nowait("b")
     assert inbox.qsize() == 2
     assert [await inbox.get(), await inbox.get()] == ["a", "b"]
-    assert inbox.empty() and inbox.items is None and inbox.waiters is None
+    assert inbox.empty() and inbox.items is None and inbox.waiting.waiters is None
 
 
 async def test_a_waiting_get_wakes_on_the_next_event() -> None:
     inbox = Inbox()
     waiting = asyncio.create_task(inbox.get())
     await asyncio.sleep(0)
-    assert inbox.waiters is not None and len(inbox.waiters) == 1
+    assert inbox.waiting.waiters is not None and len(inbox.waiting.waiters) == 1
     inbox.put_nowait({"type": "websocket.connect"})
     assert await asyncio.wait_for(waiting, 1) == {"type": "websocket.connect"}
-    assert inbox.waiters is None and inbox.items is None
+    assert inbox.waiting.waiters is None and inbox.items is None
 
 
 async def test_a_get_cancelled_while_waiting_leaves_the_event_to_the_next_get() -> None:
@@ -40,7 +40,7 @@ async def test_a_get_cancelled_while_waiting_leaves_the_event_to_the_next_get() 
     await asyncio.sleep(0)
     first.cancel()
     await asyncio.gather(first, return_exceptions=True)
-    assert inbox.waiters is None
+    assert inbox.waiting.waiters is None
     inbox.put_nowait("x")
     assert await asyncio.wait_for(inbox.get(), 1) == "x"
 
