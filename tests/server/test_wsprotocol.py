@@ -45,7 +45,7 @@ async def test_a_get_cancelled_while_waiting_leaves_the_event_to_the_next_get() 
     assert await asyncio.wait_for(inbox.get(), 1) == "x"
 
 
-async def test_an_idle_socket_holds_no_asyncio_queue_and_no_handshake_request(
+async def test_an_idle_socket_holds_no_asyncio_queue_and_no_handshake_request_or_headers(
     redis: aioredis.Redis, redis_url: str
 ) -> None:
     """What the server's sockets hold while they wait (a uvicorn release renaming what
@@ -64,6 +64,7 @@ async def test_an_idle_socket_holds_no_asyncio_queue_and_no_handshake_request(
             (socket,) = sockets
             assert isinstance(socket.queue, Inbox) and socket.queue.items is None
             assert socket.request is None
+            assert socket.scope["headers"] == []  # read for the origin, then dropped (server/ws.py)
             assert isinstance(socket.writable, Flag) and socket.writable.is_set() and socket.writable.waiters is None
             assert not any(isinstance(value, asyncio.Queue) for value in vars(socket).values())
     finally:
