@@ -226,6 +226,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
                 log.warning(warning)
             # The composition root: every part is made here and handed what it uses.
             store = EventStore(redis)
+            stack.push_async_callback(store.aclose)
             tables = Tables(store, games, settings.cache_size)
             stack.push_async_callback(tables.written)  # snapshots under way land before the client closes
             index, schedule, queue = LobbyIndex(redis), Schedule(redis), BotQueue(redis)
@@ -258,10 +259,8 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             app.state.sockets = Sockets(settings.ws_per_address, settings.ws_per_game)
             app.state.metrics = metrics
             app.state.openapi = document(games.values(), version())
-            pubsub = connect(url)  # the replica's one pub/sub connection
-            stack.push_async_callback(pubsub.aclose)
             listen = {presence.channel: feeds.presence_changed}
-            background(stack, Notifications(pubsub).run(feeds.notify, feeds.wake_all, listen))
+            background(stack, Notifications(redis).run(feeds.notify, feeds.wake_all, listen))
             background(stack, presence.keep())
             if settings.drop_after > 0:
                 background(stack, keep_dropping(service, presence, settings.drop_after))

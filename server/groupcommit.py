@@ -1,17 +1,17 @@
 """Group commit: the script calls made within one turn of the event loop go to Redis in one pipeline.
 
 Under load, many seats' commands are decided in the same turn of the loop, and each used to
-pay redis-py's whole per-call path for its append (a connection from the pool and back, a
-timeout, a retry wrapper, a write system call and a read). Here the first call of a turn
-schedules the send for the loop's next turn; every call made until then joins it, and they
-all go in one pipeline without a transaction (on Redis Cluster, redis-py's cluster pipeline
-sends one per node; every key of a call shares one hash tag, so each call runs on one node).
+pay a whole round trip for its append. Here the first call of a turn schedules the send for
+the loop's next turn; every call made until then joins it, and they all go in one pipeline
+without a transaction: on one Redis, one write on the store's lean connection
+(server/wire.py); on Redis Cluster, redis-py's cluster pipeline, one per node (every key of a
+call shares one hash tag, so each call runs on one node).
 
 Each call still gets its own reply, and only once Redis has answered it: a call whose script
 fails (an error reply) fails alone, the others of its pipeline land. A pipeline that cannot be
 sent or read (a lost connection, a timeout) fails every call in it, as each call alone would
 have failed. Nothing waits for an earlier pipeline: a turn's calls are sent while the previous
-turn's are still out, each on its own connection of the pool.
+turn's are still out.
 """
 
 from __future__ import annotations
@@ -26,17 +26,19 @@ from redis.exceptions import NoScriptError
 __all__ = ["GroupCommit"]
 
 Call = tuple[list[str], list[Any], "asyncio.Future[Any]"]
+# Commands (each its arguments) sent in one pipeline: their replies in order, an error reply in its place.
+Send = Callable[[list[list[Any]]], Awaitable[list[Any]]]
 
 
 class GroupCommit:
     """Calls of one Lua script (``script``), grouped by turn of the event loop.
 
-    The store that owns the keys hands over how to reach Redis: ``pipeline`` (its client's, without
-    a transaction) and ``load`` (its client's ``script_load``); this module names no key.
+    The store that owns the keys hands over how to reach Redis: ``send`` (a pipeline without a
+    transaction) and ``load`` (its client's ``script_load``); this module names no key.
     ``pipelines``: how many pipelines were sent, ``calls``: how many calls they carried."""
 
-    def __init__(self, pipeline: Callable[[], Any], load: Callable[[str], Awaitable[Any]], script: str) -> None:
-        self.pipeline = pipeline
+    def __init__(self, send: Send, load: Callable[[str], Awaitable[Any]], script: str) -> None:
+        self.send = send
         self.load = load
         self.script = script
         self.sha = hashlib.sha1(script.encode()).hexdigest()  # the name Redis gives the script
@@ -86,10 +88,6 @@ class GroupCommit:
                 future.set_result(reply)
 
     async def _pipeline(self, batch: list[Call]) -> list[Any]:
-        pipe = self.pipeline()
-        for keys, args, _ in batch:
-            pipe.execute_command("EVALSHA", self.sha, len(keys), *keys, *args)
         self.pipelines += 1
         self.calls += len(batch)
-        replies: list[Any] = await pipe.execute(raise_on_error=False)
-        return replies
+        return await self.send([["EVALSHA", self.sha, len(keys), *keys, *args] for keys, args, _ in batch])

@@ -42,7 +42,8 @@ from redis.exceptions import RedisError
 from server.connection import Client, initialize
 from server.groupcommit import GroupCommit
 from server.keys import COMMANDS, EVENTS, META, NOTIFY, SNAPSHOTS, TOKENS
-from server.tasks import cancelled, pause
+from server.tasks import pause
+from server.wire import Endpoint, Subscription, pipe_for
 
 __all__ = [
     "AppendResult",
@@ -432,12 +433,18 @@ class EventStore:
 
     def __init__(self, redis: Client) -> None:
         self.redis = redis
-        # A loop turn's appends share one round trip (server/groupcommit.py).
-        self._append = GroupCommit(lambda: redis.pipeline(transaction=False), redis.script_load, APPEND_LUA)
+        # A loop turn's appends share one round trip (server/groupcommit.py), on a lean connection
+        # of the store's own (server/wire.py): closed by :meth:`aclose`.
+        self._pipe = pipe_for(redis)
+        self._append = GroupCommit(self._pipe, redis.script_load, APPEND_LUA)
         self._look = redis.register_script(LOOK_LUA)
         self._delete = redis.register_script(DELETE_LUA)
         self._stamp = redis.register_script(STAMP_LUA)
         self._snapshot = redis.register_script(SNAPSHOT_LUA)
+
+    async def aclose(self) -> None:
+        """Close the store's own connection (the client it was given is its owner's to close)."""
+        await self._pipe.aclose()
 
     async def append(
         self,
@@ -682,13 +689,14 @@ class EventStore:
 
 
 class Notifications:
-    """One pub/sub connection per process on ``lt:notify``, and on the channels other owners name.
+    """One subscription per process to ``lt:notify``, and to the channels other owners name, on a
+    lean connection of its own (server/wire.py) to where ``redis`` connects.
 
     :meth:`run` calls ``on_notify(game_id, version)`` for each append, and
     ``channels[name](text)`` for each message on another channel (who is at a table,
-    server/presence.py). After the connection was lost (or could not be made), it
-    retries with a capped backoff and, once subscribed again, calls ``on_reconnect()``
-    so callers sweep what they may have missed. Notifications are only hints.
+    server/presence.py), as each message is read. After the connection was lost (or could not
+    be made), it retries with a capped backoff and, once subscribed again, calls
+    ``on_reconnect()`` so callers sweep what they may have missed. Notifications are only hints.
     ``subscribed`` is set while the subscription is live.
     """
 
@@ -706,29 +714,32 @@ class Notifications:
         channels: Mapping[str, Callable[[str], None]] | None = None,
     ) -> None:
         """Loop until cancelled."""
-        others = dict(channels or {})
+        others = {name.encode(): callback for name, callback in (channels or {}).items()}
+
+        def on_message(channel: bytes, data: bytes) -> None:
+            other = others.get(channel)
+            if other is not None:
+                self._call(functools.partial(other, _text(data)))
+            else:
+                self._dispatch(data, on_notify)
+
         backoff = self.min_backoff
         lost = False
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            subscription: Subscription | None = None
             try:
                 await initialize(self.redis)
-                await pubsub.subscribe(NOTIFY_CHANNEL, *others)
+                subscription = await Subscription.open(
+                    Endpoint.of(self.redis), [NOTIFY_CHANNEL, *(c.decode() for c in others)], on_message
+                )
                 self.subscribed.set()
+                backoff = self.min_backoff
                 if lost:
                     lost = False
                     self.reconnects += 1
                     self._call(on_reconnect)
-                while not cancelled():
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                    backoff = self.min_backoff  # reset only once the connection has proved itself
-                    if message is None or message.get("type") != "message":
-                        continue
-                    other = others.get(_text(message.get("channel", b"")))
-                    if other is not None:
-                        self._call(functools.partial(other, _text(message.get("data", b""))))
-                    else:
-                        self._dispatch(message.get("data"), on_notify)
+                await subscription.watch()
+                raise RedisError("the connection was lost")
             except (RedisError, OSError) as exc:  # connection lost, timeouts, and e.g. -LOADING after a restart
                 self.subscribed.clear()
                 if not lost:
@@ -736,10 +747,8 @@ class Notifications:
                 lost = True
             finally:
                 self.subscribed.clear()
-                try:
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
-                except (RedisError, OSError) as exc:  # pragma: no cover - the connection is already broken
-                    log.debug("closing the notification connection failed: %s", exc)
+                if subscription is not None:
+                    subscription.close()
             await pause(backoff)
             backoff = min(backoff * 2, self.max_backoff)
 

@@ -77,8 +77,12 @@ async def redis(redis_url: str) -> AsyncIterator[Client]:
 
 
 @pytest.fixture
-def store(redis: Client) -> EventStore:
-    return EventStore(redis)
+async def store(redis: Client) -> AsyncIterator[EventStore]:
+    store = EventStore(redis)
+    try:
+        yield store
+    finally:
+        await store.aclose()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

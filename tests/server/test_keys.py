@@ -16,7 +16,9 @@ OWNERS = {key.owner for key in KEYS}
 # ``aclose``. The bench (server/bench/) measures Redis itself, beside the server: it is not the server.
 ROOTS = {"server.app", "server.cli"}
 PROCESS = "server.embedded"  # runs the redis-server process (its ``redis`` is that process), holds no client
-CONNECTION = "server.connection"  # makes the client (``connect``) and reads the server's INFO: touches no key
+# Make the connections (the client, ``connect``; the lean one of the hot path, server/wire.py) and read
+# the server's INFO: touch no key.
+CONNECTIONS = {"server.connection", "server.wire"}
 
 
 def modules() -> dict[str, ast.Module]:
@@ -71,7 +73,7 @@ def test_a_key_is_used_by_its_owner_alone() -> None:
 
 def test_only_the_owners_touch_the_redis_client() -> None:
     for name, tree in modules().items():
-        if name in OWNERS or name in ("server.keys", PROCESS, CONNECTION):
+        if name in OWNERS or name in ("server.keys", PROCESS, *CONNECTIONS):
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and node.attr == "redis":
