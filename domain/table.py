@@ -210,8 +210,27 @@ def status(game: AnyGame, table: Table) -> Status:
     return "finished" if outcome(game, table) is not None else "active"
 
 
+# The outcomes of the tables asked about last, by identity (a table equal to another is no
+# shortcut). A table is never changed once made, and one move asks how its tables stand six
+# times (the decide, the lobby entry, the table service, the delivery, the sender's answer),
+# while other games' moves come in between and a finished game's outcome scores every seat.
+_OUTCOMES: dict[int, tuple[Table, Any]] = {}
+_OUTCOMES_KEPT = 256
+
+
 def outcome(game: AnyGame, table: Table) -> Any:
     """How the game ended (``None`` while it goes on): its own outcome, or ``Abandoned``."""
+    known = _OUTCOMES.get(id(table))
+    if known is not None and known[0] is table:
+        return known[1]
+    answer = _outcome(game, table)
+    if len(_OUTCOMES) >= _OUTCOMES_KEPT:
+        _OUTCOMES.clear()  # all at once: one call, safe beside a thread that folds a stream
+    _OUTCOMES[id(table)] = (table, answer)
+    return answer
+
+
+def _outcome(game: AnyGame, table: Table) -> Any:
     if table.cancelled:
         return Abandoned(scores=[0] * table.players, places=[1] * table.players, winners=[], reason="cancelled")
     if table.state is None:

@@ -196,7 +196,7 @@ class Feed:
         for sub in self.subscribers:
             viewers.setdefault(sub.viewer, []).append(sub)
         for viewer, subs in viewers.items():
-            message = encode(update(game, table, events, viewer, check=check, now=now)).decode()
+            message = encode(update(game, table, events, viewer, check=check, now=now))
             for sub in subs:
                 sub.push(table.version, message)
 

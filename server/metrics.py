@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import hmac
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -27,14 +29,52 @@ from server.index import STATUSES
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 
+class Count:
+    """One labelled count of a :class:`Tally`."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+    def inc(self) -> None:
+        self.value += 1
+
+
+class Tally:
+    """A counter kept as plain ints and read at each scrape, for what every move bumps (each socket
+    message, each command): prometheus_client's counters take a lock and check themselves on each
+    ``inc``, about 0.3 us, and 1 us with the label lookup, several times a move. The event loop is
+    the only writer."""
+
+    def __init__(self, name: str, documentation: str, labels: list[str], registry: CollectorRegistry) -> None:
+        self.name, self.documentation, self.label_names = name, documentation, labels
+        self.counts: dict[tuple[str, ...], Count] = {}
+        registry.register(self)
+
+    def labels(self, *values: str) -> Count:
+        count = self.counts.get(values)
+        if count is None:
+            count = self.counts[values] = Count()
+        return count
+
+    def describe(self) -> list[CounterMetricFamily]:
+        return [CounterMetricFamily(self.name, self.documentation, labels=self.label_names)]
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        family = CounterMetricFamily(self.name, self.documentation, labels=self.label_names)
+        for values, count in self.counts.items():
+            family.add_metric(list(values), count.value)
+        yield family
+
+
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
-        self.commands = Counter(
+        self.commands = Tally(
             "ludoteca_commands", "Commands decided, by game and result (accepted, refused, conflict...)",
-            ["game", "result"],
-            registry=r,
+            ["game", "result"], r,
         )  # fmt: skip
         self.conflicts = Counter("ludoteca_conflicts", "Appends another writer beat, by game", ["game"], registry=r)
         self.retries = Counter(
@@ -45,8 +85,8 @@ class Metrics:
             buckets=LATENCY_BUCKETS, registry=r,
         )  # fmt: skip
         self.sockets = Gauge("ludoteca_websockets", "WebSockets open", registry=r)
-        self.socket_messages = Counter(
-            "ludoteca_websocket_messages", "WebSocket messages, by direction (in, out)", ["direction"], registry=r
+        self.socket_messages = Tally(
+            "ludoteca_websocket_messages", "WebSocket messages, by direction (in, out)", ["direction"], r
         )
         # Counted on every socket message: each direction's child looked up once, not per message.
         self.messages_in, self.messages_out = self.socket_messages.labels("in"), self.socket_messages.labels("out")

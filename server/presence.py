@@ -20,7 +20,7 @@ import asyncio
 import functools
 import logging
 import secrets
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from redis.exceptions import RedisError
 
@@ -31,7 +31,6 @@ from server.connection import Client
 from server.errors import Refused, UnknownGame, VersionConflict
 from server.games import Games
 from server.keys import AWAY, CONNECTION, PRESENCE, PRESENT
-from server.store import time_ms
 from server.tasks import Trouble, cancelled, pause
 
 log = logging.getLogger("ludoteca.presence")
@@ -39,6 +38,62 @@ log = logging.getLogger("ludoteca.presence")
 
 AWAY_KEY = AWAY.at()  # "<game_id> <seat>" of seats whose sockets all closed, scored by when
 PRESENCE_CHANNEL = PRESENCE.at()  # a game id whose connections changed
+
+
+# KEYS: the connection's key, the game's set of connections. ARGV: the seat, since when (empty:
+# Redis's time now), the time to live, the connection, the channel, the game id. One round trip
+# for what took four (the clock, the keys, the publish).
+ARRIVE_LUA: Final = r"""
+local since = ARGV[2]
+if since == '' then
+  local now = redis.call('TIME')
+  since = string.format('%d', tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000))
+end
+local value = ARGV[1] .. ' ' .. since
+redis.call('SET', KEYS[1], value, 'PX', ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[3]) * 4)
+redis.call('PUBLISH', ARGV[5], ARGV[6])
+return value
+"""
+
+# KEYS: the game's set of connections. ARGV: the prefix of its connections' keys (each key is the
+# prefix and the connection: the same hash tag), the channel, the game id, then the connections
+# leaving. Their keys and members go, members whose keys expired too; it answers Redis's time and
+# the values of the connections still there, in one round trip for what took five.
+LEAVE_LUA: Final = r"""
+local prefix = ARGV[1]
+local leaving, keys = {}, {}
+for i = 4, #ARGV do
+  leaving[#leaving + 1] = ARGV[i]
+  keys[#keys + 1] = prefix .. ARGV[i]
+end
+if #leaving > 0 then
+  redis.call('DEL', unpack(keys))
+  redis.call('SREM', KEYS[1], unpack(leaving))
+end
+local here = {}
+local members = redis.call('SMEMBERS', KEYS[1])
+if #members > 0 then
+  local member_keys, gone = {}, {}
+  for i, member in ipairs(members) do
+    member_keys[i] = prefix .. member
+  end
+  for i, value in ipairs(redis.call('MGET', unpack(member_keys))) do
+    if value then
+      here[#here + 1] = value
+    else
+      gone[#gone + 1] = members[i]
+    end
+  end
+  if #gone > 0 then
+    redis.call('SREM', KEYS[1], unpack(gone))
+  end
+end
+redis.call('PUBLISH', ARGV[2], ARGV[3])
+local now = redis.call('TIME')
+return {tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000), here}
+"""
 
 
 def _set_key(game_id: str) -> str:
@@ -70,20 +125,20 @@ class Presence:
         self.local: dict[str, tuple[str, str]] = {}  # conn -> (game_id, value)
         self.leaving: list[Leaving] = []  # sockets closed, waiting for the next batch
         self.writer: asyncio.Task[None] | None = None  # the task writing batches of leaves
+        self._arrive = redis.register_script(ARRIVE_LUA)
+        self._leave = redis.register_script(LEAVE_LUA)
 
-    async def arrive(self, game_id: str, seat: int | None, now_ms: int) -> str:
-        """A socket joined ``game_id`` as ``seat`` (None: a spectator); its connection id."""
+    async def arrive(self, game_id: str, seat: int | None, now_ms: int | None = None) -> str:
+        """A socket joined ``game_id`` as ``seat`` (None: a spectator) at ``now_ms`` (else Redis's
+        time now); its connection id."""
         conn = secrets.token_hex(8)
-        value = f"{-1 if seat is None else seat} {now_ms}"
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.set(_conn_key(game_id, conn), value, px=self.ttl_ms)
-            pipe.sadd(_set_key(game_id), conn)
-            pipe.pexpire(_set_key(game_id), self.ttl_ms * 4)
-            await pipe.execute()
+        since = "" if now_ms is None else str(now_ms)
+        keys = [_conn_key(game_id, conn), _set_key(game_id)]
+        args: list[str | int] = [-1 if seat is None else seat, since, self.ttl_ms, conn, PRESENCE_CHANNEL, game_id]
+        value = _text(await self._arrive(keys=keys, args=args))
         self.local[conn] = (game_id, value)
-        if seat is not None:
+        if seat is not None:  # the away list spans games: another hash tag, another call
             await self.redis.zrem(AWAY_KEY, f"{game_id} {seat}")
-        await self.redis.publish(PRESENCE_CHANNEL, game_id)
         return conn
 
     async def leave(self, conn: str, now_ms: int | None = None) -> None:
@@ -121,22 +176,18 @@ class Presence:
 
     async def _left(self, batch: list[Leaving]) -> None:
         stamps = [one.now_ms for one in batch if one.now_ms is not None]
-        now_ms = max(stamps) if len(stamps) == len(batch) else time_ms(await self.redis.time())
         by_game: dict[str, list[Leaving]] = {}
         for one in batch:
             by_game.setdefault(one.game_id, []).append(one)
-        for game_id, leaving in by_game.items():  # one slot per game: one pipeline each
-            async with self.redis.pipeline(transaction=True) as pipe:
-                pipe.delete(*[_conn_key(game_id, one.conn) for one in leaving])
-                pipe.srem(_set_key(game_id), *[one.conn for one in leaving])
-                await pipe.execute()
-            seats = {int(one.value.split()[0]) for one in leaving} - {-1}
-            if seats:
-                still = {s.seat for s in (await self.present(game_id)).seats}
-                away = {f"{game_id} {seat}": now_ms for seat in seats - still}
-                if away:
-                    await self.redis.zadd(AWAY_KEY, away)
-            await self.redis.publish(PRESENCE_CHANNEL, game_id)
+        for game_id, leaving in by_game.items():  # one slot per game: one script call each
+            args = [_conn_key(game_id, ""), PRESENCE_CHANNEL, game_id, *(one.conn for one in leaving)]
+            redis_ms, here = await self._leave(keys=[_set_key(game_id)], args=args)
+            seats = {_seat(one.value) for one in leaving} - {-1}
+            still = {_seat(_text(value)) for value in here}
+            now_ms = max(stamps) if len(stamps) == len(batch) else int(redis_ms)
+            away = {f"{game_id} {seat}": now_ms for seat in seats - still}
+            if away:
+                await self.redis.zadd(AWAY_KEY, away)
 
     async def renew(self) -> None:
         """Keep this replica's connections alive (call well within ``ttl_ms``)."""
@@ -202,6 +253,15 @@ class Presence:
             else:
                 since[seat] = min(at, since.get(seat, at))
         return Present([SeatPresence(s, since[s]) for s in sorted(since)], spectators)
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _seat(value: str) -> int:
+    """The seat of a connection's value, ``"<seat> <since_ms>"`` (-1: a spectator)."""
+    return int(value.split()[0])
 
 
 def leave_seat(game: AnyGame, table: Table, seat: int) -> list[Any]:

@@ -240,8 +240,7 @@ class Pipe:
         wire = self.wire
         if wire is None or not wire.open:
             wire = await self._open()
-        packed = b"".join(pack(*command) for command in commands)
-        return await wire.send(packed, len(commands))
+        return await wire.send(b"".join(pack(*command) for command in commands), len(commands))
 
     async def _open(self) -> Wire:
         async with self.opening:

@@ -46,6 +46,7 @@ from server.senders import Person
 from server.sockets import Sockets
 from server.store import Head
 from server.tables import Tables
+from server.wsprotocol import SEND_TEXT
 
 __all__ = ["ErrorMessage"]
 
@@ -173,7 +174,7 @@ async def serve_socket(websocket: WebSocket) -> None:
     conn: str | None = None
     try:
         with contextlib.suppress(RedisError):  # who is at the table is a courtesy: never worth a socket
-            conn = await presence.arrive(game_id, sub.viewer, await games.store.now_ms())
+            conn = await presence.arrive(game_id, sub.viewer)
         close = await receive_loop(websocket, games, game_id, sub)
     finally:
         feeds.unsubscribe(feed_, sub)
@@ -337,13 +338,18 @@ async def build_move(games: Games, game_id: str, viewer: Viewer, message: BuildM
 class Sender:
     """Sends one socket's messages in order: first its opening (the catch-up from the client's
     ``after``), then what its feed queues. Its task runs only while messages wait: an idle
-    socket holds no task, coroutine or future (0.6 KiB of RSS, and most sockets are idle)."""
+    socket holds no task, coroutine or future (0.6 KiB of RSS, and most sockets are idle).
+    A message is written at once by the server's protocol when it offers that (server/wsprotocol.py),
+    else sent through ASGI."""
 
-    __slots__ = ("closed", "sent", "sub", "task", "websocket")
+    __slots__ = ("at_once", "closed", "counted", "sent", "sub", "task", "websocket")
 
     def __init__(self, websocket: WebSocket, sub: Subscriber) -> None:
         self.websocket = websocket
         self.sub = sub
+        extension = websocket.scope.get("extensions", {}).get(SEND_TEXT)
+        self.at_once: Callable[[bytes], bool] | None = extension["send"] if extension else None
+        self.counted = metrics_of(websocket).messages_out
         self.sent = 0  # the last version sent: what the opening covered is not sent again
         self.task: asyncio.Task[None] | None = None
         self.closed = False
@@ -389,7 +395,10 @@ class Sender:
                     return
                 if version and version <= self.sent:
                     continue  # the opening already covered it
-                await send(self.websocket, message)
+                data = message.encode() if isinstance(message, str) else message
+                if self.at_once is None or not self.at_once(data):
+                    await self.websocket.send_text(data.decode())
+                self.counted.inc()
                 self.sent = max(self.sent, version)
         except (WebSocketDisconnect, RuntimeError, OSError):  # the client has gone
             self.closed = True

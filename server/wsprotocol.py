@@ -19,11 +19,17 @@ checks what each socket holds, so that a uvicorn release that renames these attr
 from __future__ import annotations
 
 import asyncio
+import struct
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
 
 from server.feeds import Mailbox
+
+# The ASGI extension (in the scope's ``extensions``) with which the application may write a text
+# message at once: ``{"send": write}``, ``write(data: bytes) -> bool`` (see LeanWebSocketProtocol).
+SEND_TEXT = "ludoteca.send_text"
 
 
 class Waiting:
@@ -101,7 +107,8 @@ class Flag(Waiting):
 
 
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
-    """``ws="websockets-sansio"`` with an :class:`Inbox`, a :class:`Flag` and without the kept handshake request."""
+    """``ws="websockets-sansio"`` with an :class:`Inbox`, a :class:`Flag`, without the kept handshake
+    request, and offering the application the :data:`SEND_TEXT` extension."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -112,3 +119,38 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         self.request = None  # type: ignore[assignment]  # the scope holds its path and headers; uvicorn reads it no more
+        if not self.close_sent:  # the handshake goes on: the application gets the scope
+            self.scope["extensions"][SEND_TEXT] = {"send": self.send_text_at_once}
+
+    def send_text_at_once(self, data: bytes) -> bool:
+        """Write the text message ``data`` (UTF-8) as one frame now, as ``send`` does for a
+        ``websocket.send`` event after its checks, but with no event built, no awaiting and no
+        text decoded to be encoded again: a server's frame is a two-to-ten-byte header and the
+        payload unmasked. ``False``, with nothing written, when the socket cannot take it at once
+        (not open, closing, its buffer full, an extension that rewrites frames): send it through
+        ASGI then, which waits or raises as it should."""
+        conn = self.conn
+        if (
+            conn.state is not State.OPEN
+            or self.close_sent
+            or not self.writable.is_set()
+            or conn.extensions
+            or conn.writes
+            or conn.expect_continuation_frame
+        ):
+            return False
+        size = len(data)
+        if size < 126:
+            head = bytes((0x81, size))  # FIN and the text opcode; the length
+        elif size < 65536:
+            head = struct.pack("!BBH", 0x81, 126, size)
+        else:
+            head = struct.pack("!BBQ", 0x81, 127, size)
+        self.transport.write(head + data)
+        return True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # the scope and the protocol hold each other through it: let refcounting free both
+            scope["extensions"].pop(SEND_TEXT, None)
+        super().connection_lost(exc)

@@ -73,3 +73,32 @@ async def test_a_thousand_sockets_closing_at_once_take_a_few_round_trips_and_lea
 async def commands_run(redis: aioredis.Redis) -> int:
     stats = await redis.info("commandstats")
     return sum(int(v["calls"]) for v in stats.values())
+
+
+async def reads(redis: aioredis.Redis) -> int:
+    """The read events Redis has processed, one per batch of commands a client sent at once (the
+    INFO asking is one of them)."""
+    return int((await redis.info("stats"))["total_reads_processed"])
+
+
+async def test_an_arrival_takes_one_round_trip_and_a_seat_one_more_and_a_table_leaving_two(
+    redis: aioredis.Redis,
+) -> None:
+    """Every socket's opening and closing pays these: the clock, the keys and the publish are one
+    script; the away list, which spans games, another call."""
+    presence = Presence(redis)
+    await presence.arrive("warm", None)  # the scripts are loaded
+    before = await reads(redis)
+    watcher = await presence.arrive(GAME, None)
+    assert await reads(redis) - before == 1 + 1
+    before = await reads(redis)
+    seats = [await presence.arrive(GAME, seat) for seat in range(4)]
+    assert await reads(redis) - before == 4 * 2 + 1
+    present = await presence.present(GAME)
+    assert [s.seat for s in present.seats] == [0, 1, 2, 3] and present.spectators == 1
+    before = await reads(redis)
+    await asyncio.gather(*(presence.leave(conn) for conn in seats))
+    assert await reads(redis) - before == 2 + 1
+    assert await presence.present(GAME) == Present([], 1)
+    assert sorted(await presence.away_since(2**62)) == [(GAME, seat) for seat in range(4)]
+    await presence.leave(watcher)

@@ -10,7 +10,7 @@ import redis.asyncio as aioredis
 from websockets.asyncio.client import connect
 
 from server.settings import Settings
-from server.wsprotocol import Flag, Inbox, LeanWebSocketProtocol
+from server.wsprotocol import SEND_TEXT, Flag, Inbox, LeanWebSocketProtocol
 from tests.server.conftest import ADMIN, NO_QUOTAS, start_server, stop_server
 
 
@@ -88,3 +88,31 @@ async def test_a_flag_wakes_every_waiter_when_set_and_holds_nothing_while_nobody
 async def set_soon(flag: Flag) -> None:
     await asyncio.sleep(0.01)
     flag.set()
+
+
+async def test_a_text_written_at_once_reaches_the_client_as_one_text_message_of_any_length(
+    redis: aioredis.Redis, redis_url: str
+) -> None:
+    """The application's way to write a message with no ASGI event (the SEND_TEXT extension): the
+    frame's header in each of its three lengths, and nothing written once the socket is closing."""
+    server, task, _, port = await start_server(Settings(redis_url=redis_url, admin_token=ADMIN, **NO_QUOTAS))
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            created = await http.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 2})
+        game_id = created.json()["game_id"]
+        async with connect(f"ws://127.0.0.1:{port}/api/v1/games/{game_id}/ws", max_size=2**20) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            await ws.recv()
+            (socket,) = [c for c in server.server_state.connections if isinstance(c, LeanWebSocketProtocol)]
+            assert socket.scope["extensions"][SEND_TEXT] == {"send": socket.send_text_at_once}
+            write = socket.send_text_at_once
+            for size in (2, 125, 126, 65_535, 65_536, 100_000):
+                text = "é" * (size // 2) + "x" * (size % 2)  # UTF-8: the length is in bytes
+                assert write(text.encode()) is True
+                assert await ws.recv() == text
+            scope = socket.scope
+        await asyncio.sleep(0.1)
+        assert socket.send_text_at_once(b"late") is False  # closed: nothing written
+        assert SEND_TEXT not in scope["extensions"]  # the scope no longer holds the protocol
+    finally:
+        await stop_server(server, task)
