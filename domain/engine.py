@@ -14,7 +14,11 @@
 - ``awaited(state)`` says which seats the game waits for, and for what;
 - ``outcome(state)`` is the final result, or ``None`` while the game goes on;
 - ``deadlines(state)`` lists the open windows that close by themselves (optional);
-- ``strategy`` is what the bots are told beyond the rules (optional, ``Strategy`` below).
+- ``strategy`` is what the bots are told beyond the rules (optional, ``Strategy`` below);
+- ``undoable`` names the command types a seat may ever take back (optional: all of them).
+  The undo check (domain/undo.py) still judges every step of those; a step of another type
+  is not looked at, so a game whose turns mostly draw hidden cards or pass the turn spends
+  nothing on them (tests/domain/test_undo.py checks the list against the check itself).
 
 Moves are built, not listed: a command is a short sequence of picks, its ``type`` first,
 then one value for each field (a card, a seat, a cell, a number), a tuple field one value
@@ -228,6 +232,7 @@ class Game(Generic[S, C, E, R]):
     # it is over, played to no end (domain/table.py, ``too_long``). Many times a long game.
     most_events: int = MOST_EVENTS
     strategy: Strategy | None = None  # what bots are told beyond the rules (None: they weigh no points)
+    undoable: frozenset[type[Any]] | None = None  # the command types that may ever be taken back (None: all)
 
     @property
     def event_schema(self) -> int:

@@ -559,7 +559,11 @@ def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> l
         check_awaited(game, table.state, seat, seat_names(table))
         rng = RecordingRng(ctx.rng)
         events = game.decide(table.state, command, seat, Ctx(rng=rng, now_ms=ctx.now_ms))
-        if seat >= 0 and can_undo(game, table.players, seat, table.state, events, rng.used):
+        if (
+            seat >= 0
+            and (game.undoable is None or type(command) in game.undoable)
+            and can_undo(game, table.players, seat, table.state, events, rng.used)
+        ):
             events = [Undoable(seat=seat, events=len(events)), *events]
     return ticked(table, events, seat, ctx)
 

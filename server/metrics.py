@@ -37,8 +37,8 @@ class Count:
     def __init__(self) -> None:
         self.value = 0
 
-    def inc(self) -> None:
-        self.value += 1
+    def inc(self, amount: int = 1) -> None:
+        self.value += amount
 
 
 class Tally:

@@ -339,8 +339,9 @@ class Sender:
     """Sends one socket's messages in order: first its opening (the catch-up from the client's
     ``after``), then what its feed queues. Its task runs only while messages wait: an idle
     socket holds no task, coroutine or future (0.6 KiB of RSS, and most sockets are idle).
-    A message is written at once by the server's protocol when it offers that (server/wsprotocol.py),
-    else sent through ASGI."""
+    What waits is written at once, in one write, by the server's protocol when it offers that
+    (server/wsprotocol.py: a seat that moved gets its ``ack`` and its update together), else sent
+    through ASGI one message at a time."""
 
     __slots__ = ("at_once", "closed", "counted", "sent", "sub", "task", "websocket")
 
@@ -348,7 +349,7 @@ class Sender:
         self.websocket = websocket
         self.sub = sub
         extension = websocket.scope.get("extensions", {}).get(SEND_TEXT)
-        self.at_once: Callable[[bytes], bool] | None = extension["send"] if extension else None
+        self.at_once: Callable[[list[bytes]], bool] | None = extension["send"] if extension else None
         self.counted = metrics_of(websocket).messages_out
         self.sent = 0  # the last version sent: what the opening covered is not sent again
         self.task: asyncio.Task[None] | None = None
@@ -385,21 +386,28 @@ class Sender:
             # No await between finding the queue empty and ending the task (``finally``): a
             # message queued later finds no task and starts one.
             while not self.closed and not queue.empty():
-                version, message = queue.get_nowait()
-                if version in (SLOW, RESET):
+                waiting: list[bytes] = []
+                marker = 0
+                while not queue.empty():
+                    version, message = queue.get_nowait()
+                    if version in (SLOW, RESET):
+                        marker = version
+                        break
+                    if version and version <= self.sent:
+                        continue  # the opening already covered it
+                    waiting.append(message.encode() if isinstance(message, str) else message)
+                    self.sent = max(self.sent, version)
+                if waiting and (self.at_once is None or not self.at_once(waiting)):
+                    for data in waiting:
+                        await self.websocket.send_text(data.decode())
+                self.counted.inc(len(waiting))
+                if marker:
                     self.closed = True
-                    if version == SLOW:
+                    if marker == SLOW:
                         await self.websocket.close(CLOSE_RESUME, "too slow: resume")
                     else:
                         await self.websocket.close(CLOSE_RESET, "reset")
                     return
-                if version and version <= self.sent:
-                    continue  # the opening already covered it
-                data = message.encode() if isinstance(message, str) else message
-                if self.at_once is None or not self.at_once(data):
-                    await self.websocket.send_text(data.decode())
-                self.counted.inc()
-                self.sent = max(self.sent, version)
         except (WebSocketDisconnect, RuntimeError, OSError):  # the client has gone
             self.closed = True
         finally:

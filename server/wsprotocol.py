@@ -27,8 +27,8 @@ from websockets.protocol import State
 
 from server.feeds import Mailbox
 
-# The ASGI extension (in the scope's ``extensions``) with which the application may write a text
-# message at once: ``{"send": write}``, ``write(data: bytes) -> bool`` (see LeanWebSocketProtocol).
+# The ASGI extension (in the scope's ``extensions``) with which the application may write text
+# messages at once: ``{"send": write}``, ``write(messages: list[bytes]) -> bool`` (LeanWebSocketProtocol).
 SEND_TEXT = "ludoteca.send_text"
 
 
@@ -122,13 +122,13 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         if not self.close_sent:  # the handshake goes on: the application gets the scope
             self.scope["extensions"][SEND_TEXT] = {"send": self.send_text_at_once}
 
-    def send_text_at_once(self, data: bytes) -> bool:
-        """Write the text message ``data`` (UTF-8) as one frame now, as ``send`` does for a
-        ``websocket.send`` event after its checks, but with no event built, no awaiting and no
-        text decoded to be encoded again: a server's frame is a two-to-ten-byte header and the
-        payload unmasked. ``False``, with nothing written, when the socket cannot take it at once
-        (not open, closing, its buffer full, an extension that rewrites frames): send it through
-        ASGI then, which waits or raises as it should."""
+    def send_text_at_once(self, messages: list[bytes]) -> bool:
+        """Write the text ``messages`` (UTF-8), a frame each, now and in one write: what ``send``
+        does for each ``websocket.send`` event after its checks, but with no event built, no
+        awaiting, no text decoded to be encoded again and one system call: a server's frame is a
+        two-to-ten-byte header and the payload unmasked. ``False``, with nothing written, when the
+        socket cannot take them at once (not open, closing, its buffer full, an extension that
+        rewrites frames): send them through ASGI then, which waits or raises as it should."""
         conn = self.conn
         if (
             conn.state is not State.OPEN
@@ -139,14 +139,17 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             or conn.expect_continuation_frame
         ):
             return False
-        size = len(data)
-        if size < 126:
-            head = bytes((0x81, size))  # FIN and the text opcode; the length
-        elif size < 65536:
-            head = struct.pack("!BBH", 0x81, 126, size)
-        else:
-            head = struct.pack("!BBQ", 0x81, 127, size)
-        self.transport.write(head + data)
+        frames: list[bytes] = []
+        for data in messages:
+            size = len(data)
+            if size < 126:
+                frames.append(bytes((0x81, size)))  # FIN and the text opcode; the length
+            elif size < 65536:
+                frames.append(struct.pack("!BBH", 0x81, 126, size))
+            else:
+                frames.append(struct.pack("!BBQ", 0x81, 127, size))
+            frames.append(data)
+        self.transport.write(b"".join(frames))
         return True
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from domain.engine import Game
 from domain.vilar_de_mouros.cards import CARD_FILE
-from domain.vilar_de_mouros.commands import Command
+from domain.vilar_de_mouros.commands import Command, DrawFromCentre
 from domain.vilar_de_mouros.events import Event
 from domain.vilar_de_mouros.rules import awaited, decide, evolve, moves, setup
 from domain.vilar_de_mouros.scoring import VilarOutcome, outcome
@@ -36,6 +36,8 @@ GAME: Game[State, Command, Event, VilarOutcome] = Game(
     outcome=outcome,
     components=CARD_FILE,
     strategy=STRATEGY,
+    # A draw from the deck shows the drawer a hidden card; placing cards and taking a bonus end the turn.
+    undoable=frozenset({DrawFromCentre}),
 )
 
 __all__ = ["GAME"]

@@ -238,6 +238,18 @@ def undoable_as_stated(game: AnyGame, players: int, seat: int, before: Any, even
 def test_the_undo_check_gives_the_verdict_of_the_rule_stated_plainly_at_every_step(kind: str, seed: int) -> None:
     """``can_undo`` looks only at what a step changed, cheapest checks first; on every step of
     random games of every kind its verdict is the whole-view rule's."""
+    judge_every_step(kind, seed)
+
+
+@settings(max_examples=10, deadline=None)
+@given(kind=st.sampled_from(sorted(k for k, g in GAMES.items() if g.undoable is not None)), seed=st.integers(0, 10**6))
+def test_a_game_that_lists_what_may_be_undone_leaves_out_nothing_the_check_allows(kind: str, seed: int) -> None:
+    """The table asks the check only of the command types a game lists as ``undoable``: on every
+    step of random games, a step the check allows is of a listed type."""
+    judge_every_step(kind, seed)
+
+
+def judge_every_step(kind: str, seed: int) -> None:
     game = GAMES[kind]
     rng = random.Random(seed)
     players = rng.randint(game.min_players, game.max_players)
@@ -249,7 +261,8 @@ def test_the_undo_check_gives_the_verdict_of_the_rule_stated_plainly_at_every_st
         seat, command = rng.choice(choices)
         recording = RecordingRng(random.Random(seed))
         events = game.decide(table.state, command, seat, Ctx(rng=recording))
-        assert can_undo(game, players, seat, table.state, events, recording.used) == undoable_as_stated(
-            game, players, seat, table.state, events, recording.used
-        )
+        verdict = can_undo(game, players, seat, table.state, events, recording.used)
+        assert verdict == undoable_as_stated(game, players, seat, table.state, events, recording.used)
+        if verdict and game.undoable is not None:
+            assert type(command) in game.undoable, f"{game.id}: {command!r} was undoable"
         table = step(game, table, [], seat, command, rng)

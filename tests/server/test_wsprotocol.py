@@ -108,11 +108,13 @@ async def test_a_text_written_at_once_reaches_the_client_as_one_text_message_of_
             write = socket.send_text_at_once
             for size in (2, 125, 126, 65_535, 65_536, 100_000):
                 text = "é" * (size // 2) + "x" * (size % 2)  # UTF-8: the length is in bytes
-                assert write(text.encode()) is True
+                assert write([text.encode()]) is True
                 assert await ws.recv() == text
+            assert write([b'{"a": 1}', "ä".encode() * 200, b"[]"]) is True  # one write, three messages
+            assert [await ws.recv() for _ in range(3)] == ['{"a": 1}', "ä" * 200, "[]"]
             scope = socket.scope
         await asyncio.sleep(0.1)
-        assert socket.send_text_at_once(b"late") is False  # closed: nothing written
+        assert socket.send_text_at_once([b"late"]) is False  # closed: nothing written
         assert SEND_TEXT not in scope["extensions"]  # the scope no longer holds the protocol
     finally:
         await stop_server(server, task)
