@@ -10,6 +10,7 @@ calls off a table that never started, a finished table points to its rematch.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, Union
 
@@ -214,8 +215,8 @@ def status(game: AnyGame, table: Table) -> Status:
 # shortcut). A table is never changed once made, and one move asks how its tables stand six
 # times (the decide, the lobby entry, the table service, the delivery, the sender's answer),
 # while other games' moves come in between and a finished game's outcome scores every seat.
-_OUTCOMES: dict[int, tuple[Table, Any]] = {}
-_OUTCOMES_KEPT = 256
+_OUTCOMES: OrderedDict[int, tuple[Table, Any]] = OrderedDict()  # oldest first; each step is one C call
+_OUTCOMES_KEPT = 512  # the tables of a few hundred moves: a move's first and last asking are that far apart
 
 
 def outcome(game: AnyGame, table: Table) -> Any:
@@ -224,9 +225,9 @@ def outcome(game: AnyGame, table: Table) -> Any:
     if known is not None and known[0] is table:
         return known[1]
     answer = _outcome(game, table)
-    if len(_OUTCOMES) >= _OUTCOMES_KEPT:
-        _OUTCOMES.clear()  # all at once: one call, safe beside a thread that folds a stream
     _OUTCOMES[id(table)] = (table, answer)
+    if len(_OUTCOMES) > _OUTCOMES_KEPT:
+        _OUTCOMES.popitem(last=False)  # safe beside a thread that folds a stream: one call each
     return answer
 
 
