@@ -226,7 +226,6 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
                 log.warning(warning)
             # The composition root: every part is made here and handed what it uses.
             store = EventStore(redis)
-            stack.push_async_callback(store.aclose)
             tables = Tables(store, games, settings.cache_size)
             stack.push_async_callback(tables.written)  # snapshots under way land before the client closes
             index, schedule, queue = LobbyIndex(redis), Schedule(redis), BotQueue(redis)

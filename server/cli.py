@@ -67,11 +67,10 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
     from server.store import EventStore
 
     redis = connect(url, socket_timeout=30)
-    store = EventStore(redis)
     try:
         await initialize(redis)
         index = LobbyIndex(redis)
-        games = Games(store, GAMES, index=index)
+        games = Games(EventStore(redis), GAMES, index=index)
         if args.action == "expire":
             if args.older_than is None and settings.open_ttl <= 0:
                 print("open games never expire (LUDOTECA_OPEN_TTL=0); give --older-than", file=sys.stderr)
@@ -91,7 +90,6 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
         print(f"archived {total} finished games to {directory}")
         return 0
     finally:
-        await store.aclose()
         await redis.aclose()
 
 

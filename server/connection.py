@@ -13,8 +13,33 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import DataError
 
+from server.wire import Endpoint, Pipe, RedisPyPipe
+
 CLUSTER_SCHEME: Final = "redis+cluster://"
 Client = aioredis.Redis | RedisCluster  # one Redis, or a Redis Cluster: every game's keys share one slot
+
+
+class Redis(aioredis.Redis):
+    """redis-py's client for one Redis, with the lean connection beside it that the calls of every
+    move and every socket take (server/wire.py: the appends' pipelines, the hot scripts); closed
+    with it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lean = Pipe(Endpoint.of(self))
+
+    async def aclose(self, close_connection_pool: bool | None = None) -> None:
+        await self.lean.aclose()
+        await super().aclose(close_connection_pool)
+
+
+def lean(client: Client) -> Pipe | RedisPyPipe:
+    """The lean way to ``client``'s Redis: the pipe of a client made by :func:`connect`, else (a Redis
+    Cluster, or a client made elsewhere) redis-py's own pipeline."""
+    pipe = getattr(client, "lean", None)
+    return pipe if isinstance(pipe, Pipe) else RedisPyPipe(client)
+
+
 MIN_REDIS_VERSION: Final = (6, 2)
 
 
@@ -123,4 +148,4 @@ def connect(
         decode_responses=False,
     )
     pool.connection_class = _PACKED.get(pool.connection_class, pool.connection_class)
-    return aioredis.Redis.from_pool(pool)
+    return Redis.from_pool(pool)

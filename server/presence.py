@@ -27,11 +27,12 @@ from redis.exceptions import RedisError
 from domain.engine import AnyGame
 from domain.table import Table, resign
 from projections.views import Present, SeatPresence
-from server.connection import Client
+from server.connection import Client, lean
 from server.errors import Refused, UnknownGame, VersionConflict
 from server.games import Games
 from server.keys import AWAY, CONNECTION, PRESENCE, PRESENT
 from server.tasks import Trouble, cancelled, pause
+from server.wire import Script, call
 
 log = logging.getLogger("ludoteca.presence")
 
@@ -125,8 +126,10 @@ class Presence:
         self.local: dict[str, tuple[str, str]] = {}  # conn -> (game_id, value)
         self.leaving: list[Leaving] = []  # sockets closed, waiting for the next batch
         self.writer: asyncio.Task[None] | None = None  # the task writing batches of leaves
-        self._arrive = redis.register_script(ARRIVE_LUA)
-        self._leave = redis.register_script(LEAVE_LUA)
+        # Every socket's opening and closing runs these: over the client's lean connection (server/wire.py).
+        self._pipe = lean(redis)
+        self._arrive = Script(self._pipe, redis.script_load, ARRIVE_LUA)
+        self._leave = Script(self._pipe, redis.script_load, LEAVE_LUA)
 
     async def arrive(self, game_id: str, seat: int | None, now_ms: int | None = None) -> str:
         """A socket joined ``game_id`` as ``seat`` (None: a spectator) at ``now_ms`` (else Redis's
@@ -138,7 +141,7 @@ class Presence:
         value = _text(await self._arrive(keys=keys, args=args))
         self.local[conn] = (game_id, value)
         if seat is not None:  # the away list spans games: another hash tag, another call
-            await self.redis.zrem(AWAY_KEY, f"{game_id} {seat}")
+            await call(self._pipe, "ZREM", AWAY_KEY, f"{game_id} {seat}")
         return conn
 
     async def leave(self, conn: str, now_ms: int | None = None) -> None:
@@ -187,7 +190,7 @@ class Presence:
             now_ms = max(stamps) if len(stamps) == len(batch) else int(redis_ms)
             away = {f"{game_id} {seat}": now_ms for seat in seats - still}
             if away:
-                await self.redis.zadd(AWAY_KEY, away)
+                await call(self._pipe, "ZADD", AWAY_KEY, *(x for member, at in away.items() for x in (at, member)))
 
     async def renew(self) -> None:
         """Keep this replica's connections alive (call well within ``ttl_ms``)."""

@@ -39,11 +39,11 @@ from typing import Any, Final
 import msgspec
 from redis.exceptions import RedisError
 
-from server.connection import Client, initialize
+from server.connection import Client, initialize, lean
 from server.groupcommit import GroupCommit
 from server.keys import COMMANDS, EVENTS, META, NOTIFY, SNAPSHOTS, TOKENS
 from server.tasks import pause
-from server.wire import Endpoint, Subscription, pipe_for
+from server.wire import Endpoint, Script, Subscription, call
 
 __all__ = [
     "AppendResult",
@@ -87,7 +87,9 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def _stored(entry_id: bytes | str, fields: dict[Any, Any]) -> StoredEvent:
+def _stored(entry_id: bytes | str, fields: dict[Any, Any] | list[Any]) -> StoredEvent:
+    if isinstance(fields, list):  # as Redis sends it (redis-py's own pipeline makes it a dict)
+        fields = _pairs(fields)
     data = fields.get(b"e")
     if data is None:  # a client that decodes replies to text (this module's own reply bytes)
         fields = {_bytes(k): _bytes(v) for k, v in fields.items()}
@@ -433,18 +435,15 @@ class EventStore:
 
     def __init__(self, redis: Client) -> None:
         self.redis = redis
-        # A loop turn's appends share one round trip (server/groupcommit.py), on a lean connection
-        # of the store's own (server/wire.py): closed by :meth:`aclose`.
-        self._pipe = pipe_for(redis)
-        self._append = GroupCommit(self._pipe, redis.script_load, APPEND_LUA)
-        self._look = redis.register_script(LOOK_LUA)
+        # A loop turn's appends share one round trip (server/groupcommit.py); they and the look,
+        # which every socket's opening and every command of a game that keeps time runs, go over
+        # the client's lean connection (server/wire.py).
+        self._pipe = pipe = lean(redis)
+        self._append = GroupCommit(pipe, redis.script_load, APPEND_LUA)
+        self._look = Script(pipe, redis.script_load, LOOK_LUA)
         self._delete = redis.register_script(DELETE_LUA)
         self._stamp = redis.register_script(STAMP_LUA)
         self._snapshot = redis.register_script(SNAPSHOT_LUA)
-
-    async def aclose(self) -> None:
-        """Close the store's own connection (the client it was given is its owner's to close)."""
-        await self._pipe.aclose()
 
     async def append(
         self,
@@ -526,7 +525,8 @@ class EventStore:
             raise ValueError(f"after must be >= 0, not {after}")
         if limit is not None and limit <= 0:
             return []
-        entries: Any = await self.redis.xrange(events_key(game_id), f"0-{after + 1}", "+", count=limit)
+        count = ["COUNT", limit] if limit is not None else []
+        entries: Any = await call(self._pipe, "XRANGE", events_key(game_id), f"0-{after + 1}", "+", *count)
         return [_stored(entry_id, fields) for entry_id, fields in entries]
 
     async def catch_up(self, game_id: str, after: int) -> tuple[list[StoredEvent], int]:

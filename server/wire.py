@@ -19,19 +19,19 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import hashlib
 import ssl
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 import hiredis
+import redis.asyncio as aioredis
 from redis import exceptions as errors
 from redis._parsers import BaseParser
 from redis.asyncio.cluster import RedisCluster
 
-from server.connection import Client
-
-__all__ = ["ClusterPipe", "Endpoint", "Pipe", "Subscription", "Wire", "open_wire", "pipe_for"]
+__all__ = ["Endpoint", "Pipe", "RedisPyPipe", "Script", "Subscription", "Wire", "call", "open_wire"]
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Endpoint:
     timeout: float = 1.5  # for each reply
 
     @classmethod
-    def of(cls, client: Client) -> Endpoint:
+    def of(cls, client: aioredis.Redis | RedisCluster) -> Endpoint:
         """Where ``client`` connects: its pool's options, or a cluster's default node (once
         the cluster client is initialized)."""
         if isinstance(client, RedisCluster):
@@ -254,10 +254,11 @@ class Pipe:
             self.wire = None
 
 
-class ClusterPipe:
-    """What :class:`Pipe` does, on a Redis Cluster: redis-py's cluster pipeline, one per node."""
+class RedisPyPipe:
+    """What :class:`Pipe` does, through redis-py's pipeline: on a Redis Cluster (one per node), or
+    for a client made elsewhere than server.connection.connect."""
 
-    def __init__(self, client: RedisCluster) -> None:
+    def __init__(self, client: aioredis.Redis | RedisCluster) -> None:
         self.client = client
 
     async def __call__(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
@@ -271,9 +272,31 @@ class ClusterPipe:
         pass
 
 
-def pipe_for(client: Client) -> Pipe | ClusterPipe:
-    """Pipelined calls to where ``client`` connects."""
-    return ClusterPipe(client) if isinstance(client, RedisCluster) else Pipe(Endpoint.of(client))
+async def call(pipe: Pipe | RedisPyPipe, *command: Any) -> Any:
+    """One command's reply through ``pipe``; an error reply raises."""
+    (reply,) = await pipe([command])
+    if isinstance(reply, Exception):
+        raise reply
+    return reply
+
+
+class Script:
+    """A Lua script called through a pipe (``EVALSHA``, loaded again when Redis has forgotten it,
+    by ``load``: the client's ``script_load``): what redis-py's registered scripts do."""
+
+    def __init__(self, pipe: Pipe | RedisPyPipe, load: Callable[[str], Awaitable[Any]], script: str) -> None:
+        self.pipe, self.load, self.script = pipe, load, script
+        self.sha = hashlib.sha1(script.encode()).hexdigest()
+
+    async def __call__(self, keys: Sequence[Any] = (), args: Sequence[Any] = ()) -> Any:
+        command = ["EVALSHA", self.sha, len(keys), *keys, *args]
+        (reply,) = await self.pipe([command])
+        if isinstance(reply, errors.NoScriptError):  # Redis restarted (or SCRIPT FLUSH): nothing ran
+            await self.load(self.script)
+            (reply,) = await self.pipe([command])
+        if isinstance(reply, Exception):
+            raise reply
+        return reply
 
 
 class Subscription:

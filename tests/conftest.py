@@ -77,12 +77,8 @@ async def redis(redis_url: str) -> AsyncIterator[Client]:
 
 
 @pytest.fixture
-async def store(redis: Client) -> AsyncIterator[EventStore]:
-    store = EventStore(redis)
-    try:
-        yield store
-    finally:
-        await store.aclose()
+def store(redis: Client) -> EventStore:
+    return EventStore(redis)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

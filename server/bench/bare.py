@@ -74,7 +74,6 @@ def bare_app() -> Starlette:
         redis = connect(os.environ["REDIS_URL"])
         app.state.store = EventStore(redis)
         yield
-        await app.state.store.aclose()
         await redis.aclose()
 
     async def command(request: Request) -> Response:

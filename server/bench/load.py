@@ -116,7 +116,6 @@ async def lua_append(url: str, callers: int, seconds: float) -> Load:
         await asyncio.gather(*(caller(i) for i in range(callers)))
         return Load(len(latencies), time.perf_counter() - start, latencies)
     finally:
-        await store.aclose()
         await redis.aclose()
 
 

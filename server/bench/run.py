@@ -564,7 +564,6 @@ class Bench:
             await self.growth(server.port)
         say("garbage collection")
         await self.gc(scratch)
-        await self.store.aclose()
         await self.redis.aclose()
         return self.rows
 

@@ -211,7 +211,6 @@ async def test_the_store_across_a_restart_of_redis(data_dir: Path) -> None:
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task
-            await store.aclose()
     finally:
         await client.aclose()
         embedded.stop()

@@ -215,7 +215,6 @@ def test_a_log_folded_through_snapshots_equals_the_live_table(
             await client.delete(*(f"lt:{{{game_id}}}:{k}" for k in ("events", "snapshots")))
             return cold, warm, then
         finally:
-            await store.aclose()
             await client.aclose()
 
     cold, warm, then = asyncio.run(run())

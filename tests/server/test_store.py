@@ -157,7 +157,6 @@ async def test_fifty_concurrent_appends_with_one_expected_version_land_once(stor
             *(s.append(GAME, 1, [f"from {i}".encode(), b"second"]) for i, s in enumerate(stores))
         )
     finally:
-        await asyncio.gather(*(s.aclose() for s in stores))
         await asyncio.gather(*(client.aclose() for client in clients))
     winners = [i for i, result in enumerate(results) if landed(result) == 3]
     assert len(winners) == 1
