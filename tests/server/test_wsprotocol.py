@@ -6,8 +6,11 @@ import asyncio
 import json
 
 import httpx
+import pytest
 import redis.asyncio as aioredis
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
 
 from server.settings import Settings
 from server.wsprotocol import SEND_TEXT, Flag, Inbox, LeanWebSocketProtocol
@@ -116,5 +119,53 @@ async def test_a_text_written_at_once_reaches_the_client_as_one_text_message_of_
         await asyncio.sleep(0.1)
         assert socket.send_text_at_once([b"late"]) is False  # closed: nothing written
         assert SEND_TEXT not in scope["extensions"]  # the scope no longer holds the protocol
+    finally:
+        await stop_server(server, task)
+
+
+def moves_request(request_id: str, pad: int = 0) -> bytes:
+    return json.dumps({"type": "moves", "picks": [], "request_id": request_id + " " * pad}).encode()
+
+
+async def test_frames_sent_together_are_each_read_whatever_their_kind(redis: aioredis.Redis, redis_url: str) -> None:
+    """The protocol reads whole masked text frames itself and leaves anything else to websockets:
+    frames of both short lengths, a ping, a fragmented message, and one split across two writes,
+    all in order; text that is not UTF-8 still closes the socket with 1007, as websockets does."""
+    server, task, _, port = await start_server(Settings(redis_url=redis_url, admin_token=ADMIN, **NO_QUOTAS))
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            created = await http.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 2})
+        game_id = created.json()["game_id"]
+        async with connect(f"ws://127.0.0.1:{port}/api/v1/games/{game_id}/ws") as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            await ws.recv()
+
+            def frame(opcode: Opcode, data: bytes, fin: bool = True) -> bytes:
+                return Frame(opcode, data, fin).serialize(mask=True)
+
+            long = moves_request("b", pad=200)  # a 16-bit length
+            fragmented = moves_request("d")
+            together = b"".join(
+                [
+                    frame(Opcode.TEXT, moves_request("a")),
+                    frame(Opcode.TEXT, long),
+                    frame(Opcode.PING, b"hi"),
+                    frame(Opcode.TEXT, moves_request("c")),
+                    frame(Opcode.TEXT, fragmented[:10], fin=False),
+                    frame(Opcode.CONT, fragmented[10:]),
+                    frame(Opcode.TEXT, moves_request("e")),
+                ]
+            )
+            split = frame(Opcode.TEXT, moves_request("f"))
+            transport = ws.transport
+            transport.write(together + split[:5])
+            await asyncio.sleep(0.05)
+            transport.write(split[5:])
+            answered = [json.loads(await ws.recv())["request_id"].strip() for _ in range(6)]
+            assert answered == ["a", "b", "c", "d", "e", "f"]
+            transport.write(frame(Opcode.TEXT, b"\xff\xfe not UTF-8"))
+            with pytest.raises(ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
     finally:
         await stop_server(server, task)
