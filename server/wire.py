@@ -1,5 +1,7 @@
-"""A lean connection to Redis for the two paths every move takes: the appends of a loop turn, sent
-together (server/groupcommit.py), and the notifications of every replica's appends (server/store.py).
+"""A lean connection to Redis for the calls every move and every socket make: the appends of a loop
+turn, sent together (server/groupcommit.py), the notifications of every replica's appends
+(server/store.py), and the scripts and reads of a socket's opening and closing (server/store.py,
+server/presence.py).
 
 redis-py's asyncio client pays, for each call: a connection from its pool and back (an
 ``asyncio.Condition`` and a timeout), ``asyncio.wait_for`` around the write (a task of its own), an
@@ -31,7 +33,7 @@ from redis import exceptions as errors
 from redis._parsers import BaseParser
 from redis.asyncio.cluster import RedisCluster
 
-__all__ = ["Endpoint", "Pipe", "RedisPyPipe", "Script", "Subscription", "Wire", "call", "open_wire"]
+__all__ = ["Endpoint", "Pipe", "RedisPyPipe", "Script", "Subscription", "Wire", "call", "open_wire", "value"]
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,13 @@ def pack(*args: Any) -> bytes:
     return packed
 
 
+def value(reply: Any) -> Any:
+    """A reply, or the error it is (an error reply comes as the exception, in its place) raised."""
+    if isinstance(reply, Exception):
+        raise reply
+    return reply
+
+
 class Batch:
     """Calls sent at once, answered together once the last reply came (an error reply is the
     exception itself, in its place)."""
@@ -134,9 +143,7 @@ class Wire(asyncio.Protocol):
     async def call(self, *args: Any) -> Any:
         """One command's reply; an error reply raises."""
         (reply,) = await self.send(pack(*args), 1)
-        if isinstance(reply, Exception):
-            raise reply
-        return reply
+        return value(reply)
 
     def close(self) -> None:
         if self.transport is not None:
@@ -268,16 +275,11 @@ class RedisPyPipe:
         replies: list[Any] = await pipe.execute(raise_on_error=False)
         return replies
 
-    async def aclose(self) -> None:
-        pass
-
 
 async def call(pipe: Pipe | RedisPyPipe, *command: Any) -> Any:
     """One command's reply through ``pipe``; an error reply raises."""
     (reply,) = await pipe([command])
-    if isinstance(reply, Exception):
-        raise reply
-    return reply
+    return value(reply)
 
 
 class Script:
@@ -294,9 +296,7 @@ class Script:
         if isinstance(reply, errors.NoScriptError):  # Redis restarted (or SCRIPT FLUSH): nothing ran
             await self.load(self.script)
             (reply,) = await self.pipe([command])
-        if isinstance(reply, Exception):
-            raise reply
-        return reply
+        return value(reply)
 
 
 class Subscription:
@@ -314,8 +314,7 @@ class Subscription:
         wire = await open_wire(endpoint, on_message)
         try:
             for reply in await wire.send(pack("SUBSCRIBE", *channels), len(channels)):
-                if isinstance(reply, Exception):
-                    raise reply
+                value(reply)
         except BaseException:
             wire.close()
             raise
