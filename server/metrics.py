@@ -117,19 +117,29 @@ class TimeRequests:
             return
         start = time.perf_counter()
         status = 500
+        timed = False
+
+        def observe() -> None:
+            nonlocal timed
+            timed = True
+            path = self.paths.get(scope.get("endpoint"), "unmatched")
+            self.metrics.requests.labels(path, scope["method"], str(status)).observe(time.perf_counter() - start)
 
         async def send_status(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                # Counted before the last byte leaves: a client that has read a whole response
+                # finds it in the next scrape.
+                observe()
             await send(message)
 
         try:
             await self.app(scope, receive, send_status)
         finally:
-            path = self.paths.get(scope.get("endpoint"), "unmatched")
-            labels = (path, scope["method"], str(status))
-            self.metrics.requests.labels(*labels).observe(time.perf_counter() - start)
+            if not timed:
+                observe()
 
 
 async def scrape(request: Request) -> Response:
