@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import logging
 import secrets
 import unicodedata
 from typing import Any
@@ -21,6 +22,7 @@ from server.botqueue import BotQueue
 from server.codec import encode
 from server.errors import (
     BAD_JSON,
+    AppError,
     Conflict,
     Forbidden,
     Invalid,
@@ -36,6 +38,8 @@ from server.games import GAME_ID_BYTES, Games
 from server.index import LobbyIndex
 from server.quotas import Quotas
 from server.store import Appended
+
+log = logging.getLogger(__name__)
 
 
 class Joined(msgspec.Struct):
@@ -229,7 +233,11 @@ class Lobby:
         await self.index.clear()
         count = 0
         for game_id in await self.store.all_game_ids():
-            game, table = await self.games.load(game_id)
+            try:
+                game, table = await self.games.load(game_id)
+            except AppError as exc:  # another program's stream, or a game this server no longer hosts
+                log.warning("the lobby index leaves out the stream of %r: %s", game_id, exc)
+                continue
             meta = await self.store.meta(game_id)
             sequence = int(meta["sequence"]) if "sequence" in meta else await self.index.next_sequence()
             await self.games.file(game_id, game, table, sequence)

@@ -16,6 +16,7 @@ from server.codec import encode
 from server.connection import Client
 from server.games import Games
 from server.index import LobbyIndex
+from server.keys import EVENTS
 from server.lobby import Lobby
 from server.quotas import Quotas
 from server.senders import Holder
@@ -118,3 +119,19 @@ async def test_a_read_overlapping_a_newer_cached_table_is_not_taken_for_lost_wri
     assert table.version == newer.table.version
     assert here.tables.cache[game_id].table.version == newer.table.version
     assert "lost versions" not in caplog.text
+
+
+async def test_rebuilding_the_lobby_index_skips_a_stream_no_game_of_this_server_can_load(
+    store: EventStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stream under an id this server would never make (another program's, a game it no
+    longer hosts) is passed over with a warning, not a start-up that fails."""
+    games = replica(store)
+    game_id, _ = await started(games)
+    await store.redis.xadd(EVENTS.at(game_id="bench bare 1"), {"e": "x"})
+    index = LobbyIndex(store.redis)
+    lobby = Lobby(replica(store), index, Quotas(store.redis, 0, 0), BotQueue(store.redis))
+    assert await lobby.rebuild_index() == 1
+    listed = [game for status in ("open", "active", "finished") for game in (await index.list_games(status, 10))[0]]
+    assert listed == [game_id]
+    assert "bench bare 1" in caplog.text
