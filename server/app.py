@@ -17,7 +17,6 @@ from redis.exceptions import RedisError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Match, Mount, Route, WebSocketRoute
@@ -35,17 +34,17 @@ from server.bots import BotAlarm, BotWorker
 from server.checks import Checks
 from server.collector import Collector
 from server.connection import check_server, connect, initialize
+from server.edge import Edge
 from server.embedded import EmbeddedRedis, supervise
 from server.errors import STORE_DOWN, AppError, ErrorBody
 from server.feeds import Feeds
 from server.games import Games
-from server.headers import SecurityHeaders
 from server.http import ENDPOINTS, STORE_TROUBLE, Handler, answer, healthz, readyz
 from server.index import LobbyIndex
 from server.leases import Leases
 from server.lobby import Lobby
-from server.logs import RequestContext, enter_request, leave_request
-from server.metrics import Metrics, TimeRequests, scrape
+from server.logs import enter_request, leave_request
+from server.metrics import Metrics, scrape
 from server.openapi import document
 from server.presence import Presence, keep_dropping
 from server.quotas import Quotas
@@ -280,15 +279,13 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
     return Ludoteca(
         routes=table,
         middleware=[
-            Middleware(RequestContext),
-            Middleware(SecurityHeaders, docs_page=STATIC / "docs.html"),
-            Middleware(TimeRequests, metrics=metrics, paths=paths),
             Middleware(
-                CORSMiddleware,
-                allow_origins=list(settings.allowed_origins),
-                allow_methods=["GET", "POST", "DELETE"],
-                allow_headers=["Authorization", "Content-Type"],
-            ),
+                Edge,
+                metrics=metrics,
+                paths=paths,
+                docs_page=STATIC / "docs.html",
+                allowed_origins=settings.allowed_origins,
+            )
         ],
         exception_handlers={
             AppError: app_error,

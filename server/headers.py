@@ -15,8 +15,6 @@ import hashlib
 import re
 from pathlib import Path
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
 
 def inline_hashes(page: Path) -> tuple[list[str], list[str]]:
     """The CSP hashes of a page's inline ``<script>`` and ``<style>`` blocks."""
@@ -45,29 +43,12 @@ def policy(scripts: list[str], styles: list[str]) -> str:
     )
 
 
-class SecurityHeaders:
-    """ASGI middleware: the headers above on every HTTP answer (``docs``: the API docs page's
-    own policy, which admits its inline blocks by hash)."""
-
-    def __init__(self, app: ASGIApp, docs_page: Path) -> None:
-        self.app = app
-        common = [
-            (b"x-content-type-options", b"nosniff"),
-            (b"referrer-policy", b"no-referrer"),
-            (b"x-frame-options", b"DENY"),
-        ]
-        self.headers = [(b"content-security-policy", policy([], []).encode()), *common]
-        self.docs_headers = [(b"content-security-policy", policy(*inline_hashes(docs_page)).encode()), *common]
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        extra = self.docs_headers if scope["path"] == "/docs" else self.headers
-
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *extra]
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
+def security_headers(page: Path | None) -> list[tuple[bytes, bytes]]:
+    """The headers above, as ASGI header pairs; ``page``: a page whose inline blocks the policy admits."""
+    scripts, styles = inline_hashes(page) if page is not None else ([], [])
+    return [
+        (b"content-security-policy", policy(scripts, styles).encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
+        (b"x-frame-options", b"DENY"),
+    ]

@@ -15,7 +15,7 @@ import sys
 import time
 from contextvars import ContextVar, Token
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 game_id: ContextVar[str | None] = ContextVar("game_id", default=None)
@@ -123,33 +123,3 @@ def enter_request(scope: Scope) -> Tokens:
 def leave_request(tokens: Tokens) -> None:
     request_id.reset(tokens[0])
     game_id.reset(tokens[1])
-
-
-class RequestContext:
-    """ASGI middleware: the request's context for its log lines (:func:`enter_request`); an HTTP
-    answer echoes the request id."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        tokens = enter_request(scope)
-        try:
-            if scope["type"] == "http":
-                await self.app(scope, receive, _with_request_id(send, request_id.get() or ""))
-            else:  # a WebSocket answers no headers after its upgrade: no wrapper to keep for its life
-                await self.app(scope, receive, send)
-        finally:
-            leave_request(tokens)
-
-
-def _with_request_id(send: Send, rid: str) -> Send:
-    async def send_with_id(message: Message) -> None:
-        if message["type"] == "http.response.start":
-            message["headers"] = [*message.get("headers", []), (b"x-request-id", rid.encode())]
-        await send(message)
-
-    return send_with_id

@@ -14,13 +14,11 @@ from __future__ import annotations
 import hmac
 import time
 from collections.abc import Iterator
-from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.auth import bearer
 from server.errors import Forbidden, Unauthorized
@@ -101,45 +99,6 @@ class Metrics:
         self.bot_moves = Counter(
             "ludoteca_bot_moves", "Commands the server's bots played, by game and bot", ["game", "bot"], registry=r
         )
-
-
-class TimeRequests:
-    """ASGI middleware: each HTTP request's latency, labelled by its route's path template."""
-
-    def __init__(self, app: ASGIApp, metrics: Metrics, paths: dict[Any, str]) -> None:
-        self.app = app
-        self.metrics = metrics
-        self.paths = paths  # endpoint -> its route's path template
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        start = time.perf_counter()
-        status = 500
-        timed = False
-
-        def observe() -> None:
-            nonlocal timed
-            timed = True
-            path = self.paths.get(scope.get("endpoint"), "unmatched")
-            self.metrics.requests.labels(path, scope["method"], str(status)).observe(time.perf_counter() - start)
-
-        async def send_status(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            elif message["type"] == "http.response.body" and not message.get("more_body", False):
-                # Counted before the last byte leaves: a client that has read a whole response
-                # finds it in the next scrape.
-                observe()
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_status)
-        finally:
-            if not timed:
-                observe()
 
 
 async def scrape(request: Request) -> Response:
