@@ -8,6 +8,7 @@ import asyncio
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -141,3 +142,21 @@ def test_the_driver_plays_ludoteca_over_its_websocket(tmp_path: Path) -> None:
             server.stop()
     assert played["moves"] > 50 and played["missed"] == 0 and played["errors"] == 0, played["problems"]
     assert len(played["delays"]) == 4 * played["moves"]
+
+
+@pytest.mark.timeout(120)
+def test_the_http_cost_tool_times_each_checkout_and_gives_its_medians() -> None:
+    small = ["--rounds", "1", "--games", "80", "--clients", "2", "--seconds", "1"]  # under a seat's rate limit
+    run = subprocess.run(
+        [sys.executable, "-m", "server.bench.httpcost", str(ROOT), *small],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=110,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    [per_run, medians] = run.stdout.splitlines()
+    assert per_run.startswith(f"{ROOT.name}: ") and per_run.endswith(", 0 errors")
+    commands, cpu = re.search(r"(\d+) commands/s, .* server (\d+) us/command", per_run).groups()  # type: ignore[union-attr]
+    assert int(commands) > 0 and int(cpu) > 0
+    assert medians.startswith(f"{ROOT}: medians of 1: ")
