@@ -33,7 +33,12 @@ class LocalCluster:
 
     def __init__(self, masters: int = 3) -> None:
         self.directory = Path(tempfile.mkdtemp(prefix="lt-cluster-"))
-        self.ports = [cluster_port() for _ in range(masters)]
+        self.ports: list[int] = []
+        while len(self.ports) < masters:  # each node's own pair of ports (the port names its directory too)
+            port = cluster_port()
+            taken = {q + bus for q in self.ports for bus in (0, 10_000)}
+            if not {port, port + 10_000} & taken:
+                self.ports.append(port)
         self.nodes = [
             EmbeddedRedis(
                 self.directory / str(port),
