@@ -14,28 +14,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import shutil
 import statistics
-import tempfile
 from pathlib import Path
 
 from domain.catalog import GAMES
 from server.bench import load, procs
 from server.bench.client import quiet_gc
 from server.connection import connect
-from server.embedded import EmbeddedRedis
 from server.games import Games
 from server.store import EventStore
 
 
 async def one_run(root: Path, url: str, games: int, clients: int, seconds: float) -> load.Load:
     server = procs.ludoteca(url)
-    procs_root = procs.ROOT
-    try:
-        procs.ROOT = root  # the server runs from that checkout (``python -m`` imports from its cwd)
-        server.start("/readyz")
-    finally:
-        procs.ROOT = procs_root
+    server.root = root
+    server.start("/readyz")
     redis = connect(url)
     try:
         mirror = Games(EventStore(redis), GAMES, cache_size=1_000_000)  # the bots' replica of each game
@@ -57,19 +50,9 @@ def line(run: load.Load) -> str:
 
 
 async def main(roots: list[Path], rounds: int, games: int, clients: int, seconds: float) -> None:
-    scratch = Path(tempfile.mkdtemp(prefix="lt-httpcost-"))
-    redis = EmbeddedRedis(scratch / "redis")
-    runs: dict[Path, list[load.Load]] = {root: [] for root in roots}
-    try:
-        redis.start()
-        for r in range(rounds):
-            for root in roots if r % 2 == 0 else roots[::-1]:
-                run = await one_run(root, redis.url, games, clients, seconds)
-                runs[root].append(run)
-                print(f"{root.name}: {line(run)}", flush=True)
-    finally:
-        redis.stop()
-        shutil.rmtree(scratch, ignore_errors=True)
+    runs = await procs.alternated(
+        roots, rounds, lambda root, redis: one_run(root, redis.url, games, clients, seconds), line
+    )
     for root, done in runs.items():
         print(
             f"{root}: medians of {len(done)}: {statistics.median(d.rate for d in done):.0f} commands/s, "

@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -59,13 +57,8 @@ async def one_run(
     root: Path, redis: EmbeddedRedis, tables: int, seconds: float, profile: Path | None, created: int = 0, idle: int = 0
 ) -> Figures:
     server = procs.ludoteca(redis.url, LUDOTECA_ENV)
-    server.args[0] = sys.executable
-    procs_root = procs.ROOT
-    try:
-        procs.ROOT = root  # the server runs from that checkout (``python -m`` imports from its cwd)
-        server.start("/readyz")
-    finally:
-        procs.ROOT = procs_root
+    server.root = root
+    server.start("/readyz")
     drivers = node.Drivers([node.Driver("ludoteca", server.port) for _ in range(2)])
     spy: subprocess.Popen[bytes] | None = None
     try:
@@ -122,19 +115,12 @@ def line(f: Figures, seconds: float) -> str:
 async def main(
     roots: list[Path], rounds: int, tables: int, seconds: float, profile: Path | None, created: int, idle: int
 ) -> None:
-    scratch = Path(tempfile.mkdtemp(prefix="lt-movecost-"))
-    redis = EmbeddedRedis(scratch / "redis")
-    runs: dict[Path, list[Figures]] = {root: [] for root in roots}
-    try:
-        redis.start()
-        for r in range(rounds):
-            for root in roots if r % 2 == 0 else roots[::-1]:
-                f = await one_run(root, redis, tables, seconds, profile, created, idle)
-                runs[root].append(f)
-                print(f"{root.name}: {line(f, seconds)}", flush=True)
-    finally:
-        redis.stop()
-        shutil.rmtree(scratch, ignore_errors=True)
+    runs = await procs.alternated(
+        roots,
+        rounds,
+        lambda root, redis: one_run(root, redis, tables, seconds, profile, created, idle),
+        lambda f: line(f, seconds),
+    )
     for root, figures in runs.items():
         print(
             f"{root}: medians of {len(figures)}: {statistics.median(f.moves for f in figures) / seconds:.0f} moves/s, "

@@ -7,6 +7,7 @@ import ctypes
 import ctypes.util
 import os
 import resource
+import shutil
 import signal
 import socket
 import subprocess
@@ -15,9 +16,11 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
 
+from server.embedded import EmbeddedRedis
 from server.settings import Settings
 from server.wsprotocol import LeanWebSocketProtocol
 
@@ -81,6 +84,7 @@ class Server:
         self.env = {**os.environ, **env}
         self.log: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed by stop()
         self.process: subprocess.Popen[bytes] | None = None
+        self.root = ROOT  # the checkout it runs from (``python -m`` imports from its working directory)
 
     @property
     def pid(self) -> int:
@@ -89,7 +93,7 @@ class Server:
 
     def start(self, ready_path: str = "/readyz", timeout: float = 30.0) -> Server:
         self.process = subprocess.Popen(
-            self.args, cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log, preexec_fn=_die_with_parent
+            self.args, cwd=self.root, env=self.env, stdout=self.log, stderr=self.log, preexec_fn=_die_with_parent
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -155,3 +159,28 @@ def bare(redis_url: str) -> Server:
     port = free_port()
     args = [sys.executable, "-m", "server.bench.bare", "--port", str(port)]
     return Server("bare endpoint", args, port, {"REDIS_URL": redis_url})
+
+
+T = TypeVar("T")
+
+
+async def alternated(
+    roots: list[Path], rounds: int, run: Callable[[Path, EmbeddedRedis], Awaitable[T]], line: Callable[[T], str]
+) -> dict[Path, list[T]]:
+    """``run`` for each checkout in ``roots`` in turn, ``rounds`` times, the order alternating by
+    round, all on one embedded Redis; each run's ``line`` printed as it ends (a lever's before and
+    after, on a machine whose speed drifts)."""
+    scratch = Path(tempfile.mkdtemp(prefix="lt-alternated-"))
+    redis = EmbeddedRedis(scratch / "redis")
+    runs: dict[Path, list[T]] = {root: [] for root in roots}
+    try:
+        redis.start()
+        for r in range(rounds):
+            for root in roots if r % 2 == 0 else roots[::-1]:
+                result = await run(root, redis)
+                runs[root].append(result)
+                print(f"{root.name}: {line(result)}", flush=True)
+    finally:
+        redis.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return runs
