@@ -244,6 +244,8 @@ class Pipe:
 
     async def __call__(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
         """The replies of ``commands``, sent at once, in order (an error reply in its place)."""
+        if not commands:  # no reply would ever come to wait for
+            return []
         wire = self.wire
         if wire is None or not wire.open:
             wire = await self._open()

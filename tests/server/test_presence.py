@@ -36,6 +36,21 @@ async def test_a_dead_replicas_connections_expire_and_a_live_one_renews_its_own(
     assert len(await redis.smembers(f"lt:{{{GAME}}}:present")) == 1  # the expired member was dropped
 
 
+async def test_a_renewal_keeps_every_connection_of_every_game_in_batches(redis: aioredis.Redis) -> None:
+    presence = Presence(redis, ttl_ms=60_000)
+    games = [f"g{n}" for n in range(500)]  # 500 games of 4 seats: 8,500 commands, three batches
+    for game in games:
+        for seat in range(4):
+            await presence.arrive(game, seat, 7)
+    presence.ttl_ms = 600_000  # what a renewal sets is told from what an arrival set
+    await presence.renew()
+    for conn, (game, _) in presence.local.items():
+        assert await redis.pttl(f"lt:{{{game}}}:presence:{conn}") > 60_000
+    for game in games:
+        assert await redis.pttl(f"lt:{{{game}}}:present") > 4 * 60_000
+        assert await presence.present(game) == Present([SeatPresence(s, 7) for s in range(4)], 0)
+
+
 async def test_every_change_is_published_for_the_other_replicas(redis: aioredis.Redis) -> None:
     pubsub = redis.pubsub(ignore_subscribe_messages=True)
     await pubsub.subscribe(PRESENCE_CHANNEL)

@@ -43,6 +43,12 @@ async def test_a_batch_is_answered_in_order_with_an_error_reply_in_its_place(end
         await pipe.aclose()
 
 
+async def test_an_empty_batch_is_answered_at_once_without_a_connection(endpoint: Endpoint) -> None:
+    pipe = Pipe(endpoint)
+    assert await asyncio.wait_for(pipe([]), 1.0) == []  # nothing to wait for (it once waited for the timeout)
+    assert pipe.wire is None
+
+
 async def test_batches_sent_at_once_from_many_callers_each_get_their_own_replies(endpoint: Endpoint) -> None:
     pipe = Pipe(endpoint)
     try:
