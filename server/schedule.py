@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from server.connection import Client
+from server.connection import Client, lean
 from server.keys import DEADLINES
+from server.wire import call
 
 DEADLINES_KEY: Final = DEADLINES.at()
 
@@ -21,11 +22,13 @@ class Schedule:
 
     def __init__(self, redis: Client) -> None:
         self.redis = redis
+        self._pipe = lean(redis)  # filing follows every command of a game with open windows
 
     async def file(self, game_id: str, due: Mapping[str, int]) -> None:
         """File each window of the game (``window -> due_ms``)."""
         if due:
-            await self.redis.zadd(DEADLINES_KEY, {f"{game_id} {window}": ms for window, ms in due.items()})
+            pairs = [part for window, ms in due.items() for part in (ms, f"{game_id} {window}")]
+            await call(self._pipe, "ZADD", DEADLINES_KEY, *pairs)
 
     async def due(self, now_ms: int, limit: int) -> list[tuple[str, str]]:
         """``(game_id, window)`` of the windows due by ``now_ms``, earliest first."""
