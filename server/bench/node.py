@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -171,6 +172,18 @@ def machine_cpu() -> tuple[float, float]:
     total = sum(ticks[:8])  # user .. steal (guest time is in user already)
     hz = os.sysconf("SC_CLK_TCK")
     return (total - idle) / hz, total / hz
+
+
+async def settle(busy: float = 0.15, most: float = 20.0) -> float:
+    """Wait until the machine keeps under ``busy`` cores busy over half a second (a load's backlog
+    drained: sockets' queued messages written and read), at most ``most`` seconds; the seconds waited."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < most:
+        used, _ = machine_cpu()
+        await asyncio.sleep(0.5)
+        if (machine_cpu()[0] - used) / 0.5 < busy:
+            break
+    return time.perf_counter() - start
 
 
 class Meter:
