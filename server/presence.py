@@ -39,7 +39,7 @@ log = logging.getLogger("ludoteca.presence")
 
 AWAY_KEY = AWAY.at()  # "<game_id> <seat>" of seats whose sockets all closed, scored by when
 PRESENCE_CHANNEL = PRESENCE.at()  # a game id whose connections changed
-RENEW_BATCH: Final = 3_000  # commands a renewal sends at once: one write, replies parsed in one go
+RENEW_BATCH: Final = 500  # connections a renewal sends at once (two commands each): a few ms to build and read
 
 
 # KEYS: the connection's key, the game's set of connections. ARGV: the seat, since when (empty:
@@ -194,18 +194,26 @@ class Presence:
                 await call(self._pipe, "ZADD", AWAY_KEY, *(x for member, at in away.items() for x in (at, member)))
 
     async def renew(self) -> None:
-        """Keep this replica's connections alive (call well within ``ttl_ms``): every key in a few
-        batches on the lean connection (a redis-py pipeline a game cost 2,000 round trips and about
-        0.6 s of CPU for 8,000 sockets; these, about 20 ms: docs/performance.md)."""
-        commands: list[tuple[str | int, ...]] = []
-        games: set[str] = set()
-        for conn, (game_id, seen) in self.local.items():
-            commands += [("SET", _conn_key(game_id, conn), seen, "PX", self.ttl_ms), ("SADD", _set_key(game_id), conn)]
-            games.add(game_id)
-        commands += [("PEXPIRE", _set_key(game_id), self.ttl_ms * 4) for game_id in games]
-        for start in range(0, len(commands), RENEW_BATCH):
-            for reply in await self._pipe(commands[start : start + RENEW_BATCH]):
-                value(reply)  # an error reply raises
+        """Keep this replica's connections alive (call well within ``ttl_ms``): on the lean
+        connection, a batch of connections at a time, each batch built only once the one before is
+        answered, so that no stretch holds the loop long (one pipeline a game through redis-py
+        cost 0.6 s of CPU for 8,000 sockets, and building every command at once held the loop
+        35 ms for 14,000: docs/performance.md)."""
+        held = list(self.local.items())
+        ttl = self.ttl_ms
+        for start in range(0, len(held), RENEW_BATCH):
+            commands: list[tuple[str | int, ...]] = []
+            for conn, (game_id, seen) in held[start : start + RENEW_BATCH]:
+                commands += [("SET", _conn_key(game_id, conn), seen, "PX", ttl), ("SADD", _set_key(game_id), conn)]
+            await self._send(commands)
+        games = list({game_id for _, (game_id, _) in held})
+        for start in range(0, len(games), 2 * RENEW_BATCH):
+            batch = games[start : start + 2 * RENEW_BATCH]
+            await self._send([("PEXPIRE", _set_key(game_id), ttl * 4) for game_id in batch])
+
+    async def _send(self, commands: list[tuple[str | int, ...]]) -> None:
+        for reply in await self._pipe(commands):
+            value(reply)  # an error reply raises
 
     async def keep(self) -> None:
         """Renew this replica's connections until cancelled (three times a time to live)."""

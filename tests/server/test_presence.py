@@ -38,7 +38,7 @@ async def test_a_dead_replicas_connections_expire_and_a_live_one_renews_its_own(
 
 async def test_a_renewal_keeps_every_connection_of_every_game_in_batches(redis: aioredis.Redis) -> None:
     presence = Presence(redis, ttl_ms=60_000)
-    games = [f"g{n}" for n in range(500)]  # 500 games of 4 seats: 4,500 commands, two batches
+    games = [f"g{n}" for n in range(500)]  # 500 games of 4 seats: two batches of connections, then their sets
     for game in games:
         for seat in range(4):
             await presence.arrive(game, seat, 7)

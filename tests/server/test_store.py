@@ -15,6 +15,7 @@ from redis.exceptions import DataError
 from server.connection import check_server, connect
 from server.index import LobbyIndex
 from server.store import (
+    HEADS_BATCH,
     NOTIFY_CHANNEL,
     Appended,
     CommandKey,
@@ -271,6 +272,15 @@ async def test_heads_reads_every_last_version_and_link_at_once(store: EventStore
         "none": Head(0),
     }
     assert await store.heads([]) == {}
+
+
+async def test_heads_of_more_games_than_one_batch_holds_are_each_their_own(store: EventStore) -> None:
+    games = [f"h{n}" for n in range(HEADS_BATCH * 2 + 7)]
+    for n, game_id in enumerate(games):
+        await store.append(game_id, 0, [b"e"] * (n % 3 + 1))
+    heads = await store.heads([*games, "none"])
+    assert [heads[g].version for g in games] == [n % 3 + 1 for n in range(len(games))]
+    assert heads["none"] == Head(0)
 
 
 async def test_games_are_separate(store: EventStore) -> None:
