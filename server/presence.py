@@ -246,14 +246,14 @@ class Presence:
 
     async def present(self, game_id: str) -> Present:
         """Who is connected to ``game_id`` now, on every replica."""
-        members: Any = await self.redis.smembers(_set_key(game_id))
+        members: Any = await call(self._pipe, "SMEMBERS", _set_key(game_id))
         conns = sorted(m.decode() if isinstance(m, bytes) else m for m in members)
         if not conns:
             return Present([], 0)
-        values: Any = await self.redis.mget([_conn_key(game_id, c) for c in conns])
+        values: Any = await call(self._pipe, "MGET", *(_conn_key(game_id, c) for c in conns))
         gone = [c for c, v in zip(conns, values, strict=True) if v is None]
         if gone:
-            await self.redis.srem(_set_key(game_id), *gone)
+            await call(self._pipe, "SREM", _set_key(game_id), *gone)
         since: dict[int, int] = {}
         spectators = 0
         for held in values:
