@@ -3,8 +3,6 @@ node. (Those that count round trips read one Redis's INFO, and stay with the sin
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from tests.server.test_presence import (  # noqa: F401 - the same contract, another Redis
@@ -17,9 +15,5 @@ from tests.support.cluster import LocalCluster
 
 
 @pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    cluster = LocalCluster().start()
-    try:
-        yield cluster.url
-    finally:
-        cluster.stop()
+def redis_url(cluster: LocalCluster) -> str:
+    return cluster.url  # the module's cluster (tests/server/conftest.py) in place of the test Redis

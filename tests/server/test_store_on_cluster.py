@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from tests.server.test_store import *  # noqa: F403 - the same contract, another Redis
@@ -11,9 +9,5 @@ from tests.support.cluster import LocalCluster
 
 
 @pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    cluster = LocalCluster().start()
-    try:
-        yield cluster.url
-    finally:
-        cluster.stop()
+def redis_url(cluster: LocalCluster) -> str:
+    return cluster.url  # the module's cluster (tests/server/conftest.py) in place of the test Redis
