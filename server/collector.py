@@ -1,18 +1,20 @@
 """The garbage collector's policy for a server that holds thousands of sockets for hours.
 
-CPython's full collection walks every tracked object while nothing else runs: here about 1 us an
-object, 350 to 700 ms at 1,000 to 1,500 tables of four sockets (docs/performance.md, "Garbage
-collection"), a stall every seat feels. So what start-up built is frozen (``gc.freeze``: kept out
-of every later collection), and so are the survivors of each full collection: the next one walks
-only what has lived since. Frozen objects still die as soon as nothing refers to them; only garbage
-in reference cycles among them waits, until every ``thaw_every`` seconds everything is unfrozen and
-collected once (a single pause of the old length, then frozen again).
+CPython's collections walk every tracked object of the generations they collect while nothing else
+runs: here about 1 us an object, so a full one took 350 to 700 ms at 1,000 to 1,500 tables of four
+sockets, and a middle one 170 to 190 ms after a few thousand sockets were seated at once
+(docs/performance.md, "Garbage collection"): stalls every seat feels. So what start-up built is
+frozen (``gc.freeze``: kept out of every later collection), and so are the survivors of every
+collection, once it is done: each collection walks only what was made since the one before.
+Frozen objects still die as soon as nothing refers to them; only garbage in reference cycles among
+them waits, until every ``thaw_every`` seconds everything is unfrozen and collected once (a single
+pause of the old length, then frozen again). The server's own cycles are broken where they form (a
+feed that stops lets go of its task, a WebSocket's handshake protocol of its parser), so at the
+peer's saturating load a thaw found a few hundred such objects, the same each time.
 
-The thresholds: the young generation is collected every 10,000 allocations, not 700 (a move
-makes thousands of short-lived objects); a full collection runs after every second collection
-of the middle generation, not every eleventh, because with the old objects frozen it walks only
-what those promoted: a pause the size of a middle one, where waiting for eleven let a table's
-worth of growth pile up into one of 500 ms (docs/performance.md measures both).
+The thresholds: the young generation is collected every 10,000 allocations, not 700 (a move makes
+thousands of short-lived objects); the older two, which the freezes leave nearly empty, as soon as
+they are due.
 """
 
 from __future__ import annotations
@@ -56,20 +58,21 @@ class Collector:
     def collected(self, phase: str, info: dict[str, Any]) -> None:
         # Called inside the collector, maybe on a worker thread: freeze once it is done, on the loop.
         loop = self.loop
-        if phase == "stop" and info["generation"] == 2 and loop is not None and not loop.is_closed():
+        if phase == "stop" and loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(gc.freeze)
 
-    def thaw(self) -> float:
-        """Unfreeze, collect everything, freeze the survivors again; the pause, in seconds."""
+    def thaw(self) -> tuple[float, int]:
+        """Unfreeze, collect everything, freeze the survivors again; the pause, in seconds, and the
+        unreachable objects found (garbage in reference cycles that the freezes kept)."""
         started = time.perf_counter()
         gc.unfreeze()
-        gc.collect()  # its callback freezes the survivors on the loop's next turn
-        return time.perf_counter() - started
+        found = gc.collect()  # its callback freezes the survivors on the loop's next turn
+        return time.perf_counter() - started, found
 
     async def thaws(self) -> None:
         if self.thaw_every <= 0:
             return
         while True:
             await asyncio.sleep(self.thaw_every)
-            pause = self.thaw()
-            log.info("collected every object once: a pause of %.0f ms", pause * 1000)
+            pause, found = self.thaw()
+            log.info("collected every object once: a pause of %.0f ms, %d unreachable objects", pause * 1000, found)

@@ -99,6 +99,10 @@ class GuardedProtocol(HttpToolsProtocol):
     def handle_websocket_upgrade(self) -> None:
         self.disarm()  # the socket's own limits take over
         super().handle_websocket_upgrade()
+        # The socket's protocol has the transport now; this one is never called again. Its parser
+        # holds its methods: let go of it, as uvicorn does when a connection is lost, or the two
+        # outlive the socket's handshake in a cycle that only a full collection frees.
+        self.parser = None  # type: ignore[assignment]
 
 
 def guarded(header_timeout: float, body_timeout: float, max_header: int) -> type[GuardedProtocol]:

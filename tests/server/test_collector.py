@@ -1,4 +1,4 @@
-"""The garbage collector's policy: survivors of a full collection are frozen, a thaw collects the
+"""The garbage collector's policy: survivors of every collection are frozen, a thaw collects the
 cycles among them, and stopping gives the process its collector back as it was."""
 
 from __future__ import annotations
@@ -52,15 +52,29 @@ async def test_the_survivors_of_a_full_collection_are_frozen_on_the_loops_next_t
         collector.stop()
 
 
+@pytest.mark.parametrize("generation", [0, 1])
+async def test_the_survivors_of_a_young_or_middle_collection_are_frozen_too(thawed: None, generation: int) -> None:
+    collector = Collector(thaw_every=0)
+    collector.start()
+    try:
+        kept = [Node() for _ in range(100)]
+        gc.collect(generation)
+        await asyncio.sleep(0)
+        assert not any(o is kept for o in gc.get_objects())
+    finally:
+        collector.stop()
+
+
 async def test_a_cycle_frozen_while_alive_is_collected_by_the_next_thaw(thawed: None) -> None:
     collector = Collector(thaw_every=0)
     collector.start()
     try:
         ref = await frozen_cycle()
         assert ref() is not None  # a frozen cycle waits
-        pause = collector.thaw()
+        pause, found = collector.thaw()
         assert ref() is None
         assert pause >= 0
+        assert found >= 2  # the two nodes (and their attribute dictionaries)
         await asyncio.sleep(0)
         assert gc.get_freeze_count() > 0  # the thaw's survivors are frozen again
     finally:

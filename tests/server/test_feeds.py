@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import json
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -188,3 +190,24 @@ async def test_a_sweep_leaves_a_feed_that_delivered_while_it_read_the_heads(
             await spectator.got_every_version_to(await version(api, game_id))
             await asyncio.sleep(0.1)  # a feed woken would have read by now
             assert feed_of(api, game_id).reads == 0
+
+
+async def test_a_feed_no_longer_watched_is_freed_without_the_cycle_collector(
+    redis: aioredis.Redis, redis_url: str
+) -> None:
+    """Its cancelled task keeps a traceback that keeps the feed: the feed must not keep the task,
+    or the two live on in a cycle until a full collection (server/collector.py freezes survivors)."""
+    async with replicas(redis_url, 1) as [api]:
+        game_id, tokens = await api.started(2)
+        ws = await watch(api, game_id, tokens[0])
+        feed = weakref.ref(feed_of(api, game_id))
+        gc.disable()
+        try:
+            await ws.close()
+            for _ in range(100):  # the server hears of the close, the feed's task ends
+                if feed() is None:
+                    break
+                await asyncio.sleep(0.01)
+            assert feed() is None
+        finally:
+            gc.enable()
