@@ -13,7 +13,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import logging
 import os
+import resource
 import socket
 import sys
 from typing import Any, TextIO
@@ -27,6 +29,11 @@ from server.auth import token_problems
 from server.guard import guarded
 from server.settings import Settings
 from server.wsprotocol import LeanWebSocketProtocol
+
+log = logging.getLogger("ludoteca.serve")
+
+# Below this many open files a replica holds fewer sockets than a few hundred tables need.
+FEW_DESCRIPTORS = 4096
 
 # Exit codes (docs/operations.md)
 EXIT_PORT_TAKEN = 3
@@ -158,6 +165,17 @@ class AnnouncingServer(uvicorn.Server):
             banner(self.settings, self.out)
 
 
+def more_descriptors() -> int:
+    """Raise this process's soft limit on open files to its hard limit, as Go's runtime does: every
+    socket takes one, and a soft limit of 1,024 (the default of many hosts and containers) would
+    cap a replica at about 250 tables. The limit now (the embedded Redis inherits it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+        with contextlib.suppress(ValueError, OSError):  # an infinite hard limit above the kernel's cap
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
 def serve(settings: Settings) -> int:
     """Run the server until SIGTERM or Ctrl+C; the exit code."""
     log_format = settings.log_format
@@ -167,6 +185,14 @@ def serve(settings: Settings) -> int:
     tty = sys.stderr.isatty()
     text = log_format == "text" or (log_format is None and tty)
     logs.configure(settings.log_level, "text" if text else "json")
+    descriptors = more_descriptors()
+    if descriptors < FEW_DESCRIPTORS:
+        log.warning(
+            "only %d open files allowed (the hard limit): about %d sockets, four a table; raise it "
+            "(ulimit -Hn, a container's nofile) to hold more",
+            descriptors,
+            descriptors - 100,
+        )
     weak = next(iter(token_problems(settings.admin_token, settings.metrics_token)), None)
     if weak is not None:
         print(f"ludoteca serve: {weak}", file=sys.stderr)

@@ -153,3 +153,24 @@ def test_a_placeholder_or_short_admin_token_is_refused_at_start_up(token: str) -
         "LUDOTECA_ADMIN_TOKEN is a placeholder or shorter than 16 characters" in done.stderr
         and token not in done.stderr
     )
+
+
+def open_files_limit(pid: int) -> tuple[int, int]:
+    """The soft and hard limits on open files of process ``pid``."""
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            soft, hard = line.split()[3:5]
+            return int(soft), int(hard)
+    raise AssertionError("no open files limit")
+
+
+def test_serve_raises_its_open_files_limit_to_the_hard_one_and_says_when_that_is_low(tmp_path: Path) -> None:
+    """Every socket takes a descriptor: a soft limit of 1,024 would cap a replica at about 250 tables."""
+    serve = Serve(free_port(), data_dir=tmp_path / "data")
+    # Started with a soft limit of 512 and a hard one of 1,000, as a host or container may set them.
+    lowered = "import os, resource, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (512, 1000)); "
+    serve.args = [sys.executable, "-c", lowered + f"os.execv(sys.executable, {serve.args!r})"]
+    with serve:
+        assert open_files_limit(serve.pid) == (1000, 1000)
+        assert open_files_limit(embedded_redis_of(serve.pid)) == (1000, 1000)
+        assert "only 1000 open files allowed" in serve.output()
