@@ -199,14 +199,19 @@ class Presence:
         answered, so that no stretch holds the loop long (one pipeline a game through redis-py
         cost 0.6 s of CPU for 8,000 sockets, and building every command at once held the loop
         35 ms for 14,000: docs/performance.md)."""
-        held = list(self.local.items())
+        held = list(self.local)
         ttl = self.ttl_ms
         for start in range(0, len(held), RENEW_BATCH):
             commands: list[tuple[str | int, ...]] = []
-            for conn, (game_id, seen) in held[start : start + RENEW_BATCH]:
-                commands += [("SET", _conn_key(game_id, conn), seen, "PX", ttl), ("SADD", _set_key(game_id), conn)]
+            for conn in held[start : start + RENEW_BATCH]:
+                # A socket that closed while the batches before were answered is left out: its key
+                # is deleted (or about to be), and setting it again would show it for a time to live.
+                found = self.local.get(conn)
+                if found is not None:
+                    game_id, seen = found
+                    commands += [("SET", _conn_key(game_id, conn), seen, "PX", ttl), ("SADD", _set_key(game_id), conn)]
             await self._send(commands)
-        games = list({game_id for _, (game_id, _) in held})
+        games = list({game_id for game_id, _ in self.local.values()})
         for start in range(0, len(games), 2 * RENEW_BATCH):
             batch = games[start : start + 2 * RENEW_BATCH]
             await self._send([("PEXPIRE", _set_key(game_id), ttl * 4) for game_id in batch])

@@ -8,7 +8,7 @@ import redis.asyncio as aioredis
 
 from projections.views import Present, SeatPresence
 from server.connection import connect
-from server.presence import PRESENCE_CHANNEL, Presence
+from server.presence import PRESENCE_CHANNEL, RENEW_BATCH, Presence
 
 GAME = "g1"
 
@@ -49,6 +49,28 @@ async def test_a_renewal_keeps_every_connection_of_every_game_in_batches(redis: 
     for game in games:
         assert await redis.pttl(f"lt:{{{game}}}:present") > 4 * 60_000
         assert await presence.present(game) == Present([SeatPresence(s, 7) for s in range(4)], 0)
+
+
+async def test_a_socket_that_closes_while_a_renewal_runs_is_not_renewed_back(redis: aioredis.Redis) -> None:
+    """Its key is deleted by the close; a later batch of the same renewal must not set it again (the
+    socket would show as present for a whole time to live)."""
+    presence = Presence(redis, ttl_ms=60_000)
+    conns = [await presence.arrive(GAME, seat % 4, 7) for seat in range(RENEW_BATCH + 10)]
+    last = conns[-1]  # in the renewal's second batch
+    send = presence._send
+    closed: list[str] = []
+
+    async def a_close_during_the_first_batch(commands: list[tuple[str | int, ...]]) -> None:
+        if not closed:
+            await presence.leave(last, 8)  # written to Redis before the batch is answered
+            closed.append(last)
+        await send(commands)
+
+    presence._send = a_close_during_the_first_batch  # type: ignore[method-assign]
+    await presence.renew()
+    assert closed
+    assert not await redis.exists(f"lt:{{{GAME}}}:presence:{last}")
+    assert await redis.pttl(f"lt:{{{GAME}}}:presence:{conns[0]}") > 0
 
 
 async def test_every_change_is_published_for_the_other_replicas(redis: aioredis.Redis) -> None:
