@@ -240,7 +240,7 @@ class Pipe:
     def __init__(self, endpoint: Endpoint) -> None:
         self.endpoint = endpoint
         self.wire: Wire | None = None
-        self.opening = asyncio.Lock()
+        self.opening: asyncio.Task[Wire] | None = None  # the attempt under way, shared by its callers
 
     async def __call__(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
         """The replies of ``commands``, sent at once, in order (an error reply in its place)."""
@@ -252,10 +252,21 @@ class Pipe:
         return await wire.send(b"".join(pack(*command) for command in commands), len(commands))
 
     async def _open(self) -> Wire:
-        async with self.opening:
+        # One attempt at a time, shared: the callers waiting when it fails all hear of it at once,
+        # rather than each trying again behind the others (with a Redis gone quiet, the twentieth
+        # caller waited twenty timeouts). Shielded: a caller that gives up leaves it to the rest.
+        if self.opening is None:
+            self.opening = asyncio.create_task(self._attempt())
+            self.opening.add_done_callback(_retrieved)
+        return await asyncio.shield(self.opening)
+
+    async def _attempt(self) -> Wire:
+        try:
             if self.wire is None or not self.wire.open:
                 self.wire = await open_wire(self.endpoint)
             return self.wire
+        finally:
+            self.opening = None
 
     async def aclose(self) -> None:
         if self.wire is not None:
@@ -276,6 +287,12 @@ class RedisPyPipe:
             pipe.execute_command(*command)
         replies: list[Any] = await pipe.execute(raise_on_error=False)
         return replies
+
+
+def _retrieved(task: asyncio.Task[Wire]) -> None:
+    """Mark a failed attempt's error as seen, even when every caller gave up waiting for it."""
+    if not task.cancelled():
+        task.exception()
 
 
 async def call(pipe: Pipe | RedisPyPipe, *command: Any) -> Any:

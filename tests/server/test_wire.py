@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -166,3 +167,23 @@ async def test_nothing_is_sent_on_a_closed_wire(endpoint: Endpoint) -> None:
     await asyncio.sleep(0.01)
     with pytest.raises(ConnectionError):
         wire.send(pack("PING"), 1)
+
+
+async def test_callers_waiting_for_a_connection_that_cannot_log_in_fail_together_within_one_timeout() -> None:
+    """A Redis that takes connections but answers nothing (a host gone quiet): every caller waiting
+    meanwhile hears of the one failed attempt, rather than each trying in turn behind the others
+    (twenty callers took twenty timeouts)."""
+    taken: list[asyncio.StreamWriter] = []
+    quiet = await asyncio.start_server(lambda reader, writer: taken.append(writer), "127.0.0.1", 0)
+    port = quiet.sockets[0].getsockname()[1]
+    pipe = Pipe(Endpoint(host="127.0.0.1", port=port, password="secret", timeout=0.2))
+    try:
+        started = time.monotonic()
+        answers = await asyncio.gather(*(pipe([("PING",)]) for _ in range(20)), return_exceptions=True)
+        assert all(isinstance(a, (ConnectionError, TimeoutError)) for a in answers), answers
+        assert time.monotonic() - started < 1.0
+    finally:
+        quiet.close()
+        for writer in taken:
+            writer.close()
+        await asyncio.sleep(0)
