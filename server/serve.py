@@ -170,8 +170,8 @@ def more_descriptors() -> int:
     socket takes one, and a soft limit of 1,024 (the default of many hosts and containers) would
     cap a replica at about 250 tables. The limit now (the embedded Redis inherits it)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
-        with contextlib.suppress(ValueError, OSError):  # an infinite hard limit above the kernel's cap
+    if hard != resource.RLIM_INFINITY and soft < hard:  # Linux refuses an infinite one for files
+        with contextlib.suppress(ValueError, OSError):  # refused all the same: keep what there is
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
