@@ -24,7 +24,7 @@ class Update(msgspec.Struct, tag="update", tag_field="type"):
     version: int
     events: list[VersionedEvent]
     view: Any
-    check: str = ""  # the check value of ``version`` (server/checks.py): echo it in the hello to resume
+    check: str = ""  # the check value of ``version`` (server/storage/checks.py): echo it in the hello to resume
     # With the view: the table's status, and its outcome once finished (no need to ask the REST API).
     status: Status | None = None
     outcome: Any = None

@@ -26,38 +26,38 @@ from starlette.websockets import WebSocket
 
 from domain.catalog import GAMES
 from domain.engine import AnyGame
-from server import deadlines, housekeeping
-from server.answers import http_answer
-from server.auth import token_problems
-from server.botqueue import BotQueue
-from server.bots import BotAlarm, BotWorker
-from server.checks import Checks
-from server.collector import Collector
-from server.connection import check_server, connect, initialize
-from server.edge import Edge
-from server.embedded import EmbeddedRedis, supervise
-from server.errors import STORE_DOWN, AppError, ErrorBody
-from server.feeds import Feeds
-from server.games import Games
-from server.http import ENDPOINTS, STORE_TROUBLE, Handler, answer, healthz, readyz
-from server.index import LobbyIndex
-from server.leases import Leases
-from server.lobby import Lobby
-from server.logs import enter_request, leave_request
-from server.metrics import Metrics, scrape
-from server.openapi import document
-from server.presence import Presence, keep_dropping
-from server.quotas import Quotas
-from server.rates import SeatRates
-from server.schedule import Schedule
+from server.runtime.collector import Collector
+from server.runtime.logs import enter_request, leave_request
+from server.runtime.metrics import Metrics, scrape
+from server.service.errors import STORE_DOWN, AppError, ErrorBody
+from server.service.feeds import Feeds
+from server.service.games import Games
+from server.service.lobby import Lobby
+from server.service.rates import SeatRates
+from server.service.sockets import Sockets
+from server.service.tables import Tables
 from server.settings import Settings
-from server.sockets import Sockets
-from server.store import EventStore, Notifications
-from server.tables import Tables
-from server.ws import game_socket
+from server.storage.botqueue import BotQueue
+from server.storage.checks import Checks
+from server.storage.connection import check_server, connect, initialize
+from server.storage.embedded import EmbeddedRedis, supervise
+from server.storage.index import LobbyIndex
+from server.storage.leases import Leases
+from server.storage.presence import Presence, keep_dropping
+from server.storage.quotas import Quotas
+from server.storage.schedule import Schedule
+from server.storage.store import EventStore, Notifications
+from server.web.answers import http_answer
+from server.web.auth import token_problems
+from server.web.edge import Edge
+from server.web.openapi import document
+from server.web.rest import ENDPOINTS, STORE_TROUBLE, Handler, answer, healthz, readyz
+from server.web.websocket import game_socket
+from server.workers import deadlines, housekeeping
+from server.workers.bots import BotAlarm, BotWorker
 
 log = logging.getLogger("ludoteca")
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent / "web" / "static"
 WEB = Path(__file__).parent.parent / "clients" / "web"  # the web table: static files, only the public API
 
 
@@ -269,7 +269,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             if app.state.embedded is not None:  # restarted when it dies; the server stops if it keeps dying
                 background(stack, supervise(app.state.embedded, lambda: lose_store(app)))
             # What start-up built, and what outlives each full collection, is kept out of the
-            # next ones, so that their pauses stay short (server/collector.py).
+            # next ones, so that their pauses stay short (server/runtime/collector.py).
             collector = Collector(settings.gc_thaw_interval)
             collector.start()
             stack.callback(collector.stop)

@@ -17,9 +17,9 @@ from clients.cli import add_client_verbs
 from domain.bots import bot_for, play_out
 from domain.bots.play import lineup, seats_for, tally
 from domain.catalog import GAMES
-from server import logs
-from server.schema import add_schema_verb
+from server.runtime import logs
 from server.settings import Settings
+from server.web.schema import add_schema_verb
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -60,11 +60,11 @@ def admin(args: argparse.Namespace) -> int:
 
 async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> int:
     from domain.catalog import GAMES
-    from server import housekeeping
-    from server.connection import connect, initialize
-    from server.games import Games
-    from server.index import LobbyIndex
-    from server.store import EventStore
+    from server.service.games import Games
+    from server.storage.connection import connect, initialize
+    from server.storage.index import LobbyIndex
+    from server.storage.store import EventStore
+    from server.workers import housekeeping
 
     redis = connect(url, socket_timeout=30)
     try:

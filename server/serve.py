@@ -23,12 +23,12 @@ from typing import Any, TextIO
 import redis
 import uvicorn
 
-from server import logs
 from server.app import create_app, version
-from server.auth import token_problems
-from server.guard import guarded
+from server.runtime import logs
+from server.runtime.uvicorn.http import guarded
+from server.runtime.uvicorn.websocket import LeanWebSocketProtocol
 from server.settings import Settings
-from server.wsprotocol import LeanWebSocketProtocol
+from server.web.auth import token_problems
 
 log = logging.getLogger("ludoteca.serve")
 
@@ -129,15 +129,15 @@ def server_config(app: Any, settings: Settings, **overrides: Any) -> uvicorn.Con
     """uvicorn's configuration for the app: the guarded HTTP protocol and the socket settings."""
     options: dict[str, Any] = {
         "log_level": settings.log_level,
-        "log_config": None,  # server.logs configured every logger
-        # Slow and oversized requests are cut (server/guard.py).
+        "log_config": None,  # server.runtime.logs configured every logger
+        # Slow and oversized requests are cut (server/runtime/uvicorn/http.py).
         "http": guarded(settings.header_timeout, settings.body_timeout, settings.max_header),
         # X-Forwarded-For is believed only from the proxies the operator names (uvicorn would
         # believe any client on loopback): quotas count against an address nobody can choose.
         "proxy_headers": bool(settings.trusted_proxies),
         "forwarded_allow_ips": list(settings.trusted_proxies),
         # uvicorn's sans-I/O protocol (the legacy ws="websockets" holds 3 tasks a socket, about 7.5 KiB
-        # more per idle socket), holding less while idle (server/wsprotocol.py, docs/performance.md).
+        # more per idle socket), holding less while idle (server/runtime/uvicorn/websocket.py, docs/performance.md).
         "ws": LeanWebSocketProtocol,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,

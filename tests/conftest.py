@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
-from server.connection import Client, connect
-from server.embedded import EmbeddedRedis
-from server.store import EventStore
+from server.storage.connection import Client, connect
+from server.storage.embedded import EmbeddedRedis
+from server.storage.store import EventStore
 
 # ci: small and quick; dev: the default at a desk; soak: the documented long run
 # (LUDOTECA_HYPOTHESIS=soak pytest), see docs/testing.md.

@@ -1,7 +1,7 @@
 """docs/API.md keeps up with the code: every error code, route and close code is documented.
 
 Fast and without Redis: the codes are collected from the source text, the routes from
-``server.http.ENDPOINTS`` and ``server.app.routes()``.
+``server.web.rest.ENDPOINTS`` and ``server.app.routes()``.
 """
 
 from __future__ import annotations
@@ -12,22 +12,22 @@ from pathlib import Path
 import pytest
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from server import errors
-from server.answers import STATUS
 from server.app import routes
-from server.errors import BAD_REQUEST_CODES, CONFLICT_CODES
-from server.http import ENDPOINTS
+from server.service import errors
+from server.service.errors import BAD_REQUEST_CODES, CONFLICT_CODES
+from server.web.answers import STATUS
+from server.web.rest import ENDPOINTS
 
 ROOT = Path(__file__).resolve().parents[1]
 API_MD = ROOT / "docs" / "API.md"
 
 
 def status_of(kind: type[errors.AppError]) -> int:
-    """The HTTP status server/answers.py gives an application error of this kind (its nearest listed kind)."""
+    """The HTTP status server/web/answers.py gives an application error of this kind (its nearest listed kind)."""
     return next(STATUS[k] for k in kind.__mro__ if k in STATUS)
 
 
-# The application's error kinds (server/errors.py), each with the status it is answered with.
+# The application's error kinds (server/service/errors.py), each with the status it is answered with.
 KINDS = {
     name: status_of(kind)
     for name, kind in vars(errors).items()
@@ -128,7 +128,7 @@ def test_every_route_the_app_serves_is_in_api_md(path: str) -> None:
 
 
 def test_every_websocket_close_code_is_in_api_md() -> None:
-    ws_source = (ROOT / "server" / "ws.py").read_text(encoding="utf-8")
+    ws_source = (ROOT / "server" / "web" / "websocket.py").read_text(encoding="utf-8")
     codes = set(CLOSE_CONSTANT.findall(ws_source)) | set(CLOSE_CALL.findall(ws_source))
     assert {"1008", "4003", "4008", "4009", "1011"} <= codes
     text = api_md()

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from server.bench import load, procs
 from server.bench.client import percentile
-from server.embedded import EmbeddedRedis
+from server.storage.embedded import EmbeddedRedis
 
 KIB = 1024
 SERVERS = ("uvicorn", "granian", "hypercorn")

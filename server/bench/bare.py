@@ -24,8 +24,8 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server.bench.procs import UVICORN
-from server.connection import connect
-from server.store import Appended, CommandKey, Conflict, EventStore
+from server.storage.connection import connect
+from server.storage.store import Appended, CommandKey, Conflict, EventStore
 
 # What a command appends, in size and shape (a drawn card, its record, the lobby fields).
 EVENT = b'{"type":"CardDrawn","seat":1,"source":"deck","card":"1971-duo-ouro-negro"}'

@@ -20,9 +20,9 @@ from pathlib import Path
 from domain.catalog import GAMES
 from server.bench import load, procs
 from server.bench.client import quiet_gc
-from server.connection import connect
-from server.games import Games
-from server.store import EventStore
+from server.service.games import Games
+from server.storage.connection import connect
+from server.storage.store import EventStore
 
 
 async def one_run(root: Path, url: str, games: int, clients: int, seconds: float) -> load.Load:

@@ -23,10 +23,10 @@ from server.bench.bare import append_once
 from server.bench.client import Arrivals, Http, Pacer, Watcher, bounded, percentile
 from server.bench.play import choose, seat_counts
 from server.bench.procs import cpu
-from server.codec import encode
-from server.connection import connect
-from server.games import Games
-from server.store import EventStore
+from server.service.codec import encode
+from server.service.games import Games
+from server.storage.connection import connect
+from server.storage.store import EventStore
 
 API = "/api/v1"
 

@@ -29,7 +29,7 @@ import redis.asyncio as aioredis
 from server.bench import node, procs, versus
 from server.bench.client import percentile
 from server.bench.versus import LUDOTECA_ENV
-from server.embedded import EmbeddedRedis
+from server.storage.embedded import EmbeddedRedis
 
 
 @dataclass

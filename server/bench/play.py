@@ -23,11 +23,11 @@ from domain.table import Table, fold, open_table, status, take_seat
 from domain.table import decide as decide_at_table
 from projections.lobby import lobby_entry, meta_fields
 from projections.views import LISTED
-from server.auth import new_token, token_hash
-from server.codec import encode
-from server.games import GAME_ID_BYTES
-from server.index import LobbyIndex
-from server.store import Appended, EventStore
+from server.service.codec import encode
+from server.service.games import GAME_ID_BYTES
+from server.storage.index import LobbyIndex
+from server.storage.store import Appended, EventStore
+from server.web.auth import new_token, token_hash
 
 
 def seat_counts(game: AnyGame) -> Iterator[int]:

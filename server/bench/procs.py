@@ -20,9 +20,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import IO, TypeVar
 
-from server.embedded import EmbeddedRedis
+from server.runtime.uvicorn.websocket import LeanWebSocketProtocol
 from server.settings import Settings
-from server.wsprotocol import LeanWebSocketProtocol
+from server.storage.embedded import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[2]
 

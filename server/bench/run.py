@@ -26,12 +26,12 @@ from server.bench import capacity, load, node, play, procs, versus
 from server.bench.client import Arrivals, Http, Watcher, arrival, percentile, quiet_gc
 from server.bench.load import API, Holder, Seated, hello
 from server.bench.report import Row, table, write_json
-from server.codec import GameCodec, encode
-from server.connection import connect
-from server.embedded import EmbeddedRedis
-from server.games import Games
-from server.index import LobbyIndex
-from server.store import EventStore, events_key
+from server.service.codec import GameCodec, encode
+from server.service.games import Games
+from server.storage.connection import connect
+from server.storage.embedded import EmbeddedRedis
+from server.storage.index import LobbyIndex
+from server.storage.store import EventStore, events_key
 
 KIB = 1024
 METRICS_TOKEN = secrets.token_urlsafe(32)  # the bench reads the server's counters at /metrics

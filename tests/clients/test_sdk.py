@@ -40,7 +40,7 @@ from clients.python import (
     models,
     parse_log,
 )
-from server.feeds import SLOW
+from server.service.feeds import SLOW
 from tests.clients.conftest import Running
 from tests.server.conftest import ADMIN
 

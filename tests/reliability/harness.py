@@ -25,9 +25,9 @@ import httpx
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
-from server.connection import Client
-from server.connection import connect as redis_connect
-from server.embedded import EmbeddedRedis, Fsync
+from server.storage.connection import Client
+from server.storage.connection import connect as redis_connect
+from server.storage.embedded import EmbeddedRedis, Fsync
 from tests.support.processes import Serve, free_port
 from tests.support.replies import entries_of, fields_of, key_names
 
@@ -85,7 +85,7 @@ def kill_redis(embedded: EmbeddedRedis) -> None:
 
 def replica(redis_url: str, **env: str) -> Serve:
     # Quotas and socket caps off: the harness opens many tables and sockets from one address
-    # (tests/server/test_quotas.py and tests/security/test_sockets.py check them).
+    # (tests/server/storage/test_quotas.py and tests/security/test_sockets.py check them).
     settings = {"LUDOTECA_ADMIN_TOKEN": ADMIN, "LUDOTECA_SWEEP_INTERVAL": "0.5", "LUDOTECA_CREATE_PER_HOUR": "0"}
     settings |= {"LUDOTECA_SEATS_PER_HOUR": "0", "LUDOTECA_WS_PER_ADDRESS": "0", "LUDOTECA_WS_PER_GAME": "0"} | env
     serve = Serve(free_port(), redis_url=redis_url)

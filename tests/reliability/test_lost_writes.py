@@ -22,8 +22,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from server.embedded import EmbeddedRedis
-from server.store import events_key
+from server.storage.embedded import EmbeddedRedis
+from server.storage.store import events_key
 from tests.reliability.harness import (
     Api,
     Follower,

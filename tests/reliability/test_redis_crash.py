@@ -18,7 +18,7 @@ import time
 import httpx
 import pytest
 
-from server.embedded import Fsync
+from server.storage.embedded import Fsync
 from tests.reliability.harness import Api, Driver, figure, kill_redis, own_redis, redis_client, replicas
 from tests.reliability.sizes import SIZE, limit
 

@@ -20,10 +20,10 @@ import redis.asyncio as aioredis
 
 from domain.catalog import GAMES
 from domain.table import decide as decide_at_table
-from server.codec import encode
-from server.games import CommandRecord, Games
+from server.service.codec import encode
+from server.service.games import CommandRecord, Games
 from server.settings import Settings
-from server.store import CommandKey
+from server.storage.store import CommandKey
 from tests.server import countdown
 from tests.server.conftest import NO_QUOTAS, Running, quick_settings, running, start_server, stop_server
 

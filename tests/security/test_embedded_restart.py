@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 
-from server.embedded import EmbeddedRedis, supervise
+from server.storage.embedded import EmbeddedRedis, supervise
 from tests.reliability.harness import figure
 from tests.server.test_cli import embedded_redis_of
 from tests.support.processes import Serve, free_port, wait_gone

@@ -27,8 +27,8 @@ from websockets.asyncio.client import connect
 
 from domain.catalog import GAMES
 from domain.engine import AnyGame
-from server.games import Games
-from server.store import EventStore
+from server.service.games import Games
+from server.storage.store import EventStore
 from tests.projections.test_no_leak import probes
 from tests.reliability.harness import ADMIN, Api, auth, figure, own_redis, redis_client, replica
 from tests.reliability.sizes import SIZE, limit

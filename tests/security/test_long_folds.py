@@ -16,10 +16,10 @@ from typing import TypeVar
 
 from domain.catalog import GAMES
 from domain.table import Table, fold
-from server.codec import GameCodec
-from server.games import Games
-from server.store import EventStore
-from server.tables import Tables
+from server.service.codec import GameCodec
+from server.service.games import Games
+from server.service.tables import Tables
+from server.storage.store import EventStore
 from tests.reliability.harness import figure
 from tests.support.long_game import LONG_GAME, append_log, long_log
 

@@ -1,4 +1,4 @@
-"""Slow and oversized requests cannot hold the server (server/guard.py): a connection that
+"""Slow and oversized requests cannot hold the server (server/runtime/uvicorn/http.py): a connection that
 sends nothing, trickles its headers or its body is cut, and headers past the cap are refused."""
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from server.settings import Settings
 from tests.support.cluster import LocalCluster
 
 ADMIN = "admin-token-for-tests"
-# The general test servers open many tables and sockets from one address; tests/server/test_quotas.py
+# The general test servers open many tables and sockets from one address; tests/server/storage/test_quotas.py
 # and tests/security/test_sockets.py check the per-address quotas and caps, which are on by default.
 # Their tests also play whole games over REST as fast as they can: each seat's token bucket is
 # wide (tests/security/test_rest_rate.py checks the default one).

@@ -10,7 +10,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from server.embedded import EmbeddedRedis, redis_server_executable
+from server.storage.embedded import EmbeddedRedis, redis_server_executable
 
 
 def cluster_port() -> int:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.catalog import GAMES
-from server.codec import encode
-from server.store import Appended, EventStore
+from server.service.codec import encode
+from server.storage.store import Appended, EventStore
 from tests.support.games import play_to_end
 
 LONG_GAME = "itchy-feet"  # uniformly random play rarely ends it: it runs on to Game.most_events

@@ -1,6 +1,6 @@
 """Redis replies as the tests read them.
 
-The project's clients never decode (server/store.py ``connect``), so every reply is bytes;
+The project's clients never decode (server/storage/store.py ``connect``), so every reply is bytes;
 redis-py's types allow str and None too. These narrow a reply, failing loudly if it is not
 what the store writes.
 """

@@ -1,0 +1,209 @@
+"""uvicorn's sans-I/O WebSocket protocol, holding less while a socket is idle.
+
+Most of Ludoteca's sockets wait for hours between messages, so what each one holds while it
+waits is what sizes a replica (docs/operations.md). uvicorn's protocol holds three things an
+idle socket does not need:
+
+- its inbox of ASGI events is an ``asyncio.Queue``: three deques and an ``Event`` with a
+  fourth, about 3 KiB, for a queue that is empty nearly always. :class:`Inbox` makes its
+  deque when an event comes and drops it once drained (the feeds' :class:`Mailbox`);
+- its ``writable`` flag is an ``asyncio.Event``, with a deque of its own (0.8 KiB) though
+  a send waits on it only while the client reads too slowly: a :class:`Flag` makes none;
+- it keeps the handshake's request for the socket's life (its headers, about 1.5 KiB): the
+  scope has copied what the application reads of it.
+
+Nothing else changes: the same frames, limits, pings and closes (tests/server/runtime/test_websocket_protocol.py
+checks what each socket holds, so that a uvicorn release that renames these attributes is noticed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # websockets built without its C speedups: its own Python version, as it uses
+    from websockets.utils import apply_mask
+
+from server.service.feeds import Mailbox
+
+# The ASGI extension (in the scope's ``extensions``) with which the application may write text
+# messages at once: ``{"send": write}``, ``write(messages: list[bytes]) -> bool`` (LeanWebSocketProtocol).
+SEND_TEXT = "ludoteca.send_text"
+
+
+class Waiting:
+    """Tasks waiting to be woken, held in a list made only when one waits."""
+
+    __slots__ = ("waiters",)
+
+    def __init__(self) -> None:
+        self.waiters: list[asyncio.Future[None]] | None = None
+
+    async def sleep(self) -> None:
+        """Wait until the next :meth:`wake` (the caller looks again at what it waits for)."""
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self.waiters is None:
+            self.waiters = []
+        self.waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if self.waiters is not None and waiter in self.waiters:
+                self.waiters.remove(waiter)
+                if not self.waiters:
+                    self.waiters = None
+
+    def wake(self) -> None:
+        waiters, self.waiters = self.waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+
+class Inbox(Mailbox[Any]):
+    """What uvicorn's protocol uses of ``asyncio.Queue`` (``put_nowait``, ``get``, ``empty``):
+    the feeds' lazy :class:`Mailbox`, with a :class:`Waiting` its ``get`` sleeps on."""
+
+    __slots__ = ("waiting",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting = Waiting()
+        self.wake = self.waiting.wake
+
+    async def get(self) -> Any:
+        # Every waiter is woken by a put and looks again: one that was cancelled meanwhile
+        # leaves the item to the others, as asyncio.Queue's getters do.
+        while not self.items:
+            await self.waiting.sleep()
+        return self.get_nowait()
+
+
+class Flag(Waiting):
+    """What uvicorn's protocol uses of ``asyncio.Event`` (``set``, ``clear``, ``is_set``, ``wait``)
+    for its ``writable`` flag, with no deque while nobody waits."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.value = False
+
+    def is_set(self) -> bool:
+        return self.value
+
+    def set(self) -> None:
+        self.value = True
+        self.wake()
+
+    def clear(self) -> None:
+        self.value = False
+
+    async def wait(self) -> bool:
+        while not self.value:
+            await self.sleep()
+        return True
+
+
+class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
+    """``ws="websockets-sansio"`` with an :class:`Inbox`, a :class:`Flag`, without the kept handshake
+    request, and offering the application the :data:`SEND_TEXT` extension."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Flag()  # type: ignore[assignment]
+        self.writable.set()
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        self.request = None  # type: ignore[assignment]  # the scope holds its path and headers; uvicorn reads it no more
+        if not self.close_sent:  # the handshake goes on: the application gets the scope
+            self.scope["extensions"][SEND_TEXT] = {"send": self.send_text_at_once}
+
+    def send_text_at_once(self, messages: list[bytes]) -> bool:
+        """Write the text ``messages`` (UTF-8), a frame each, now and in one write: what ``send``
+        does for each ``websocket.send`` event after its checks, but with no event built, no
+        awaiting, no text decoded to be encoded again and one system call: a server's frame is a
+        two-to-ten-byte header and the payload unmasked. ``False``, with nothing written, when the
+        socket cannot take them at once (not open, closing, its buffer full, an extension that
+        rewrites frames): send them through ASGI then, which waits or raises as it should."""
+        conn = self.conn
+        if (
+            conn.state is not State.OPEN
+            or self.close_sent
+            or not self.writable.is_set()
+            or conn.extensions
+            or conn.writes
+            or conn.expect_continuation_frame
+        ):
+            return False
+        frames: list[bytes] = []
+        for data in messages:
+            size = len(data)
+            if size < 126:
+                frames.append(bytes((0x81, size)))  # FIN and the text opcode; the length
+            elif size < 65536:
+                frames.append(struct.pack("!BBH", 0x81, 126, size))
+            else:
+                frames.append(struct.pack("!BBQ", 0x81, 127, size))
+            frames.append(data)
+        self.transport.write(b"".join(frames))
+        return True
+
+    def data_received(self, data: bytes) -> None:
+        rest = self.read_text_frames(data) if self.reading_frames() else data
+        if rest:
+            super().data_received(rest)
+
+    def reading_frames(self) -> bool:
+        """Whether websockets' parser waits at a frame's start with nothing kept, on an open socket
+        with no extension: then whole frames may be read here without it missing anything."""
+        conn = self.conn
+        return (
+            self.handshake_complete
+            and not self.close_sent
+            and conn.state is State.OPEN
+            and not conn.extensions
+            and conn.current_size is None  # no fragmented message under way
+            and not conn.reader.buffer
+        )
+
+    def read_text_frames(self, data: bytes) -> bytes:
+        """Read the whole text frames at the start of ``data`` (what clients send: one masked frame a
+        message) as websockets and uvicorn would, into the inbox, and answer what is left for them:
+        from the first frame that is anything else (a control frame, a fragment, a long or
+        unfinished one, text that is not UTF-8), which they read and answer as before."""
+        at, end, most = 0, len(data), self.conn.max_message_size
+        while end - at >= 6:
+            if data[at] != 0x81 or not data[at + 1] & 0x80:  # FIN and text; masked, as a client's must be
+                break
+            size, start = data[at + 1] & 0x7F, at + 6
+            if size == 126:
+                size, start = int.from_bytes(data[at + 2 : at + 4], "big"), at + 8
+            elif size == 127:
+                break
+            if start + size > end or (most is not None and size > most):
+                break
+            try:
+                text = apply_mask(data[start : start + size], data[start - 4 : start]).decode()
+            except UnicodeDecodeError:
+                break
+            self.queue.put_nowait({"type": "websocket.receive", "text": text})
+            at = start + size
+        if at and not self.read_paused:  # as uvicorn: read no more until the application took it
+            self.read_paused = True
+            self.transport.pause_reading()
+        return data[at:]
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # the scope and the protocol hold each other through it: let refcounting free both
+            scope["extensions"].pop(SEND_TEXT, None)
+        super().connection_lost(exc)

@@ -1,0 +1,540 @@
+"""The game service: every change to a game goes through one decide-append loop, and the reads beside it.
+
+``Games.handle`` is the one entry point for commands, whoever sends them: a person at a
+seat (over HTTP or a socket), a bot the server plays, the clock (server/service/senders.py).
+``Games.facts`` appends the table's own facts (a seat taken, a table called off) the same
+way. The loop decides on the table this replica caches (server/service/tables.py), caught up
+from the stream, and appends with the version and chain link it decided on; when the
+stream moved on meanwhile it reads what is new and decides again, a bounded number of
+times. What hears of an append (this replica's feeds, the bots' alarm) is handed to the
+constructor, by the composition root (server/app.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import msgspec
+
+from domain.engine import FULL, AnyGame, Ctx, Pick, Rejected, Step, Viewer, no_deadlines
+from domain.table import Table, fold, status, undo_versions
+from domain.table import deadlines as open_windows
+from domain.table import decide as decide_at_table
+from projections.lobby import lobby_entry, meta_fields
+from projections.views import (
+    TableView,
+    VersionedEvent,
+    feed,
+    is_revealed,
+    listed_commands,
+    may_move,
+    move_step,
+    table_view,
+)
+from server.runtime.metrics import Metrics
+from server.service.codec import encode
+from server.service.errors import (
+    BAD_JSON,
+    AppError,
+    CommandIdReused,
+    Forbidden,
+    Invalid,
+    TooMany,
+    Unauthorized,
+    UnknownGame,
+    VersionConflict,
+    malformed,
+    refused,
+)
+from server.service.rates import SeatRates
+from server.service.senders import Acting, Holder, Person, Sender
+from server.service.tables import GAME_ID_BYTES, UNKNOWN_GAME, Loaded, Tables, valid_game_id
+from server.storage.index import LobbyIndex
+from server.storage.schedule import Schedule
+from server.storage.store import Appended, AppendResult, CommandKey, Conflict, Duplicate, EventStore, Head
+from server.web.auth import token_hash
+
+__all__ = ["GAME_ID_BYTES", "Change", "CommandAnswer", "Games", "Listener", "Seated", "valid_game_id"]
+
+log = logging.getLogger("ludoteca.games")
+
+COMMAND_ID_MOST = 100  # characters: a command id is kept in the game's command records for its life
+
+
+class CommandRecord(msgspec.Struct):
+    """What the store keeps per command id, to answer a retry as the first time."""
+
+    seat: int
+    hash: str
+    first: int  # the first and last versions the command appended
+    last: int
+
+
+class CommandAnswer(msgspec.Struct):
+    version: int
+    events: list[VersionedEvent]
+
+
+RECORD = msgspec.json.Decoder(CommandRecord)
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A read's game, caught up, and the seat asking (``None``: a spectator)."""
+
+    game_id: str
+    game: AnyGame
+    table: Table
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class Change:
+    """An append this replica made: the tables before and after it, the events between
+    them, and the heads of both (``before_head`` ``None`` when this replica did not know
+    it). Enough for this replica's feed of the game to deliver it without reading it back."""
+
+    game_id: str
+    game: AnyGame
+    before: Table
+    after: Table
+    events: Sequence[Any]
+    before_head: Head | None
+    after_head: Head
+
+
+class Listener(Protocol):
+    """Something on this replica that hears of every append it makes: that one ending at ``version``
+    is under way (before it is sent), then at once that it landed (``appended``) or did not (a
+    conflict, a command sent before, an error: ``not_appended``). What a listener does with them
+    must not fail."""
+
+    def appending(self, game_id: str, version: int) -> None: ...
+
+    def appended(self, change: Change) -> None: ...
+
+    def not_appended(self, game_id: str, version: int) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Landed:
+    """What the loop ended with: the events appended (from ``table`` to ``after``), or, for a
+    command its sender had sent before, that command's record."""
+
+    game: AnyGame
+    table: Table
+    after: Table
+    events: list[Any]
+    record: bytes | None = None
+
+
+def keeps_time(game: AnyGame, table: Table) -> bool:
+    """Whether the game's decisions read the shared clock: windows that close by themselves, or a turn clock."""
+    return game.deadlines is not no_deadlines or table.clock is not None
+
+
+def may_act(table: Table, sender: Acting) -> int:
+    """The seat ``sender``'s command is decided for: spectators, and people who left (a bot plays
+    their seat), may not act."""
+    if isinstance(sender, Person):
+        if sender.seat is None:
+            raise Forbidden("spectator", "Spectators cannot send commands; take a seat and send its token.")
+        if sender.seat in table.resigned:
+            raise Forbidden("resigned", "You left this game; a bot plays your seat now.")
+    assert sender.seat is not None
+    return sender.seat
+
+
+Decide = Callable[[AnyGame, Table, Ctx], list[Any]]
+
+
+class Games:
+    """Every game this replica serves: commands, table facts and reads, over one event store.
+
+    ``tables``: the table cache (a new one of ``cache_size`` if not given). ``index`` and
+    ``schedule``: where an append files the game's status and its open windows (``None``:
+    nothing is filed, for a replica that only reads, like the bench's mirror).
+    ``listeners`` hear of every append; ``rates``: the seats' token buckets (``None``: no
+    limit); ``metrics``: what the service counts.
+    """
+
+    def __init__(
+        self,
+        store: EventStore,
+        games: Mapping[str, AnyGame] | None = None,
+        *,
+        tables: Tables | None = None,
+        index: LobbyIndex | None = None,
+        schedule: Schedule | None = None,
+        listeners: Iterable[Listener] = (),
+        rates: SeatRates | None = None,
+        metrics: Metrics | None = None,
+        cache_size: int = 1000,
+        command_retries: int = 5,
+    ) -> None:
+        if tables is None:
+            assert games is not None, "the games to serve, or a table cache of them"
+            tables = Tables(store, games, cache_size)
+        self.store = store
+        self.tables = tables
+        self.games = tables.games
+        self.index = index
+        self.schedule = schedule
+        self.listeners = tuple(listeners)
+        self.rates = rates
+        self.metrics = metrics
+        self.command_retries = command_retries
+        # Deals and shuffles draw from the operating system, never a seed (a test that plays a
+        # random game of a known length swaps in a seeded generator: tests/server/conftest.py).
+        self.rng: random.Random = random.SystemRandom()
+
+    async def load(self, game_id: str) -> tuple[AnyGame, Table]:
+        """The game's table, caught up with its stream."""
+        return await self.tables.load(game_id)
+
+    async def ctx(self) -> Ctx:
+        return Ctx(rng=self.rng, now_ms=await self.store.now_ms())
+
+    # -- seats -------------------------------------------------------------------
+
+    async def seated(self, game_id: str, token: str | None) -> Seated:
+        """The game, caught up, and who is asking: a seat, or ``None`` for a spectator (404 before 401:
+        an unknown game is unknown to everyone)."""
+        hashed = token_hash(token) if token is not None else None
+        loaded = await self.tables.look(game_id, hashed)
+        seat = loaded.look.seat
+        if token is not None and seat is None:
+            seat = await self.seat_of(game_id, token)
+        return Seated(game_id, loaded.game, loaded.table, seat)
+
+    async def seat_of(self, game_id: str, token: str | None) -> int | None:
+        """The seat a token holds in this game; ``None`` for a spectator (no token)."""
+        if token is None:
+            return None
+        hashed = token_hash(token)
+        seat = self.tables.seat_of(game_id, hashed)
+        if seat is None:
+            seat = await self.store.seat_for_token(game_id, hashed)
+        if seat is not None:
+            self.tables.know_seat(game_id, hashed, seat)
+            return seat
+        if not valid_game_id(game_id) or not await self.store.exists(game_id):
+            raise UnknownGame("unknown_game", UNKNOWN_GAME)
+        other, _, _ = token.partition(".")
+        if (
+            other != game_id
+            and valid_game_id(other)
+            and await self.store.seat_for_token(other, token_hash(token)) is not None
+        ):
+            raise Forbidden("not_seated", "That token holds a seat in another game, not this one.")
+        raise Unauthorized("unknown_token", "That token is not known here.")
+
+    # -- commands ----------------------------------------------------------------
+
+    async def handle(
+        self, game_id: str, sender: Sender, body: bytes, command_id: str, expected_version: int | None
+    ) -> CommandAnswer:
+        """``sender``'s command (``body``, the JSON of one command of the game) under ``command_id``:
+        the sender's own events, as its seat may see them.
+
+        ``command_id`` makes the command safe to send again: a sender's id already used answers
+        what it answered the first time (or ``command_id_reused``, for another command); ids
+        are the sender's own, so no other sender's can collide with them. ``expected_version``:
+        the version the sender decided at; the command is refused with ``version_conflict`` at
+        once if the game is elsewhere, rather than decided again."""
+        try:
+            kind, answer = await self._handle(game_id, sender, body, command_id, expected_version)
+        except AppError as exc:
+            held = self.tables.held(game_id)  # counted once the game is known
+            if self.metrics is not None and held is not None:
+                self.metrics.commands.labels(held.table.game, exc.result).inc()
+            raise
+        if self.metrics is not None:
+            self.metrics.commands.labels(kind, "accepted").inc()
+        return answer
+
+    async def _handle(
+        self, game_id: str, sender: Sender, body: bytes, command_id: str, expected_version: int | None
+    ) -> tuple[str, CommandAnswer]:
+        hashed = token_hash(sender.token) if isinstance(sender, Holder) and sender.token is not None else None
+        acting: Acting = Person(await self.seat_of(game_id, sender.token)) if isinstance(sender, Holder) else sender
+        key = CommandKey(acting.scope, command_id, acting.seat if isinstance(acting, Person) else None)
+        seat: int = 0
+        command: Any = None
+        body_hash = ""
+
+        def check(game: AnyGame, table: Table) -> None:
+            """Who may act, then whether the command can be read: on every table the loop decides on."""
+            nonlocal seat, command, body_hash
+            seat = may_act(table, acting)
+            if hashed is not None:
+                self.tables.know_seat(game_id, hashed, seat)
+            if command is not None:
+                return
+            if not 1 <= len(command_id) <= COMMAND_ID_MOST:
+                raise Invalid(
+                    "malformed", f"A command_id has 1 to {COMMAND_ID_MOST} characters.", {"field": "command_id"}
+                )
+            command = self.decode_command(game, body)
+            body_hash = hashlib.sha256(encode(command)).hexdigest()
+            if self.rates is not None and isinstance(acting, Person) and not self.rates.allow(game_id, seat):
+                raise TooMany("too_many", "Too many commands from this seat; slow down.", {"retry_after": 1})
+
+        def decide(game: AnyGame, table: Table, ctx: Ctx) -> list[Any]:
+            return decide_at_table(game, table, command, seat, ctx)
+
+        def record(table: Table, events: list[Any]) -> bytes:
+            return encode(CommandRecord(seat, body_hash, table.version + 1, table.version + len(events)))
+
+        landed = await self._decide_and_append(
+            game_id, decide, check=check, command=key, record=record, expected_version=expected_version
+        )
+        game = landed.game
+        if landed.record is not None:
+            return game.id, await self._answer_again(game, game_id, seat, body_hash, landed.record)
+        versions = range(landed.table.version + 1, landed.after.version + 1)
+        mine = feed(game, zip(versions, landed.events, strict=True), seat, is_revealed(game, landed.after))
+        return game.id, CommandAnswer(landed.after.version, mine)
+
+    def decode_command(self, game: AnyGame, body: bytes) -> Any:
+        try:
+            return self.tables.codecs[game.id].commands.decode(body)
+        except BAD_JSON as exc:
+            raise malformed(exc, prefix="command") from None
+
+    async def _answer_again(
+        self, game: AnyGame, game_id: str, seat: int, body_hash: str, stored: bytes
+    ) -> CommandAnswer:
+        record = RECORD.decode(stored)
+        if record.seat != seat or record.hash != body_hash:
+            raise CommandIdReused("command_id_reused", "That command id was already used for another command.")
+        _, table = await self.load(game_id)
+        events = await self.tables.read(game, game_id, record.first - 1, record.last)
+        return CommandAnswer(record.last, feed(game, events, seat, is_revealed(game, table)))
+
+    # -- the table's own facts -----------------------------------------------------
+
+    async def facts(
+        self,
+        game_id: str,
+        decide: Callable[[AnyGame, Table], list[Any]],
+        tokens: Callable[[list[Any]], dict[str, int] | None] = lambda events: None,
+    ) -> tuple[list[Any], Table]:
+        """Table facts (``decide`` on the caught-up table) appended as any command is, with the token
+        hashes (and seats) ``tokens`` gives; the facts and the table after them (no facts: no append)."""
+        landed = await self._decide_and_append(game_id, lambda game, table, ctx: decide(game, table), tokens=tokens)
+        return landed.events, landed.after
+
+    # -- the loop --------------------------------------------------------------------
+
+    async def _decide_and_append(
+        self,
+        game_id: str,
+        decide: Decide,
+        *,
+        check: Callable[[AnyGame, Table], None] = lambda game, table: None,
+        command: CommandKey | None = None,
+        record: Callable[[Table, list[Any]], bytes] | None = None,
+        expected_version: int | None = None,
+        tokens: Callable[[list[Any]], dict[str, int] | None] = lambda events: None,
+    ) -> Landed:
+        """Decide on the caught-up table and append, again on what is new if another write came first.
+
+        A command (``command``, its ``record``) whose game this replica caches and which keeps no
+        time is first decided on the cached table with no read: the append checks the version,
+        the chain link and the command id, and anything else - a refusal, a version the sender
+        did not expect, a conflict - is settled by reading and deciding again. A read brings the
+        command's record with it: a command its sender already sent is answered from it."""
+        cached = self.tables.held(game_id) if command is not None else None
+        optimistic = cached is not None and not keeps_time(self.games[cached.table.game], cached.table)
+        reads = 0
+        while True:
+            loaded: Loaded | None = None
+            if optimistic:
+                assert cached is not None
+                game, table, head, now_ms = self.games[cached.table.game], cached.table, cached.head, 0
+            else:
+                if reads:
+                    if reads >= self.command_retries:
+                        raise VersionConflict("version_conflict", "The game kept changing; send the command again.")
+                    if self.metrics is not None:
+                        self.metrics.retries.labels(game.id).inc()
+                reads += 1
+                loaded = await self.tables.look(game_id, command=command)
+                game, table, head = loaded.game, loaded.table, loaded.head
+                now_ms = loaded.look.now_ms or 0
+                if command is not None and loaded.look.now_ms is None:  # a first load reads no clock
+                    now_ms = await self.store.now_ms()
+            check(game, table)
+            if loaded is not None and loaded.look.record is not None:
+                return Landed(game, table, table, [], loaded.look.record)
+            if expected_version is not None and expected_version != table.version:
+                if optimistic:
+                    optimistic = False
+                    continue
+                raise VersionConflict(
+                    "version_conflict",
+                    f"The game is at version {table.version}, not {expected_version}.",
+                    {"version": table.version},
+                )
+            try:
+                events = decide(game, table, Ctx(rng=self.rng, now_ms=now_ms))
+            except Rejected as exc:
+                if optimistic:
+                    optimistic = False
+                    continue
+                raise refused(exc) from None
+            if not events and command is None:
+                return Landed(game, table, table, [])
+            after, result = await self._append(
+                game_id, game, table, head, events,
+                command=command, record=record(table, events) if record else b"", tokens=tokens(events),
+            )  # fmt: skip
+            if isinstance(result, Appended):
+                return Landed(game, table, after, events)
+            if isinstance(result, Duplicate):
+                return Landed(game, table, table, [], result.record)
+            if self.metrics is not None:
+                self.metrics.conflicts.labels(game.id).inc()
+            if optimistic:
+                optimistic = False
+            elif expected_version is not None:
+                raise VersionConflict(
+                    "version_conflict", "Another command landed first.", {"version": result.current_version}
+                )
+
+    async def _append(
+        self,
+        game_id: str,
+        game: AnyGame,
+        table: Table,
+        head: Head,
+        events: list[Any],
+        *,
+        command: CommandKey | None,
+        record: bytes,
+        tokens: Mapping[str, int] | None,
+    ) -> tuple[Table, AppendResult]:
+        """Append ``events`` decided on ``table`` (whose head is ``head``) if the stream still ends there."""
+        after = fold(game, table, events)
+        assert after is not None
+        for listener in self.listeners:
+            listener.appending(game_id, after.version)
+        result: AppendResult | None = None
+        try:
+            result = await self.store.append(
+                game_id,
+                table.version,
+                [encode(e) for e in events],
+                schema=game.event_schema,
+                command=command,
+                command_record=record,
+                meta=meta_fields(lobby_entry(game, game_id, after)),
+                tokens=tokens,
+                expected_link=head.link,
+            )
+        finally:
+            if not isinstance(result, Appended):
+                for listener in self.listeners:
+                    listener.not_appended(game_id, after.version)
+        if isinstance(result, Appended):
+            await self._landed(Change(game_id, game, table, after, events, head, result.head))
+            if self.tables.snapshots.due(table.version, after.version):
+                self.tables.keep_snapshot(game_id, after, result.head)  # in the background, after the append
+        elif isinstance(result, Conflict) and result.current_version < table.version:
+            self.tables.forget(game_id)  # the stream went backwards: our fold is of writes Redis lost
+        return after, result
+
+    async def _landed(self, change: Change) -> None:
+        """An append of this replica landed: the cache, the listeners, the schedule and the index learn of it."""
+        game_id, game = change.game_id, change.game
+        self.tables.remember(game_id, change.after, change.after_head)
+        for listener in self.listeners:
+            try:
+                listener.appended(change)
+            except Exception:  # never fail the append that called it: the sweeps cover what it missed
+                log.exception("%r failed to hear of an append to %s", listener, game_id)
+        await self.file_windows(game_id, game, change.after)
+        if status(game, change.before) != status(game, change.after):
+            meta = await self.store.meta(game_id)
+            await self.file(game_id, game, change.after, int(meta["sequence"]))
+
+    async def file(self, game_id: str, game: AnyGame, table: Table, sequence: int) -> None:
+        """File the game in the lobby index under its status; a finished game also by when it finished."""
+        if self.index is None:
+            return
+        current = status(game, table)
+        finished = None
+        if current == "finished":
+            now = await self.store.now_ms()
+            finished = await self.store.stamp(game_id, "finished_ms", now) or now
+        await self.index.file(game_id, current, sequence, finished)
+
+    async def file_windows(self, game_id: str, game: AnyGame, table: Table) -> None:
+        """File the game's open windows in the schedule (closed ones drop out when due)."""
+        if self.schedule is not None and keeps_time(game, table) and status(game, table) == "active":
+            await self.schedule.file(game_id, {d.window: d.due_ms for d in open_windows(game, table)})
+
+    async def delete(self, game_id: str, status_: str) -> bool:
+        """Delete the game and its index entries if its status is still ``status_`` (a game that is
+        gone leaves the index too); whether this deleted it."""
+        deleted = await self.store.delete_game(game_id, status_)
+        if deleted is not False and self.index is not None:
+            await self.index.remove(game_id, status_)
+        self.tables.forget(game_id)
+        return deleted is True
+
+    # -- reads ---------------------------------------------------------------------
+
+    def view(self, at: Seated) -> TableView:
+        return table_view(at.game, at.game_id, at.table, at.seat)
+
+    async def events(self, at: Seated, after: int, limit: int) -> tuple[int, list[VersionedEvent]]:
+        events = await self.tables.read(at.game, at.game_id, after, min(at.table.version, after + limit))
+        return at.table.version, feed(at.game, events, at.seat, is_revealed(at.game, at.table))
+
+    async def replay(self, at: Seated, version: int, as_: str | None) -> TableView:
+        game, table = at.game, at.table
+        if not 1 <= version <= table.version:
+            raise Invalid("no_such_version", f"Versions run from 1 to {table.version}.", {"field": "version"})
+        viewer: Viewer = at.seat
+        if as_ is not None and as_ != str(at.seat):
+            if status(game, table) != "finished":
+                raise Forbidden("game_not_finished", "Other seats' views open up once the game is over.")
+            viewer = FULL if as_ == "full" else self._seat_param(as_, table.players)
+        then = await self.tables.table_at(at.game_id, version)  # from the nearest snapshot, not version 1
+        return table_view(game, at.game_id, then, viewer)
+
+    @staticmethod
+    def _seat_param(value: str, players: int) -> int:
+        if value.isascii() and value.isdigit() and int(value) < players:
+            return int(value)
+        raise Invalid("malformed", f"'as' is a seat from 0 to {players - 1}, or 'full'.", {"field": "as"})
+
+    def legal(self, at: Seated) -> tuple[Step, list[Any], bool, list[int]]:
+        """The caller's first step of a move, the commands of its moves that are few (and whether
+        that is all of them), and the versions it may go back to with ``Undo``.
+
+        Nothing for a spectator, or for a person whose seat a bot plays since they left."""
+        first = move_step(at.game, at.table, at.seat)
+        listed, every = listed_commands(at.game, at.table, at.seat, first)
+        undo = undo_versions(at.table, at.seat) if at.seat is not None and may_move(at.game, at.table, at.seat) else []
+        return first, listed, every, undo
+
+    def moves(self, at: Seated, picks: tuple[Pick, ...]) -> Step:
+        """The caller's next step after ``picks`` (a pick that was not offered: 422 ``not_offered``)."""
+        try:
+            return move_step(at.game, at.table, at.seat, picks)
+        except Rejected as exc:
+            raise refused(exc) from None
+
+    async def export_lines(self, game_id: str) -> list[bytes]:
+        """The whole log, one ``{"version", "schema", "event"}`` JSON object a line."""
+        _, table = await self.load(game_id)
+        entries = await self.store.read_entries(game_id, after=0, limit=table.version)
+        return [b'{"version":%d,"schema":%d,"event":%s}' % (e.version, e.schema, e.data) for e in entries]

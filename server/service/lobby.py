@@ -1,0 +1,318 @@
+"""The lobby: opening tables (within the quotas), taking seats, listing tables, and
+bringing games in from exported logs or rebuilding the index from the streams."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import logging
+import secrets
+import unicodedata
+from typing import Any
+
+import msgspec
+
+from domain.clock import Clock
+from domain.engine import AnyGame, Rejected
+from domain.table import TAKEOVER_BOT, Table, TableOpened, cancel, fold, open_rematch, open_table, status, take_seat
+from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
+from server.service.codec import encode
+from server.service.errors import (
+    BAD_JSON,
+    AppError,
+    Conflict,
+    Forbidden,
+    Invalid,
+    Refused,
+    TableMoved,
+    TooMany,
+    Unauthorized,
+    UnknownGame,
+    malformed,
+    refused,
+)
+from server.service.games import GAME_ID_BYTES, Games
+from server.storage.botqueue import BotQueue
+from server.storage.index import LobbyIndex
+from server.storage.quotas import Quotas
+from server.storage.store import Appended
+from server.web.auth import new_token, token_hash
+
+log = logging.getLogger(__name__)
+
+
+class Joined(msgspec.Struct):
+    seat: int
+    token: str | None  # None for a bot's seat: the server plays it, nobody else may act for it
+
+
+class NewGame(LobbyEntry, kw_only=True):
+    """A table just opened, with the token that lets its creator call it off before it starts."""
+
+    creator_token: str
+
+
+class Rematch(msgspec.Struct):
+    """A seat of a finished game, seated again at its rematch: the same seat, a new token."""
+
+    game_id: str
+    seat: int
+    token: str
+
+
+class Lobby:
+    """Tables opened and sat at, over the game service; what one address may take is counted in ``quotas``."""
+
+    def __init__(
+        self, games: Games, index: LobbyIndex, quotas: Quotas, bots: BotQueue, max_open_games: int = 0
+    ) -> None:
+        self.games = games
+        self.store = games.store
+        self.index = index
+        self.quotas = quotas
+        self.bots = bots
+        self.max_open_games = max_open_games  # open games in total, every replica together (0: no limit)
+
+    async def create(
+        self,
+        kind: str,
+        players: int,
+        options: dict[str, Any],
+        client: str | None = None,
+        turn_clock: Clock | None = None,
+        game_id: str | None = None,
+        reserved: tuple[tuple[int, ...], int] = ((), 0),
+        takeover: str = TAKEOVER_BOT,
+    ) -> NewGame:
+        """Open a table (``game_id``: a chosen id, for a rematch; None: a new random one; ``reserved``:
+        the seats a rematch keeps for its people, and until when on the shared clock; ``takeover``:
+        the bot that plays on a seat that leaves, a bot this server has)."""
+        game = self.games.games.get(kind)
+        if game is None:
+            raise Invalid("unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
+        try:
+            opened = open_table(game, players, options, turn_clock, *reserved, takeover)
+        except Rejected as exc:
+            raise refused(exc) from None
+        game_id = game_id or secrets.token_hex(GAME_ID_BYTES)
+        creator = f"{game_id}.{new_token()}"
+        table = fold(game, None, [opened])
+        assert table is not None
+        entry = lobby_entry(game, game_id, table)
+        now = await self.store.now_ms()
+        await self.admit(client, now)
+        sequence = await self.index.next_sequence()
+        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "creator": token_hash(creator)}
+        result = await self.store.append(game_id, 0, [encode(opened)], schema=game.event_schema, meta=meta)
+        if not isinstance(result, Appended):  # a rematch another seat opened first: the same table
+            raise Conflict("game_exists", "That table is already open.")
+        await self.index.file(game_id, entry.status, sequence)
+        self.games.tables.remember(game_id, table, result.head)
+        return NewGame(*msgspec.structs.astuple(entry), creator_token=creator)
+
+    async def call_off(self, game_id: str, token: str | None) -> LobbyEntry:
+        """The creator calls off a table that has not started (it is kept, finished, with its log)."""
+        meta = await self.store.meta(game_id)
+        if not meta:
+            raise UnknownGame("unknown_game", "There is no game with that id.")
+        if token is None:
+            raise Unauthorized("missing_token", "Calling a table off needs the token its creator was given.")
+        if not hmac.compare_digest(meta.get("creator", ""), token_hash(token)):
+            raise Forbidden("not_creator", "Only the person who opened this table may call it off.")
+        _, table = await self.games.facts(game_id, cancel)
+        return lobby_entry(self.games.games[table.game], game_id, table)
+
+    async def rematch(self, game_id: str, token: str | None, grace_ms: int = 600_000) -> Rematch:
+        """Seat a seat of a finished game at its rematch, opening it (once, for everyone) if need be.
+
+        The first seat to ask draws the rematch's id at random and links the finished game to it
+        (``RematchOpened``: one append, so seats asking at the same time agree on one id); the
+        table keeps its people's seats for them for ``grace_ms``, so a stranger who sees it in the
+        lobby cannot sit in one first. Each seat's new token is derived from its old one, so asking
+        again answers the same seat and token."""
+        at = await self.games.seated(game_id, token)
+        if at.seat is None or token is None:
+            raise Forbidden("spectator", "Only a seat of the finished game may ask for its rematch.")
+        table = at.table
+        if status(at.game, table) != "finished" or table.cancelled:
+            raise Refused("game_not_over", "A rematch is offered once the game is over.")
+        if table.rematch is None:
+            drawn = secrets.token_hex(GAME_ID_BYTES)
+            _, table = await self.games.facts(game_id, lambda game, table: open_rematch(game, table, drawn))
+        new_id = table.rematch
+        assert new_id is not None
+        if not await self.store.exists(new_id):
+            # Every seat a person sat in, those who resigned too: the bots that sat from the start sit again.
+            people = tuple(s.seat for s in table.seats if s is not None and (s.bot is None or s.seat in table.resigned))
+            until = await self.store.now_ms() + grace_ms
+            try:
+                await self.create(
+                    table.game,
+                    table.players,
+                    msgspec.to_builtins(table.options),
+                    None,
+                    table.clock,
+                    new_id,
+                    reserved=(people, until),
+                    takeover=table.takeover,
+                )
+            except Conflict as exc:
+                if exc.code != "game_exists":
+                    raise
+        for info in table.seats:  # the bots sit down again (whoever asks first seats them); people one by one
+            if info is not None and info.bot is not None and info.seat not in table.resigned:
+                try:
+                    await self.join(new_id, info.seat, info.name, info.bot)
+                except TableMoved as exc:
+                    if exc.code not in ("seat_taken", "game_started"):
+                        raise
+        new_token_ = f"{new_id}.{_derived(token, new_id)}"
+        info = table.seats[at.seat]
+        name = info.name if info is not None else ""
+        joined = await self.join(new_id, at.seat, name, None, new_token_, claim=True)
+        assert joined.token is not None
+        return Rematch(new_id, joined.seat, joined.token)
+
+    async def admit(self, client: str | None, now_ms: int) -> None:
+        """Refuse a new game past the quotas: open games in total, then tables per client address an hour."""
+        if self.max_open_games and await self.index.count("open") >= self.max_open_games:
+            raise TooMany(
+                "too_many_open_games",
+                f"This server already has {self.max_open_games} open games; join one or try again later.",
+                {"limit": self.max_open_games},
+            )
+        await self.quotas.take(self.quotas.games, client, now_ms)
+
+    async def join(
+        self,
+        game_id: str,
+        seat: int | None,
+        name: str,
+        bot: str | None,
+        token: str | None = None,
+        claim: bool = False,
+        client: str | None = None,
+    ) -> Joined:
+        """Take a seat for a person (who gets its token) or for a bot the server plays (no token:
+        the seat's ``bot`` field, in the stream, tells every replica to play it).
+
+        ``token``: the person's token, when the server derived it (a rematch); asking again with
+        it answers the seat it already holds. ``claim``: a rematch's person taking the seat kept for it.
+        ``client``: the address asking, counted against its hourly seats (none for the server's own)."""
+        if bot is not None:  # in the bots' queue before the seat is: a crash between the two loses no bot
+            await self.bots.enlist(game_id, await self.store.now_ms())
+        elif token is None:
+            token = f"{game_id}.{new_token()}"
+        else:
+            held = await self.store.seat_for_token(game_id, token_hash(token))
+            if held is not None:
+                return Joined(held, token)
+        ctx = await self.games.ctx()
+        await self.quotas.take(self.quotas.seats, client, ctx.now_ms)
+
+        def sit_down(game: AnyGame, table: Table) -> list[Any]:
+            return take_seat(game, table, seat, name, bot, ctx, claim)  # a bot's default name: "Greedy bot 2"
+
+        events, _ = await self.games.facts(
+            game_id, sit_down, lambda events: {token_hash(token): events[0].seat} if token else None
+        )
+        return Joined(events[0].seat, token)
+
+    async def list_games(self, status_: str, limit: int, cursor: int | None) -> tuple[list[LobbyEntry], int | None]:
+        ids, next_cursor = await self.index.list_games(status_, limit, cursor)
+        entries = []
+        for game_id in ids:
+            meta = await self.store.meta(game_id)
+            if meta:
+                entries.append(entry_from_meta(game_id, meta))
+        return entries, next_cursor
+
+    async def rebuild_index(self) -> int:
+        """The lobby index again from the streams, which are the authority."""
+        await self.index.clear()
+        count = 0
+        for game_id in await self.store.all_game_ids():
+            try:
+                game, table = await self.games.load(game_id)
+            except AppError as exc:  # another program's stream, or a game this server no longer hosts
+                log.warning("the lobby index leaves out the stream of %r: %s", game_id, exc)
+                continue
+            meta = await self.store.meta(game_id)
+            sequence = int(meta["sequence"]) if "sequence" in meta else await self.index.next_sequence()
+            await self.games.file(game_id, game, table, sequence)
+            await self.games.file_windows(game_id, game, table)
+            count += 1
+        return count
+
+    async def import_log(self, lines: list[bytes]) -> str:
+        """A new game from an exported log (JSON lines of ``{"version", "event"}``)."""
+        try:
+            entries = [LOG_LINE.decode(line) for line in lines if line.strip()]
+            if not entries:
+                raise Invalid("malformed", "The log is empty.", {"field": "log"})
+            kind = msgspec.convert(entries[0].event, TableOpened).game
+            codec = self.games.tables.codecs[kind]
+            # A log written by older code is lifted by the game's upcasters (docs/table-services.md).
+            events = [msgspec.convert(codec.game.upcast(e.event, e.schema), codec.events_type) for e in entries]
+        except BAD_JSON as exc:
+            raise malformed(exc, prefix="log") from None
+        except KeyError:
+            raise Invalid("unknown_game_type", "This server does not host that game.", {"field": "log"}) from None
+        if any(e.schema > codec.game.event_schema for e in entries):
+            raise Invalid("malformed", "That log comes from a newer server.", {"field": "log.schema"})
+        if [e.version for e in entries] != list(range(1, len(entries) + 1)):
+            raise Invalid("malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version"})
+        try:
+            table = fold(codec.game, None, events)
+        except Exception:  # a log that does not fold is not a game
+            raise Invalid("malformed", "Those events do not make a game.", {"field": "log"}) from None
+        assert table is not None
+        if status(codec.game, table) != "finished":
+            # An unfinished game would come back with no seat tokens: nobody could play it.
+            raise Invalid("unfinished_log", "Only the log of a finished game can be imported.", {"field": "log"})
+        game_id = secrets.token_hex(GAME_ID_BYTES)
+        entry = lobby_entry(codec.game, game_id, table)
+        sequence = await self.index.next_sequence()
+        now = await self.store.now_ms()  # an imported game is kept a whole retention again
+        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now}
+        await self.store.append(game_id, 0, [encode(e) for e in events], schema=codec.game.event_schema, meta=meta)
+        await self.index.file(game_id, entry.status, sequence, now)
+        return game_id
+
+
+def _derived(token: str, game_id: str) -> str:
+    """A seat's token at ``game_id``, from its token at the game before: unguessable without it."""
+    digest = hmac.new(token.encode(), game_id.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+class LogLine(msgspec.Struct, forbid_unknown_fields=True):
+    version: int
+    event: dict[str, Any]
+    schema: int = 1  # logs exported before lines carried their schema
+
+
+LOG_LINE = msgspec.json.Decoder(LogLine)
+
+
+NAME_MOST = 40  # characters, after normalising
+
+
+def seat_name(name: str) -> str:
+    """A name as the table shows it: NFC, without control, format (bidi overrides, zero-width) or
+    unassigned characters, whitespace as single spaces; 400 past ``NAME_MOST`` characters.
+
+    A name is shown to everyone at the table and in terminals: U+202E would make it read as
+    another player's name, an escape sequence would move a terminal's cursor."""
+    kept = []
+    for char in unicodedata.normalize("NFC", name):
+        kind = unicodedata.category(char)
+        if kind.startswith("Z") or char.isspace():
+            kept.append(" ")
+        elif kind not in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            kept.append(char)
+    cleaned = " ".join("".join(kept).split())
+    if len(cleaned) > NAME_MOST:
+        raise Invalid("malformed", f"A name has at most {NAME_MOST} characters.", {"field": "name"})
+    return cleaned

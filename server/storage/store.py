@@ -1,0 +1,777 @@
+"""The event store on Redis: one game's keys, a Lua append, and the pub/sub hint.
+
+Each game has five keys, all with the hash tag ``{<game_id>}`` (one Redis Cluster slot,
+so every script of this module touches one node; server/storage/keys.py spells them):
+
+``lt:{<game_id>}:events``
+    the stream. Entry IDs are ``0-<version>``, versions contiguous from 1. Each entry
+    has the fields ``e`` (the encoded event, opaque to the store), ``s`` (its schema
+    version) and ``h`` (its chain link, see :class:`StoredEvent`).
+``lt:{<game_id>}:commands``
+    hash ``"<sender> <command_id>" -> record``: a command id is its sender's own (a
+    seat, a bot, the clock), so nobody's id can collide with anyone else's. The record
+    is opaque bytes (the caller keeps the body's hash and the versions in it).
+``lt:{<game_id>}:meta``
+    hash of short string fields (game type, status, ...).
+``lt:{<game_id>}:tokens``
+    hash ``sha256(token) hex -> seat``.
+``lt:{<game_id>}:snapshots``
+    sorted set of table snapshots scored by their version: only a cache, opaque to the
+    store, written after the append that crossed one (server/service/snapshots.py says why a
+    snapshot can never change what a reader sees).
+
+The channel ``lt:notify`` carries ``"<game_id> <version>"`` after each append. It is
+only a hint: the stream is the truth, and readers sweep after a reconnect or
+periodically. What spans games (the lobby index, deadlines, the bots' queue, quotas,
+leases, presence, the check secret) lives in modules of its own (server/storage/keys.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import msgspec
+from redis.exceptions import RedisError
+
+from server.runtime.tasks import pause
+from server.storage.connection import Client, initialize, lean
+from server.storage.groupcommit import GroupCommit
+from server.storage.keys import COMMANDS, EVENTS, META, NOTIFY, SNAPSHOTS, TOKENS
+from server.storage.resp.client import Endpoint, Script, Subscription, call, value
+
+__all__ = [
+    "AppendResult",
+    "Appended",
+    "CommandKey",
+    "Conflict",
+    "Duplicate",
+    "EventStore",
+    "Head",
+    "Look",
+    "Notifications",
+    "StoredEvent",
+    "events_key",
+]
+
+log = logging.getLogger(__name__)
+
+NOTIFY_CHANNEL: Final = NOTIFY.at()
+HEADS_BATCH: Final = 500  # games whose heads are read in one batch (a few ms of the loop to build and read)
+
+# A game id becomes part of a hash tag and of the space-separated notification.
+_GAME_ID = re.compile(r"[^\s{}]{1,200}")
+_SENDER = re.compile(r"[^\s]{1,50}")  # the record's field is "<sender> <command_id>"
+
+
+def _check_game_id(game_id: str) -> str:
+    if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
+        raise ValueError(f"invalid game id {game_id!r}: 1-200 characters, no whitespace and no braces")
+    return game_id
+
+
+def events_key(game_id: str) -> str:
+    return EVENTS.at(game_id=game_id)
+
+
+def _game_keys(game_id: str) -> list[str]:
+    # Readers take any id (a malformed one simply finds nothing); writers check it first.
+    return [key.at(game_id=game_id) for key in (EVENTS, COMMANDS, META, TOKENS)]
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _stored(entry_id: bytes | str, fields: dict[Any, Any] | list[Any]) -> StoredEvent:
+    if isinstance(fields, list):  # as Redis sends it (redis-py's own pipeline makes it a dict)
+        fields = _pairs(fields)
+    data = fields.get(b"e")
+    if data is None:  # a client that decodes replies to text (this module's own reply bytes)
+        fields = {_bytes(k): _bytes(v) for k, v in fields.items()}
+        data = fields.get(b"e", b"")
+    link = fields.get(b"h")
+    return StoredEvent(_version_of(entry_id), int(fields.get(b"s", 1)), data, link.decode() if link else "")
+
+
+def _pairs(flat: list[Any]) -> dict[Any, Any]:
+    """A stream entry's fields as a script returns them (``[field, value, ...]``), as a dict."""
+    return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+def _bytes(value: bytes | str) -> bytes:
+    return value.encode() if isinstance(value, str) else bytes(value)
+
+
+def time_ms(time: tuple[int, int]) -> int:
+    """Redis ``TIME`` (seconds, microseconds) in milliseconds."""
+    seconds, micros = time
+    return int(seconds) * 1000 + int(micros) // 1000
+
+
+def _version_of(entry_id: bytes | str) -> int:
+    """``0-<n>`` -> n (the append script writes every id so, and refuses to append after any other)."""
+    return int(entry_id[2:])
+
+
+# -- results -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """The events landed; ``version`` is the version of the last one, ``link`` its chain link."""
+
+    version: int
+    link: str = ""
+
+    @property
+    def head(self) -> Head:
+        return Head(self.version, self.link)
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """``expected_version`` was stale; nothing was written."""
+
+    current_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Duplicate:
+    """The command id was already used; nothing was written. ``record`` is what was stored with it."""
+
+    record: bytes
+
+
+AppendResult = Appended | Conflict | Duplicate
+
+
+class StoredEvent(msgspec.Struct, frozen=True):
+    """One stream entry: its version, event schema version and encoded event.
+
+    ``link`` chains the stream: the SHA-1 of the previous entry's link and this event's
+    bytes, so one link names the whole history up to its version. A stream that lost
+    writes and was written past them again has another link at the same version, even
+    when the new event's bytes happen to equal the lost one's.
+    """
+
+    version: int
+    schema: int
+    data: bytes
+    link: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """Where a history ends: the version of its last event and that event's chain link
+    (``Head(0)``: no event yet). One link names the whole history up to it, so a head
+    answers whether a stream still continues the history a reader holds.
+
+    Redis can lose acknowledged writes (a failover, a crash under ``everysec``) and be
+    written past them again: the stream is then shorter than what a reader folded, or
+    holds other events at the same versions. Every reader that caches a history keeps
+    its head and asks it, rather than comparing versions and links by hand.
+    """
+
+    version: int
+    link: str = ""
+
+    def continued_by(self, entries: Sequence[StoredEvent]) -> bool:
+        """Whether ``entries``, read from this head's own version on, continue the history it ends:
+        the first of them is the event at this version, with this link (a history of no events
+        is continued by anything)."""
+        if self.version == 0:
+            return True
+        return bool(entries) and entries[0].version == self.version and entries[0].link == self.link
+
+    def after(self, entries: Sequence[StoredEvent]) -> Head:
+        """The head of this history once ``entries`` (read from this head's version on) are added."""
+        if entries and entries[-1].version >= self.version:
+            return Head(entries[-1].version, entries[-1].link)
+        return self
+
+
+def head_of(entry: StoredEvent | None) -> Head:
+    return Head(0) if entry is None else Head(entry.version, entry.link)
+
+
+@dataclass(frozen=True, slots=True)
+class CommandKey:
+    """A command id within its sender's scope: ``sender`` names who sent it (``seat:0``, ``bot:1``,
+    ``clock``), so the same id from two senders names two commands.
+
+    ``legacy_seat``: records written before ids were scoped are kept under the bare id, as a
+    JSON object naming its seat; one of those counts for this sender when its seat is
+    ``legacy_seat`` (a person's retry across the upgrade is still answered, not applied twice).
+    """
+
+    sender: str
+    command_id: str
+    legacy_seat: int | None = None
+
+    @property
+    def field(self) -> str:
+        return f"{self.sender} {self.command_id}"
+
+    def args(self) -> list[str]:
+        """The script arguments: the field, the bare id and the legacy seat ('' for none)."""
+        legacy = "" if self.legacy_seat is None else str(self.legacy_seat)
+        return [self.field, self.command_id, legacy]
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """What :meth:`EventStore.look` read: the events after a version, the stream's last
+    version, and, when asked, a token's seat, a command's record and the clock (ms)."""
+
+    entries: list[StoredEvent]
+    head: int
+    seat: int | None = None
+    command: CommandKey | None = None  # the command whose record was read
+    record: bytes | None = None
+    now_ms: int | None = None
+
+
+# -- the scripts -----------------------------------------------------------------
+
+# The record of a command (KEYS[2]: the commands hash), its own or, for a person's command, one
+# written before ids were scoped (under the bare id, naming the same seat). ARGV from ``base``:
+# the scoped field, the bare id, the legacy seat ('' for none).
+RECORDED_LUA: Final = r"""
+local function recorded(commands_key, base)
+  local record = redis.call('HGET', commands_key, ARGV[base])
+  if record or ARGV[base + 2] == '' then
+    return record
+  end
+  local old = redis.call('HGET', commands_key, ARGV[base + 1])
+  if not old then
+    return false
+  end
+  local ok, decoded = pcall(cjson.decode, old)
+  if ok and type(decoded) == 'table' and decoded['seat'] == tonumber(ARGV[base + 2]) then
+    return old
+  end
+  return false
+end
+"""
+
+# KEYS: events, commands, meta, tokens (one hash tag).
+# ARGV: game_id, expected_version, has_command ("1"/"0"), field, bare id, legacy seat,
+#       command_record, schema, expected_link ('' for any), channel, n_events, events...,
+#       n_meta, (field, value)..., n_tokens, (token_hash, seat)...
+# Every check happens before the first write: Lua scripts do not roll back.
+APPEND_LUA: Final = (
+    RECORDED_LUA
+    + r"""
+local events_key, commands_key, meta_key, tokens_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local game_id = ARGV[1]
+local expected = tonumber(ARGV[2])
+local has_command = ARGV[3] == '1'
+
+if has_command then
+  local record = recorded(commands_key, 4)
+  if record then
+    return {'dup', record}
+  end
+end
+
+local current = 0
+local link = ''
+local last = redis.call('XREVRANGE', events_key, '+', '-', 'COUNT', 1)
+if #last > 0 then
+  local n = string.match(last[1][1], '^0%-(%d+)$')
+  if not n then
+    return redis.error_reply('ERR ludoteca: unexpected stream id ' .. last[1][1] .. ' in ' .. events_key)
+  end
+  current = tonumber(n)
+  local fields = last[1][2]
+  for f = 1, #fields, 2 do
+    if fields[f] == 'h' then
+      link = fields[f + 1]
+    end
+  end
+end
+if current ~= expected or (ARGV[9] ~= '' and link ~= ARGV[9]) then
+  return {'conflict', current}
+end
+
+local schema = ARGV[8]
+local n_events = tonumber(ARGV[11])
+local i = 12
+local version = current
+for _ = 1, n_events do
+  version = version + 1
+  link = redis.sha1hex(link .. ARGV[i])
+  redis.call('XADD', events_key, string.format('0-%d', version), 'e', ARGV[i], 's', schema, 'h', link)
+  i = i + 1
+end
+
+if has_command then
+  redis.call('HSET', commands_key, ARGV[4], ARGV[7])
+end
+
+local n_meta = tonumber(ARGV[i])
+i = i + 1
+for _ = 1, n_meta do
+  redis.call('HSET', meta_key, ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+
+local n_tokens = tonumber(ARGV[i])
+i = i + 1
+for _ = 1, n_tokens do
+  redis.call('HSET', tokens_key, ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+
+if n_events > 0 then
+  redis.call('PUBLISH', ARGV[10], game_id .. ' ' .. string.format('%d', version))
+end
+return {'ok', version, link}
+"""
+)
+
+
+# KEYS: events, commands, tokens (one hash tag). ARGV: the first stream id to read, a token
+# hash ('' for none), has_command ('1'/'0'), then the command's field, bare id and legacy seat,
+# then the most entries to read ('0': all).
+# Reads only: the events from that id, the last entry's id, the token's seat, the command's
+# record and TIME (the last two with a command).
+LOOK_LUA: Final = (
+    RECORDED_LUA
+    + r"""
+local entries
+if ARGV[7] == '0' then
+  entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+')
+else
+  entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[7])
+end
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local head = false
+if #last > 0 then
+  head = last[1][1]
+end
+local seat = false
+if ARGV[2] ~= '' then
+  seat = redis.call('HGET', KEYS[3], ARGV[2])
+end
+local record, now = false, false
+if ARGV[3] == '1' then
+  record = recorded(KEYS[2], 4)
+  now = redis.call('TIME')
+end
+return {entries, head, seat, record, now}
+"""
+)
+
+# KEYS: events, commands, meta, tokens, snapshots (one hash tag). ARGV: the status the game must have.
+# 1: deleted; 0: the game has another status; -1: there is no such game.
+DELETE_LUA: Final = r"""
+local status = redis.call('HGET', KEYS[3], 'status')
+if not status and redis.call('EXISTS', KEYS[1]) == 0 then
+  return -1
+end
+if status ~= ARGV[1] then
+  return 0
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+return 1
+"""
+
+# KEYS: events, snapshots (one hash tag). ARGV: the version, the link of its event, the snapshot.
+# Written only while the stream holds that link at that version: never for a game deleted
+# meanwhile (no key left behind) nor for writes Redis lost. Replaces one of the same version.
+SNAPSHOT_LUA: Final = r"""
+local at = string.format('0-%d', tonumber(ARGV[1]))
+local entry = redis.call('XRANGE', KEYS[1], at, at)
+if #entry == 0 then
+  return 0
+end
+local fields = entry[1][2]
+for f = 1, #fields, 2 do
+  if fields[f] == 'h' and fields[f + 1] == ARGV[2] then
+    redis.call('ZREMRANGEBYSCORE', KEYS[2], ARGV[1], ARGV[1])
+    redis.call('ZADD', KEYS[2], ARGV[1], ARGV[3])
+    return 1
+  end
+end
+return 0
+"""
+
+# KEYS: meta. ARGV: field, value. The field's value, set first if it was not (nil: no such game).
+STAMP_LUA: Final = r"""
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return false
+end
+redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+return redis.call('HGET', KEYS[1], ARGV[1])
+"""
+
+
+def _legacy(record: bytes | None, seat: int | None) -> bytes | None:
+    """A record kept under a bare id, if it counts for ``seat`` (what ``recorded`` does in Lua)."""
+    if record is None or seat is None:
+        return None
+    try:
+        decoded = msgspec.json.decode(record)
+    except msgspec.DecodeError:
+        return None
+    return record if isinstance(decoded, dict) and decoded.get("seat") == seat else None
+
+
+# -- the store -----------------------------------------------------------------
+
+
+class EventStore:
+    """Streams of events per game on one ``redis.asyncio.Redis`` (created by :func:`connect`).
+
+    Redis errors (connection refused, timeouts) propagate as ``redis.exceptions``
+    errors; the server maps them to 503.
+    """
+
+    def __init__(self, redis: Client) -> None:
+        self.redis = redis
+        # A loop turn's appends share one round trip (server/storage/groupcommit.py); they and the look,
+        # which every socket's opening and every command of a game that keeps time runs, go over
+        # the client's lean connection (server/storage/resp/client.py).
+        self._pipe = pipe = lean(redis)
+        self._append = GroupCommit(pipe, redis.script_load, APPEND_LUA)
+        self._look = Script(pipe, redis.script_load, LOOK_LUA)
+        self._delete = redis.register_script(DELETE_LUA)
+        self._stamp = redis.register_script(STAMP_LUA)
+        self._snapshot = redis.register_script(SNAPSHOT_LUA)
+
+    async def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[bytes],
+        *,
+        schema: int = 1,
+        command: CommandKey | None = None,
+        command_record: bytes = b"",
+        meta: Mapping[str, str | int] | None = None,
+        tokens: Mapping[str, int] | None = None,
+        expected_link: str = "",
+    ) -> AppendResult:
+        """Append ``events`` if the game is at ``expected_version``: all of them or none.
+
+        In one script, in this order: a ``command`` its sender already sent answers
+        :class:`Duplicate` with the record stored the first time (whatever the
+        expected version); a stale ``expected_version`` answers :class:`Conflict`;
+        otherwise the events get versions ``expected_version + 1 ...``, the command
+        record, ``meta`` fields and ``tokens`` (token hash -> seat) are written,
+        ``"<game_id> <version>"`` is published on ``lt:notify`` (only when events were
+        appended) and :class:`Appended` carries the new version. An empty ``events``
+        list writes only the command record, meta and tokens. Given an
+        ``expected_link``, the last event's chain link must be it too: a stream that
+        lost writes and was written back to the same length is a conflict.
+
+        The appends made within one turn of the event loop share one round trip (group
+        commit, server/storage/groupcommit.py); each is still answered only once Redis ran it.
+        """
+        keys = _game_keys(_check_game_id(game_id))
+        if isinstance(expected_version, bool) or not isinstance(expected_version, int) or expected_version < 0:
+            raise ValueError(f"expected_version must be an int >= 0, not {expected_version!r}")
+        if isinstance(schema, bool) or not isinstance(schema, int) or schema < 0:
+            raise ValueError(f"schema must be an int >= 0, not {schema!r}")
+        if command is not None and (not command.command_id or not _SENDER.fullmatch(command.sender)):
+            raise ValueError(f"a command needs a non-empty id and a sender without spaces, not {command!r}")
+        args: list[bytes | str | int] = [
+            game_id,
+            expected_version,
+            "1" if command is not None else "0",
+            *(command.args() if command is not None else ["", "", ""]),
+            command_record,
+            schema,
+            expected_link,
+            NOTIFY_CHANNEL,
+            len(events),
+        ]
+        for event in events:
+            if not isinstance(event, (bytes, bytearray, memoryview)):
+                raise TypeError(f"events must be bytes, not {type(event).__name__}")
+            args.append(bytes(event))
+        meta_items = list((meta or {}).items())
+        args.append(len(meta_items))
+        for field, given in meta_items:
+            args += [field, str(given)]
+        token_items = list((tokens or {}).items())
+        args.append(len(token_items))
+        for token_hash, seat in token_items:
+            args += [token_hash, int(seat)]
+
+        reply = await self._append(keys, args)
+        kind = _text(reply[0])
+        if kind == "ok":
+            return Appended(int(reply[1]), _text(reply[2]))
+        if kind == "conflict":
+            return Conflict(int(reply[1]))
+        if kind == "dup":
+            return Duplicate(_bytes(reply[1]))
+        raise RuntimeError(f"unexpected answer from the append script: {reply!r}")  # pragma: no cover
+
+    async def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[tuple[int, bytes]]:
+        """``(version, event bytes)`` for the versions after ``after``, oldest first, at most ``limit``."""
+        return [(e.version, e.data) for e in await self.read_entries(game_id, after, limit)]
+
+    async def read_entries(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """Like :meth:`read`, with each event's schema version and chain link."""
+        if after < 0:
+            raise ValueError(f"after must be >= 0, not {after}")
+        if limit is not None and limit <= 0:
+            return []
+        count = ["COUNT", limit] if limit is not None else []
+        entries: Any = await call(self._pipe, "XRANGE", events_key(game_id), f"0-{after + 1}", "+", *count)
+        return [_stored(entry_id, fields) for entry_id, fields in entries]
+
+    async def catch_up(self, game_id: str, after: int) -> tuple[list[StoredEvent], int]:
+        """The events after ``after`` and the stream's last version, in one round trip.
+
+        A last version below ``after`` means the stream went backwards (lost writes).
+        """
+        look = await self.look(game_id, after)
+        return look.entries, look.head
+
+    async def look(
+        self,
+        game_id: str,
+        after: int,
+        *,
+        token_hash: str | None = None,
+        command: CommandKey | None = None,
+        limit: int | None = None,
+    ) -> Look:
+        """What a request needs before it decides, in one round trip: the events after
+        ``after`` and the stream's last version (as :meth:`catch_up`), the seat of
+        ``token_hash`` (as :meth:`seat_for_token`), and, given a ``command``, its
+        record (as :meth:`command`) and the shared clock (as :meth:`now_ms`).
+
+        Every key is the game's (one hash tag), so this works on Redis Cluster too. A
+        replica that has the game cached reads a few entries: one read-only script, which
+        costs this process half of what a pipeline of the same commands does. A first load
+        reads the whole stream: a pipeline, since Lua would copy every entry twice, and
+        without the clock (a cluster pipeline cannot carry the keyless TIME: the command
+        reads it itself, on that rare path). ``limit``: read at most this many events (a
+        long stream is read a page at a time, so no reply holds the event loop long).
+        """
+        events, commands, _, tokens = _game_keys(game_id)
+        if after > 0:
+            scoped = ["1", *command.args()] if command is not None else ["0", "", "", ""]
+            reply = await self._look(
+                keys=[events, commands, tokens], args=[f"0-{after + 1}", token_hash or "", *scoped, limit or 0]
+            )
+            entries, last, seat, found, now = reply
+            return Look(
+                entries=[_stored(entry_id, _pairs(fields)) for entry_id, fields in entries],
+                head=0 if last is None else _version_of(last),
+                seat=None if seat is None else int(seat),
+                command=command,
+                record=None if found is None else _bytes(found),
+                now_ms=None if now is None else time_ms(now),
+            )
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(events, f"0-{after + 1}", "+", count=limit)
+        pipe.xrevrange(events, "+", "-", count=1)
+        if token_hash is not None:
+            pipe.hget(tokens, token_hash)
+        if command is not None:
+            pipe.hmget(commands, [command.field, command.command_id])
+        replies = iter(await pipe.execute())
+        entries, last = next(replies), next(replies)
+        seat = next(replies) if token_hash is not None else None
+        record: bytes | None = None
+        if command is not None:
+            own, old = next(replies)
+            record = (
+                _bytes(own) if own is not None else _legacy(None if old is None else _bytes(old), command.legacy_seat)
+            )
+        return Look(
+            entries=[_stored(entry_id, fields) for entry_id, fields in entries],
+            head=_version_of(last[0][0]) if last else 0,
+            seat=None if seat is None else int(seat),
+            command=command,
+            record=record,
+            now_ms=None,
+        )
+
+    async def heads(self, game_ids: Sequence[str]) -> dict[str, Head]:
+        """Each game's head (``Head(0)`` for no events), on the lean connection, a batch of games
+        at a time: the feeds' sweep reads every watched game's, thousands on a busy replica
+        (redis-py's one pipeline held the loop about 35 ms for 2,000; one lean batch, 25 ms for
+        10,000; a batch, a few ms: docs/performance.md)."""
+        heads = {}
+        for start in range(0, len(game_ids), HEADS_BATCH):
+            batch = game_ids[start : start + HEADS_BATCH]
+            replies = await self._pipe([("XREVRANGE", events_key(g), "+", "-", "COUNT", 1) for g in batch])
+            for game_id, reply in zip(batch, replies, strict=True):
+                last = value(reply)
+                heads[game_id] = head_of(_stored(*last[0]) if last else None)
+        return heads
+
+    async def head_at(self, game_id: str, version: int) -> Head | None:
+        """The head of the history up to ``version`` (``None``: the stream holds no such version)."""
+        if version <= 0:
+            return None
+        entries = await self.read_entries(game_id, after=version - 1, limit=1)
+        return head_of(entries[0]) if entries and entries[0].version == version else None
+
+    async def version(self, game_id: str) -> int:
+        """The version of the last event (0 when the game has none)."""
+        last: Any = await self.redis.xrevrange(events_key(game_id), "+", "-", count=1)
+        return _version_of(last[0][0]) if last else 0
+
+    async def command(self, game_id: str, command: CommandKey) -> bytes | None:
+        """The record stored with ``command``, or None if its sender never used that id."""
+        own, old = await self.redis.hmget(_game_keys(game_id)[1], [command.field, command.command_id])
+        if own is not None:
+            return _bytes(own)
+        return _legacy(None if old is None else _bytes(old), command.legacy_seat)
+
+    async def meta(self, game_id: str) -> dict[str, str]:
+        raw = await self.redis.hgetall(_game_keys(game_id)[2])
+        return {_text(k): _text(v) for k, v in raw.items()}
+
+    async def stamp(self, game_id: str, field: str, value: int) -> int | None:
+        """Set an int meta field unless it is set; the field's value either way (None: no such game)."""
+        stamped = await self._stamp(keys=[_game_keys(_check_game_id(game_id))[2]], args=[field, value])
+        return None if stamped is None else int(stamped)
+
+    async def delete_game(self, game_id: str, status: str) -> bool | None:
+        """Delete every key of the game if its meta status is still ``status``: True; False when it
+        has another status; None when there is no such game."""
+        keys = [*_game_keys(_check_game_id(game_id)), SNAPSHOTS.at(game_id=game_id)]
+        deleted = int(await self._delete(keys=keys, args=[status]))
+        return None if deleted < 0 else deleted == 1
+
+    async def snapshots(self, game_id: str, at_most: int | None = None, count: int = 3) -> list[bytes]:
+        """The game's newest ``count`` snapshots at or below version ``at_most`` (any: ``None``), newest first."""
+        top = "+inf" if at_most is None else at_most
+        found: Any = await self.redis.zrevrangebyscore(SNAPSHOTS.at(game_id=game_id), top, "-inf", start=0, num=count)
+        return [_bytes(data) for data in found]
+
+    async def keep_snapshot(self, game_id: str, head: Head, data: bytes) -> bool:
+        """Keep a snapshot of the table at ``head``, if the stream still holds ``head``'s link at its
+        version (replacing any other of that version): whether it was kept."""
+        keys = [events_key(game_id), SNAPSHOTS.at(game_id=_check_game_id(game_id))]
+        return bool(await self._snapshot(keys=keys, args=[head.version, head.link, data]))
+
+    async def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
+        seat = await self.redis.hget(_game_keys(game_id)[3], token_hash)
+        return None if seat is None else int(seat)
+
+    async def exists(self, game_id: str) -> bool:
+        """Whether the game has at least one event."""
+        return bool(await self.redis.exists(events_key(game_id)))
+
+    async def all_game_ids(self) -> list[str]:
+        """Every game that has a stream (SCAN), sorted; for rebuilding the index from the streams.
+
+        On Redis Cluster, run it against each primary.
+        """
+        found: set[str] = set()
+        async for key in self.redis.scan_iter(match=EVENTS.at(game_id="*"), count=1000):
+            parts = EVENTS.parts(_text(key))
+            if parts is not None:
+                found.add(parts["game_id"])
+        return sorted(found)
+
+    async def now_ms(self) -> int:
+        """The shared clock: Redis TIME, in milliseconds."""
+        return time_ms(await self.redis.time())
+
+    async def ping(self) -> None:
+        """Whether Redis answers (raises a ``RedisError`` when it does not)."""
+        await self.redis.ping()
+
+
+# -- notifications -------------------------------------------------------------
+
+
+class Notifications:
+    """One subscription per process to ``lt:notify``, and to the channels other owners name, on a
+    lean connection of its own (server/storage/resp/client.py) to where ``redis`` connects.
+
+    :meth:`run` calls ``on_notify(game_id, version)`` for each append, and
+    ``channels[name](text)`` for each message on another channel (who is at a table,
+    server/storage/presence.py), as each message is read. After the connection was lost (or could not
+    be made), it retries with a capped backoff and, once subscribed again, calls
+    ``on_reconnect()`` so callers sweep what they may have missed. Notifications are only hints.
+    ``subscribed`` is set while the subscription is live.
+    """
+
+    def __init__(self, redis: Client, *, min_backoff: float = 0.05, max_backoff: float = 2.0) -> None:
+        self.redis = redis
+        self.min_backoff = min_backoff
+        self.max_backoff = max_backoff
+        self.subscribed = asyncio.Event()
+        self.reconnects = 0
+
+    async def run(
+        self,
+        on_notify: Callable[[str, int], None],
+        on_reconnect: Callable[[], None],
+        channels: Mapping[str, Callable[[str], None]] | None = None,
+    ) -> None:
+        """Loop until cancelled."""
+        others = {name.encode(): callback for name, callback in (channels or {}).items()}
+
+        def on_message(channel: bytes, data: bytes) -> None:
+            other = others.get(channel)
+            if other is not None:
+                self._call(functools.partial(other, _text(data)))
+            else:
+                self._dispatch(data, on_notify)
+
+        backoff = self.min_backoff
+        lost = False
+        while True:
+            subscription: Subscription | None = None
+            try:
+                await initialize(self.redis)
+                subscription = await Subscription.open(
+                    Endpoint.of(self.redis), [NOTIFY_CHANNEL, *(c.decode() for c in others)], on_message
+                )
+                self.subscribed.set()
+                backoff = self.min_backoff
+                if lost:
+                    lost = False
+                    self.reconnects += 1
+                    self._call(on_reconnect)
+                await subscription.watch()
+                raise RedisError("the connection was lost")
+            except (RedisError, OSError) as exc:  # connection lost, timeouts, and e.g. -LOADING after a restart
+                self.subscribed.clear()
+                if not lost:
+                    log.warning("lost the Redis notification connection (%s); reconnecting", exc)
+                lost = True
+            finally:
+                self.subscribed.clear()
+                if subscription is not None:
+                    subscription.close()
+            await pause(backoff)
+            backoff = min(backoff * 2, self.max_backoff)
+
+    def _dispatch(self, data: Any, on_notify: Callable[[str, int], None]) -> None:
+        try:
+            game_id, _, version = _text(data).partition(" ")
+            parsed = int(version)
+        except (ValueError, TypeError, UnicodeDecodeError):
+            log.warning("ignoring a malformed notification %r", data)
+            return
+        try:
+            on_notify(game_id, parsed)
+        except Exception:
+            log.exception("on_notify failed for %s %s", game_id, parsed)
+
+    @staticmethod
+    def _call(callback: Callable[[], None]) -> None:
+        try:
+            callback()
+        except Exception:
+            log.exception("a notification callback failed")

@@ -1,0 +1,532 @@
+"""The REST endpoints, as data: each ``Endpoint`` is both a route and its OpenAPI entry."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, TypeVar
+
+import msgspec
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+
+from domain.bots import BOTS, bot_spec, parse_bot
+from domain.clock import Clock
+from domain.engine import Pick, Step
+from domain.table import TAKEOVER_BOT, status
+from projections.lobby import CatalogEntry, GameComponents, LobbyEntry, catalog
+from projections.views import TableView, VersionedEvent
+from server.runtime.tasks import Trouble
+from server.service.codec import encode
+from server.service.errors import (
+    BAD_JSON,
+    AppError,
+    Invalid,
+    NotFound,
+    Refused,
+    TooLarge,
+    Unavailable,
+    UnsupportedMedia,
+    malformed,
+)
+from server.service.games import CommandAnswer, Games, Seated
+from server.service.lobby import Joined, Lobby, NewGame, Rematch, seat_name
+from server.service.senders import Holder
+from server.web.auth import bearer, require_admin
+
+T = TypeVar("T")
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+# -- bodies and answers -----------------------------------------------------------
+
+
+class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
+    game: str
+    players: int
+    options: dict[str, Any] = {}
+    clock: Clock | None = None  # a turn clock for every seat (docs/table-services.md)
+    takeover: str | None = None  # the bot that plays on a seat that leaves: "greedy" (default), "strong:2"...
+
+
+class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
+    name: str = ""
+    seat: int | None = None
+    bot: str | None = None  # "random", "greedy" or "strong": a bot the server plays takes the seat
+    level: int | None = None  # the bot's level, for a bot that has levels (strong: 1 to 5; default 3)
+
+
+class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
+    command: msgspec.Raw
+    command_id: str
+    expected_version: int | None = None
+
+
+class Catalog(msgspec.Struct):
+    games: list[CatalogEntry]
+
+
+class GameList(msgspec.Struct):
+    games: list[LobbyEntry]
+    next_cursor: int | None = None
+
+
+class LegalCommands(msgspec.Struct):
+    """What the caller's seat may do now: the first step of its move, and the commands of its moves that are few."""
+
+    version: int
+    step: Step  # the first step of every move the seat may make now (build a move from it)
+    # The complete commands of every move that has at most 200 of them; ``complete``: that is
+    # every command the seat may send (false: build the other moves pick by pick from ``step``).
+    commands: list[Any]
+    complete: bool
+    # Versions the seat may go back to with {"type": "Undo", "version": V} (the last one: plain
+    # {"type": "Undo"}); empty when it has no step of this turn to take back.
+    undo: list[int] = []
+
+
+# A move is a few picks long (the longest possible, Miss Liz's streets, is one pick a cell of a
+# 6 x 7 park, and money allows far fewer); more is no move, and each pick costs a step to check.
+MAX_PICKS = 64
+Picks = Annotated[list[Pick], msgspec.Meta(max_length=MAX_PICKS)]
+
+
+class BuildMove(msgspec.Struct, forbid_unknown_fields=True):
+    """The picks of a move so far: its type first, then a value for each field (a tuple field one value at a time)."""
+
+    picks: Picks  # the picks made so far, in order, each as an option offered them
+
+
+class MoveStep(msgspec.Struct):
+    """The next step of a move after ``picks``: what may be picked next, and the command the picks already make."""
+
+    version: int  # the version the step was computed at (picks made at another may no longer fit)
+    picks: list[Pick]
+    step: Step
+
+
+class EventPage(msgspec.Struct):
+    version: int
+    events: list[VersionedEvent]
+
+
+class Imported(msgspec.Struct):
+    game_id: str
+
+
+class Health(msgspec.Struct):
+    status: str
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def answer(value: Any, status: int = 200) -> Response:
+    return Response(encode(value), status, media_type="application/json")
+
+
+def games_of(request: HTTPConnection) -> Games:
+    games: Games = request.app.state.games
+    return games
+
+
+def lobby_of(request: HTTPConnection) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+JSON = ("application/json",)
+JSON_LINES = ("application/x-ndjson", "application/jsonl")
+
+
+async def read_body(request: Request, limit: int | None = None, media: tuple[str, ...] = JSON) -> bytes:
+    """The body, refused with 413 past the configured limit (64 KiB by default), and with 415 unless
+    its Content-Type is one of ``media``: a browser's cross-origin "simple" request (text/plain, a
+    form, an untyped blob) is sent without asking first, so it must not be read as a command."""
+    limit = limit or request.app.state.settings.max_body
+    too_large = TooLarge("too_large", f"A request body may hold at most {limit} bytes.")
+    length = request.headers.get("content-length")
+    if length is not None and length.isascii() and length.isdigit() and int(length) > limit:
+        raise too_large
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise too_large
+    given = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if given not in media:
+        raise UnsupportedMedia(
+            "unsupported_media_type", f"Send the body with Content-Type: {media[0]}.", {"field": "Content-Type"}
+        )
+    return body
+
+
+async def read_json(request: Request, kind: type[T]) -> T:
+    try:
+        return msgspec.json.decode(await read_body(request), type=kind)
+    except BAD_JSON as exc:
+        raise malformed(exc) from None
+
+
+def int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    # ASCII digits only: str.isdigit() also takes "²" and "٣", which int() then reads or refuses.
+    if not (raw.isascii() and raw.isdigit() and low <= int(raw) <= high):
+        raise Invalid("malformed", f"'{name}' is a whole number from {low} to {high}.", {"field": name})
+    return int(raw)
+
+
+def client_address(conn: HTTPConnection) -> str | None:
+    """The address quotas count against: the peer, or what a trusted proxy said (LUDOTECA_TRUSTED_PROXIES)."""
+    return conn.client.host if conn.client else None
+
+
+async def seated(request: HTTPConnection) -> Seated:
+    return await games_of(request).seated(request.path_params["game_id"], bearer(request))
+
+
+def origin_allowed(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
+    """Browsers send Origin: allow the listed origins, '*', or the server's own."""
+    origin = conn.headers.get("origin")
+    if origin is None or "*" in allowed or origin in allowed:
+        return True
+    return origin.partition("://")[2] == conn.headers.get("host")
+
+
+# -- endpoints -------------------------------------------------------------------------
+
+
+async def get_catalog(request: Request) -> Response:
+    return answer(Catalog(catalog(games_of(request).games.values())))
+
+
+async def get_components(request: Request) -> Response:
+    game = games_of(request).games.get(request.path_params["game"])
+    if game is None:
+        raise NotFound("not_found", "This server has no such game.")
+    return answer(GameComponents(game.id, game.title, game.components))
+
+
+async def create_game(request: Request) -> Response:
+    body = await read_json(request, CreateGame)
+    if body.takeover is not None:
+        try:
+            parse_bot(body.takeover)
+        except ValueError:
+            known = sorted(BOTS)
+            message = f"There is no bot {body.takeover!r} to play on for a seat that leaves; bots: {', '.join(known)}."
+            raise Refused("no_such_bot", message, {"field": "takeover", "bots": known}) from None
+    created = await lobby_of(request).create(
+        body.game,
+        body.players,
+        body.options,
+        client_address(request),
+        body.clock,
+        takeover=body.takeover or TAKEOVER_BOT,
+    )
+    return answer(created, 201)
+
+
+async def call_off(request: Request) -> Response:
+    return answer(await lobby_of(request).call_off(request.path_params["game_id"], bearer(request)))
+
+
+async def rematch(request: Request) -> Response:
+    grace_ms = round(request.app.state.settings.rematch_grace * 1000)
+    return answer(await lobby_of(request).rematch(request.path_params["game_id"], bearer(request), grace_ms), 201)
+
+
+async def list_games(request: Request) -> Response:
+    status = request.query_params.get("status", "open")
+    if status not in ("open", "active", "finished"):
+        raise Invalid("malformed", "'status' is open, active or finished.", {"field": "status"})
+    limit = int_param(request, "limit", 50, 1, 200)
+    cursor = request.query_params.get("cursor")
+    if cursor is not None and not (cursor.isascii() and cursor.isdigit()):
+        raise Invalid("malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor"})
+    entries, next_cursor = await lobby_of(request).list_games(status, limit, int(cursor) if cursor else None)
+    return answer(GameList(entries, next_cursor))
+
+
+async def take_seat(request: Request) -> Response:
+    body = await read_json(request, TakeSeat)
+    if body.bot is not None and body.bot not in BOTS:
+        known = sorted(BOTS)
+        message = f"There is no bot {body.bot!r}; bots: {', '.join(known)}."
+        raise Refused("no_such_bot", message, {"field": "bot", "bots": known})
+    if body.level is not None:
+        levels = list(BOTS[body.bot].levels) if body.bot is not None else []
+        if body.level not in levels:
+            whose = f"The {body.bot} bot" if body.bot is not None else "A person"
+            message = f"{whose} has no level {body.level}" + (f"; levels: {levels}." if levels else ".")
+            raise Refused("no_such_level", message, {"field": "level", "levels": levels})
+    name = seat_name(body.name)
+    game_id = request.path_params["game_id"]
+    bot = bot_spec(body.bot, body.level) if body.bot is not None else None
+    joined = await lobby_of(request).join(game_id, body.seat, name, bot, client=client_address(request))
+    return answer(joined, 201)
+
+
+async def get_game(request: Request) -> Response:
+    at = await seated(request)
+    view = games_of(request).view(at)
+    view.presence = await request.app.state.presence.present(at.game_id)
+    return answer(view)
+
+
+async def legal_commands(request: Request) -> Response:
+    at = await seated(request)
+    first, commands, complete, undo = games_of(request).legal(at)
+    return answer(LegalCommands(at.table.version, first, commands, complete, undo))
+
+
+async def build_move(request: Request) -> Response:
+    at = await seated(request)
+    body = await read_json(request, BuildMove)
+    picks = tuple(body.picks)
+    return answer(MoveStep(at.table.version, list(picks), games_of(request).moves(at, picks)))
+
+
+async def send_command(request: Request) -> Response:
+    # A bad body is answered after the game and the token are checked, as any request.
+    try:
+        body = await read_json(request, SendCommand)
+    except AppError:
+        await seated(request)
+        raise
+    game_id, sender = request.path_params["game_id"], Holder(bearer(request))
+    result = await games_of(request).handle(
+        game_id, sender, bytes(body.command), body.command_id, body.expected_version
+    )
+    return answer(result)
+
+
+async def get_events(request: Request) -> Response:
+    at = await seated(request)
+    after = int_param(request, "after", 0, 0, 2**53)
+    limit = int_param(request, "limit", 500, 1, 1000)
+    version, events = await games_of(request).events(at, after, limit)
+    return answer(EventPage(version, events))
+
+
+async def get_replay(request: Request) -> Response:
+    at = await seated(request)
+    version = int_param(request, "version", 1, 1, 2**53)
+    return answer(await games_of(request).replay(at, version, request.query_params.get("as")))
+
+
+async def export_game(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    games = games_of(request)
+    game, table = await games.load(game_id)
+    if status(game, table) != "finished":
+        require_admin(request, request.app.state.settings.admin_token)
+    lines = await games.export_lines(game_id)
+    return Response(b"".join(line + b"\n" for line in lines), media_type="application/x-ndjson")
+
+
+async def import_game(request: Request) -> Response:
+    require_admin(request, request.app.state.settings.admin_token)
+    body = await read_body(request, request.app.state.settings.max_import, JSON_LINES)
+    return answer(Imported(await lobby_of(request).import_log(body.splitlines())), 201)
+
+
+async def healthz(request: Request) -> Response:
+    """Alive: the process serves, and its embedded Redis (when it runs one) runs. A dead embedded
+    Redis is part of this process failing: 503 while it is being restarted."""
+    embedded = getattr(request.app.state, "embedded", None)
+    if embedded is not None and not embedded.running:
+        raise Unavailable("store_unavailable", "The embedded Redis is down; it is being restarted.")
+    return answer(Health("ok"))
+
+
+# Requests that found the store down: logged once an outage (server/runtime/tasks.py), back when it answers.
+STORE_TROUBLE = Trouble(logging.getLogger("ludoteca"), "store unavailable to requests")
+
+
+async def readyz(request: Request) -> Response:
+    await games_of(request).store.ping()
+    STORE_TROUBLE.ok()
+    return answer(Health("ready"))
+
+
+# -- the routes, as data -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    method: Literal["GET", "POST", "DELETE"]
+    path: str
+    handler: Handler
+    summary: str
+    answer: Any = None
+    status: int = 200
+    body: Any = None
+    query: tuple[str, ...] = ()
+    errors: tuple[int, ...] = ()
+    seat: bool = False  # takes a seat token (optional: without one, the caller is a spectator)
+    admin: bool = False
+
+
+GAME = (404, 401, 403, 503)
+ENDPOINTS: list[Endpoint] = [
+    Endpoint("GET", "/games/catalog", get_catalog, "The games this server hosts, with their options", Catalog),
+    Endpoint(
+        "GET",
+        "/games/catalog/{game}",
+        get_components,
+        "A game's printed parts as data, to draw it",
+        GameComponents,
+        200,
+        None,
+        (),
+        (404,),
+    ),
+    Endpoint(
+        "POST", "/games", create_game, "Open a new table", NewGame, 201, CreateGame, (), (400, 413, 415, 422, 429, 503)
+    ),
+    Endpoint(
+        "DELETE",
+        "/games/{game_id}",
+        call_off,
+        "Call off a table that has not started (its creator's token)",
+        LobbyEntry,
+        200,
+        None,
+        (),
+        (401, 403, 404, 409, 422, 503),
+    ),
+    Endpoint(
+        "POST",
+        "/games/{game_id}/rematch",
+        rematch,
+        "Sit at the finished game's rematch, in the same seat (opened for everyone by the first to ask)",
+        Rematch,
+        201,
+        None,
+        (),
+        (401, 403, 404, 409, 422, 503),
+        seat=True,
+    ),
+    Endpoint(
+        "GET",
+        "/games",
+        list_games,
+        "Tables by status, paged",
+        GameList,
+        200,
+        None,
+        ("status", "limit", "cursor"),
+        (400, 503),
+    ),
+    Endpoint(
+        "POST",
+        "/games/import",
+        import_game,
+        "A game from an exported log (admin)",
+        Imported,
+        201,
+        "ndjson",
+        (),
+        (400, 401, 403, 413, 415, 503),
+        admin=True,
+    ),
+    Endpoint(
+        "POST",
+        "/games/{game_id}/seats",
+        take_seat,
+        "Take a seat; the last one starts the game",
+        Joined,
+        201,
+        TakeSeat,
+        (),
+        (400, 404, 409, 413, 415, 422, 429, 503),
+    ),
+    Endpoint(
+        "GET",
+        "/games/{game_id}",
+        get_game,
+        "The table as the caller may see it",
+        TableView,
+        200,
+        None,
+        (),
+        GAME,
+        seat=True,
+    ),
+    Endpoint(
+        "GET",
+        "/games/{game_id}/legal-commands",
+        legal_commands,
+        "The first step of every move the caller's seat may make now, and the commands of moves that are few",
+        LegalCommands,
+        200,
+        None,
+        (),
+        GAME,
+        seat=True,
+    ),
+    Endpoint(
+        "POST",
+        "/games/{game_id}/moves",
+        build_move,
+        "The next step of a move the caller's seat is building, after its picks so far",
+        MoveStep,
+        200,
+        BuildMove,
+        (),
+        (400, *GAME, 413, 415, 422),
+        seat=True,
+    ),
+    Endpoint(
+        "POST",
+        "/games/{game_id}/commands",
+        send_command,
+        "Send a command for the caller's seat",
+        CommandAnswer,
+        200,
+        SendCommand,
+        (),
+        (400, 401, 403, 404, 409, 413, 415, 422, 503),
+        seat=True,
+    ),
+    Endpoint(
+        "GET",
+        "/games/{game_id}/events",
+        get_events,
+        "The caller's feed of events after a version",
+        EventPage,
+        200,
+        None,
+        ("after", "limit"),
+        (400, *GAME),
+        seat=True,
+    ),
+    Endpoint(
+        "GET",
+        "/games/{game_id}/replay",
+        get_replay,
+        "The table as it was at a version",
+        TableView,
+        200,
+        None,
+        ("version", "as"),
+        (400, *GAME),
+        seat=True,
+    ),
+    Endpoint(
+        "GET",
+        "/games/{game_id}/export",
+        export_game,
+        "The whole log as JSON lines (finished, or admin)",
+        "ndjson",
+        200,
+        None,
+        (),
+        (401, 403, 404, 503),
+        admin=True,
+    ),
+]

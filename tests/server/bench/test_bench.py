@@ -1,0 +1,162 @@
+"""`ludoteca bench --quick` completes and reports every figure with numbers (no test asserts a time);
+the peer's port of Vilar de Mouros plays whole games on boardgame.io's server, and the driver plays
+both servers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from domain.catalog import GAMES
+from server.bench import node, procs
+from server.storage.embedded import EmbeddedRedis
+from tests.support.processes import ROOT, wait_gone
+
+# The capacity phase's driver and the peer run on Node, with server/bench/peer's packages (npm ci;
+# the README's test command and .ci/run install them). CI must have them.
+needs_node = pytest.mark.skipif(
+    not os.environ.get("CI") and (node.missing() is not None or not node.installed()),
+    reason="Node.js or server/bench/peer's packages are missing (npm ci --prefix server/bench/peer)",
+)
+
+FIGURES = [
+    "memory: per cached game",
+    "memory: per idle WebSocket",
+    "append: Lua script vs HTTP commands",
+    "http: commands",
+    "http: command p99 at max load",
+    "http: server CPU per command",
+    "push: command to every seat's socket, p99",
+    "fanout: deliveries to spectators",
+    "fanout: delay p99",
+    "gc: command p99, as is vs gc off",
+    "gc: command p99, gc.freeze() after start-up vs gc off",
+    "capacity: tables held at a player's pace",
+    "capacity: server CPU at the tables held",
+    "capacity: server RSS at the tables held",
+]
+PER_GAME = [
+    "rules[{}]",
+    "moves[{}]: one step vs one decide",
+    "replay[{}]",
+    "growth[{}]: command p50, long log vs new game",
+]
+
+
+def number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def bench_processes() -> set[int]:
+    """Processes of a bench run: its Redis and servers name its scratch directory (lt-bench-...)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if b"lt-bench-" in (entry / "cmdline").read_bytes() + (entry / "environ").read_bytes():
+                    found.add(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@needs_node
+@pytest.mark.timeout(240)
+def test_a_quick_bench_reports_every_figure(tmp_path: Path) -> None:
+    before = bench_processes()
+    out = tmp_path / "bench.json"
+    run = subprocess.run(
+        [sys.executable, "-m", "server.cli", "bench", "--quick", "--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=230,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    document = json.loads(out.read_text())
+    rows = {row["name"]: row for row in document["rows"]}
+    expected = FIGURES + [name.format(kind) for kind in GAMES for name in PER_GAME]
+    assert sorted(rows) == sorted(expected)
+    for row in rows.values():
+        assert set(row) >= {"name", "ceiling", "value", "ratio", "target", "pass"}
+        assert number(row["value"]), row
+        if row["target"] is not None:
+            assert number(row["ceiling"]) and number(row["ratio"]) and number(row["target"]), row
+            assert isinstance(row["pass"], bool), row
+    for name in rows:
+        assert name in run.stdout  # the table shows every figure
+    assert document["machine"]["nproc"] >= 1
+    # Nothing the bench started is left running: no redis-server, no server under test.
+    left = bench_processes() - before
+    # children killed by their parent-death signal may take a moment to go on a busy machine
+    assert not [pid for pid in left if not wait_gone(pid, 15)]
+
+
+async def play_briefly(kind: str, server: procs.Server) -> dict[str, Any]:
+    drivers = node.Drivers([node.Driver(kind, server.port)])
+    try:
+        await drivers.start()
+        [created] = await drivers.split("create", 6)
+        [connected] = await drivers.split("connect", 2)
+        [played] = await drivers.each({"op": "play", "seconds": 4.0, "warmup": 0.0})
+        [closed] = await drivers.each({"op": "close"})
+    finally:
+        await drivers.stop()
+    assert created["created"] == 6 and connected == {**connected, "connected": 8, "refused": 0}
+    assert closed["closed"] == played["tables"] * 4
+    return played
+
+
+@needs_node
+@pytest.mark.timeout(60)
+def test_the_port_plays_whole_games_of_vilar_de_mouros_on_boardgame_io() -> None:
+    """Every move the driver chose was legal (a refused move sends no update, and its arrivals
+    would be missed), and games reached boardgame.io's gameover, where the next table took over."""
+    server = node.bgio(None).start("/games")
+    try:
+        played = asyncio.run(play_briefly("bgio", server))
+    finally:
+        server.stop()
+    assert played["moves"] > 100 and played["missed"] == 0 and played["errors"] == 0, played["problems"]
+    assert played["ended"] >= 1  # a game of four lasts about 110 moves
+    assert len(played["delays"]) == 4 * played["moves"]  # every seat received every move
+
+
+@needs_node
+@pytest.mark.timeout(60)
+def test_the_driver_plays_ludoteca_over_its_websocket(tmp_path: Path) -> None:
+    with EmbeddedRedis(tmp_path / "redis") as redis:
+        server = procs.ludoteca(redis.url, {"LUDOTECA_WS_RATE": "10000", "LUDOTECA_WS_BURST": "10000"}).start()
+        try:
+            played = asyncio.run(play_briefly("ludoteca", server))
+        finally:
+            server.stop()
+    assert played["moves"] > 50 and played["missed"] == 0 and played["errors"] == 0, played["problems"]
+    assert len(played["delays"]) == 4 * played["moves"]
+
+
+@pytest.mark.timeout(120)
+def test_the_http_cost_tool_times_each_checkout_and_gives_its_medians() -> None:
+    small = ["--rounds", "1", "--games", "80", "--clients", "2", "--seconds", "1"]  # under a seat's rate limit
+    run = subprocess.run(
+        [sys.executable, "-m", "server.bench.httpcost", str(ROOT), *small],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=110,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    [per_run, medians] = run.stdout.splitlines()
+    assert per_run.startswith(f"{ROOT.name}: ") and per_run.endswith(", 0 errors")
+    commands, cpu = re.search(r"(\d+) commands/s, .* server (\d+) us/command", per_run).groups()  # type: ignore[union-attr]
+    assert int(commands) > 0 and int(cpu) > 0
+    assert medians.startswith(f"{ROOT}: medians of 1: ")
