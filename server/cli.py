@@ -60,9 +60,13 @@ def admin(args: argparse.Namespace) -> int:
 
 async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> int:
     from domain.catalog import GAMES
+    from server.runtime.metrics import Metrics
     from server.service.games import Games
+    from server.service.rates import SeatRates
+    from server.service.tables import Tables
     from server.storage.connection import connect, initialize
     from server.storage.index import LobbyIndex
+    from server.storage.schedule import Schedule
     from server.storage.store import EventStore
     from server.workers import housekeeping
 
@@ -70,7 +74,9 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
     try:
         await initialize(redis)
         index = LobbyIndex(redis)
-        games = Games(EventStore(redis), GAMES, index=index)
+        store = EventStore(redis)
+        rates = SeatRates(settings.ws_rate, settings.ws_burst)
+        games = Games(store, Tables(store, GAMES, settings.cache_size), index, Schedule(redis), rates, Metrics())
         if args.action == "expire":
             if args.older_than is None and settings.open_ttl <= 0:
                 print("open games never expire (LUDOTECA_OPEN_TTL=0); give --older-than", file=sys.stderr)

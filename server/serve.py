@@ -27,8 +27,7 @@ from server.app import create_app, version
 from server.runtime import logs
 from server.runtime.uvicorn.http import guarded
 from server.runtime.uvicorn.websocket import LeanWebSocketProtocol
-from server.settings import Settings
-from server.web.auth import token_problems
+from server.settings import Settings, token_problems
 
 log = logging.getLogger("ludoteca.serve")
 

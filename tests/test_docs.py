@@ -1,7 +1,7 @@
 """docs/API.md keeps up with the code: every error code, route and close code is documented.
 
 Fast and without Redis: the codes are collected from the source text, the routes from
-``server.web.rest.ENDPOINTS`` and ``server.app.routes()``.
+``server.web.rest.ENDPOINTS`` and ``server.web.application.routes()``.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 
-from server.app import routes
 from server.service import errors
 from server.service.errors import BAD_REQUEST_CODES, CONFLICT_CODES
 from server.web.answers import STATUS
+from server.web.application import routes
 from server.web.rest import ENDPOINTS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,9 +100,9 @@ def test_every_error_code_has_a_row_with_its_status_in_the_errors_table(code: st
 
 
 def test_the_router_fallback_codes_are_documented() -> None:
-    app_source = (ROOT / "server" / "app.py").read_text(encoding="utf-8")
+    app_source = (ROOT / "server" / "web" / "application.py").read_text(encoding="utf-8")
     fallback = re.search(r"code = \{(.*?)\}\.get\(exc\.status_code, \"([a-z_]+)\"\)", app_source)
-    assert fallback is not None, "server/app.py's http_error changed shape: update this test"
+    assert fallback is not None, "server/web/application.py's http_error changed shape: update this test"
     codes = re.findall(r'(\d{3}):\s*"([a-z_]+)"', fallback.group(1))
     table = documented_codes()
     for status, code in codes:

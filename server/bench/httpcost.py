@@ -20,7 +20,7 @@ from pathlib import Path
 from domain.catalog import GAMES
 from server.bench import load, procs
 from server.bench.client import quiet_gc
-from server.service.games import Games
+from server.service.tables import Tables
 from server.storage.connection import connect
 from server.storage.store import EventStore
 
@@ -31,7 +31,7 @@ async def one_run(root: Path, url: str, games: int, clients: int, seconds: float
     server.start("/readyz")
     redis = connect(url)
     try:
-        mirror = Games(EventStore(redis), GAMES, cache_size=1_000_000)  # the bots' replica of each game
+        mirror = Tables(EventStore(redis), GAMES, 1_000_000)  # the bots' replica of each game
         pool = await load.new_games(server.port, games, clients)
         for seated in pool:
             await mirror.load(seated.game_id)

@@ -24,7 +24,7 @@ from server.bench.client import Arrivals, Http, Pacer, Watcher, bounded, percent
 from server.bench.play import choose, seat_counts
 from server.bench.procs import cpu
 from server.service.codec import encode
-from server.service.games import Games
+from server.service.tables import Tables
 from server.storage.connection import connect
 from server.storage.store import EventStore
 
@@ -185,7 +185,7 @@ Answer = Callable[[Seated, int, float], None]
 
 async def bots(
     port: int,
-    mirror: Games,
+    mirror: Tables,
     pool: Sequence[Seated],
     clients: int,
     seconds: float,

@@ -25,9 +25,9 @@ from projections.lobby import lobby_entry, meta_fields
 from projections.views import LISTED
 from server.service.codec import encode
 from server.service.games import GAME_ID_BYTES
+from server.service.tokens import new_token, token_hash
 from server.storage.index import LobbyIndex
 from server.storage.store import Appended, EventStore
-from server.web.auth import new_token, token_hash
 
 
 def seat_counts(game: AnyGame) -> Iterator[int]:

@@ -27,7 +27,7 @@ from server.bench.client import Arrivals, Http, Watcher, arrival, percentile, qu
 from server.bench.load import API, Holder, Seated, hello
 from server.bench.report import Row, table, write_json
 from server.service.codec import GameCodec, encode
-from server.service.games import Games
+from server.service.tables import Tables
 from server.storage.connection import connect
 from server.storage.embedded import EmbeddedRedis
 from server.storage.index import LobbyIndex
@@ -71,7 +71,7 @@ class Bench:
         self.redis = connect(url)
         self.store = EventStore(self.redis)
         self.index = LobbyIndex(self.redis)
-        self.mirror = Games(self.store, GAMES, cache_size=1_000_000)  # the bots' replica of each game
+        self.mirror = Tables(self.store, GAMES, 1_000_000)  # the bots' replica of each game
         self.rng = random.Random(20240601)
         self.rows: list[Row] = []
 
@@ -325,7 +325,7 @@ class Bench:
                     decoded = [codec.events.decode(fields[b"e"]) for _, fields in entries]
                     raw_times.append(time.perf_counter() - start)
                     assert len(decoded) == len(events)
-                    games = Games(self.store, GAMES)
+                    games = Tables(self.store, GAMES, 1000)
                     start = time.perf_counter()
                     _, loaded = await games.load(game_id)
                     load_times.append(time.perf_counter() - start)
@@ -337,7 +337,7 @@ class Bench:
                     len(events) / statistics.median(raw_times),
                     len(events) / statistics.median(load_times),
                     0.5,
-                    note=f"Games.load of a {len(events)}-event stream ({game.max_players} seats, games played back "
+                    note=f"Tables.load of a {len(events)}-event stream ({game.max_players} seats, games played back "
                     "to back) vs XRANGE + msgspec decode of the same stream; median of "
                     f"{self.plan.repeats}",
                 )

@@ -1,7 +1,6 @@
-"""Prometheus metrics at ``/metrics``, one registry per application, for the operator only.
+"""Prometheus metrics, one registry per application (served at ``/metrics`` by server/web/metrics.py).
 
-``/metrics`` answers the bearer of ``LUDOTECA_METRICS_TOKEN`` (or of the admin token), and
-counts nothing a viewer of a game may not see: a refusal's rule code is told only to the
+The registry counts nothing a viewer of a game may not see: a refusal's rule code is told only to the
 refused seat (``lacks_cards`` says what a hand lacks), so commands are counted by game and
 by the class of their result (``accepted``, ``refused``, ``conflict``...), never by code.
 Commands are counted by game and result class,
@@ -11,18 +10,10 @@ they open and close and as messages pass, and Redis's round trip timed at each s
 
 from __future__ import annotations
 
-import hmac
-import time
 from collections.abc import Iterator
 
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily
-from starlette.requests import Request
-from starlette.responses import Response
-
-from server.service.errors import Forbidden, Unauthorized
-from server.storage.index import STATUSES
-from server.web.auth import bearer
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
@@ -99,23 +90,3 @@ class Metrics:
         self.bot_moves = Counter(
             "ludoteca_bot_moves", "Commands the server's bots played, by game and bot", ["game", "bot"], registry=r
         )
-
-
-async def scrape(request: Request) -> Response:
-    settings = request.app.state.settings
-    tokens = [t for t in (settings.metrics_token, settings.admin_token) if t]
-    if not tokens:
-        raise Forbidden("not_admin", "Metrics are served only with LUDOTECA_METRICS_TOKEN (or the admin token) set.")
-    given = bearer(request)
-    if given is None:
-        raise Unauthorized("missing_token", "Metrics need the metrics token (or the admin token).")
-    if not any(hmac.compare_digest(given, t) for t in tokens):
-        raise Forbidden("not_admin", "Only the server's operator may read its metrics.")
-    metrics: Metrics = request.app.state.metrics
-    games = request.app.state.games
-    start = time.perf_counter()
-    await games.store.ping()
-    metrics.redis_seconds.observe(time.perf_counter() - start)
-    for status in STATUSES:
-        metrics.games.labels(status).set(await games.index.count(status))
-    return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from domain.engine import Rejected
+from server.storage import StoreError as StoreError  # what the store raises when Redis fails: the adapters say 503
 
 
 class ErrorBody(msgspec.Struct):

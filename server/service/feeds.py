@@ -15,25 +15,24 @@ every watched game's head in one round trip and wakes the feeds that are behind 
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import logging
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import msgspec
-from redis.exceptions import RedisError
 
 from domain.engine import Viewer
 from domain.table import Table, fold
 from projections.updates import standing, update
+from server.runtime.mailbox import Mailbox
 from server.runtime.metrics import Metrics
 from server.runtime.tasks import Trouble, cancelled, pause
+from server.service.attendance import Attendance
 from server.service.codec import encode
 from server.service.games import Change
 from server.service.tables import Tables
+from server.storage import StoreError
 from server.storage.checks import Checks
-from server.storage.presence import Presence
 from server.storage.store import EventStore, Head
 
 log = logging.getLogger("ludoteca.feeds")
@@ -52,44 +51,6 @@ RESET = -2  # the stream went backwards: it should start again
 
 
 Message = tuple[int, bytes | str]  # a version (or a marker) and JSON, as bytes or already as text
-
-
-T = TypeVar("T")
-
-
-class Mailbox(Generic[T]):
-    """One socket's messages, first in first out, for its one sender: a deque made on the
-    first message and dropped once drained (an empty deque is 0.7 KB, and most sockets are
-    idle most of the time), and ``wake``, called on every message, with which the socket
-    starts its sender only when something is there to send. The WebSocket protocol's inbox
-    of ASGI events is one too (server/runtime/uvicorn/websocket.py)."""
-
-    __slots__ = ("items", "wake")
-
-    def __init__(self) -> None:
-        self.items: collections.deque[T] | None = None
-        self.wake: Callable[[], None] | None = None
-
-    def qsize(self) -> int:
-        return len(self.items) if self.items is not None else 0
-
-    def empty(self) -> bool:
-        return not self.items
-
-    def put_nowait(self, item: T) -> None:
-        if self.items is None:
-            self.items = collections.deque()
-        self.items.append(item)
-        if self.wake is not None:
-            self.wake()
-
-    def get_nowait(self) -> T:
-        if not self.items:
-            raise asyncio.QueueEmpty
-        item = self.items.popleft()
-        if not self.items:
-            self.items = None
-        return item
 
 
 class Subscriber:
@@ -122,9 +83,7 @@ class Subscriber:
 class Feed:
     """One game's deliveries on this replica."""
 
-    def __init__(
-        self, game_id: str, tables: Tables, store: EventStore, checks: Checks, metrics: Metrics | None = None
-    ) -> None:
+    def __init__(self, game_id: str, tables: Tables, store: EventStore, checks: Checks, metrics: Metrics) -> None:
         self.game_id = game_id
         self.tables = tables
         self.store = store
@@ -151,8 +110,7 @@ class Feed:
             return
         # From the last delivered version itself: still the same event, or writes were lost.
         self.reads += 1
-        if self.metrics is not None:
-            self.metrics.feed_reads.inc()
+        self.metrics.feed_reads.inc()
         entries = await self.store.read_entries(self.game_id, after=self.head.version - 1)
         if not self.head.continued_by(entries):
             # The stream went backwards (and may have been written past it again): the
@@ -217,7 +175,7 @@ class Feed:
                 async with self.lock:
                     await self.advance()
                 STORE_TROUBLE.ok()
-            except RedisError as exc:  # Redis down: keep the feed, the sweep retries
+            except StoreError as exc:  # Redis down: keep the feed, the sweep retries
                 if cancelled():
                     raise
                 STORE_TROUBLE.failed(exc)
@@ -237,17 +195,17 @@ class Feeds:
         tables: Tables,
         store: EventStore,
         checks: Checks,
+        attendance: Attendance,
+        metrics: Metrics,
         sweep_interval: float,
-        presence: Presence | None = None,
         presence_delay: float = 0.05,
-        metrics: Metrics | None = None,
     ) -> None:
         self.tables = tables
         self.store = store
         self.checks = checks
         self.sweep_interval = sweep_interval
         self.feeds: dict[str, Feed] = {}
-        self.presence = presence
+        self.attendance = attendance
         self.presence_delay = presence_delay
         self.metrics = metrics
         # This replica's appends under way, by game and the version each would end at, and the
@@ -266,25 +224,25 @@ class Feeds:
         Coalesced: changes that come while a push for the game waits or reads make one more push
         after it, not one each (200 watchers arriving at once sent 401 messages to each before)."""
         feed_ = self.feeds.get(game_id)
-        if feed_ is None or self.presence is None or not any(s.presence for s in feed_.subscribers):
+        if feed_ is None or not any(s.presence for s in feed_.subscribers):
             return
         if game_id in self.changed_again:
             self.changed_again[game_id] = True
             return
         self.changed_again[game_id] = False
-        task = asyncio.create_task(self._push_presence(feed_, self.presence))
+        task = asyncio.create_task(self._push_presence(feed_))
         self.pushing.add(task)
         task.add_done_callback(self.pushing.discard)
 
-    async def _push_presence(self, feed_: Feed, presence: Presence) -> None:
+    async def _push_presence(self, feed_: Feed) -> None:
         game_id = feed_.game_id
         try:
             while True:
                 await asyncio.sleep(self.presence_delay)  # let the arrivals of a burst gather
                 self.changed_again[game_id] = False
                 try:
-                    message = encode(await presence.present(game_id))
-                except RedisError:
+                    message = encode(await self.attendance.present(game_id))
+                except StoreError:
                     log.warning("could not read who is at game %s", game_id)
                     return
                 for sub in list(feed_.subscribers):
@@ -351,7 +309,7 @@ class Feeds:
             try:
                 await self.wake_behind()
                 trouble.ok()
-            except (RedisError, OSError) as exc:
+            except (StoreError, OSError) as exc:
                 trouble.failed(exc)
 
     async def wake_behind(self) -> None:

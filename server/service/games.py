@@ -54,10 +54,10 @@ from server.service.errors import (
 from server.service.rates import SeatRates
 from server.service.senders import Acting, Holder, Person, Sender
 from server.service.tables import GAME_ID_BYTES, UNKNOWN_GAME, Loaded, Tables, valid_game_id
+from server.service.tokens import token_hash
 from server.storage.index import LobbyIndex
 from server.storage.schedule import Schedule
 from server.storage.store import Appended, AppendResult, CommandKey, Conflict, Duplicate, EventStore, Head
-from server.web.auth import token_hash
 
 __all__ = ["GAME_ID_BYTES", "Change", "CommandAnswer", "Games", "Listener", "Seated", "valid_game_id"]
 
@@ -156,30 +156,22 @@ Decide = Callable[[AnyGame, Table, Ctx], list[Any]]
 class Games:
     """Every game this replica serves: commands, table facts and reads, over one event store.
 
-    ``tables``: the table cache (a new one of ``cache_size`` if not given). ``index`` and
-    ``schedule``: where an append files the game's status and its open windows (``None``:
-    nothing is filed, for a replica that only reads, like the bench's mirror).
-    ``listeners`` hear of every append; ``rates``: the seats' token buckets (``None``: no
-    limit); ``metrics``: what the service counts.
+    ``tables``: the table cache; ``index`` and ``schedule``: where an append files the game's
+    status and its open windows; ``rates``: the seats' token buckets; ``metrics``: what the
+    service counts; ``listeners`` hear of every append (this replica's feeds, the bots' alarm).
     """
 
     def __init__(
         self,
         store: EventStore,
-        games: Mapping[str, AnyGame] | None = None,
-        *,
-        tables: Tables | None = None,
-        index: LobbyIndex | None = None,
-        schedule: Schedule | None = None,
+        tables: Tables,
+        index: LobbyIndex,
+        schedule: Schedule,
+        rates: SeatRates,
+        metrics: Metrics,
         listeners: Iterable[Listener] = (),
-        rates: SeatRates | None = None,
-        metrics: Metrics | None = None,
-        cache_size: int = 1000,
         command_retries: int = 5,
     ) -> None:
-        if tables is None:
-            assert games is not None, "the games to serve, or a table cache of them"
-            tables = Tables(store, games, cache_size)
         self.store = store
         self.tables = tables
         self.games = tables.games
@@ -196,6 +188,10 @@ class Games:
     async def load(self, game_id: str) -> tuple[AnyGame, Table]:
         """The game's table, caught up with its stream."""
         return await self.tables.load(game_id)
+
+    async def ping(self) -> None:
+        """Whether the store answers (``StoreError`` if not)."""
+        await self.store.ping()
 
     async def ctx(self) -> Ctx:
         return Ctx(rng=self.rng, now_ms=await self.store.now_ms())
@@ -251,11 +247,10 @@ class Games:
             kind, answer = await self._handle(game_id, sender, body, command_id, expected_version)
         except AppError as exc:
             held = self.tables.held(game_id)  # counted once the game is known
-            if self.metrics is not None and held is not None:
+            if held is not None:
                 self.metrics.commands.labels(held.table.game, exc.result).inc()
             raise
-        if self.metrics is not None:
-            self.metrics.commands.labels(kind, "accepted").inc()
+        self.metrics.commands.labels(kind, "accepted").inc()
         return answer
 
     async def _handle(
@@ -282,7 +277,7 @@ class Games:
                 )
             command = self.decode_command(game, body)
             body_hash = hashlib.sha256(encode(command)).hexdigest()
-            if self.rates is not None and isinstance(acting, Person) and not self.rates.allow(game_id, seat):
+            if isinstance(acting, Person) and not self.rates.allow(game_id, seat):
                 raise TooMany("too_many", "Too many commands from this seat; slow down.", {"retry_after": 1})
 
         def decide(game: AnyGame, table: Table, ctx: Ctx) -> list[Any]:
@@ -362,8 +357,7 @@ class Games:
                 if reads:
                     if reads >= self.command_retries:
                         raise VersionConflict("version_conflict", "The game kept changing; send the command again.")
-                    if self.metrics is not None:
-                        self.metrics.retries.labels(game.id).inc()
+                    self.metrics.retries.labels(game.id).inc()
                 reads += 1
                 loaded = await self.tables.look(game_id, command=command)
                 game, table, head = loaded.game, loaded.table, loaded.head
@@ -399,8 +393,7 @@ class Games:
                 return Landed(game, table, after, events)
             if isinstance(result, Duplicate):
                 return Landed(game, table, table, [], result.record)
-            if self.metrics is not None:
-                self.metrics.conflicts.labels(game.id).inc()
+            self.metrics.conflicts.labels(game.id).inc()
             if optimistic:
                 optimistic = False
             elif expected_version is not None:
@@ -466,8 +459,6 @@ class Games:
 
     async def file(self, game_id: str, game: AnyGame, table: Table, sequence: int) -> None:
         """File the game in the lobby index under its status; a finished game also by when it finished."""
-        if self.index is None:
-            return
         current = status(game, table)
         finished = None
         if current == "finished":
@@ -477,14 +468,14 @@ class Games:
 
     async def file_windows(self, game_id: str, game: AnyGame, table: Table) -> None:
         """File the game's open windows in the schedule (closed ones drop out when due)."""
-        if self.schedule is not None and keeps_time(game, table) and status(game, table) == "active":
+        if keeps_time(game, table) and status(game, table) == "active":
             await self.schedule.file(game_id, {d.window: d.due_ms for d in open_windows(game, table)})
 
     async def delete(self, game_id: str, status_: str) -> bool:
         """Delete the game and its index entries if its status is still ``status_`` (a game that is
         gone leaves the index too); whether this deleted it."""
         deleted = await self.store.delete_game(game_id, status_)
-        if deleted is not False and self.index is not None:
+        if deleted is not False:
             await self.index.remove(game_id, status_)
         self.tables.forget(game_id)
         return deleted is True

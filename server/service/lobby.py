@@ -33,11 +33,11 @@ from server.service.errors import (
     refused,
 )
 from server.service.games import GAME_ID_BYTES, Games
+from server.service.quotas import Quotas
+from server.service.tokens import new_token, token_hash
 from server.storage.botqueue import BotQueue
-from server.storage.index import LobbyIndex
-from server.storage.quotas import Quotas
+from server.storage.index import STATUSES, LobbyIndex
 from server.storage.store import Appended
-from server.web.auth import new_token, token_hash
 
 log = logging.getLogger(__name__)
 
@@ -218,6 +218,10 @@ class Lobby:
             game_id, sit_down, lambda events: {token_hash(token): events[0].seat} if token else None
         )
         return Joined(events[0].seat, token)
+
+    async def census(self) -> dict[str, int]:
+        """How many tables the lobby index holds, by status."""
+        return {status_: await self.index.count(status_) for status_ in STATUSES}
 
     async def list_games(self, status_: str, limit: int, cursor: int | None) -> tuple[list[LobbyEntry], int | None]:
         ids, next_cursor = await self.index.list_games(status_, limit, cursor)

@@ -10,26 +10,20 @@ All of a game's keys share its hash tag, so this works on a Redis Cluster too.
 
 A seat whose last socket closed is noted in ``lt:{presence}:away`` (``"<game_id> <seat>"``
 scored by when); with ``LUDOTECA_DROP_AFTER`` set, a seat away that long leaves the game
-(``SeatResigned``, reason ``dropped``) and a bot plays it on. A seat that never held a
-socket (a client of the REST API only) is never dropped.
+(``SeatResigned``, reason ``dropped``) and a bot plays it on (server/workers/absent.py). A
+seat that never held a socket (a client of the REST API only) is never dropped.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import secrets
 from typing import Any, Final, NamedTuple
 
 from redis.exceptions import RedisError
 
-from domain.engine import AnyGame
-from domain.table import Table, resign
-from projections.views import Present, SeatPresence
 from server.runtime.tasks import Trouble, cancelled, pause
-from server.service.errors import Refused, UnknownGame, VersionConflict
-from server.service.games import Games
 from server.storage.connection import Client, lean
 from server.storage.keys import AWAY, CONNECTION, PRESENCE, PRESENT
 from server.storage.resp.client import Script, call, value
@@ -104,6 +98,14 @@ def _set_key(game_id: str) -> str:
 
 def _conn_key(game_id: str, conn: str) -> str:
     return CONNECTION.at(game_id=game_id, conn=conn)
+
+
+class Here(NamedTuple):
+    """Who is connected to a game now: each seat with a socket, and since when its oldest one
+    (Redis milliseconds); spectators' sockets counted."""
+
+    seats: dict[int, int]
+    spectators: int
 
 
 class Leaving(NamedTuple):
@@ -249,12 +251,12 @@ class Presence:
         """``seat`` is no longer counted away (it is dealt with, or it came back)."""
         await self.redis.zrem(AWAY_KEY, f"{game_id} {seat}")
 
-    async def present(self, game_id: str) -> Present:
+    async def present(self, game_id: str) -> Here:
         """Who is connected to ``game_id`` now, on every replica."""
         members: Any = await call(self._pipe, "SMEMBERS", _set_key(game_id))
         conns = sorted(m.decode() if isinstance(m, bytes) else m for m in members)
         if not conns:
-            return Present([], 0)
+            return Here({}, 0)
         values: Any = await call(self._pipe, "MGET", *(_conn_key(game_id, c) for c in conns))
         gone = [c for c, v in zip(conns, values, strict=True) if v is None]
         if gone:
@@ -270,7 +272,7 @@ class Presence:
                 spectators += 1
             else:
                 since[seat] = min(at, since.get(seat, at))
-        return Present([SeatPresence(s, since[s]) for s in sorted(since)], spectators)
+        return Here(dict(sorted(since.items())), spectators)
 
 
 def _text(value: Any) -> str:
@@ -280,41 +282,3 @@ def _text(value: Any) -> str:
 def _seat(value: str) -> int:
     """The seat of a connection's value, ``"<seat> <since_ms>"`` (-1: a spectator)."""
     return int(value.split()[0])
-
-
-def leave_seat(game: AnyGame, table: Table, seat: int) -> list[Any]:
-    return resign(game, table, seat, "dropped", table.takeover)
-
-
-async def drop_away(games: Games, presence: Presence, drop_after_ms: int) -> list[tuple[str, int]]:
-    """Hand each seat away for ``drop_after_ms`` to a bot (``SeatResigned``, ``dropped``); those dropped."""
-    now = await games.store.now_ms()
-    dropped = []
-    for game_id, seat in await presence.away_since(now - drop_after_ms):
-        await presence.back(game_id, seat)
-        if any(s.seat == seat for s in (await presence.present(game_id)).seats):
-            continue  # back on another replica in the meantime
-        try:
-            await games.facts(game_id, functools.partial(leave_seat, seat=seat))
-        except (Refused, UnknownGame):  # the game is over or gone, or the seat had already left
-            continue
-        except VersionConflict:  # the table kept changing: away it stays, for the next pass
-            await presence.away_again(game_id, seat, now - drop_after_ms)
-            continue
-        dropped.append((game_id, seat))
-    return dropped
-
-
-async def keep_dropping(games: Games, presence: Presence, drop_after: float) -> None:
-    """Drop seats away too long, a few times per ``drop_after``, until cancelled."""
-    trouble = Trouble(log, "could not look for seats away too long")
-    while True:
-        await pause(max(0.2, min(drop_after / 4, 30.0)))
-        try:
-            for game_id, seat in await drop_away(games, presence, int(drop_after * 1000)):
-                log.info("seat %d of game %s was away too long: a bot plays it", seat, game_id)
-            trouble.ok()
-        except RedisError as exc:
-            if cancelled():
-                raise
-            trouble.failed(exc)

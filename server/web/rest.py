@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import msgspec
 from starlette.requests import HTTPConnection, Request
@@ -34,6 +34,7 @@ from server.service.games import CommandAnswer, Games, Seated
 from server.service.lobby import Joined, Lobby, NewGame, Rematch, seat_name
 from server.service.senders import Holder
 from server.web.auth import bearer, require_admin
+from server.web.requests import Picks, client_address
 
 T = TypeVar("T")
 Handler = Callable[[Request], Awaitable[Response]]
@@ -84,12 +85,6 @@ class LegalCommands(msgspec.Struct):
     # Versions the seat may go back to with {"type": "Undo", "version": V} (the last one: plain
     # {"type": "Undo"}); empty when it has no step of this turn to take back.
     undo: list[int] = []
-
-
-# A move is a few picks long (the longest possible, Miss Liz's streets, is one pick a cell of a
-# 6 x 7 park, and money allows far fewer); more is no move, and each pick costs a step to check.
-MAX_PICKS = 64
-Picks = Annotated[list[Pick], msgspec.Meta(max_length=MAX_PICKS)]
 
 
 class BuildMove(msgspec.Struct, forbid_unknown_fields=True):
@@ -179,21 +174,8 @@ def int_param(request: Request, name: str, default: int, low: int, high: int) ->
     return int(raw)
 
 
-def client_address(conn: HTTPConnection) -> str | None:
-    """The address quotas count against: the peer, or what a trusted proxy said (LUDOTECA_TRUSTED_PROXIES)."""
-    return conn.client.host if conn.client else None
-
-
 async def seated(request: HTTPConnection) -> Seated:
     return await games_of(request).seated(request.path_params["game_id"], bearer(request))
-
-
-def origin_allowed(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
-    """Browsers send Origin: allow the listed origins, '*', or the server's own."""
-    origin = conn.headers.get("origin")
-    if origin is None or "*" in allowed or origin in allowed:
-        return True
-    return origin.partition("://")[2] == conn.headers.get("host")
 
 
 # -- endpoints -------------------------------------------------------------------------
@@ -273,7 +255,7 @@ async def take_seat(request: Request) -> Response:
 async def get_game(request: Request) -> Response:
     at = await seated(request)
     view = games_of(request).view(at)
-    view.presence = await request.app.state.presence.present(at.game_id)
+    view.presence = await request.app.state.attendance.present(at.game_id)
     return answer(view)
 
 
@@ -348,7 +330,7 @@ STORE_TROUBLE = Trouble(logging.getLogger("ludoteca"), "store unavailable to req
 
 
 async def readyz(request: Request) -> Response:
-    await games_of(request).store.ping()
+    await games_of(request).ping()
     STORE_TROUBLE.ok()
     return answer(Health("ready"))
 

@@ -52,7 +52,8 @@ from server.service import feeds
 from server.service.errors import ErrorBody
 from server.service.lobby import NAME_MOST
 from server.web import websocket
-from server.web.rest import ENDPOINTS, MAX_PICKS, Health
+from server.web.requests import MAX_PICKS
+from server.web.rest import ENDPOINTS, Health
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 KINDS = ("commands", "events", "view", "outcome", "options", "step", "pick")

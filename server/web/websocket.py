@@ -26,27 +26,22 @@ from functools import partial
 from typing import Annotated, Any
 
 import msgspec
-from redis.exceptions import RedisError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from domain.engine import AnyGame, Pick, Step, Viewer
-from domain.table import Table
-from projections.updates import update
+from domain.engine import Pick, Step, Viewer
 from server.runtime.metrics import Metrics
 from server.runtime.uvicorn.websocket import SEND_TEXT
 from server.service.codec import encode
-from server.service.errors import BAD_JSON, STORE_DOWN, AppError, Invalid, TooMany, malformed
-from server.service.feeds import RESET, SLOW, Feed, Feeds, Reset, Subscriber
+from server.service.errors import BAD_JSON, STORE_DOWN, AppError, Invalid, StoreError, TooMany, malformed
+from server.service.feeds import RESET, SLOW, Subscriber
 from server.service.games import Games, Seated
 from server.service.rates import SeatRates, Throttle
 from server.service.senders import Person
+from server.service.session import Hello as SessionHello
+from server.service.session import Opening, Session, Sessions
 from server.service.sockets import Sockets
-from server.service.tables import Tables
-from server.storage.checks import Checks
-from server.storage.presence import Presence
-from server.storage.store import Head
 from server.web.answers import ErrorMessage, socket_error
-from server.web.rest import Picks, client_address, origin_allowed
+from server.web.requests import Picks, client_address, origin_allowed
 
 __all__ = ["ErrorMessage"]
 
@@ -139,7 +134,6 @@ async def game_socket(websocket: WebSocket) -> None:
 async def serve_socket(websocket: WebSocket) -> None:
     app = websocket.app
     games: Games = app.state.games
-    feeds: Feeds = app.state.feeds
     settings = app.state.settings
     if not origin_allowed(websocket, settings.allowed_origins):
         await websocket.close(CLOSE_POLICY)
@@ -165,22 +159,16 @@ async def serve_socket(websocket: WebSocket) -> None:
             await send(websocket, socket_error(Invalid("malformed", "Say hello first.", {"field": "type"})))
             await websocket.close(CLOSE_POLICY, "say hello first")
         return
-    joined = await join(websocket, games, feeds, game_id, hello)
+    joined = await join(websocket, app.state.sessions, game_id, hello)
     if joined is None:
         return
-    feed_, sub, sender = joined
+    session, sender = joined
     close: tuple[int, str] | None = None
-    presence: Presence = app.state.presence
-    conn: str | None = None
     try:
-        with contextlib.suppress(RedisError):  # who is at the table is a courtesy: never worth a socket
-            conn = await presence.arrive(game_id, sub.viewer)
-        close = await receive_loop(websocket, games, game_id, sub)
+        await session.arrive()
+        close = await receive_loop(websocket, games, game_id, session.sub)
     finally:
-        feeds.unsubscribe(feed_, sub)
-        if conn is not None:
-            with contextlib.suppress(RedisError):
-                await presence.leave(conn)
+        await session.leave()
         await sender.stop()
     if close is not None:
         with contextlib.suppress(RuntimeError, WebSocketDisconnect, OSError):
@@ -195,27 +183,23 @@ def forget_headers(websocket: WebSocket) -> None:
     websocket.__dict__.pop("_headers", None)
 
 
-async def join(
-    websocket: WebSocket, games: Games, feeds: Feeds, game_id: str, hello: Hello
-) -> tuple[Feed, Subscriber, Sender] | None:
-    """Seat the hello's token and subscribe the socket to the game's feed, its opening under way;
-    ``None`` if refused (said and closed). The table the opening starts from is not kept: the
-    socket's coroutine lives for hours, and would hold an old state of the game for all of them."""
+async def join(websocket: WebSocket, sessions: Sessions, game_id: str, hello: Hello) -> tuple[Session, Sender] | None:
+    """The socket's session at the game, its opening under way; ``None`` if refused (said and closed)."""
     try:
-        at = await games.seated(game_id, hello.token)
-        sub = Subscriber(at.seat, websocket.app.state.settings.ws_queue, hello.presence)
-        feed_, table = await feeds.subscribe(game_id, sub)
+        session, opening = await sessions.join(
+            game_id, SessionHello(hello.token, hello.after, hello.check, hello.presence)
+        )
     except AppError as exc:
         await send(websocket, socket_error(exc))
         await websocket.close(CLOSE_DENIED, exc.code)
         return None
-    except RedisError:
+    except StoreError:
         await send(websocket, socket_error(STORE_DOWN))
         await websocket.close(1011, "store unavailable")
         return None
-    sender = Sender(websocket, sub)
-    sender.start(partial(opening, websocket, games.tables, feeds.checks, sub.viewer, at.game, game_id, table, hello))
-    return feed_, sub, sender
+    sender = Sender(websocket, session.sub)
+    sender.start(partial(send_opening, websocket, opening))
+    return session, sender
 
 
 async def receive(websocket: WebSocket, limit: int) -> bytes | None:
@@ -323,7 +307,7 @@ async def receive_loop(websocket: WebSocket, games: Games, game_id: str, sub: Su
         except AppError as exc:
             refused = 0
             sub.push(0, socket_error(exc, command_id, request_id))
-        except RedisError:
+        except StoreError:
             sub.push(0, socket_error(STORE_DOWN, command_id, request_id))
 
 
@@ -414,65 +398,19 @@ class Sender:
             self.task = None
 
 
-async def opening(
-    websocket: WebSocket,
-    tables: Tables,
-    checks: Checks,
-    viewer: Viewer,
-    game: AnyGame,
-    game_id: str,
-    table: Table,
-    hello: Hello,
-) -> int | None:
-    """What a socket is sent first: the versions after the client's ``after`` (the version sent
-    up to), or a reset and a close (``None``) if the stream went backwards since it read them."""
-    after = hello.after
+async def send_opening(websocket: WebSocket, opening: Opening) -> int | None:
+    """Send the socket's opening: the version it sent up to, or ``None`` once it closed the socket
+    (a reset, or a store that failed: the client resumes, here or on another replica, rather than
+    wait on a socket that would never send again)."""
     try:
-        # Past the head, or other events at ``after`` than the client holds (its check differs).
-        if after > table.version or (
-            after > 0
-            and hello.check
-            and not await checks.matches(game_id, await tables.store.head_at(game_id, after), hello.check)
-        ):
-            await send(websocket, encode(Reset(table.version)))
-            await websocket.close(CLOSE_RESET, "reset")
-            return None
-        return await catch_up(websocket, tables, checks, viewer, game, game_id, table, after)
-    except RedisError:
-        # The catch-up could not be read: close, so the client resumes (here or on another
-        # replica) rather than wait on a socket that would never send again.
+        async for message in opening:
+            await send(websocket, message)
+    except StoreError:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             await send(websocket, socket_error(STORE_DOWN))
             await websocket.close(1011, "store unavailable")
         return None
-
-
-async def catch_up(
-    websocket: WebSocket,
-    tables: Tables,
-    checks: Checks,
-    viewer: Viewer,
-    game: AnyGame,
-    game_id: str,
-    table: Table,
-    after: int,
-) -> int:
-    """Send versions ``(after, table.version]`` in chunks, each with its check; the last one carries the view."""
-    chunk: int = websocket.app.state.settings.catch_up_chunk
-    version = after
-    await checks.ready()
-    while True:
-        upto = min(table.version, version + chunk)
-        # The entries themselves (not Tables.read): the check needs the last one's chain link.
-        entries = await tables.store.read_entries(game_id, after=version, limit=upto - version)
-        if entries and entries[-1].version == upto:
-            head = Head(upto, entries[-1].link)
-        else:  # nothing new (a resume at the head), or the stream is shorter than ``table`` now
-            head = await tables.store.head_at(game_id, upto) or Head(upto)
-        message = update(
-            game, table, tables.decode(game, entries), viewer, version=upto, check=checks.of(game_id, head)
-        )
-        await send(websocket, encode(message))
-        version = upto
-        if upto == table.version:
-            return version
+    if opening.reset:
+        await websocket.close(CLOSE_RESET, "reset")
+        return None
+    return opening.version

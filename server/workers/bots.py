@@ -152,8 +152,8 @@ class BotWorker:
         queue: BotQueue,
         leases: Leases,
         alarm: BotAlarm,
+        metrics: Metrics,
         *,
-        metrics: Metrics | None = None,
         poll_interval: float = 0.2,
         lease_ms: int = LEASE_MS,
         recheck_ms: int = RECHECK_MS,
@@ -290,8 +290,7 @@ class BotWorker:
         except (Refused, CommandIdReused) as exc:
             log.warning("bot %s at seat %d of %s was refused: %s", bot, seat, game_id, exc.code)
             return False
-        if self.metrics is not None:
-            self.metrics.bot_moves.labels(game.id, known_bot(bot).partition(":")[0]).inc()
+        self.metrics.bot_moves.labels(game.id, known_bot(bot).partition(":")[0]).inc()
         return True
 
     async def choose(self, game: AnyGame, state: Any, seat: int, spec: str) -> Any:

@@ -16,17 +16,27 @@ import asyncio
 import logging
 import os
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
 
 from server.runtime.tasks import Trouble, cancelled, pause
 from server.service.errors import UnknownGame
 from server.service.games import Games
-from server.settings import Settings
 from server.storage.index import LobbyIndex
 from server.storage.leases import Leases, housekeeping_lock
 
 log = logging.getLogger("ludoteca.housekeeping")
 LOCK_MS = 300_000  # longer than a pass; released at its end, or lapses if the replica dies
+
+
+@dataclass(frozen=True)
+class Policy:
+    """When open games expire and finished ones are archived (seconds; the operator's settings)."""
+
+    open_ttl: float  # 0: open games never expire
+    archive_dir: Path | None  # None: finished games stay in Redis
+    retention: float  # how long a finished game stays before it is archived
+    interval: float  # between passes
 
 
 async def expire_open(
@@ -93,17 +103,17 @@ async def archive_finished(
     return archived
 
 
-async def once(games: Games, index: LobbyIndex, leases: Leases, settings: Settings) -> tuple[list[str], list[str]]:
+async def once(games: Games, index: LobbyIndex, leases: Leases, policy: Policy) -> tuple[list[str], list[str]]:
     """One pass, if no other replica is making one: the games expired and archived."""
     owner = secrets.token_hex(8)
     lock = housekeeping_lock()
     if not await leases.take(lock, owner, LOCK_MS):
         return [], []
     try:
-        expired = await expire_open(games, index, int(settings.open_ttl * 1000)) if settings.open_ttl > 0 else []
+        expired = await expire_open(games, index, int(policy.open_ttl * 1000)) if policy.open_ttl > 0 else []
         archived = []
-        if settings.archive_dir is not None:
-            archived = await archive_finished(games, index, settings.archive_dir, int(settings.retention * 1000))
+        if policy.archive_dir is not None:
+            archived = await archive_finished(games, index, policy.archive_dir, int(policy.retention * 1000))
     finally:
         await leases.release(lock, owner)
     if expired or archived:
@@ -111,13 +121,13 @@ async def once(games: Games, index: LobbyIndex, leases: Leases, settings: Settin
     return expired, archived
 
 
-async def run(games: Games, index: LobbyIndex, leases: Leases, settings: Settings) -> None:
-    """A pass every ``housekeeping_interval`` seconds until cancelled; a Redis outage only delays it."""
+async def run(games: Games, index: LobbyIndex, leases: Leases, policy: Policy) -> None:
+    """A pass every ``policy.interval`` seconds until cancelled; a Redis outage only delays it."""
     trouble = Trouble(log, "housekeeping failed; trying again later")
     while True:
-        await pause(settings.housekeeping_interval)
+        await pause(policy.interval)
         try:
-            await once(games, index, leases, settings)
+            await once(games, index, leases, policy)
             trouble.ok()
         except Exception as exc:
             if cancelled():

@@ -27,12 +27,12 @@ from websockets.asyncio.client import connect
 
 from domain.catalog import GAMES
 from domain.engine import AnyGame
-from server.service.games import Games
 from server.storage.store import EventStore
 from tests.projections.test_no_leak import probes
 from tests.reliability.harness import ADMIN, Api, auth, figure, own_redis, redis_client, replica
 from tests.reliability.sizes import SIZE, limit
 from tests.security.oracle import hidden_from, leaks, log_from_export
+from tests.server.service.test_games import replica as game_service
 from tests.support.processes import Serve
 from tests.support.replies import as_bytes, entries_of, key_names
 
@@ -212,7 +212,7 @@ RANDOM_STATE = re.compile(rb"seed|rng|random|getstate", re.IGNORECASE)
 async def test_no_random_seed_or_generator_state_is_stored_where_a_client_can_read_it(api: Api, serve: Serve) -> None:
     # The server draws from the operating system (random.SystemRandom): there is no seed and
     # no generator state that could be stored, logged or sent.
-    assert isinstance(Games(EventStore(redis_client(serve.environ["REDIS_URL"])), GAMES).rng, random.SystemRandom)
+    assert isinstance(game_service(EventStore(redis_client(serve.environ["REDIS_URL"]))).rng, random.SystemRandom)
     with pytest.raises(NotImplementedError):
         random.SystemRandom().getstate()
     # And none is kept in Redis: after games of every kind were dealt and played a little, no

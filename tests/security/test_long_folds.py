@@ -17,10 +17,10 @@ from typing import TypeVar
 from domain.catalog import GAMES
 from domain.table import Table, fold
 from server.service.codec import GameCodec
-from server.service.games import Games
 from server.service.tables import Tables
 from server.storage.store import EventStore
 from tests.reliability.harness import figure
+from tests.server.service.test_games import replica
 from tests.support.long_game import LONG_GAME, append_log, long_log
 
 GAME_ID = "00000000000000fe"
@@ -128,7 +128,7 @@ async def test_a_replay_of_a_long_game_does_not_hold_the_event_loop(store: Event
     await long_game(store)
     version = EVENTS - 1
     before, expected = await least(TRIALS, lambda: old_way(store, version))
-    games = Games(store, GAMES)
+    games = replica(store)
     at = await games.seated(GAME_ID, None)
     await games.tables.written()
     unsnapped, table = await least(TRIALS, lambda: games.tables.table_at(GAME_ID, version), lambda: no_snapshots(store))

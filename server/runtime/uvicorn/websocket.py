@@ -6,7 +6,7 @@ idle socket does not need:
 
 - its inbox of ASGI events is an ``asyncio.Queue``: three deques and an ``Event`` with a
   fourth, about 3 KiB, for a queue that is empty nearly always. :class:`Inbox` makes its
-  deque when an event comes and drops it once drained (the feeds' :class:`Mailbox`);
+  deque when an event comes and drops it once drained (a :class:`~server.runtime.mailbox.Mailbox`);
 - its ``writable`` flag is an ``asyncio.Event``, with a deque of its own (0.8 KiB) though
   a send waits on it only while the client reads too slowly: a :class:`Flag` makes none;
 - it keeps the handshake's request for the socket's life (its headers, about 1.5 KiB): the
@@ -30,7 +30,7 @@ try:
 except ImportError:  # websockets built without its C speedups: its own Python version, as it uses
     from websockets.utils import apply_mask
 
-from server.service.feeds import Mailbox
+from server.runtime.mailbox import Mailbox
 
 # The ASGI extension (in the scope's ``extensions``) with which the application may write text
 # messages at once: ``{"send": write}``, ``write(messages: list[bytes]) -> bool`` (LeanWebSocketProtocol).
@@ -68,7 +68,7 @@ class Waiting:
 
 class Inbox(Mailbox[Any]):
     """What uvicorn's protocol uses of ``asyncio.Queue`` (``put_nowait``, ``get``, ``empty``):
-    the feeds' lazy :class:`Mailbox`, with a :class:`Waiting` its ``get`` sleeps on."""
+    the lazy :class:`Mailbox`, with a :class:`Waiting` its ``get`` sleeps on."""
 
     __slots__ = ("waiting",)
 

@@ -11,28 +11,35 @@ import msgspec
 import pytest
 
 from domain.catalog import GAMES
+from server.runtime.metrics import Metrics
 from server.service.codec import encode
 from server.service.games import Games
 from server.service.lobby import Lobby
+from server.service.quotas import Quotas
+from server.service.rates import SeatRates
 from server.service.senders import Holder
+from server.service.tables import Tables
 from server.storage.botqueue import BotQueue
 from server.storage.connection import Client
 from server.storage.index import LobbyIndex
 from server.storage.keys import EVENTS
-from server.storage.quotas import Quotas
+from server.storage.quotas import HourlyCounts
+from server.storage.schedule import Schedule
 from server.storage.store import EventStore
 
 KIND = "vilar-de-mouros"  # keeps no time: its commands may be decided on the cached table
 
 
-def replica(store: EventStore) -> Games:
-    """A replica's game service, filing its games in the lobby index."""
-    return Games(store, GAMES, index=LobbyIndex(store.redis))
+def replica(store: EventStore, tables: Tables | None = None) -> Games:
+    """A replica's game service over ``store`` (its own table cache unless given one)."""
+    tables = tables or Tables(store, GAMES, 1000)
+    redis = store.redis
+    return Games(store, tables, LobbyIndex(redis), Schedule(redis), SeatRates(20, 40), Metrics())
 
 
 async def started(games: Games, players: int = 2) -> tuple[str, list[str]]:
     redis = games.store.redis
-    lobby = Lobby(games, LobbyIndex(redis), Quotas(redis, 0, 0), BotQueue(redis))
+    lobby = Lobby(games, LobbyIndex(redis), Quotas(HourlyCounts(redis), 0, 0), BotQueue(redis))
     game_id = (await lobby.create(KIND, players, {})).game_id
     tokens = []
     for _ in range(players):
@@ -130,7 +137,7 @@ async def test_rebuilding_the_lobby_index_skips_a_stream_no_game_of_this_server_
     game_id, _ = await started(games)
     await store.redis.xadd(EVENTS.at(game_id="bench bare 1"), {"e": "x"})
     index = LobbyIndex(store.redis)
-    lobby = Lobby(replica(store), index, Quotas(store.redis, 0, 0), BotQueue(store.redis))
+    lobby = Lobby(replica(store), index, Quotas(HourlyCounts(store.redis), 0, 0), BotQueue(store.redis))
     assert await lobby.rebuild_index() == 1
     listed = [game for status in ("open", "active", "finished") for game in (await index.list_games(status, 10))[0]]
     assert listed == [game_id]

@@ -14,18 +14,18 @@ from hypothesis import strategies as st
 from domain.catalog import GAMES
 from domain.table import SeatInfo, Table, fold
 from server.service.codec import encode
-from server.service.games import Games
 from server.service.lobby import Lobby
+from server.service.quotas import Quotas
 from server.service.senders import Holder
 from server.service.snapshots import Envelope, Snapshots
 from server.service.tables import Tables
 from server.storage.botqueue import BotQueue
 from server.storage.connection import connect
 from server.storage.index import LobbyIndex
-from server.storage.quotas import Quotas
+from server.storage.quotas import HourlyCounts
 from server.storage.store import EventStore, Head
 from server.workers import housekeeping
-from tests.server.service.test_games import a_legal_command, started
+from tests.server.service.test_games import a_legal_command, replica, started
 from tests.support.games import play_to_end
 from tests.support.long_game import LONG_GAME, append_log, long_log
 
@@ -70,7 +70,7 @@ async def test_the_replica_that_appends_across_an_interval_writes_a_snapshot_aft
     store: EventStore,
 ) -> None:
     tables = Tables(store, GAMES, snapshot_every=4)
-    games = Games(store, tables=tables, index=LobbyIndex(store.redis))
+    games = replica(store, tables)
     game_id, tokens = await started(games)
     for n in range(12):
         token, command = await a_legal_command(games, game_id, tokens)
@@ -167,7 +167,7 @@ async def test_a_replay_at_every_version_near_the_snapshots_equals_the_fold_from
 
 async def test_deleting_a_game_deletes_its_snapshots(store: EventStore) -> None:
     tables = Tables(store, GAMES, snapshot_every=1)
-    games = Games(store, tables=tables, index=LobbyIndex(store.redis))
+    games = replica(store, tables)
     game_id, _ = await started(games)
     await tables.written()
     assert await kept(store, game_id)
@@ -228,9 +228,11 @@ async def test_an_imported_game_carries_no_snapshots_and_gets_them_as_it_is_read
     log, live = play_to_end(game, 3, {}, seed=5)
     lines = [b'{"version":%d,"schema":%d,"event":%s}' % (v, game.event_schema, encode(e)) for v, e in enumerate(log, 1)]
     tables = Tables(store, GAMES, snapshot_every=50)
-    games = Games(store, tables=tables, index=LobbyIndex(store.redis))
+    games = replica(store, tables)
     redis = store.redis
-    game_id = await Lobby(games, LobbyIndex(redis), Quotas(redis, 0, 0), BotQueue(redis)).import_log(lines)
+    game_id = await Lobby(games, LobbyIndex(redis), Quotas(HourlyCounts(redis), 0, 0), BotQueue(redis)).import_log(
+        lines
+    )
     assert await kept(store, game_id) == []
     _, table = await tables.load(game_id)
     await tables.written()
@@ -242,8 +244,8 @@ async def test_an_imported_game_carries_no_snapshots_and_gets_them_as_it_is_read
 async def test_an_open_game_that_expires_takes_its_snapshots_with_it(store: EventStore) -> None:
     tables = Tables(store, GAMES, snapshot_every=1)
     index = LobbyIndex(store.redis)
-    games = Games(store, tables=tables, index=index)
-    lobby = Lobby(games, index, Quotas(store.redis, 0, 0), BotQueue(store.redis))
+    games = replica(store, tables)
+    lobby = Lobby(games, index, Quotas(HourlyCounts(store.redis), 0, 0), BotQueue(store.redis))
     game_id = (await lobby.create("vilar-de-mouros", 3, {})).game_id
     await lobby.join(game_id, None, "", None)
     await tables.written()

@@ -6,9 +6,8 @@ import asyncio
 
 import redis.asyncio as aioredis
 
-from projections.views import Present, SeatPresence
 from server.storage.connection import connect
-from server.storage.presence import PRESENCE_CHANNEL, RENEW_BATCH, Presence
+from server.storage.presence import PRESENCE_CHANNEL, RENEW_BATCH, Here, Presence
 
 GAME = "g1"
 
@@ -19,10 +18,10 @@ async def test_connected_seats_with_their_oldest_connection_and_the_spectators(r
     await two.arrive(GAME, 0, 2_000)  # the same seat on a second device
     await two.arrive(GAME, 2, 3_000)
     await one.arrive(GAME, None, 4_000)
-    assert await one.present(GAME) == Present([SeatPresence(0, 1_000), SeatPresence(2, 3_000)], 1)
+    assert await one.present(GAME) == Here({0: 1_000, 2: 3_000}, 1)
     await one.leave(a, 5_000)
-    assert await two.present(GAME) == Present([SeatPresence(0, 2_000), SeatPresence(2, 3_000)], 1)
-    assert await one.present("another") == Present([], 0)
+    assert await two.present(GAME) == Here({0: 2_000, 2: 3_000}, 1)
+    assert await one.present("another") == Here({}, 0)
 
 
 async def test_a_dead_replicas_connections_expire_and_a_live_one_renews_its_own(redis: aioredis.Redis) -> None:
@@ -32,7 +31,7 @@ async def test_a_dead_replicas_connections_expire_and_a_live_one_renews_its_own(
     for _ in range(4):
         await asyncio.sleep(0.1)
         await alive.renew()  # the dead replica renews nothing
-    assert await alive.present(GAME) == Present([SeatPresence(0, 20)], 0)
+    assert await alive.present(GAME) == Here({0: 20}, 0)
     assert len(await redis.smembers(f"lt:{{{GAME}}}:present")) == 1  # the expired member was dropped
 
 
@@ -48,7 +47,7 @@ async def test_a_renewal_keeps_every_connection_of_every_game_in_batches(redis: 
         assert await redis.pttl(f"lt:{{{game}}}:presence:{conn}") > 60_000
     for game in games:
         assert await redis.pttl(f"lt:{{{game}}}:present") > 4 * 60_000
-        assert await presence.present(game) == Present([SeatPresence(s, 7) for s in range(4)], 0)
+        assert await presence.present(game) == Here({s: 7 for s in range(4)}, 0)
 
 
 async def test_a_socket_that_closes_while_a_renewal_runs_is_not_renewed_back(redis: aioredis.Redis) -> None:
@@ -101,7 +100,7 @@ async def test_a_thousand_sockets_closing_at_once_take_a_few_round_trips_and_lea
     await asyncio.gather(*[presence.leave(c) for c in conns], *others)
     run = await commands_run(redis) - before
     assert run < 1000, f"{run} Redis commands for 1,000 closes (7 or 8 each, one close at a time)"
-    assert [await presence.present(f"g{g}") for g in range(100)] == [Present([], 0)] * 100
+    assert [await presence.present(f"g{g}") for g in range(100)] == [Here({}, 0)] * 100
     away = await presence.away_since(2**62, limit=1000)
     assert sorted(away) == sorted({(f"g{n % 100}", n % 4) for n in range(1000) if n % 5})  # every seat, once
     await small.aclose()
@@ -132,10 +131,10 @@ async def test_an_arrival_takes_one_round_trip_and_a_seat_one_more_and_a_table_l
     seats = [await presence.arrive(GAME, seat) for seat in range(4)]
     assert await reads(redis) - before == 4 * 2 + 1
     present = await presence.present(GAME)
-    assert [s.seat for s in present.seats] == [0, 1, 2, 3] and present.spectators == 1
+    assert list(present.seats) == [0, 1, 2, 3] and present.spectators == 1
     before = await reads(redis)
     await asyncio.gather(*(presence.leave(conn) for conn in seats))
     assert await reads(redis) - before == 2 + 1
-    assert await presence.present(GAME) == Present([], 1)
+    assert await presence.present(GAME) == Here({}, 1)
     assert sorted(await presence.away_since(2**62)) == [(GAME, seat) for seat in range(4)]
     await presence.leave(watcher)

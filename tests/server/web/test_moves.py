@@ -17,7 +17,7 @@ import redis.asyncio as aioredis
 from websockets.asyncio.client import ClientConnection
 
 from domain.catalog import GAMES
-from server.web.rest import MAX_PICKS
+from server.web.requests import MAX_PICKS
 from tests.server.conftest import Running, quick_settings, running
 from tests.server.web.test_bad_input import refused
 from tests.server.web.test_rest import play_to_the_end

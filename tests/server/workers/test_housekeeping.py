@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -124,18 +123,16 @@ async def test_one_pass_does_both_and_only_one_replica_works_at_a_time(
     server: Running, redis: aioredis.Redis, tmp_path: Path
 ) -> None:
     games = games_of(server)
-    settings = dataclasses.replace(
-        server.app.state.settings, open_ttl=0.001, retention=0.001, archive_dir=tmp_path / "archive"
-    )
+    policy = housekeeping.Policy(open_ttl=0.001, archive_dir=tmp_path / "archive", retention=0.001, interval=60)
     game_id, tokens = await server.started(2)
     await play_to_the_end(server, game_id, tokens)
     lonely = await server.create(2)
     await asyncio.sleep(0.01)
     leases, lock = Leases(redis), housekeeping_lock()
     assert await leases.take(lock, "another replica", 10_000)
-    assert await housekeeping.once(games, index_of(server), leases, settings) == ([], [])
+    assert await housekeeping.once(games, index_of(server), leases, policy) == ([], [])
     await leases.release(lock, "another replica")
-    assert await housekeeping.once(games, index_of(server), leases, settings) == ([lonely], [game_id])
+    assert await housekeeping.once(games, index_of(server), leases, policy) == ([lonely], [game_id])
     assert (tmp_path / "archive" / f"{game_id}.jsonl").exists()
     assert not await redis.keys("lt:{housekeeping}:*")  # the lock was released
 

@@ -1,0 +1,43 @@
+"""Quotas: what one client address may take an hour, on every replica alike.
+
+The address is the connection's peer, or the one a trusted proxy reports
+(``LUDOTECA_TRUSTED_PROXIES``): a client cannot choose its own address by sending a
+header (docs/operations.md, "Quotas"). The counts live in Redis (server/storage/quotas.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from server.service.errors import TooMany
+from server.storage.quotas import HOUR_MS, HourlyCounts
+
+
+@dataclass(frozen=True)
+class Quota:
+    """``limit`` of ``what`` an hour for one address (0: no limit), and how a refusal reads."""
+
+    what: str  # "games", "seats": part of the key and of the refusal's code
+    limit: int
+    sentence: str  # "This address may open {limit} tables an hour"
+
+
+class Quotas:
+    """Every per-address quota of this server."""
+
+    def __init__(self, counts: HourlyCounts, games_per_hour: int, seats_per_hour: int) -> None:
+        self.counts = counts
+        self.games = Quota("games", games_per_hour, "This address may open {limit} games an hour")
+        self.seats = Quota("seats", seats_per_hour, "This address may take {limit} seats an hour")
+
+    async def take(self, quota: Quota, client: str | None, now_ms: int) -> None:
+        """Count one of ``quota`` for ``client``; 429 past the limit (with when to try again)."""
+        if not quota.limit or not client:
+            return
+        if await self.counts.add(quota.what, client, now_ms) > quota.limit:
+            retry_after = ((now_ms // HOUR_MS + 1) * HOUR_MS - now_ms) // 1000 + 1
+            raise TooMany(
+                f"too_many_{quota.what}",
+                quota.sentence.format(limit=quota.limit) + "; try again later.",
+                {"limit": quota.limit, "retry_after": retry_after},
+            )
