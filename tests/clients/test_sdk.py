@@ -40,6 +40,7 @@ from clients.python import (
     models,
     parse_log,
 )
+from domain.catalog import GAMES
 from server.service.feeds import SLOW
 from tests.clients.conftest import Running
 from tests.server.conftest import ADMIN
@@ -630,7 +631,7 @@ async def test_the_example_of_building_a_move_in_docs_sdk_md_runs(server: Runnin
     assert printed[3:] == [(["CardsPlaced", "TurnStarted"],), ("not_offered", {"field": "picks[0]"})]
 
 
-@pytest.mark.parametrize("game", ["vilar-de-mouros", "i-love-portugal", "itchy-feet", "miss-liz-parks"])
+@pytest.mark.parametrize("game", list(GAMES))
 async def test_the_random_api_bot_finishes_a_game_of_every_game(quick: Running, game: str) -> None:
     server = quick
     async with AsyncClient(server.url) as lobby:

@@ -33,6 +33,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
+from domain.catalog import GAMES as CATALOG
 from tests.clients.conftest import Running
 from tests.clients.test_web_table import (
     API,
@@ -55,7 +56,7 @@ except ImportError:  # pragma: no cover - the test extras install it; need_chrom
 
 AXE = ROOT / "tests" / "clients" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 DOCS_IMAGES = ROOT / "docs" / "images"
-GAMES = ["vilar-de-mouros", "i-love-portugal", "itchy-feet", "miss-liz-parks"]
+GAMES = list(CATALOG)
 # Played once more with every option: Itchy Feet's modules (events, specials, forbidden objects,
 # postcards, characters: reaction windows and the Mousetrap come with them), Miss Liz's investment
 # cards and side B of the park.

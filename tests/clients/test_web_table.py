@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
+from domain.catalog import GAMES
 from tests.clients.conftest import Running
 from tests.server.conftest import quick_settings, running
 
@@ -264,7 +265,7 @@ OPENING_CLICKS = 4
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("game", ["vilar-de-mouros", "i-love-portugal", "itchy-feet", "miss-liz-parks"])
+@pytest.mark.parametrize("game", list(GAMES))
 async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running, browser: Browser, game: str) -> None:
     started = time.monotonic()
     person = await browser.new_context(viewport={"width": 1300, "height": 1000})

@@ -25,11 +25,6 @@ from typing import Any
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
-try:
-    from websockets.speedups import apply_mask
-except ImportError:  # websockets built without its C speedups: its own Python version, as it uses
-    from websockets.utils import apply_mask
-
 from server.runtime.mailbox import Mailbox
 
 # The ASGI extension (in the scope's ``extensions``) with which the application may write text
@@ -156,51 +151,6 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             frames.append(data)
         self.transport.write(b"".join(frames))
         return True
-
-    def data_received(self, data: bytes) -> None:
-        rest = self.read_text_frames(data) if self.reading_frames() else data
-        if rest:
-            super().data_received(rest)
-
-    def reading_frames(self) -> bool:
-        """Whether websockets' parser waits at a frame's start with nothing kept, on an open socket
-        with no extension: then whole frames may be read here without it missing anything."""
-        conn = self.conn
-        return (
-            self.handshake_complete
-            and not self.close_sent
-            and conn.state is State.OPEN
-            and not conn.extensions
-            and conn.current_size is None  # no fragmented message under way
-            and not conn.reader.buffer
-        )
-
-    def read_text_frames(self, data: bytes) -> bytes:
-        """Read the whole text frames at the start of ``data`` (what clients send: one masked frame a
-        message) as websockets and uvicorn would, into the inbox, and answer what is left for them:
-        from the first frame that is anything else (a control frame, a fragment, a long or
-        unfinished one, text that is not UTF-8), which they read and answer as before."""
-        at, end, most = 0, len(data), self.conn.max_message_size
-        while end - at >= 6:
-            if data[at] != 0x81 or not data[at + 1] & 0x80:  # FIN and text; masked, as a client's must be
-                break
-            size, start = data[at + 1] & 0x7F, at + 6
-            if size == 126:
-                size, start = int.from_bytes(data[at + 2 : at + 4], "big"), at + 8
-            elif size == 127:
-                break
-            if start + size > end or (most is not None and size > most):
-                break
-            try:
-                text = apply_mask(data[start : start + size], data[start - 4 : start]).decode()
-            except UnicodeDecodeError:
-                break
-            self.queue.put_nowait({"type": "websocket.receive", "text": text})
-            at = start + size
-        if at and not self.read_paused:  # as uvicorn: read no more until the application took it
-            self.read_paused = True
-            self.transport.pause_reading()
-        return data[at:]
 
     def connection_lost(self, exc: Exception | None) -> None:
         scope = getattr(self, "scope", None)

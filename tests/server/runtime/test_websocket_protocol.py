@@ -127,9 +127,9 @@ def moves_request(request_id: str, pad: int = 0) -> bytes:
 
 
 async def test_frames_sent_together_are_each_read_whatever_their_kind(redis: aioredis.Redis, redis_url: str) -> None:
-    """The protocol reads whole masked text frames itself and leaves anything else to websockets:
-    frames of both short lengths, a ping, a fragmented message, and one split across two writes,
-    all in order; text that is not UTF-8 still closes the socket with 1007, as websockets does."""
+    """Frames a client sends together are read in order whatever their kind (websockets' parser reads
+    them all): frames of both short lengths, a ping, a fragmented message, and one split across two
+    writes; text that is not UTF-8 closes the socket with 1007."""
 
     def frame(opcode: Opcode, data: bytes, fin: bool = True) -> bytes:
         return Frame(opcode, data, fin).serialize(mask=True)

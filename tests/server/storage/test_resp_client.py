@@ -1,5 +1,6 @@
-"""The lean Redis connection (server/storage/resp/client.py): pipelined batches answered in order, error replies in
-their place, late replies and lost connections failing what is out, logging in, and subscriptions."""
+"""What only the lean Redis connection does (server/storage/resp/client.py): its endpoint read from
+redis-py's client, logging in, subscriptions, one shared attempt to connect. What every Redis path
+does alike is tests/server/storage/test_resp_contract.py's."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import AuthenticationError, ConnectionError, NoScriptError, ResponseError, TimeoutError
+from redis.exceptions import AuthenticationError, ConnectionError, TimeoutError
 
 from server.storage.connection import Client
 from server.storage.resp.client import Endpoint, Pipe, Subscription, open_wire, pack
@@ -24,83 +25,10 @@ async def endpoint(redis: Client) -> AsyncIterator[Endpoint]:
     yield Endpoint.of(redis)
 
 
-async def test_a_batch_is_answered_in_order_with_an_error_reply_in_its_place(endpoint: Endpoint) -> None:
-    pipe = Pipe(endpoint)
-    try:
-        replies = await pipe(
-            [
-                ["SET", "wire:a", "1"],
-                ["INCR", "wire:a"],
-                ["EVALSHA", "0" * 40, 0],
-                ["HSET", "wire:a", "f", "v"],
-                ["GET", "wire:a"],
-            ]
-        )
-        ok, two, unknown, wrong, value = replies
-        assert (ok, two, value) == (b"OK", 2, b"2")
-        assert isinstance(unknown, NoScriptError)  # redis-py's own class for it, as group commit expects
-        assert isinstance(wrong, ResponseError) and "WRONGTYPE" in str(wrong)
-    finally:
-        await pipe.aclose()
-
-
 async def test_an_empty_batch_is_answered_at_once_without_a_connection(endpoint: Endpoint) -> None:
     pipe = Pipe(endpoint)
     assert await asyncio.wait_for(pipe([]), 1.0) == []  # nothing to wait for (it once waited for the timeout)
     assert pipe.wire is None
-
-
-async def test_batches_sent_at_once_from_many_callers_each_get_their_own_replies(endpoint: Endpoint) -> None:
-    pipe = Pipe(endpoint)
-    try:
-        answers = await asyncio.gather(*(pipe([["ECHO", f"{n}-a"], ["ECHO", f"{n}-b"]]) for n in range(200)))
-        assert answers == [[f"{n}-a".encode(), f"{n}-b".encode()] for n in range(200)]
-        assert pipe.wire is not None  # all of them on one connection
-    finally:
-        await pipe.aclose()
-
-
-async def test_a_reply_later_than_the_timeout_fails_what_is_out_and_the_next_call_opens_a_new_connection(
-    endpoint: Endpoint,
-) -> None:
-    pipe = Pipe(dataclasses.replace(endpoint, timeout=0.2))
-    try:
-        first = pipe.wire
-        with pytest.raises(TimeoutError):
-            await pipe([["BLPOP", "wire:never", 2]])
-        assert pipe.wire is not None and not pipe.wire.open
-        assert await pipe([["PING"]]) == [b"PONG"]
-        assert pipe.wire is not first and pipe.wire.open
-    finally:
-        await pipe.aclose()
-
-
-async def test_a_killed_connection_fails_the_batch_out_on_it_and_the_pipe_opens_another(
-    endpoint: Endpoint, redis: aioredis.Redis
-) -> None:
-    pipe = Pipe(endpoint)
-    try:
-        await pipe([["CLIENT", "SETNAME", "wire-test"]])
-        waiting = asyncio.create_task(pipe([["BLPOP", "wire:never", 1]]))
-        await asyncio.sleep(0.05)
-        killed = await redis.execute_command("CLIENT", "KILL", "SKIPME", "yes", "TYPE", "normal")  # type: ignore[no-untyped-call]
-        assert int(killed) >= 1
-        with pytest.raises(ConnectionError):
-            await waiting
-        assert await pipe([["PING"]]) == [b"PONG"]
-    finally:
-        await pipe.aclose()
-
-
-async def test_a_cancelled_caller_leaves_the_replies_in_step_for_the_next(endpoint: Endpoint) -> None:
-    pipe = Pipe(endpoint)
-    try:
-        slow = asyncio.create_task(pipe([["BLPOP", "wire:soon", 1]]))
-        await asyncio.sleep(0.05)
-        slow.cancel()
-        assert await pipe([["ECHO", "after"]]) == [b"after"]  # BLPOP's nil went to nobody, not to this call
-    finally:
-        await pipe.aclose()
 
 
 async def test_it_logs_in_with_a_user_and_selects_the_database(endpoint: Endpoint, redis: aioredis.Redis) -> None:

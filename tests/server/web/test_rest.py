@@ -6,6 +6,7 @@ import json
 
 import redis.asyncio as aioredis
 
+from domain.catalog import GAMES
 from tests.server.conftest import ADMIN, Running
 from tests.support.replies import entries_of
 
@@ -20,7 +21,7 @@ async def test_catalog_lists_every_game_with_its_players_and_options(server: Run
 
 
 async def test_each_games_printed_parts_are_served_as_data(server: Running) -> None:
-    for game in ("vilar-de-mouros", "i-love-portugal", "miss-liz-parks"):
+    for game in GAMES:
         r = await server.http.get(f"/api/v1/games/catalog/{game}")
         assert r.status_code == 200 and r.json()["game"] == game
         assert r.json()["components"]
