@@ -135,8 +135,8 @@ def server_config(app: Any, settings: Settings, **overrides: Any) -> uvicorn.Con
         # believe any client on loopback): quotas count against an address nobody can choose.
         "proxy_headers": bool(settings.trusted_proxies),
         "forwarded_allow_ips": list(settings.trusted_proxies),
-        # uvicorn's sans-I/O protocol (the legacy ws="websockets" holds 3 tasks a socket, about 7.5 KiB
-        # more per idle socket), holding less while idle (server/runtime/uvicorn/websocket.py, docs/performance.md).
+        # uvicorn's sans-I/O protocol (the legacy ws="websockets" holds three tasks a socket), holding
+        # less while idle (server/runtime/uvicorn/websocket.py).
         "ws": LeanWebSocketProtocol,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,

@@ -14,8 +14,8 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 
 from server.service import errors
 from server.service.errors import BAD_REQUEST_CODES, CONFLICT_CODES
-from server.web.answers import STATUS
 from server.web.application import routes
+from server.web.errors import STATUS
 from server.web.rest import ENDPOINTS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,7 +23,7 @@ API_MD = ROOT / "docs" / "API.md"
 
 
 def status_of(kind: type[errors.AppError]) -> int:
-    """The HTTP status server/web/answers.py gives an application error of this kind (its nearest listed kind)."""
+    """The HTTP status server/web/errors.py gives an application error of this kind (its nearest listed kind)."""
     return next(STATUS[k] for k in kind.__mro__ if k in STATUS)
 
 

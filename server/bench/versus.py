@@ -193,7 +193,7 @@ def rows(runs: dict[str, list[Run]], plan: PeerPlan) -> list[Row]:
     for storage in BGIO:
         theirs = runs[storage]
         for label, unit, figure, target, goal in figures:
-            # The targets (issue 20: faster than boardgame.io) are judged against its in-memory storage.
+            # The targets (faster than boardgame.io) are judged against its in-memory storage.
             judged = target if storage == "in memory" else None
             out.append(
                 Row(

@@ -1,16 +1,15 @@
 """The garbage collector's policy for a server that holds thousands of sockets for hours.
 
 CPython's collections walk every tracked object of the generations they collect while nothing else
-runs: here about 1 us an object, so a full one took 350 to 700 ms at 1,000 to 1,500 tables of four
-sockets, and a middle one 170 to 190 ms after a few thousand sockets were seated at once
-(docs/performance.md, "Garbage collection"): stalls every seat feels. So what start-up built is
+runs: with thousands of sockets held, a full one is a stall every seat feels (docs/performance.md,
+"Garbage collection"). So what start-up built is
 frozen (``gc.freeze``: kept out of every later collection), and so are the survivors of every
 collection, once it is done: each collection walks only what was made since the one before.
 Frozen objects still die as soon as nothing refers to them; only garbage in reference cycles among
 them waits, until every ``thaw_every`` seconds everything is unfrozen and collected once (a single
 pause of the old length, then frozen again). The server's own cycles are broken where they form (a
-feed that stops lets go of its task, a WebSocket's handshake protocol of its parser): at the peer's
-saturating load, thaws 40 s apart found 24, 0 and 0 such objects once start-up's were gone.
+feed that stops lets go of its task, a WebSocket's handshake protocol of its parser), so a thaw finds
+next to nothing.
 
 The thresholds: the young generation is collected every 10,000 allocations, not 700 (a move makes
 thousands of short-lived objects); the older two, which the freezes leave nearly empty, as soon as

@@ -12,7 +12,7 @@ T = TypeVar("T")
 
 class Mailbox(Generic[T]):
     """Items, first in first out, for one consumer: a deque made on the first item and dropped once
-    drained (an empty deque is 0.7 KB, and most sockets are idle most of the time), and ``wake``,
+    drained (most sockets are idle most of the time, and an empty deque is not free), and ``wake``,
     called on every item, with which the consumer starts only when something is there. A socket's
     queue of messages (server/service/feeds.py) and the WebSocket protocol's inbox of ASGI events
     (server/runtime/uvicorn/websocket.py) are each one."""

@@ -29,8 +29,8 @@ class Trouble:
     """A background loop's failures, logged as an outage rather than once a round: the first
     failure with its error, then a reminder at most every ``every`` seconds, and the recovery.
 
-    With Redis down, a loop that runs five times a second and logged a traceback each time
-    wrote about 30 KB of log a second (docs/reliability.md)."""
+    A loop that runs several times a second and logged a traceback each time would fill the log
+    while Redis is down (docs/reliability.md)."""
 
     __slots__ = ("every", "failures", "last", "log", "what")
 

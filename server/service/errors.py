@@ -1,7 +1,7 @@
 """What the application refuses, in its own words: one exception per kind of refusal.
 
 Below the adapters nothing knows HTTP: the service and the workers raise and catch these
-kinds (an unknown game, a version conflict, a rule's refusal...), and server/web/answers.py
+kinds (an unknown game, a version conflict, a rule's refusal...), and server/web/errors.py
 alone turns them into an HTTP status or a WebSocket ``error`` message. Every error has
 one shape, ``{"error", "message", "details"}``.
 """

@@ -32,8 +32,8 @@ GAME_ID_BYTES = 8
 log = logging.getLogger("ludoteca.games")
 
 UNKNOWN_GAME = "There is no game with that id."
-PAGE = 1000  # events a read brings at most: parsing a reply of 1,000 holds the loop ~4 ms
-LONG_FOLD = 500  # a fold of more events than this runs in a worker thread (500 hold the loop ~4 ms)
+PAGE = 1000  # events a read brings at most, so that parsing one reply holds the loop a few ms at most
+LONG_FOLD = 500  # a fold of more events than this runs in a worker thread (docs/performance.md, "Levers")
 
 
 def valid_game_id(game_id: str) -> bool:

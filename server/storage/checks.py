@@ -33,8 +33,8 @@ class Checks:
         self.redis = redis
         self.secret: bytes | None = None
         self._secret = redis.register_script(SECRET_LUA)
-        # HMAC keyed once: a check copies it, about 60% of ``hmac.digest``'s time, which looks the
-        # hash up and keys it again on every call.
+        # HMAC keyed once: a check copies it, where ``hmac.digest`` looks the hash up and keys it
+        # again on every call.
         self._keyed = hmac.new(b"", digestmod="sha256")
 
     async def ready(self) -> None:

@@ -82,8 +82,8 @@ async def initialize(client: Client) -> None:
 
 class _PackedByHiredis:
     """Commands packed in C by hiredis, as redis-py's synchronous client packs them when hiredis is
-    installed; its asyncio connections pack in Python, about four times the CPU for an append's
-    30-odd arguments. The same bytes on the wire (a command name with a space, like ``SCRIPT LOAD``,
+    installed; its asyncio connections pack in Python, at several times the CPU (docs/performance.md,
+    "Levers"). The same bytes on the wire (a command name with a space, like ``SCRIPT LOAD``,
     is two arguments)."""
 
     def pack_command(self, *args: Any) -> list[bytes]:

@@ -198,9 +198,7 @@ class Presence:
     async def renew(self) -> None:
         """Keep this replica's connections alive (call well within ``ttl_ms``): on the lean
         connection, a batch of connections at a time, each batch built only once the one before is
-        answered, so that no stretch holds the loop long (one pipeline a game through redis-py
-        cost 0.6 s of CPU for 8,000 sockets, and building every command at once held the loop
-        35 ms for 14,000: docs/performance.md)."""
+        answered, so that no stretch holds the loop long (docs/performance.md, "Levers")."""
         held = list(self.local)
         ttl = self.ttl_ms
         for start in range(0, len(held), RENEW_BATCH):

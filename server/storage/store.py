@@ -553,8 +553,8 @@ class EventStore:
         record (as :meth:`command`) and the shared clock (as :meth:`now_ms`).
 
         Every key is the game's (one hash tag), so this works on Redis Cluster too. A
-        replica that has the game cached reads a few entries: one read-only script, which
-        costs this process half of what a pipeline of the same commands does. A first load
+        replica that has the game cached reads a few entries: one read-only script, cheaper
+        for this process than a pipeline of the same commands. A first load
         reads the whole stream: a pipeline, since Lua would copy every entry twice, and
         without the clock (a cluster pipeline cannot carry the keyless TIME: the command
         reads it itself, on that rare path). ``limit``: read at most this many events (a
@@ -602,9 +602,8 @@ class EventStore:
 
     async def heads(self, game_ids: Sequence[str]) -> dict[str, Head]:
         """Each game's head (``Head(0)`` for no events), on the lean connection, a batch of games
-        at a time: the feeds' sweep reads every watched game's, thousands on a busy replica
-        (redis-py's one pipeline held the loop about 35 ms for 2,000; one lean batch, 25 ms for
-        10,000; a batch, a few ms: docs/performance.md)."""
+        at a time: the feeds' sweep reads every watched game's, thousands on a busy replica,
+        so that no batch holds the loop long (docs/performance.md, "Levers")."""
         heads = {}
         for start in range(0, len(game_ids), HEADS_BATCH):
             batch = game_ids[start : start + HEADS_BATCH]

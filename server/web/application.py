@@ -22,9 +22,9 @@ from starlette.websockets import WebSocket
 from server.runtime.logs import enter_request, leave_request
 from server.runtime.metrics import Metrics
 from server.service.errors import STORE_DOWN, AppError, ErrorBody, StoreError
-from server.web.answers import http_answer
-from server.web.edge import Edge
+from server.web.errors import http_answer
 from server.web.metrics import scrape
+from server.web.middleware import HttpMiddleware
 from server.web.rest import ENDPOINTS, STORE_TROUBLE, Handler, answer, healthz, readyz
 from server.web.websocket import game_socket
 
@@ -112,8 +112,8 @@ def routes() -> list[BaseRoute]:
 class Ludoteca(Starlette):
     """Starlette, with its WebSocket routes served first. A game's socket lives for hours, and each
     layer between uvicorn and its handler (the HTTP middleware, the router, Starlette's session
-    wrappers) would stay suspended as long: 13 coroutines and their closures a socket, kept in
-    memory and traversed by every full garbage collection (docs/performance.md measures it). None
+    wrappers) would stay suspended as long: coroutines and their closures kept in memory a socket, and
+    traversed by every full garbage collection (docs/performance.md, "Levers"). None
     of them does anything for a WebSocket (the handler checks the origin and answers its own
     errors), so a socket's route is matched here and its handler called in the request's context."""
 
@@ -150,7 +150,11 @@ def application(metrics: Metrics, allowed_origins: tuple[str, ...], lifespan: Ca
         routes=table,
         middleware=[
             Middleware(
-                Edge, metrics=metrics, paths=paths, docs_page=STATIC / "docs.html", allowed_origins=allowed_origins
+                HttpMiddleware,
+                metrics=metrics,
+                paths=paths,
+                docs_page=STATIC / "docs.html",
+                allowed_origins=allowed_origins,
             )
         ],
         exception_handlers={

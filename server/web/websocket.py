@@ -40,7 +40,7 @@ from server.service.senders import Person
 from server.service.session import Hello as SessionHello
 from server.service.session import Opening, Session, Sessions
 from server.service.sockets import Sockets
-from server.web.answers import ErrorMessage, socket_error
+from server.web.errors import ErrorMessage, socket_error
 from server.web.requests import Picks, client_address, origin_allowed
 
 __all__ = ["ErrorMessage"]
@@ -177,8 +177,7 @@ async def serve_socket(websocket: WebSocket) -> None:
 
 def forget_headers(websocket: WebSocket) -> None:
     """Drop the handshake's headers, which nothing reads once the origin is checked: a socket
-    lives for hours, and its headers (and Starlette's parsed copy) were a tenth of what an idle
-    one holds."""
+    lives for hours, and its headers (and Starlette's parsed copy) would be held all that time."""
     websocket.scope["headers"] = []
     websocket.__dict__.pop("_headers", None)
 
@@ -322,7 +321,7 @@ async def build_move(games: Games, game_id: str, viewer: Viewer, message: BuildM
 class Sender:
     """Sends one socket's messages in order: first its opening (the catch-up from the client's
     ``after``), then what its feed queues. Its task runs only while messages wait: an idle
-    socket holds no task, coroutine or future (0.6 KiB of RSS, and most sockets are idle).
+    socket holds no task, coroutine or future (most sockets are idle).
     What waits is written at once, in one write, by the server's protocol when it offers that
     (server/runtime/uvicorn/websocket.py: a seat that moved gets its ``ack`` and its update together), else sent
     through ASGI one message at a time."""

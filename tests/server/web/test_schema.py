@@ -35,7 +35,8 @@ from projections import updates
 from projections.views import Present
 from server.cli import main
 from server.service import feeds
-from server.web import answers, websocket
+from server.web import errors as answers
+from server.web import websocket
 from server.web.openapi import SECURITY, document
 from server.web.rest import ENDPOINTS
 from server.web.schema import KINDS, MARKER, Contract, asyncapi_tail, referenced
@@ -43,7 +44,7 @@ from tests.server.conftest import Running
 from tests.support.games import ending_bot
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
+ROOT = HERE.parents[2]
 ASYNCAPI = ROOT / "docs" / "asyncapi.yaml"
 
 

@@ -21,8 +21,11 @@ from tests.support.replies import entries_of
 
 def configure(server: Running, **changes: Any) -> None:
     settings = server.app.state.settings = dataclasses.replace(server.app.state.settings, **changes)
-    rates = server.app.state.rates  # the seats' buckets are made once, from the settings at start
+    # The seats' buckets and the sockets' sessions are made once, from the settings at start.
+    rates = server.app.state.rates
     rates.rate, rates.burst = settings.ws_rate, settings.ws_burst
+    sessions = server.app.state.sessions
+    sessions.queue_size, sessions.catch_up_chunk = settings.ws_queue, settings.catch_up_chunk
 
 
 async def hello(server: Running, game_id: str, token: str | None, after: int = 0, **kw: Any) -> ClientConnection:

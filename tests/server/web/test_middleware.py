@@ -1,4 +1,4 @@
-"""The edge every HTTP request passes (server/web/edge.py): its request id, the security headers,
+"""The edge every HTTP request passes (server/web/middleware.py): its request id, the security headers,
 its timing by route, and CORS for a request that carries an Origin, all on one answer."""
 
 from __future__ import annotations

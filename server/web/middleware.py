@@ -5,9 +5,8 @@ template (server/runtime/metrics.py), and adds to the answer its request id, the
 (server/web/headers.py) and, for a request that carries an ``Origin``, what CORS says (Starlette's
 own ``CORSMiddleware``, entered only then; an answer to a request with no Origin says
 ``Vary: Origin``, as that middleware would). One wrapper rather than four: each layer cost
-every request a coroutine and a hop of each message it sends, about 9% of a command's CPU
-(docs/performance.md). WebSockets do not come here: their route is matched before it
-(server/app.py).
+every request a coroutine and a hop of each message it sends (docs/performance.md, "Levers").
+WebSockets do not come here: their route is matched before it (server/web/application.py).
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from server.web.headers import security_headers
 VARY_ORIGIN = (b"vary", b"Origin")
 
 
-class Edge:
+class HttpMiddleware:
     def __init__(
         self,
         app: ASGIApp,
