@@ -6,9 +6,10 @@ server/storage/presence.py).
 redis-py's asyncio client pays, for each call: a connection from its pool and back (an
 ``asyncio.Condition`` and a timeout), ``asyncio.wait_for`` around the write (a task of its own), an
 ``asyncio.timeout`` for each reply and a retry wrapper; its pub/sub wakes a reader task, under a
-timeout, and logs, for every message (what that costs a move: server/storage/resp/__init__.py). Here a protocol parses what Redis sends with hiredis as it arrives and
-answers each batch of calls at once: one write and one future a batch, one timer for the whole
-connection, no task; a subscription's messages go to a callback as they are parsed.
+timeout, and logs, for every message (what that costs a move: server/storage/resp/__init__.py).
+Here a protocol parses what Redis sends with hiredis as it arrives and answers each batch of calls
+at once: one write and one future a batch, one timer for the whole connection, no task; a
+subscription's messages go to a callback as they are parsed.
 
 Everything else keeps redis-py, whose client says where Redis is (:meth:`Endpoint.of`): one Redis
 over TCP, TLS or a unix socket, or one node of a Redis Cluster for a subscription (a publish reaches
