@@ -271,14 +271,16 @@ class Games:
                 self.tables.know_seat(game_id, hashed, seat)
             if command is not None:
                 return
+            # A person's command takes from the seat's bucket before it is read at all: one that
+            # cannot be read costs the same, so unreadable commands are no way around the rate.
+            if isinstance(acting, Person):
+                self.charge(game_id, seat)
             if not 1 <= len(command_id) <= COMMAND_ID_MOST:
                 raise Invalid(
                     "malformed", f"A command_id has 1 to {COMMAND_ID_MOST} characters.", {"field": "command_id"}
                 )
             command = self.decode_command(game, body)
             body_hash = hashlib.sha256(encode(command)).hexdigest()
-            if isinstance(acting, Person) and not self.rates.allow(game_id, seat):
-                raise TooMany("too_many", "Too many commands from this seat; slow down.", {"retry_after": 1})
 
         def decide(game: AnyGame, table: Table, ctx: Ctx) -> list[Any]:
             return decide_at_table(game, table, command, seat, ctx)
@@ -295,6 +297,13 @@ class Games:
         versions = range(landed.table.version + 1, landed.after.version + 1)
         mine = feed(game, zip(versions, landed.events, strict=True), seat, is_revealed(game, landed.after))
         return game.id, CommandAnswer(landed.after.version, mine)
+
+    def charge(self, game_id: str, seat: int | None) -> None:
+        """Take one from the seat's bucket, shared by its commands, move building and legal
+        commands over REST and its sockets on this replica (a spectator has none to take from);
+        ``TooMany`` when it is empty."""
+        if seat is not None and not self.rates.allow(game_id, seat):
+            raise TooMany("too_many", "Too many requests from this seat; slow down.", {"retry_after": 1})
 
     def decode_command(self, game: AnyGame, body: bytes) -> Any:
         try:

@@ -261,12 +261,14 @@ async def get_game(request: Request) -> Response:
 
 async def legal_commands(request: Request) -> Response:
     at = await seated(request)
+    games_of(request).charge(at.game_id, at.seat)
     first, commands, complete, undo = games_of(request).legal(at)
     return answer(LegalCommands(at.table.version, first, commands, complete, undo))
 
 
 async def build_move(request: Request) -> Response:
     at = await seated(request)
+    games_of(request).charge(at.game_id, at.seat)  # before the body is read: an unreadable one costs the same
     body = await read_json(request, BuildMove)
     picks = tuple(body.picks)
     return answer(MoveStep(at.table.version, list(picks), games_of(request).moves(at, picks)))
@@ -448,7 +450,7 @@ ENDPOINTS: list[Endpoint] = [
         200,
         None,
         (),
-        GAME,
+        (*GAME, 429),
         seat=True,
     ),
     Endpoint(
@@ -460,7 +462,7 @@ ENDPOINTS: list[Endpoint] = [
         200,
         BuildMove,
         (),
-        (400, *GAME, 413, 415, 422),
+        (400, *GAME, 413, 415, 422, 429),
         seat=True,
     ),
     Endpoint(
@@ -472,7 +474,7 @@ ENDPOINTS: list[Endpoint] = [
         200,
         SendCommand,
         (),
-        (400, 401, 403, 404, 409, 413, 415, 422, 503),
+        (400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
         seat=True,
     ),
     Endpoint(

@@ -261,7 +261,7 @@ async def receive_loop(websocket: WebSocket, games: Games, game_id: str, sub: Su
     """Handle the client's messages until it leaves (``None``) or must be closed (code and reason)."""
     settings = websocket.app.state.settings
     bucket = Bucket(websocket.app.state.rates, game_id, sub.viewer)
-    refused = 0  # messages refused as too many since the last one let through
+    refused = 0  # messages refused as too many (or unreadable) since the last one read and answered
     while True:
         try:
             raw = await receive(websocket, settings.ws_max_message)
@@ -304,7 +304,8 @@ async def receive_loop(websocket: WebSocket, games: Games, game_id: str, sub: Su
                 return CLOSE_FLOOD, "too many messages"
             sub.push(0, socket_error(exc, command_id or command_id_of(raw), request_id or request_id_of(raw)))
         except AppError as exc:
-            refused = 0
+            if not isinstance(exc, Invalid):  # read and answered; a malformed one is no sign of a client that slowed down
+                refused = 0
             sub.push(0, socket_error(exc, command_id, request_id))
         except StoreError:
             sub.push(0, socket_error(STORE_DOWN, command_id, request_id))
