@@ -304,7 +304,7 @@ async def receive_loop(websocket: WebSocket, games: Games, game_id: str, sub: Su
                 return CLOSE_FLOOD, "too many messages"
             sub.push(0, socket_error(exc, command_id or command_id_of(raw), request_id or request_id_of(raw)))
         except AppError as exc:
-            if not isinstance(exc, Invalid):  # read and answered; a malformed one is no sign of a client that slowed down
+            if not isinstance(exc, Invalid):  # read and answered: an unreadable one is no sign of slowing down
                 refused = 0
             sub.push(0, socket_error(exc, command_id, request_id))
         except StoreError:
