@@ -48,6 +48,9 @@ class SeatTaken(messages.Event):
     seat: int
     name: str = ""
     bot: str | None = None
+    # The player who took the seat, by its id alone: a player's name is kept outside the stream
+    # (it can change, and be erased), so ``name`` is empty then.
+    player: str | None = None
 
 
 Leaving = Literal["resigned", "dropped", "timed_out"]
@@ -164,6 +167,7 @@ class SeatInfo(msgspec.Struct, frozen=True):
     seat: int
     name: str
     bot: str | None = None
+    player: str | None = None  # the player's id, for a seat a player took (its name comes from outside the stream)
 
 
 class Table(msgspec.Struct, frozen=True):
@@ -332,12 +336,20 @@ def default_name(seat: Seat, bot: str | None = None) -> str:
 
 
 def take_seat(
-    game: AnyGame, table: Table, seat: Seat | None, name: str, bot: str | None, ctx: Ctx, claim: bool = False
+    game: AnyGame,
+    table: Table,
+    seat: Seat | None,
+    name: str,
+    bot: str | None,
+    ctx: Ctx,
+    claim: bool = False,
+    player: str | None = None,
 ) -> list[Any]:
     """A seat taken (the chosen one, or the first free one); play starts when the last one is.
 
     A rematch keeps its people's seats for them for a while: only their own claim (``claim``)
-    takes a kept seat before ``reserved_until_ms``."""
+    takes a kept seat before ``reserved_until_ms``. A player's seat (``player``, its id) keeps
+    no name in the stream."""
     if table.state is not None:
         raise Rejected("game_started", "This game has already started; every seat is taken.")
     free = [i for i, s in enumerate(table.seats) if s is None]
@@ -355,7 +367,10 @@ def take_seat(
         raise Rejected(
             "seat_kept", f"Seat {seat} is kept for its player from the last game for now.", {"field": "seat"}
         )
-    events: list[Any] = [SeatTaken(seat=seat, name=name or default_name(seat, bot), bot=bot)]
+    if player is not None:
+        events: list[Any] = [SeatTaken(seat=seat, player=player)]
+    else:
+        events = [SeatTaken(seat=seat, name=name or default_name(seat, bot), bot=bot)]
     if len(free) == 1:
         events += game.setup(game.initial(table.players, table.options), ctx)
         if table.clock is not None:
@@ -450,7 +465,7 @@ def _opened(game: AnyGame, event: TableOpened) -> Table:
 
 def _seat_taken(game: AnyGame, table: Table, event: SeatTaken) -> Table:
     seats = list(table.seats)
-    seats[event.seat] = SeatInfo(event.seat, event.name, event.bot)
+    seats[event.seat] = SeatInfo(event.seat, event.name, event.bot, event.player)
     state = table.state
     if all(s is not None for s in seats):
         state = game.initial(table.players, table.options)
@@ -476,7 +491,7 @@ def _seat_resigned(game: AnyGame, table: Table, event: SeatResigned) -> Table:
     seats = list(table.seats)
     left = seats[event.seat]
     assert left is not None
-    seats[event.seat] = SeatInfo(left.seat, left.name, event.bot)
+    seats[event.seat] = SeatInfo(left.seat, left.name, event.bot, left.player)
     resigned = (*table.resigned, event.seat)
     return msgspec.structs.replace(
         table, seats=tuple(seats), resigned=resigned, checkpoints=(), undos=0, version=table.version + 1

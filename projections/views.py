@@ -12,7 +12,7 @@ revealed table is the full view, naming the viewer in its ``viewer`` field.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import msgspec
@@ -108,8 +108,25 @@ def game_view(game: AnyGame, table: Table, viewer: Viewer, current: Status | Non
     return msgspec.structs.replace(everything, **over) if over else everything
 
 
-def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> TableView:
-    """The table as ``viewer`` sees it now (``FULL`` for everything)."""
+FORMER_PLAYER = "A former player"  # the name of a seat whose player erased itself
+
+
+def seats_named(table: Table, names: Mapping[str, str]) -> list[SeatInfo | None]:
+    """The table's seats, a player's seat named as its player is now (``names``: player id -> name;
+    a player missing from it is one that erased itself)."""
+    return [
+        seat
+        if seat is None or seat.player is None
+        else msgspec.structs.replace(seat, name=names.get(seat.player, FORMER_PLAYER))
+        for seat in table.seats
+    ]
+
+
+def table_view(
+    game: AnyGame, game_id: str, table: Table, viewer: Viewer, names: Mapping[str, str] | None = None
+) -> TableView:
+    """The table as ``viewer`` sees it now (``FULL`` for everything); ``names``: the names of the
+    players seated at it (see :func:`seats_named`), ``None`` for a table no player sits at."""
     current = status(game, table)
     ended = outcome(game, table) if current == "finished" else None
     return TableView(
@@ -119,7 +136,7 @@ def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> Tab
         version=table.version,
         seat=viewer if viewer is not None and viewer != FULL else None,
         players=table.players,
-        seats=list(table.seats),
+        seats=list(table.seats) if names is None else seats_named(table, names),
         awaiting=[] if table.state is None or current == "finished" else game.awaited(table.state),
         view=game_view(game, table, viewer, current),
         outcome=ended,

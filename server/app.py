@@ -24,6 +24,7 @@ from server.service.attendance import Attendance
 from server.service.feeds import Feeds
 from server.service.games import Games
 from server.service.lobby import Lobby
+from server.service.players import Players
 from server.service.quotas import Quotas
 from server.service.rates import SeatRates
 from server.service.session import Sessions
@@ -36,6 +37,7 @@ from server.storage.connection import check_server, connect, initialize
 from server.storage.embedded import EmbeddedRedis, supervise
 from server.storage.index import LobbyIndex
 from server.storage.leases import Leases
+from server.storage.players import PlayerRegistry
 from server.storage.presence import Presence
 from server.storage.quotas import HourlyCounts
 from server.storage.schedule import Schedule
@@ -111,16 +113,22 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             feeds = Feeds(tables, store, checks, attendance, metrics, settings.sweep_interval)
             stack.push_async_callback(feeds.close)
             alarm = BotAlarm(queue, store, settings.bot_delay_ms)
+            registry = PlayerRegistry(redis)
             service = Games(
-                store, tables, index, schedule, rates, metrics, (feeds, alarm), command_retries=settings.command_retries
-            )
-            quotas = Quotas(HourlyCounts(redis), settings.create_per_hour, settings.seats_per_hour)
-            lobby = Lobby(service, index, quotas, queue, settings.max_open_games)
+                store, tables, index, schedule, rates, metrics, registry, (feeds, alarm),
+                command_retries=settings.command_retries,
+            )  # fmt: skip
+            quotas = Quotas(
+                HourlyCounts(redis), settings.create_per_hour, settings.seats_per_hour, settings.players_per_hour,
+                settings.codes_per_hour,
+            )  # fmt: skip
+            lobby = Lobby(service, index, quotas, queue, registry, settings.max_open_games)
             if not await index.built():
                 log.info("rebuilt the lobby index from %d streams", await lobby.rebuild_index())
             app.state.settings = settings
             app.state.games = service
             app.state.lobby = lobby
+            app.state.players = Players(registry, service, quotas)
             app.state.feeds = feeds
             app.state.attendance = attendance
             app.state.sessions = Sessions(

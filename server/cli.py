@@ -66,6 +66,7 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
     from server.service.tables import Tables
     from server.storage.connection import connect, initialize
     from server.storage.index import LobbyIndex
+    from server.storage.players import PlayerRegistry
     from server.storage.schedule import Schedule
     from server.storage.store import EventStore
     from server.workers import housekeeping
@@ -76,7 +77,8 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
         index = LobbyIndex(redis)
         store = EventStore(redis)
         rates = SeatRates(settings.ws_rate, settings.ws_burst)
-        games = Games(store, Tables(store, GAMES, settings.cache_size), index, Schedule(redis), rates, Metrics())
+        tables = Tables(store, GAMES, settings.cache_size)
+        games = Games(store, tables, index, Schedule(redis), rates, Metrics(), PlayerRegistry(redis))
         if args.action == "expire":
             if args.older_than is None and settings.open_ttl <= 0:
                 print("open games never expire (LUDOTECA_OPEN_TTL=0); give --older-than", file=sys.stderr)

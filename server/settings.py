@@ -41,6 +41,8 @@ class Settings:
     shutdown_grace: float = 10.0  # on SIGTERM: seconds to finish requests in flight before closing
     create_per_hour: int = 60  # tables one client address may open an hour (0: no limit)
     seats_per_hour: int = 240  # seats one client address may take an hour (0: no limit)
+    players_per_hour: int = 30  # players one client address may make an hour (0: no limit)
+    codes_per_hour: int = 20  # one-time sign-in codes one client address may try an hour (0: no limit)
     # Addresses of the proxies whose X-Forwarded-For names the client (comma separated; "*": any).
     # None of them by default: a client cannot choose the address its quotas count against.
     trusted_proxies: tuple[str, ...] = field(default_factory=tuple)
@@ -109,6 +111,8 @@ class Settings:
             shutdown_grace=decimal("SHUTDOWN_GRACE", default.shutdown_grace),
             create_per_hour=whole("CREATE_PER_HOUR", default.create_per_hour),
             seats_per_hour=whole("SEATS_PER_HOUR", default.seats_per_hour),
+            players_per_hour=whole("PLAYERS_PER_HOUR", default.players_per_hour),
+            codes_per_hour=whole("CODES_PER_HOUR", default.codes_per_hour),
             trusted_proxies=tuple(p.strip() for p in get("TRUSTED_PROXIES", "").split(",") if p.strip()),
             max_open_games=whole("MAX_OPEN_GAMES", default.max_open_games),
             open_ttl=decimal("OPEN_TTL", default.open_ttl),

@@ -34,9 +34,10 @@ from server.service.errors import (
 )
 from server.service.games import GAME_ID_BYTES, Games
 from server.service.quotas import Quotas
-from server.service.tokens import new_token, token_hash
+from server.service.tokens import new_token, player_seat_key, token_hash
 from server.storage.botqueue import BotQueue
 from server.storage.index import STATUSES, LobbyIndex
+from server.storage.players import PlayerRegistry
 from server.storage.store import Appended
 
 log = logging.getLogger(__name__)
@@ -65,9 +66,16 @@ class Lobby:
     """Tables opened and sat at, over the game service; what one address may take is counted in ``quotas``."""
 
     def __init__(
-        self, games: Games, index: LobbyIndex, quotas: Quotas, bots: BotQueue, max_open_games: int = 0
+        self,
+        games: Games,
+        index: LobbyIndex,
+        quotas: Quotas,
+        bots: BotQueue,
+        players: PlayerRegistry,
+        max_open_games: int = 0,
     ) -> None:
         self.games = games
+        self.players = players
         self.store = games.store
         self.index = index
         self.quotas = quotas
@@ -193,13 +201,16 @@ class Lobby:
         token: str | None = None,
         claim: bool = False,
         client: str | None = None,
+        player: str | None = None,
     ) -> Joined:
         """Take a seat for a person (who gets its token) or for a bot the server plays (no token:
         the seat's ``bot`` field, in the stream, tells every replica to play it).
 
         ``token``: the person's token, when the server derived it (a rematch); asking again with
         it answers the seat it already holds. ``claim``: a rematch's person taking the seat kept for it.
-        ``client``: the address asking, counted against its hourly seats (none for the server's own)."""
+        ``client``: the address asking, counted against its hourly seats (none for the server's own).
+        ``player``: the signed-in player taking the seat, which then belongs to it (its token acts
+        there too); a player holds one seat of a table at most."""
         if bot is not None:  # in the bots' queue before the seat is: a crash between the two loses no bot
             await self.bots.enlist(game_id, await self.store.now_ms())
         elif token is None:
@@ -208,15 +219,27 @@ class Lobby:
             held = await self.store.seat_for_token(game_id, token_hash(token))
             if held is not None:
                 return Joined(held, token)
+        if player is not None:
+            held = await self.store.seat_for_token(game_id, player_seat_key(player))
+            if held is not None:
+                raise Conflict("seat_held", f"You already sit at seat {held} of this table.", {"seat": held})
         ctx = await self.games.ctx()
         await self.quotas.take(self.quotas.seats, client, ctx.now_ms)
 
         def sit_down(game: AnyGame, table: Table) -> list[Any]:
-            return take_seat(game, table, seat, name, bot, ctx, claim)  # a bot's default name: "Greedy bot 2"
+            return take_seat(game, table, seat, name, bot, ctx, claim, player)  # a bot's default name: "Greedy bot 2"
 
-        events, _ = await self.games.facts(
-            game_id, sit_down, lambda events: {token_hash(token): events[0].seat} if token else None
-        )
+        def tokens(events: list[Any]) -> dict[str, int] | None:
+            if token is None:
+                return None
+            held = {token_hash(token): events[0].seat}
+            if player is not None:
+                held[player_seat_key(player)] = events[0].seat
+            return held
+
+        events, _ = await self.games.facts(game_id, sit_down, tokens)
+        if player is not None:
+            await self.players.sat(player, game_id, events[0].seat, ctx.now_ms)
         return Joined(events[0].seat, token)
 
     async def census(self) -> dict[str, int]:

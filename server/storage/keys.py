@@ -76,4 +76,11 @@ PRESENCE: Final = Key("lt:presence", "channel", "server.storage.presence")
 # -- the replicas' shared check secret (server/storage/checks.py) --------------------------------------
 CHECK_SECRET: Final = Key("lt:{secret}:check", "string", "server.storage.checks")
 
+# -- players (server/storage/players.py) ---------------------------------------------------------------
+PLAYER: Final = Key("lt:{player:<player_id>}", "hash", "server.storage.players")
+PLAYER_TOKENS: Final = Key("lt:{player:<player_id>}:tokens", "set", "server.storage.players")
+PLAYER_SEATS: Final = Key("lt:{player:<player_id>}:seats", "sorted set", "server.storage.players")
+PLAYER_TOKEN: Final = Key("lt:{player-token:<token_hash>}", "string", "server.storage.players")
+PLAYER_CODE: Final = Key("lt:{player-code:<code>}", "string", "server.storage.players")
+
 KEYS: Final[tuple[Key, ...]] = tuple(v for v in list(globals().values()) if isinstance(v, Key))

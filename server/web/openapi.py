@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.engine import AnyGame
-from server.web.rest import ENDPOINTS, Endpoint
+from server.web.requests import Endpoint
+from server.web.rest import ENDPOINTS
 from server.web.schema import Contract
 
 REF = "#/components/schemas/{name}"
@@ -35,12 +36,13 @@ Security = list[dict[str, list[str]]]
 NONE: Security = []
 SEAT_OPTIONAL: Security = [{}, {"seat": []}]  # without a token, the caller is a spectator
 SEAT: Security = [{"seat": []}]  # without one: 403 spectator
+PLAYER: Security = [{"player": []}, {"player_cookie": []}]
 SECURITY: dict[str, Security] = {
     "get_catalog": NONE,
     "get_components": NONE,
     "create_game": NONE,
     "list_games": NONE,
-    "take_seat": NONE,
+    "take_seat": [{}, {"player": []}, {"player_cookie": []}],  # a player's seat belongs to the player
     "call_off": [{"creator": []}],
     "rematch": SEAT,
     "send_command": SEAT,
@@ -51,12 +53,34 @@ SECURITY: dict[str, Security] = {
     "get_replay": SEAT_OPTIONAL,
     "export_game": [{}, {"admin": []}],  # anyone once the game is finished; the admin before
     "import_game": [{"admin": []}],
+    "create_player": NONE,
+    "sign_in_with_code": NONE,
+    "get_me": PLAYER,
+    "change_me": PLAYER,
+    "erase_me": PLAYER,
+    "my_tables": PLAYER,
+    "new_code": PLAYER,
+    "sign_out": PLAYER,
+    "sign_out_everywhere": PLAYER,
 }
 SECURITY_SCHEMES = {
     "seat": {
         "type": "http",
         "scheme": "bearer",
-        "description": "A seat token, from POST /games/{game_id}/seats or /rematch ('<game_id>.<random>')",
+        "description": "A seat token, from POST /games/{game_id}/seats or /rematch ('<game_id>.<random>'), or a "
+        "player's token ('player.<random>'), which acts at the seat its player holds",
+    },
+    "player": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A player's token, from POST /players or /players/sign-in ('player.<random>')",
+    },
+    "player_cookie": {
+        "type": "apiKey",
+        "in": "cookie",
+        "name": "ludoteca_player",
+        "description": "The web table's session: the player's token in an HttpOnly cookie (a request that "
+        "changes anything must also come from an allowed origin)",
     },
     "creator": {
         "type": "http",
@@ -77,6 +101,8 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
     ("get_events", "after"): {"type": "integer", "minimum": 0, "maximum": MAX_VERSION, "default": 0},
     ("get_events", "limit"): {"type": "integer", "minimum": 1, "maximum": 1000, "default": 500},
     ("get_replay", "version"): {"type": "integer", "minimum": 1, "maximum": MAX_VERSION, "default": 1},
+    ("my_tables", "limit"): {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
+    ("my_tables", "cursor"): {"type": "integer", "minimum": 0, "description": "next_cursor of the page before"},
     ("get_replay", "as"): {
         "type": "string",
         "pattern": "^([0-9]+|full)$",

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any
 
 import msgspec
 from starlette.requests import HTTPConnection, Request
@@ -18,27 +16,29 @@ from domain.table import TAKEOVER_BOT, status
 from projections.lobby import CatalogEntry, GameComponents, LobbyEntry, catalog
 from projections.views import TableView, VersionedEvent
 from server.runtime.tasks import Trouble
-from server.service.codec import encode
 from server.service.errors import (
-    BAD_JSON,
     AppError,
     Invalid,
     NotFound,
     Refused,
-    TooLarge,
     Unavailable,
-    UnsupportedMedia,
-    malformed,
 )
 from server.service.games import CommandAnswer, Games, Seated
 from server.service.lobby import Joined, Lobby, NewGame, Rematch, seat_name
 from server.service.senders import Holder
+from server.service.tokens import is_player_token
 from server.web.auth import bearer, require_admin
-from server.web.requests import Picks, client_address
-
-T = TypeVar("T")
-Handler = Callable[[Request], Awaitable[Response]]
-
+from server.web.players import PLAYER_ENDPOINTS
+from server.web.requests import (
+    JSON_LINES,
+    Endpoint,
+    Picks,
+    answer,
+    client_address,
+    int_param,
+    read_body,
+    read_json,
+)
 
 # -- bodies and answers -----------------------------------------------------------
 
@@ -117,10 +117,6 @@ class Health(msgspec.Struct):
 # -- helpers ---------------------------------------------------------------------------
 
 
-def answer(value: Any, status: int = 200) -> Response:
-    return Response(encode(value), status, media_type="application/json")
-
-
 def games_of(request: HTTPConnection) -> Games:
     games: Games = request.app.state.games
     return games
@@ -129,49 +125,6 @@ def games_of(request: HTTPConnection) -> Games:
 def lobby_of(request: HTTPConnection) -> Lobby:
     lobby: Lobby = request.app.state.lobby
     return lobby
-
-
-JSON = ("application/json",)
-JSON_LINES = ("application/x-ndjson", "application/jsonl")
-
-
-async def read_body(request: Request, limit: int | None = None, media: tuple[str, ...] = JSON) -> bytes:
-    """The body, refused with 413 past the configured limit (64 KiB by default), and with 415 unless
-    its Content-Type is one of ``media``: a browser's cross-origin "simple" request (text/plain, a
-    form, an untyped blob) is sent without asking first, so it must not be read as a command."""
-    limit = limit or request.app.state.settings.max_body
-    too_large = TooLarge("too_large", f"A request body may hold at most {limit} bytes.")
-    length = request.headers.get("content-length")
-    if length is not None and length.isascii() and length.isdigit() and int(length) > limit:
-        raise too_large
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise too_large
-    given = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-    if given not in media:
-        raise UnsupportedMedia(
-            "unsupported_media_type", f"Send the body with Content-Type: {media[0]}.", {"field": "Content-Type"}
-        )
-    return body
-
-
-async def read_json(request: Request, kind: type[T]) -> T:
-    try:
-        return msgspec.json.decode(await read_body(request), type=kind)
-    except BAD_JSON as exc:
-        raise malformed(exc) from None
-
-
-def int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    # ASCII digits only: str.isdigit() also takes "²" and "٣", which int() then reads or refuses.
-    if not (raw.isascii() and raw.isdigit() and low <= int(raw) <= high):
-        raise Invalid("malformed", f"'{name}' is a whole number from {low} to {high}.", {"field": name})
-    return int(raw)
 
 
 async def seated(request: HTTPConnection) -> Seated:
@@ -248,13 +201,17 @@ async def take_seat(request: Request) -> Response:
     name = seat_name(body.name)
     game_id = request.path_params["game_id"]
     bot = bot_spec(body.bot, body.level) if body.bot is not None else None
-    joined = await lobby_of(request).join(game_id, body.seat, name, bot, client=client_address(request))
+    token = bearer(request)
+    # A player's token seats the player (a seat token of another table is no one's to sit with).
+    signed = bot is None and token is not None and is_player_token(token)
+    player = await request.app.state.players.signed_in(token) if signed else None
+    joined = await lobby_of(request).join(game_id, body.seat, name, bot, client=client_address(request), player=player)
     return answer(joined, 201)
 
 
 async def get_game(request: Request) -> Response:
     at = await seated(request)
-    view = games_of(request).view(at)
+    view = await games_of(request).view(at)
     view.presence = await request.app.state.attendance.present(at.game_id)
     return answer(view)
 
@@ -340,23 +297,8 @@ async def readyz(request: Request) -> Response:
 # -- the routes, as data -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Endpoint:
-    method: Literal["GET", "POST", "DELETE"]
-    path: str
-    handler: Handler
-    summary: str
-    answer: Any = None
-    status: int = 200
-    body: Any = None
-    query: tuple[str, ...] = ()
-    errors: tuple[int, ...] = ()
-    seat: bool = False  # takes a seat token (optional: without one, the caller is a spectator)
-    admin: bool = False
-
-
 GAME = (404, 401, 403, 503)
-ENDPOINTS: list[Endpoint] = [
+GAME_ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/games/catalog", get_catalog, "The games this server hosts, with their options", Catalog),
     Endpoint(
         "GET",
@@ -514,3 +456,5 @@ ENDPOINTS: list[Endpoint] = [
         admin=True,
     ),
 ]
+
+ENDPOINTS: list[Endpoint] = [*GAME_ENDPOINTS, *PLAYER_ENDPOINTS]

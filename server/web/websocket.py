@@ -40,6 +40,7 @@ from server.service.senders import Person
 from server.service.session import Hello as SessionHello
 from server.service.session import Opening, Session, Sessions
 from server.service.sockets import Sockets
+from server.web.auth import cookie_token
 from server.web.errors import ErrorMessage, socket_error
 from server.web.requests import Picks, client_address, origin_allowed
 
@@ -139,6 +140,7 @@ async def serve_socket(websocket: WebSocket) -> None:
         await websocket.close(CLOSE_POLICY)
         return
     await websocket.accept()
+    signed_in = cookie_token(websocket)  # the web table's player, when its hello names no token
     forget_headers(websocket)
     game_id = websocket.path_params["game_id"]
     try:
@@ -159,6 +161,8 @@ async def serve_socket(websocket: WebSocket) -> None:
             await send(websocket, socket_error(Invalid("malformed", "Say hello first.", {"field": "type"})))
             await websocket.close(CLOSE_POLICY, "say hello first")
         return
+    if hello.token is None and signed_in is not None:
+        hello = msgspec.structs.replace(hello, token=signed_in)
     joined = await join(websocket, app.state.sessions, game_id, hello)
     if joined is None:
         return
