@@ -14,6 +14,7 @@ from websockets.asyncio.client import connect
 from server.settings import Settings
 from tests.server.conftest import ADMIN, NO_QUOTAS, Running, running
 from tests.server.web.test_rest import play_to_the_end
+from tests.support.replies import as_bytes, entries_of, fields_of, key_names
 
 API = "/api/v1"
 
@@ -168,21 +169,25 @@ async def test_an_erased_player_is_named_nowhere_and_its_games_still_fold_and_re
     everything = [table, replay, export, (await server.get(f"{API}/games/{game_id}/events")).json()]
     assert name not in json.dumps(everything)
     # No key holds it, nor anything of the player but its id in the games it sat at.
-    for key in await redis.keys("*"):
-        assert name.encode() not in key
-        kind = (await redis.type(key)).decode()
-        if kind == "string":
-            held = [await redis.get(key) or b""]
-        elif kind == "hash":
-            held = [b"%s %s" % kv for kv in (await redis.hgetall(key)).items()]
-        elif kind == "stream":
-            held = [b" ".join(v for f in fields.values() for v in [f]) for _, fields in await redis.xrange(key)]
-        elif kind in ("set", "zset"):
-            held = list(await redis.smembers(key)) if kind == "set" else list(await redis.zrange(key, 0, -1))
-        else:
-            held = []
-        assert not any(name.encode() in value for value in held), key
-        assert b"player:" + player_id.encode() not in key
+    for key in key_names(await redis.keys("*")):
+        assert name.encode() not in key and b"player:" + player_id.encode() not in key
+        assert name.encode() not in await everything_in(redis, key), key
+
+
+async def everything_in(redis: aioredis.Redis, key: bytes) -> bytes:
+    """Every byte a key holds, whatever its type."""
+    kind = as_bytes(await redis.type(key))
+    if kind == b"string":
+        return as_bytes(await redis.get(key))
+    if kind == b"hash":
+        return b" ".join(k + b" " + v for k, v in fields_of(await redis.hgetall(key)).items())
+    if kind == b"stream":
+        return b" ".join(v for _, fields in entries_of(await redis.xrange(key)) for v in fields.values())
+    if kind == b"set":
+        return b" ".join(key_names(list(await redis.smembers(key))))
+    if kind == b"zset":
+        return b" ".join(key_names(await redis.zrange(key, 0, -1)))
+    return b""
 
 
 async def test_the_web_tables_cookie_signs_a_player_in_and_refuses_other_sites(server: Running) -> None:
