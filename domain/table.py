@@ -82,9 +82,17 @@ class ClockTicked(messages.Event):
 
 
 class TimeRanOut(messages.Event):
-    """The seat's clock ran out; what follows is the table's policy (a default move, or leaving)."""
+    """The seat's clock ran out; what follows is the table's policy (a default move, leaving, or
+    the other seats' choice between waiting and a bot playing on)."""
 
     seat: int
+
+
+class TimeExtended(messages.Event):
+    """``by`` chose to wait for ``seat``, whose time had run out: its clock runs again for a move."""
+
+    seat: int
+    by: int
 
 
 class Undoable(messages.Event):
@@ -113,6 +121,7 @@ TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (
     StepsUndone,
     ClockTicked,
     TimeRanOut,
+    TimeExtended,
 )
 
 
@@ -138,7 +147,20 @@ class TimeUp(messages.Command):
     move: dict[str, Any] | None = None
 
 
-TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (Resign, Undo, TimeUp)
+class KeepWaiting(messages.Command):
+    """Wait for ``seat``, whose time ran out at a table that asks: its clock runs again for a move."""
+
+    seat: int
+
+
+class LetBotPlayOn(messages.Command):
+    """Let the table's bot play on for ``seat``, whose time ran out at a table that asks (the seat
+    leaves the game, ``timed_out``, as with the ``time_out`` policy)."""
+
+    seat: int
+
+
+TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (Resign, Undo, TimeUp, KeepWaiting, LetBotPlayOn)
 # Board Game Arena's policy says what may be taken back (domain/undo.py); this says how often:
 # a turn may undo this many times, so that a step and its undo in a loop cannot grow the log
 # while the game stands still (counted from the last step that cannot be taken back).
@@ -191,6 +213,7 @@ class Table(msgspec.Struct, frozen=True):
     reserved: tuple[int, ...] = ()  # seats kept for the people of the game before (a rematch)...
     reserved_until_ms: int = 0  # ...until then, on the shared clock
     takeover: str = TAKEOVER_BOT  # the bot that plays on a seat that leaves (TableOpened.takeover)
+    out_of_time: tuple[int, ...] = ()  # seats whose time ran out, the others to choose what follows (``ask``)
 
     @property
     def seats_taken(self) -> int:
@@ -292,8 +315,8 @@ def open_table(
     """Check a new table's size, options and clock; the fact that opens it (``reserved``: the
     seats a rematch keeps for its people until ``reserved_until_ms``; ``takeover``: the bot
     that plays on a seat that leaves, already checked by the caller, who knows the bots)."""
-    if turn_clock is not None and not 1 <= turn_clock.seconds <= 7 * 24 * 3600:
-        raise Rejected("bad_clock", "A turn clock gives 1 second to 7 days.", {"field": "clock.seconds"})
+    if turn_clock is not None:
+        clock.check(turn_clock)
     if not game.min_players <= players <= game.max_players:
         raise Rejected(
             "bad_players",
@@ -493,8 +516,15 @@ def _seat_resigned(game: AnyGame, table: Table, event: SeatResigned) -> Table:
     assert left is not None
     seats[event.seat] = SeatInfo(left.seat, left.name, event.bot, left.player)
     resigned = (*table.resigned, event.seat)
+    out = tuple(s for s in table.out_of_time if s != event.seat)
     return msgspec.structs.replace(
-        table, seats=tuple(seats), resigned=resigned, checkpoints=(), undos=0, version=table.version + 1
+        table,
+        seats=tuple(seats),
+        resigned=resigned,
+        checkpoints=(),
+        undos=0,
+        out_of_time=out,
+        version=table.version + 1,
     )
 
 
@@ -502,12 +532,21 @@ def _clock_ticked(game: AnyGame, table: Table, event: ClockTicked) -> Table:
     if table.clock is None or table.state is None:
         return msgspec.structs.replace(table, version=table.version + 1)
     awaited = {a.seat for a in game.awaited(table.state)} if outcome(game, table) is None else set()
-    clocks = clock.tick(table.clocks or clock.stopped(table.players), awaited, event.seat, event.at_ms)
-    return msgspec.structs.replace(table, clocks=clocks, version=table.version + 1)
+    out = tuple(s for s in table.out_of_time if s != event.seat)  # a seat out of time that acted is back
+    ticking = table.clocks or clock.stopped(table.players)
+    clocks = clock.tick(ticking, awaited, event.seat, event.at_ms, table.clock, frozenset(out))
+    return msgspec.structs.replace(table, clocks=clocks, out_of_time=out, version=table.version + 1)
 
 
 def _time_ran_out(game: AnyGame, table: Table, event: TimeRanOut) -> Table:
-    return msgspec.structs.replace(table, version=table.version + 1)
+    asks = table.clock is not None and table.clock.on_timeout == "ask"
+    out = (*table.out_of_time, event.seat) if asks and event.seat not in table.out_of_time else table.out_of_time
+    return msgspec.structs.replace(table, out_of_time=out, version=table.version + 1)
+
+
+def _time_extended(game: AnyGame, table: Table, event: TimeExtended) -> Table:
+    out = tuple(s for s in table.out_of_time if s != event.seat)  # the tick after it starts the seat's clock
+    return msgspec.structs.replace(table, out_of_time=out, version=table.version + 1)
 
 
 def _table_cancelled(game: AnyGame, table: Table, event: TableCancelled) -> Table:
@@ -527,6 +566,7 @@ _TABLE_FACTS: dict[type[Any], Callable[[AnyGame, Table, Any], Table]] = {
     SeatResigned: _seat_resigned,
     ClockTicked: _clock_ticked,
     TimeRanOut: _time_ran_out,
+    TimeExtended: _time_extended,
     TableCancelled: _table_cancelled,
     RematchOpened: _rematch_opened,
 }
@@ -567,6 +607,8 @@ def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> l
         raise Rejected("game_over", "This game is over.")
     if isinstance(command, TimeUp):
         return time_up(game, table, command, seat, ctx)
+    if isinstance(command, KeepWaiting | LetBotPlayOn):
+        return ticked(table, choose_after_timeout(game, table, command, seat), seat, ctx)
     if isinstance(command, Resign):
         events = resign(game, table, seat, bot=table.takeover)
     elif isinstance(command, Undo):
@@ -649,6 +691,8 @@ def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) 
         return ticked(
             table, [TimeRanOut(seat=late), *resign(game, table, late, "timed_out", table.takeover)], late, ctx
         )
+    if table.clock.on_timeout == "ask":  # the seat is never dropped silently: the others choose
+        return ticked(table, [TimeRanOut(seat=late)], None, ctx)
     if command.move is None:
         raise Rejected("no_default_move", "A default move is needed when time runs out.", {"field": "move"})
     try:
@@ -657,6 +701,18 @@ def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) 
         raise Rejected("no_default_move", f"That default move is not a command: {exc}.", {"field": "move"}) from None
     played = [e for e in decide(game, table, move, late, ctx) if not isinstance(e, Undoable)]  # no taking it back
     return [TimeRanOut(seat=late), *played]
+
+
+def choose_after_timeout(game: AnyGame, table: Table, command: KeepWaiting | LetBotPlayOn, seat: Seat) -> list[Any]:
+    """Another seat's choice for a seat whose time ran out: wait for it, or let the bot play on."""
+    late = command.seat
+    if late not in table.out_of_time:
+        raise Rejected("not_out_of_time", f"Seat {late} has time left; nothing to choose.", {"field": "seat"})
+    if seat < 0 or seat == late or seat in table.resigned:
+        raise Rejected("not_yours_to_choose", "The other seats still in the game choose for a seat out of time.")
+    if isinstance(command, KeepWaiting):
+        return [TimeExtended(seat=late, by=seat)]
+    return resign(game, table, late, "timed_out", table.takeover)
 
 
 def late_seat(table: Table, window: str) -> Seat | None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from domain.clock import Clock
+from domain.clock import Clock, bank_left
 from domain.engine import FULL, NO_MOVE, AnyGame, Awaited, Pick, Rejected, Step, Viewer
 from domain.table import TABLE_EVENTS, TAKEOVER_BOT, SeatInfo, Status, Table, outcome, status
 
@@ -33,6 +33,7 @@ class SeatClock(msgspec.Struct):
     seat: int
     running_since_ms: int | None
     left_ms: int
+    bank_ms: int = 0  # what is left in the seat's time bank, drawn on once ``left_ms`` is spent
 
 
 class SeatPresence(msgspec.Struct, frozen=True):
@@ -67,6 +68,7 @@ class TableView(msgspec.Struct, kw_only=True):
     rules: int = 1  # the rules version the table opened with
     clock: Clock | None = None  # the table's turn clock, if it has one
     clocks: list[SeatClock] = []  # each seat's clock, once the game has started
+    out_of_time: list[int] = []  # seats whose time ran out, the others to choose: KeepWaiting or LetBotPlayOn
     presence: Present | None = None  # who is connected now (the server fills it in)
     takeover: str = TAKEOVER_BOT  # the bot that plays on a seat that leaves ("greedy", "strong:2"...)
 
@@ -145,6 +147,7 @@ def table_view(
         rules=table.rules,
         clock=table.clock,
         clocks=seat_clocks(table),
+        out_of_time=list(table.out_of_time),
         takeover=table.takeover,
     )
 
@@ -156,7 +159,7 @@ def seat_clocks(table: Table) -> list[SeatClock]:
     out = []
     for seat, since in enumerate(table.clocks.since):
         left = budget if table.clock.per == "move" else budget - table.clocks.spent[seat]
-        out.append(SeatClock(seat, since, max(0, left)))
+        out.append(SeatClock(seat, since, max(0, left), bank_left(table.clock, table.clocks, seat)))
     return out
 
 

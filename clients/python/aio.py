@@ -14,10 +14,11 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from clients.python import calls
 from clients.python.calls import Call
-from clients.python.errors import ApiError, error_from
+from clients.python.errors import RATE_RETRIES, ApiError, TooMany, error_from
 from clients.python.models import (
     Catalog,
     CommandAnswer,
+    Erased,
     EventPage,
     GameComponents,
     GameList,
@@ -28,10 +29,15 @@ from clients.python.models import (
     LobbyEntry,
     LogLine,
     MoveStep,
+    MyTables,
     NewGame,
     Pick,
+    Player,
     Rematch,
     ServerMessage,
+    SignedIn,
+    SignedOut,
+    SignInCode,
     Status,
     StepMessage,
     TableClock,
@@ -106,7 +112,19 @@ class AsyncClient:
         return headers
 
     async def run(self, call: Call[T], progress: Progress | None = None) -> T:
-        """Send one call; its answer, read; an :class:`ApiError` subclass for a refusal."""
+        """Send one call; its answer, read; an :class:`ApiError` subclass for a refusal. A refusal for
+        the seat's rate (``429 too_many``) is sent again after the pause it asks for, a few times."""
+        for _ in range(RATE_RETRIES):
+            try:
+                return await self.run_once(call, progress)
+            except TooMany as exc:
+                pause = exc.pause()
+                if pause is None:
+                    raise
+                await asyncio.sleep(pause)
+        return await self.run_once(call, progress)
+
+    async def run_once(self, call: Call[T], progress: Progress | None = None) -> T:
         headers = self.headers(call)
         if progress is None or call.body is None:
             content: Any = call.body
@@ -145,7 +163,7 @@ class AsyncClient:
         return await self.run(calls.components(game))
 
     async def create(
-        self, game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | None = None
+        self, game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | str | None = None
     ) -> NewGame:
         """Open a table (with a turn clock, if given); its lobby entry and the creator's token."""
         return await self.run(calls.create(game, players, options, clock))
@@ -234,6 +252,42 @@ class AsyncClient:
     async def import_log(self, log: bytes | Iterable[LogLine], progress: Progress | None = None) -> Imported:
         """A new game from an export (admin token); its new id."""
         return await self.run(calls.import_log(log), progress)
+
+    # --- players -----------------------------------------------------------------------------------
+
+    async def make_player(self, name: str, lang: str | None = None) -> SignedIn:
+        """Make a player (a name, no password); its token is shown once: give it to this client with
+        ``use_token`` (or a new client) to act as the player, at every seat it takes."""
+        return await self.run(calls.make_player(name, lang))
+
+    async def sign_in(self, code: str) -> SignedIn:
+        """Sign in with a one-time code shown on a signed-in device: a new token of the same player."""
+        return await self.run(calls.sign_in(code))
+
+    async def player(self) -> Player:
+        """The player this client's token signs in."""
+        return await self.run(calls.player())
+
+    async def change_player(self, name: str | None = None, lang: str | None = None) -> Player:
+        return await self.run(calls.change_player(name, lang))
+
+    async def erase_player(self) -> Erased:
+        """Erase the player: its name, tokens and list of seats (its games keep only its id)."""
+        return await self.run(calls.erase_player())
+
+    async def my_tables(self, limit: int | None = None, cursor: int | None = None) -> MyTables:
+        """The player's tables: those awaiting it first, then in play, open, finished."""
+        return await self.run(calls.my_tables(limit, cursor))
+
+    async def sign_in_code(self) -> SignInCode:
+        """A one-time code to sign the same player in on another device (ten minutes)."""
+        return await self.run(calls.sign_in_code())
+
+    async def sign_out(self) -> SignedOut:
+        return await self.run(calls.sign_out())
+
+    async def sign_out_everywhere(self) -> SignedOut:
+        return await self.run(calls.sign_out_everywhere())
 
     async def health(self) -> Health:
         return await self.run(calls.health())

@@ -17,6 +17,7 @@ import msgspec
 from clients.python.models import (
     Catalog,
     CommandAnswer,
+    Erased,
     EventPage,
     GameComponents,
     GameList,
@@ -27,9 +28,14 @@ from clients.python.models import (
     LobbyEntry,
     LogLine,
     MoveStep,
+    MyTables,
     NewGame,
     Pick,
+    Player,
     Rematch,
+    SignedIn,
+    SignedOut,
+    SignInCode,
     Status,
     TableClock,
     TableView,
@@ -62,6 +68,15 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/readyz"): "ready",
     ("GET", "/openapi.json"): "openapi",
     ("GET", "/metrics"): "metrics",
+    ("POST", "/api/v1/players"): "make_player",
+    ("POST", "/api/v1/players/sign-in"): "sign_in",
+    ("GET", "/api/v1/players/me"): "player",
+    ("PATCH", "/api/v1/players/me"): "change_player",
+    ("DELETE", "/api/v1/players/me"): "erase_player",
+    ("GET", "/api/v1/players/me/tables"): "my_tables",
+    ("POST", "/api/v1/players/me/codes"): "sign_in_code",
+    ("POST", "/api/v1/players/me/sign-out"): "sign_out",
+    ("POST", "/api/v1/players/me/sign-out-everywhere"): "sign_out_everywhere",
 }
 
 
@@ -113,7 +128,7 @@ def components(game: str) -> Call[GameComponents]:
 
 
 def create(
-    game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | None = None
+    game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | str | None = None
 ) -> Call[NewGame]:
     fields: dict[str, Any] = {"game": game, "players": players, "options": dict(options or {})}
     if clock is not None:
@@ -213,3 +228,44 @@ def openapi() -> Call[dict[str, Any]]:
 
 def metrics() -> Call[str]:
     return Call("GET", "/metrics", text)
+
+
+# --- players ---------------------------------------------------------------------------------------
+
+
+def make_player(name: str, lang: str | None = None) -> Call[SignedIn]:
+    body: dict[str, Any] = {"name": name} | ({"lang": lang} if lang is not None else {})
+    return Call("POST", f"{API}/players", decoder(SignedIn), json_body(body))
+
+
+def sign_in(code: str) -> Call[SignedIn]:
+    return Call("POST", f"{API}/players/sign-in", decoder(SignedIn), json_body({"code": code}))
+
+
+def player() -> Call[Player]:
+    return Call("GET", f"{API}/players/me", decoder(Player))
+
+
+def change_player(name: str | None = None, lang: str | None = None) -> Call[Player]:
+    body = {k: v for k, v in (("name", name), ("lang", lang)) if v is not None}
+    return Call("PATCH", f"{API}/players/me", decoder(Player), json_body(body))
+
+
+def erase_player() -> Call[Erased]:
+    return Call("DELETE", f"{API}/players/me", decoder(Erased))
+
+
+def my_tables(limit: int | None = None, cursor: int | None = None) -> Call[MyTables]:
+    return Call("GET", f"{API}/players/me/tables", decoder(MyTables), params={"limit": limit, "cursor": cursor})
+
+
+def sign_in_code() -> Call[SignInCode]:
+    return Call("POST", f"{API}/players/me/codes", decoder(SignInCode))
+
+
+def sign_out() -> Call[SignedOut]:
+    return Call("POST", f"{API}/players/me/sign-out", decoder(SignedOut))
+
+
+def sign_out_everywhere() -> Call[SignedOut]:
+    return Call("POST", f"{API}/players/me/sign-out-everywhere", decoder(SignedOut))

@@ -134,6 +134,56 @@ class SeatInfo(msgspec.Struct):
     seat: int
     name: str
     bot: str | None = None
+    player: str | None = None  # the id of the player whose seat it is
+
+
+class Player(msgspec.Struct):
+    """A player: its id, its name, the language it chose."""
+
+    player_id: str
+    name: str
+    lang: str | None = None
+    created_ms: int = 0
+
+
+class SignedIn(msgspec.Struct):
+    """A player and a token that signs it in (shown once: keep it)."""
+
+    player: Player
+    token: str
+
+
+class SignInCode(msgspec.Struct):
+    """A one-time code to type on another device, and how many seconds it holds."""
+
+    code: str
+    expires_in: int
+
+
+class MyTable(msgspec.Struct):
+    """A table the player sits at, and what the game awaits from it now (``None``: nothing)."""
+
+    game_id: str
+    game: str
+    status: str
+    seat: int
+    version: int
+    awaiting: str | None = None
+    since_ms: int = 0
+
+
+class MyTables(msgspec.Struct):
+    tables: list[MyTable]
+    next_cursor: int | None = None
+
+
+class SignedOut(msgspec.Struct):
+    signed_out: int
+
+
+class Erased(msgspec.Struct):
+    player_id: str
+    erased: bool = True
 
 
 class Awaited(msgspec.Struct):
@@ -146,7 +196,9 @@ class TableClock(msgspec.Struct, kw_only=True):
 
     per: str = "move"
     seconds: int = 60
-    on_timeout: str = "bot_move"
+    on_timeout: str = "bot_move"  # bot_move, time_out, or ask (the other seats choose)
+    bank: int = 0  # seconds a seat may draw on past a move's time
+    credit: int = 0  # seconds its bank grows after each of its moves
 
 
 class SeatClock(msgspec.Struct):
@@ -155,6 +207,7 @@ class SeatClock(msgspec.Struct):
     seat: int
     running_since_ms: int | None = None
     left_ms: int = 0
+    bank_ms: int = 0
 
 
 class TableView(msgspec.Struct, kw_only=True):
@@ -177,6 +230,7 @@ class TableView(msgspec.Struct, kw_only=True):
     rules: int = 1  # the rules version the table opened with
     presence: Presence | None = None  # who is connected now
     takeover: str = "greedy"  # the bot that plays on for a seat that leaves ("strong:2"...)
+    out_of_time: list[int] = []  # seats whose time ran out, the others to choose: KeepWaiting or LetBotPlayOn
 
     @property
     def finished(self) -> bool:

@@ -16,10 +16,11 @@ from websockets.sync.client import ClientConnection, connect
 from clients.python import calls
 from clients.python.aio import DEFAULT_URL, ws_url
 from clients.python.calls import Call
-from clients.python.errors import ApiError, error_from
+from clients.python.errors import RATE_RETRIES, ApiError, TooMany, error_from
 from clients.python.models import (
     Catalog,
     CommandAnswer,
+    Erased,
     EventPage,
     GameComponents,
     GameList,
@@ -30,10 +31,15 @@ from clients.python.models import (
     LobbyEntry,
     LogLine,
     MoveStep,
+    MyTables,
     NewGame,
     Pick,
+    Player,
     Rematch,
     ServerMessage,
+    SignedIn,
+    SignedOut,
+    SignInCode,
     Status,
     StepMessage,
     TableClock,
@@ -89,6 +95,19 @@ class Client:
         return headers
 
     def run(self, call: Call[T], progress: Progress | None = None) -> T:
+        """Send one call; its answer, read; an :class:`ApiError` subclass for a refusal. A refusal for
+        the seat's rate (``429 too_many``) is sent again after the pause it asks for, a few times."""
+        for _ in range(RATE_RETRIES):
+            try:
+                return self.run_once(call, progress)
+            except TooMany as exc:
+                pause = exc.pause()
+                if pause is None:
+                    raise
+                time.sleep(pause)
+        return self.run_once(call, progress)
+
+    def run_once(self, call: Call[T], progress: Progress | None = None) -> T:
         headers = self.headers(call)
         if progress is None or call.body is None:
             content: Any = call.body
@@ -124,7 +143,7 @@ class Client:
         return self.run(calls.components(game))
 
     def create(
-        self, game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | None = None
+        self, game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | str | None = None
     ) -> NewGame:
         """Open a table (with a turn clock, if given); its lobby entry and the creator's token."""
         return self.run(calls.create(game, players, options, clock))
@@ -195,6 +214,42 @@ class Client:
 
     def import_log(self, log: bytes | Iterable[LogLine], progress: Progress | None = None) -> Imported:
         return self.run(calls.import_log(log), progress)
+
+    # --- players -----------------------------------------------------------------------------------
+
+    def make_player(self, name: str, lang: str | None = None) -> SignedIn:
+        """Make a player (a name, no password); its token is shown once: give it to this client with
+        ``use_token`` (or a new client) to act as the player, at every seat it takes."""
+        return self.run(calls.make_player(name, lang))
+
+    def sign_in(self, code: str) -> SignedIn:
+        """Sign in with a one-time code shown on a signed-in device: a new token of the same player."""
+        return self.run(calls.sign_in(code))
+
+    def player(self) -> Player:
+        """The player this client's token signs in."""
+        return self.run(calls.player())
+
+    def change_player(self, name: str | None = None, lang: str | None = None) -> Player:
+        return self.run(calls.change_player(name, lang))
+
+    def erase_player(self) -> Erased:
+        """Erase the player: its name, tokens and list of seats (its games keep only its id)."""
+        return self.run(calls.erase_player())
+
+    def my_tables(self, limit: int | None = None, cursor: int | None = None) -> MyTables:
+        """The player's tables: those awaiting it first, then in play, open, finished."""
+        return self.run(calls.my_tables(limit, cursor))
+
+    def sign_in_code(self) -> SignInCode:
+        """A one-time code to sign the same player in on another device (ten minutes)."""
+        return self.run(calls.sign_in_code())
+
+    def sign_out(self) -> SignedOut:
+        return self.run(calls.sign_out())
+
+    def sign_out_everywhere(self) -> SignedOut:
+        return self.run(calls.sign_out_everywhere())
 
     def health(self) -> Health:
         return self.run(calls.health())

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.engine import AnyGame
+from server.service.players import MY_TABLES_MOST
 from server.web.requests import Endpoint
 from server.web.rest import ENDPOINTS
 from server.web.schema import Contract
@@ -102,7 +103,12 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
     ("get_events", "limit"): {"type": "integer", "minimum": 1, "maximum": 1000, "default": 500},
     ("get_replay", "version"): {"type": "integer", "minimum": 1, "maximum": MAX_VERSION, "default": 1},
     ("my_tables", "limit"): {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
-    ("my_tables", "cursor"): {"type": "integer", "minimum": 0, "description": "next_cursor of the page before"},
+    ("my_tables", "cursor"): {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": MY_TABLES_MOST,
+        "description": "next_cursor of the page before",
+    },
     ("get_replay", "as"): {
         "type": "string",
         "pattern": "^([0-9]+|full)$",

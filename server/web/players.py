@@ -6,7 +6,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from server.service.players import MyTables, Player, PlayerChanges, Players, SignedIn, SignInCode
+from server.service.players import MY_TABLES_MOST, MyTables, Player, PlayerChanges, Players, SignedIn, SignInCode
 from server.web.auth import COOKIE, bearer
 from server.web.requests import Endpoint, answer, client_address, int_param, read_json
 
@@ -99,7 +99,7 @@ async def sign_in_with_code(request: Request) -> Response:
 
 async def my_tables(request: Request) -> Response:
     limit = int_param(request, "limit", 50, 1, 200)
-    cursor = int_param(request, "cursor", 0, 0, 10_000)
+    cursor = int_param(request, "cursor", 0, 0, MY_TABLES_MOST)
     return answer(await players_of(request).tables(bearer(request), limit, cursor))
 
 

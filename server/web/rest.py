@@ -11,7 +11,8 @@ from starlette.responses import Response
 
 from domain.bots import BOTS, bot_spec, parse_bot
 from domain.clock import Clock
-from domain.engine import Pick, Step
+from domain.clock import preset as clock_preset
+from domain.engine import Pick, Rejected, Step
 from domain.table import TAKEOVER_BOT, status
 from projections.lobby import CatalogEntry, GameComponents, LobbyEntry, catalog
 from projections.views import TableView, VersionedEvent
@@ -22,6 +23,7 @@ from server.service.errors import (
     NotFound,
     Refused,
     Unavailable,
+    refused,
 )
 from server.service.games import CommandAnswer, Games, Seated
 from server.service.lobby import Joined, Lobby, NewGame, Rematch, seat_name
@@ -47,7 +49,8 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     game: str
     players: int
     options: dict[str, Any] = {}
-    clock: Clock | None = None  # a turn clock for every seat (docs/table-services.md)
+    # A turn clock for every seat, or a preset's name ("live", "one-day", "three-days"; docs/table-services.md).
+    clock: Clock | str | None = None
     takeover: str | None = None  # the bot that plays on a seat that leaves: "greedy" (default), "strong:2"...
 
 
@@ -154,12 +157,16 @@ async def create_game(request: Request) -> Response:
             known = sorted(BOTS)
             message = f"There is no bot {body.takeover!r} to play on for a seat that leaves; bots: {', '.join(known)}."
             raise Refused("no_such_bot", message, {"field": "takeover", "bots": known}) from None
+    try:
+        turn_clock = clock_preset(body.clock) if isinstance(body.clock, str) else body.clock
+    except Rejected as exc:
+        raise refused(exc) from None
     created = await lobby_of(request).create(
         body.game,
         body.players,
         body.options,
         client_address(request),
-        body.clock,
+        turn_clock,
         takeover=body.takeover or TAKEOVER_BOT,
     )
     return answer(created, 201)

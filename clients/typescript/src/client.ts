@@ -1,10 +1,11 @@
 // Every REST route of the API (docs/API.md, "Routes"), as one method each, answering the generated types.
-import { apiError, LudotecaError, Unreachable } from "./errors.js";
+import { apiError, LudotecaError, TooMany, Unreachable } from "./errors.js";
 import type {
   Catalog,
   Clock,
   Command,
   CommandAnswer,
+  Erased,
   EventPage,
   GameComponents,
   GameId,
@@ -16,9 +17,14 @@ import type {
   LobbyEntry,
   LogLine,
   MoveStep,
+  MyTables,
   NewGame,
   Pick,
+  Player,
   Rematch,
+  SignedIn,
+  SignedOut,
+  SignInCode,
   TableView,
   VersionedEvent,
 } from "./generated/types.js";
@@ -48,10 +54,19 @@ export const ROUTES = {
   "GET /api/v1/games/{game_id}/ws": "watch",
   "GET /healthz": "health",
   "GET /readyz": "ready",
+  "POST /api/v1/players": "makePlayer",
+  "POST /api/v1/players/sign-in": "signIn",
+  "GET /api/v1/players/me": "player",
+  "PATCH /api/v1/players/me": "changePlayer",
+  "DELETE /api/v1/players/me": "erasePlayer",
+  "GET /api/v1/players/me/tables": "myTables",
+  "POST /api/v1/players/me/codes": "signInCode",
+  "POST /api/v1/players/me/sign-out": "signOut",
+  "POST /api/v1/players/me/sign-out-everywhere": "signOutEverywhere",
 } as const;
 
 export interface ClientOptions {
-  /** A seat token (or the admin's, or a table's creator token); none: a spectator. */
+  /** A seat token, a player's token (or the admin's, or a table's creator token); none: a spectator. */
   token?: string | null;
   /** How long one request may take, in milliseconds (10 s). */
   timeoutMs?: number;
@@ -71,13 +86,15 @@ export interface SendOptions {
 type Query = Record<string, string | number | null | undefined>;
 
 interface Call {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string;
   query?: Query;
   body?: unknown;
   text?: string; // a body already written (JSON lines)
 }
 
+const RATE_RETRIES = 8; // times a request refused for the seat's rate is sent again before the refusal is thrown
+const RATE_PAUSE_MOST_S = 2;
 const game = (gameId: string, rest = "") => `/api/v1/games/${encodeURIComponent(gameId)}${rest}`;
 
 /** One caller of one server: a spectator without a token, else the seat (or the admin) its token names. */
@@ -114,7 +131,7 @@ export class Client {
     gameKind: G,
     players: number,
     options: Record<string, unknown> = {},
-    clock: Clock | null = null,
+    clock: Clock | "live" | "one-day" | "three-days" | null = null,
   ): Promise<NewGame> {
     const body = { game: gameKind, players, options, ...(clock ? { clock } : {}) };
     return this.json({ method: "POST", path: "/api/v1/games", body });
@@ -200,6 +217,51 @@ export class Client {
     return this.json({ method: "POST", path: "/api/v1/games/import", text });
   }
 
+  // -- players -----------------------------------------------------------------------------------------
+
+  /** Make a player (a name, no password); its token is shown once: act as the player with `asSeat(token)`. */
+  makePlayer(name: string, lang: "pt" | "gl" | "es" | "en" | null = null): Promise<SignedIn> {
+    return this.json({ method: "POST", path: "/api/v1/players", body: { name, ...(lang ? { lang } : {}) } });
+  }
+
+  /** Sign in with a one-time code shown on a signed-in device: a new token of the same player. */
+  signIn(code: string): Promise<SignedIn> {
+    return this.json({ method: "POST", path: "/api/v1/players/sign-in", body: { code } });
+  }
+
+  /** The player this client's token signs in. */
+  player(): Promise<Player> {
+    return this.json({ method: "GET", path: "/api/v1/players/me" });
+  }
+
+  /** Rename the player, or choose its language. */
+  changePlayer(changes: { name?: string; lang?: "pt" | "gl" | "es" | "en" }): Promise<Player> {
+    return this.json({ method: "PATCH", path: "/api/v1/players/me", body: changes });
+  }
+
+  /** Erase the player: its name, tokens and list of seats (its games keep only its id). */
+  erasePlayer(): Promise<Erased> {
+    return this.json({ method: "DELETE", path: "/api/v1/players/me" });
+  }
+
+  /** The player's tables: those awaiting it first, then in play, open, finished. */
+  myTables(query: { limit?: number; cursor?: number | null } = {}): Promise<MyTables> {
+    return this.json({ method: "GET", path: "/api/v1/players/me/tables", query });
+  }
+
+  /** A one-time code to sign the same player in on another device (ten minutes). */
+  signInCode(): Promise<SignInCode> {
+    return this.json({ method: "POST", path: "/api/v1/players/me/codes" });
+  }
+
+  signOut(): Promise<SignedOut> {
+    return this.json({ method: "POST", path: "/api/v1/players/me/sign-out" });
+  }
+
+  signOutEverywhere(): Promise<SignedOut> {
+    return this.json({ method: "POST", path: "/api/v1/players/me/sign-out-everywhere" });
+  }
+
   // -- the server -------------------------------------------------------------------------------------
 
   health(): Promise<Health> {
@@ -238,7 +300,20 @@ export class Client {
     return JSON.parse(await this.text(call)) as T;
   }
 
+  /** Sends a call; a refusal for the seat's rate (`429 too_many`) is sent again after the pause it asks for, a few times. */
   private async text(call: Call): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.textOnce(call);
+      } catch (error) {
+        const after = error instanceof TooMany && error.code === "too_many" ? error.details.retry_after : undefined;
+        if (typeof after !== "number" || attempt >= RATE_RETRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(after, RATE_PAUSE_MOST_S) * 1000));
+      }
+    }
+  }
+
+  private async textOnce(call: Call): Promise<string> {
     const url = new URL(this.baseUrl + call.path);
     for (const [name, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined && value !== null) url.searchParams.set(name, String(value));

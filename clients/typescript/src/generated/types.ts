@@ -95,7 +95,7 @@ export type MissLizParksCommand =
  * Anything a seat may send: the table's commands or its game's own.
  */
 export type Command = TableCommand | GameCommand;
-export type TableCommand = Resign | Undo | TimeUp;
+export type TableCommand = Resign | Undo | TimeUp | KeepWaiting | LetBotPlayOn;
 /**
  * An event of a game's stream, as the viewer may see it: the table's or its game's own.
  */
@@ -109,7 +109,8 @@ export type TableEvent =
   | Undoable
   | StepsUndone
   | ClockTicked
-  | TimeRanOut;
+  | TimeRanOut
+  | TimeExtended;
 /**
  * Vilar de Mouros: an event of the game's own.
  */
@@ -287,7 +288,7 @@ export interface VilarDeMourosCreateGame {
   game: "vilar-de-mouros";
   players: number;
   options?: VilarDeMourosOptions;
-  clock?: Clock | null;
+  clock?: string | Clock | null;
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
@@ -299,13 +300,15 @@ export interface VilarDeMourosCreateGame {
 export interface Clock {
   per?: "game" | "move";
   seconds?: number;
-  on_timeout?: "bot_move" | "time_out";
+  on_timeout?: "ask" | "bot_move" | "time_out";
+  bank?: number;
+  credit?: number;
 }
 export interface ILovePortugalCreateGame {
   game: "i-love-portugal";
   players: number;
   options?: ILovePortugalOptions;
-  clock?: Clock | null;
+  clock?: string | Clock | null;
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
@@ -315,7 +318,7 @@ export interface ItchyFeetCreateGame {
   game: "itchy-feet";
   players: number;
   options?: ItchyFeetOptions;
-  clock?: Clock | null;
+  clock?: string | Clock | null;
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
@@ -325,7 +328,7 @@ export interface MissLizParksCreateGame {
   game: "miss-liz-parks";
   players: number;
   options?: MissLizParksOptions;
-  clock?: Clock | null;
+  clock?: string | Clock | null;
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
@@ -405,6 +408,7 @@ export interface TableView {
   rules?: number;
   clock?: Clock | null;
   clocks?: SeatClock[];
+  out_of_time?: number[];
   presence?: Presence | null;
   takeover?: string;
 }
@@ -412,6 +416,7 @@ export interface SeatInfo {
   seat: number;
   name: string;
   bot?: string | null;
+  player?: string | null;
 }
 /**
  * One seat the game waits for, and what for (``action``, ``place``, ``discard``...).
@@ -780,6 +785,7 @@ export interface SeatClock {
   seat: number;
   running_since_ms: number | null;
   left_ms: number;
+  bank_ms?: number;
 }
 /**
  * Who is at a game's table now: the connected seats and how many spectators watch.
@@ -1137,6 +1143,21 @@ export interface TimeUp {
     [k: string]: unknown | undefined;
   } | null;
 }
+/**
+ * Wait for ``seat``, whose time ran out at a table that asks: its clock runs again for a move.
+ */
+export interface KeepWaiting {
+  type: "KeepWaiting";
+  seat: number;
+}
+/**
+ * Let the table's bot play on for ``seat``, whose time ran out at a table that asks (the seat
+ * leaves the game, ``timed_out``, as with the ``time_out`` policy).
+ */
+export interface LetBotPlayOn {
+  type: "LetBotPlayOn";
+  seat: number;
+}
 export interface CommandAnswer {
   version: number;
   events: VersionedEvent[];
@@ -1163,6 +1184,7 @@ export interface SeatTaken {
   seat: number;
   name?: string;
   bot?: string | null;
+  player?: string | null;
 }
 /**
  * A seat left a game under way: by resigning, dropped after a long disconnection, or out of time.
@@ -1213,11 +1235,20 @@ export interface ClockTicked {
   seat?: number | null;
 }
 /**
- * The seat's clock ran out; what follows is the table's policy (a default move, or leaving).
+ * The seat's clock ran out; what follows is the table's policy (a default move, leaving, or
+ * the other seats' choice between waiting and a bot playing on).
  */
 export interface TimeRanOut {
   type: "TimeRanOut";
   seat: number;
+}
+/**
+ * ``by`` chose to wait for ``seat``, whose time had run out: its clock runs again for a move.
+ */
+export interface TimeExtended {
+  type: "TimeExtended";
+  seat: number;
+  by: number;
 }
 /**
  * The game cards were shuffled; ``order`` is top first (secret from every seat).
@@ -1906,6 +1937,63 @@ export interface MissLizParksParkGameEnded {
 export interface EventPage {
   version: number;
   events: VersionedEvent[];
+}
+export interface NewPlayer {
+  name: string;
+  lang?: string | null;
+}
+/**
+ * A player and a token that signs it in (keep the token: it is shown once).
+ */
+export interface SignedIn {
+  player: Player;
+  token: string;
+}
+/**
+ * A player as it sees itself.
+ */
+export interface Player {
+  player_id: string;
+  name: string;
+  lang?: string | null;
+  created_ms?: number;
+}
+export interface CodeSignIn {
+  code: string;
+}
+export interface PlayerChanges {
+  name?: string | null;
+  lang?: string | null;
+}
+export interface Erased {
+  player_id: string;
+  erased?: boolean;
+}
+export interface MyTables {
+  tables: MyTable[];
+  next_cursor?: number | null;
+}
+/**
+ * A table the player sits at, and whether it waits for the player (and what for).
+ */
+export interface MyTable {
+  game_id: string;
+  game: string;
+  status: string;
+  seat: number;
+  version: number;
+  awaiting?: string | null;
+  since_ms?: number;
+}
+/**
+ * A one-time code to sign the same player in on another device, and for how long it holds.
+ */
+export interface SignInCode {
+  code: string;
+  expires_in: number;
+}
+export interface SignedOut {
+  signed_out: number;
 }
 /**
  * The first message of every socket; the server then catches the client up.
