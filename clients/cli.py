@@ -220,6 +220,7 @@ async def join(client: AsyncClient, args: argparse.Namespace) -> None:
         return
     say(joined.token)
     note(f"seat {joined.seat} at {args.game_id}; the token above is shown once: export LUDOTECA_TOKEN=<it>")
+    note(f"this device's entropy for the deal: {joined.entropy} (the seat's SeatTaken shows it; docs/fair-play.md)")
 
 
 async def mine(client: AsyncClient, args: argparse.Namespace) -> None:
@@ -518,14 +519,15 @@ async def replay(client: AsyncClient, args: argparse.Namespace) -> None:
 
 
 async def export(client: AsyncClient, args: argparse.Namespace) -> None:
-    client.token = args.admin_token or client.token
-    log = await client.export(args.game_id, Progress(f"export {args.game_id}", " B"))
+    if args.as_ in (None, "server"):  # a seat's export is asked for with its own token
+        client.token = args.admin_token or client.token
+    log = await client.export(args.game_id, Progress(f"export {args.game_id}", " B"), args.as_)
     if args.out:
         Path(args.out).write_bytes(log)
     else:
         sys.stdout.buffer.write(log)
         sys.stdout.flush()
-    lines = log.count(b"\n")
+    lines = log.count(b"\n") - log.startswith(b'{"format"')  # the header is no event
     note(f"{lines} events of {args.game_id}" + (f" in {args.out}" if args.out else ""))
 
 
@@ -758,11 +760,16 @@ def add_client_verbs(verbs: Subparsers) -> None:
     p.add_argument("--as", dest="as_", type=seat_or_full, metavar="SEAT|full", help="another seat's view, or all")
     p.add_argument("--to", type=int, metavar="VERSION", help="the version to show (default: the last)")
     p.add_argument("--view", action="store_true", help="also print the game's view at that version")
-    p = verb(
-        "export", export, "write a game's whole event log as JSON lines (finished, or with the admin token)", admin
-    )
+    p = verb("export", export, "write a game as JSON lines, as one viewpoint saw it (docs/API.md, Exports)", admin)
     p.add_argument("game_id")
     p.add_argument("--out", help="write to this file instead of stdout")
+    p.add_argument(
+        "--as",
+        dest="as_",
+        choices=["seat", "spectator", "everyone", "server"],
+        help="your seat's (any time), a spectator's, everyone's (once over), the server's (admin token); "
+        "default: everyone's once over, else the server's",
+    )
     p = verb("import", import_, "bring a finished game in from an export (admin token); prints its new id", admin)
     p.add_argument("file", help="an export (JSON lines), '-' for stdin")
     p = verb("bots", bots, "random bots take a table's free seats over the API and play until the game ends")

@@ -17,10 +17,13 @@ from typing import Any, Literal, Union
 import msgspec
 import msgspec.inspect
 
-from domain import clock, messages
+from domain import clock, fair, messages
+from domain.cards import replaced
 from domain.clock import Clock, Clocks
-from domain.engine import CLOCK, AnyGame, Ctx, Deadline, Outcome, Rejected, Seat
+from domain.engine import CLOCK, FULL, AnyGame, Ctx, Deadline, Outcome, Rejected, Rng, Seat, Viewer
+from domain.fair import FAIR_EVENTS, CardsOpened, Commitment, DeckCommitted, SeedRevealed
 from domain.undo import RecordingRng, can_undo
+from domain.visibility import Rule, secret
 
 Status = Literal["open", "active", "finished"]
 
@@ -42,6 +45,10 @@ class TableOpened(messages.Event):
     # The bot that plays on a seat whose player leaves, resigns or runs out of time: a bot's
     # name, with its level after a colon ("strong:2"); the server checks it names a bot it has.
     takeover: str = TAKEOVER_BOT
+    # Fair play (domain/fair.py): the server's secret seed, hidden from every viewer until the
+    # table is over, and its commitment, SHA-256 of it, for everyone (tables from before: None).
+    seed: str | None = None
+    seed_hash: str | None = None
 
 
 class SeatTaken(messages.Event):
@@ -51,6 +58,7 @@ class SeatTaken(messages.Event):
     # The player who took the seat, by its id alone: a player's name is kept outside the stream
     # (it can change, and be erased), so ``name`` is empty then.
     player: str | None = None
+    entropy: str = ""  # what the seat's own device drew, mixed into the table key ("": none; bots add none)
 
 
 Leaving = Literal["resigned", "dropped", "timed_out"]
@@ -122,7 +130,21 @@ TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (
     ClockTicked,
     TimeRanOut,
     TimeExtended,
+    *FAIR_EVENTS,
 )
+
+# Who sees which fields of the table's own facts (domain/visibility.py); the rest are public.
+TABLE_REDACTIONS: dict[type[Any], Rule] = {
+    TableOpened: secret("seed"),
+    DeckCommitted: secret("items"),
+    CardsOpened: lambda event, viewer: fair.own_openings(event, viewer),
+}
+
+
+def redact_fact(event: Any, viewer: Viewer) -> Any:
+    """A table fact as ``viewer`` may see it while the table is not over."""
+    rule = TABLE_REDACTIONS.get(type(event))
+    return event if rule is None or viewer == FULL else rule(event, viewer)
 
 
 # -- the table's own commands, sent like any game command -------------------------------
@@ -214,6 +236,14 @@ class Table(msgspec.Struct, frozen=True):
     reserved_until_ms: int = 0  # ...until then, on the shared clock
     takeover: str = TAKEOVER_BOT  # the bot that plays on a seat that leaves (TableOpened.takeover)
     out_of_time: tuple[int, ...] = ()  # seats whose time ran out, the others to choose what follows (``ask``)
+    # Fair play (domain/fair.py): the seed and its hash, each seat's entropy, the table key once
+    # every seat has sat (hex), the commitments made so far and the items opened to a seat.
+    seed: str | None = None
+    seed_hash: str | None = None
+    entropies: tuple[str, ...] = ()
+    key: str | None = None
+    commitments: tuple[Commitment, ...] = ()
+    opened: frozenset[tuple[int, int]] = frozenset()
 
     @property
     def seats_taken(self) -> int:
@@ -311,10 +341,12 @@ def open_table(
     reserved: tuple[int, ...] = (),
     reserved_until_ms: int = 0,
     takeover: str = TAKEOVER_BOT,
+    seed: str | None = None,
 ) -> TableOpened:
     """Check a new table's size, options and clock; the fact that opens it (``reserved``: the
     seats a rematch keeps for its people until ``reserved_until_ms``; ``takeover``: the bot
-    that plays on a seat that leaves, already checked by the caller, who knows the bots)."""
+    that plays on a seat that leaves, already checked by the caller, who knows the bots;
+    ``seed``: the server seed every shuffle and draw will come from, in hex, committed to here)."""
     if turn_clock is not None:
         clock.check(turn_clock)
     if not game.min_players <= players <= game.max_players:
@@ -347,6 +379,8 @@ def open_table(
         reserved=reserved,
         reserved_until_ms=reserved_until_ms if reserved else 0,
         takeover=takeover,
+        seed=seed,
+        seed_hash=fair.seed_hash(seed) if seed is not None else None,
     )
 
 
@@ -367,12 +401,14 @@ def take_seat(
     ctx: Ctx,
     claim: bool = False,
     player: str | None = None,
+    entropy: str = "",
 ) -> list[Any]:
     """A seat taken (the chosen one, or the first free one); play starts when the last one is.
 
     A rematch keeps its people's seats for them for a while: only their own claim (``claim``)
     takes a kept seat before ``reserved_until_ms``. A player's seat (``player``, its id) keeps
-    no name in the stream."""
+    no name in the stream. ``entropy``: what the seat's device drew (a bot's seat takes none);
+    the setup draws on the chance of every seat's (``chance(table, entropy)``, in ``ctx``)."""
     if table.state is not None:
         raise Rejected("game_started", "This game has already started; every seat is taken.")
     free = [i for i, s in enumerate(table.seats) if s is None]
@@ -390,14 +426,17 @@ def take_seat(
         raise Rejected(
             "seat_kept", f"Seat {seat} is kept for its player from the last game for now.", {"field": "seat"}
         )
+    if bot is not None and entropy:
+        raise Rejected("bot_entropy", "A bot's seat takes no entropy: only a seat's own device draws it.")
     if player is not None:
-        events: list[Any] = [SeatTaken(seat=seat, player=player)]
+        events: list[Any] = [SeatTaken(seat=seat, player=player, entropy=entropy)]
     else:
-        events = [SeatTaken(seat=seat, name=name or default_name(seat, bot), bot=bot)]
+        events = [SeatTaken(seat=seat, name=name or default_name(seat, bot), bot=bot, entropy=entropy)]
     if len(free) == 1:
         events += game.setup(game.initial(table.players, table.options), ctx)
         if table.clock is not None:
             events.append(ClockTicked(at_ms=ctx.now_ms))
+        return sealed(game, table, events)
     return events
 
 
@@ -417,7 +456,12 @@ def cancel(game: AnyGame, table: Table) -> list[Any]:
     """The creator calls off a table that has not started."""
     if table.cancelled or table.state is not None:
         raise Rejected("game_started", "Only a table that has not started can be called off.")
-    return [TableCancelled()]
+    return sealed(game, table, [TableCancelled()])
+
+
+def drop(game: AnyGame, table: Table, seat: Seat) -> list[Any]:
+    """A seat away too long leaves the game under way (``dropped``): the table's bot plays it on."""
+    return sealed(game, table, resign(game, table, seat, "dropped", table.takeover))
 
 
 def open_rematch(game: AnyGame, table: Table, game_id: str) -> list[Any]:
@@ -473,6 +517,9 @@ def evolve(game: AnyGame, table: Table | None, event: Any) -> Table:
 def _opened(game: AnyGame, event: TableOpened) -> Table:
     options = msgspec.convert(event.options, game.options_type)
     return Table(
+        seed=event.seed,
+        seed_hash=event.seed_hash,
+        entropies=("",) * event.players,
         game=event.game,
         players=event.players,
         options=options,
@@ -489,10 +536,29 @@ def _opened(game: AnyGame, event: TableOpened) -> Table:
 def _seat_taken(game: AnyGame, table: Table, event: SeatTaken) -> Table:
     seats = list(table.seats)
     seats[event.seat] = SeatInfo(event.seat, event.name, event.bot, event.player)
-    state = table.state
+    entropies = replaced(table.entropies, event.seat, event.entropy)
+    state, key = table.state, table.key
     if all(s is not None for s in seats):
         state = game.initial(table.players, table.options)
-    return msgspec.structs.replace(table, seats=tuple(seats), state=state, version=table.version + 1)
+        if table.seed is not None:
+            key = fair.table_key(table.seed, entropies).hex()
+    return msgspec.structs.replace(
+        table, seats=tuple(seats), state=state, entropies=entropies, key=key, version=table.version + 1
+    )
+
+
+def _deck_committed(game: AnyGame, table: Table, event: DeckCommitted) -> Table:
+    made = Commitment(table.version + 1, event.root, event.items or ())
+    return msgspec.structs.replace(table, commitments=(*table.commitments, made), version=table.version + 1)
+
+
+def _cards_opened(game: AnyGame, table: Table, event: CardsOpened) -> Table:
+    opened = table.opened | {(o.commitment, o.position) for o in event.openings}
+    return msgspec.structs.replace(table, opened=opened, version=table.version + 1)
+
+
+def _seed_revealed(game: AnyGame, table: Table, event: SeedRevealed) -> Table:
+    return msgspec.structs.replace(table, version=table.version + 1)
 
 
 def _undoable(game: AnyGame, table: Table, event: Undoable) -> Table:
@@ -569,6 +635,9 @@ _TABLE_FACTS: dict[type[Any], Callable[[AnyGame, Table, Any], Table]] = {
     TimeExtended: _time_extended,
     TableCancelled: _table_cancelled,
     RematchOpened: _rematch_opened,
+    DeckCommitted: _deck_committed,
+    CardsOpened: _cards_opened,
+    SeedRevealed: _seed_revealed,
 }
 assert set(_TABLE_FACTS) | {TableOpened} == set(TABLE_EVENTS)
 
@@ -591,7 +660,12 @@ def fold(game: AnyGame, table: Table | None, events: Sequence[Any]) -> Table | N
 
 
 def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> list[Any]:
-    """A seat's command, checked against the table first and then the game's rules."""
+    """A seat's command, checked against the table first and then the game's rules; its facts
+    sealed for fair play (``sealed``)."""
+    return sealed(game, table, _decided(game, table, command, seat, ctx))
+
+
+def _decided(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> list[Any]:
     current = status(game, table)
     if current == "open":
         raise Rejected("game_not_started", "The game starts when every seat is taken.")
@@ -699,7 +773,7 @@ def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) 
         move = msgspec.convert(command.move, game.command_type)
     except msgspec.ValidationError as exc:
         raise Rejected("no_default_move", f"That default move is not a command: {exc}.", {"field": "move"}) from None
-    played = [e for e in decide(game, table, move, late, ctx) if not isinstance(e, Undoable)]  # no taking it back
+    played = [e for e in _decided(game, table, move, late, ctx) if not isinstance(e, Undoable)]  # no taking it back
     return [TimeRanOut(seat=late), *played]
 
 
@@ -733,3 +807,59 @@ def deadlines(game: AnyGame, table: Table) -> list[Deadline]:
                 window = clock.window(table.clocks, seat)
                 found.append(Deadline(window=window, due_ms=due, command=TimeUp(window=window)))
     return found
+
+
+# -- fair play (domain/fair.py) ---------------------------------------------------------------
+
+
+def chance(table: Table, entropy: str = "") -> Rng | None:
+    """The chance of the next step decided on ``table``: from its key, or, while a seat is still
+    free, from the key the seat sitting down with ``entropy`` completes (the setup draws in the
+    same step). ``None`` for a table without a seed (opened before fair play): the caller lends
+    one of its own then."""
+    if table.seed is None:
+        return None
+    if table.key is not None:
+        return fair.Chance(bytes.fromhex(table.key), table.version)
+    entropies = list(table.entropies)
+    free = [i for i, s in enumerate(table.seats) if s is None]
+    if len(free) == 1:  # only the last seat's step draws: the setup
+        entropies[free[0]] = entropy
+    return fair.Chance(fair.table_key(table.seed, entropies), table.version)
+
+
+TABLE_FACT_TYPES = frozenset(TABLE_EVENTS)  # ``type(e) in`` it: a set look-up, where isinstance tries each class
+
+
+def _is_table_fact(event: Any) -> bool:
+    return type(event) in TABLE_FACT_TYPES
+
+
+def sealed(game: AnyGame, table: Table, events: list[Any]) -> list[Any]:
+    """A step's events decided on ``table``, with the fair-play facts they call for: a commitment
+    after each value hidden from every seat, the openings of what a seat alone was shown, and
+    the seed once the step ends the table. A table without a seed has none of them."""
+    if table.seed is None or not events:
+        return events
+    key = _key_after(table, events)
+    if key is not None:
+        events = fair.seal(
+            game.redact, table.players, key, table.version, table.commitments, table.opened, events, _is_table_fact
+        )
+    after = fold(game, table, events)  # a finished table decides nothing more: this step ends it, or none does
+    if after is not None and status(game, after) == "finished":
+        events = [*events, SeedRevealed(seed=table.seed)]
+    return events
+
+
+def _key_after(table: Table, events: list[Any]) -> bytes | None:
+    """The key a step is sealed with: the table's, or the one its last seat's entropy completes."""
+    if table.key is not None:
+        return bytes.fromhex(table.key)
+    assert table.seed is not None
+    entropies, free = list(table.entropies), {i for i, s in enumerate(table.seats) if s is None}
+    for event in events:
+        if isinstance(event, SeatTaken):
+            entropies[event.seat] = event.entropy
+            free.discard(event.seat)
+    return None if free else fair.table_key(table.seed, entropies)

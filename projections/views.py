@@ -19,7 +19,7 @@ import msgspec
 
 from domain.clock import Clock, bank_left
 from domain.engine import FULL, NO_MOVE, AnyGame, Awaited, Pick, Rejected, Step, Viewer
-from domain.table import TABLE_EVENTS, TAKEOVER_BOT, SeatInfo, Status, Table, outcome, status
+from domain.table import TABLE_FACT_TYPES, TAKEOVER_BOT, SeatInfo, Status, Table, outcome, redact_fact, status
 
 
 class VersionedEvent(msgspec.Struct):
@@ -74,9 +74,13 @@ class TableView(msgspec.Struct, kw_only=True):
 
 
 def redact(game: AnyGame, event: Any, viewer: Viewer, revealed: bool) -> Any | None:
-    """One stored event as ``viewer`` may see it (``None``: not at all)."""
-    if revealed or isinstance(event, TABLE_EVENTS):
+    """One stored event as ``viewer`` may see it (``None``: not at all): the table's own facts by
+    the table's declarations (the server seed, what a commitment covers, other seats' openings
+    are hidden), the game's by the game's."""
+    if revealed:
         return event
+    if type(event) in TABLE_FACT_TYPES:  # a set look-up: isinstance would try each class in turn
+        return redact_fact(event, viewer)
     return game.redact(event, viewer)
 
 

@@ -1,4 +1,4 @@
-"""The ``ludoteca`` command: ``serve``, ``bench`` and the ``admin`` verbs."""
+"""The ``ludoteca`` command: ``serve``, ``bench``, ``verify``, ``duel`` and the ``admin`` verbs."""
 
 from __future__ import annotations
 
@@ -13,10 +13,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from clients.cli import add_client_verbs
 from domain.bots import bot_for, play_out
 from domain.bots.play import lineup, seats_for, tally
 from domain.catalog import GAMES
+from projections.export import read as read_export
+from projections.verify import verify as check_export
 from server.runtime import logs
 from server.settings import Settings
 from server.web.schema import add_schema_verb
@@ -149,6 +153,30 @@ def duel(args: argparse.Namespace) -> int:
     return 0
 
 
+def verify(args: argparse.Namespace) -> int:
+    """Check an export (docs/fair-play.md): 0 when every check passes, 1 when one fails, 2 when it cannot be read."""
+    try:
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+        export = read_export(data)
+    except (OSError, msgspec.ValidationError, msgspec.DecodeError) as exc:
+        print(f"ludoteca verify: {args.file} is not an export: {exc}", file=sys.stderr)
+        return 2
+    report = check_export(export, GAMES)
+    if args.json:
+        fields = {"fair": report.fair, **dataclasses.asdict(report)}
+        print(msgspec.json.encode(fields).decode())
+    else:
+        whose = f"{report.game}, {report.viewpoint}'s export" if report.game else args.file
+        print(f"{whose}: {'verified' if report.fair else 'NOT verified'}")
+        for line in report.checked:
+            print(f"  ok    {line}")
+        for line in report.problems:
+            print(f"  FAIL  {line}")
+        for line in report.notes:
+            print(f"  note  {line}")
+    return 0 if report.fair else 1
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="ludoteca", description="A server for turn-based tabletop games.")
     verbs = top.add_subparsers(dest="verb", required=True)
@@ -191,6 +219,12 @@ def parser() -> argparse.ArgumentParser:
     match.add_argument("--seed", type=int, default=0, help="game i is dealt with seed + i (default 0)")
     match.add_argument("--jobs", type=int, default=1, help="games played at once, one process each (default 1)")
     match.set_defaults(func=duel)
+    check = verbs.add_parser(
+        "verify", help="check an export's deals, draws, commitments and outcome (docs/fair-play.md)"
+    )
+    check.add_argument("file", help="the export (ludoteca export GAME), or - for standard input")
+    check.add_argument("--json", action="store_true", help="the report as JSON")
+    check.set_defaults(func=verify)
     add_client_verbs(verbs)  # games, new, join, watch, replay, export, import, bots, play ...
     add_schema_verb(verbs)
     return top

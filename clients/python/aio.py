@@ -9,12 +9,14 @@ from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
 import httpx
+import msgspec
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from clients.python import calls
 from clients.python.calls import Call
 from clients.python.errors import RATE_RETRIES, ApiError, TooMany, error_from
+from clients.python.fair import new_entropy
 from clients.python.models import (
     Catalog,
     CommandAnswer,
@@ -172,9 +174,12 @@ class AsyncClient:
         """Call off a table that has not started; this client's token must be its creator's."""
         return await self.run(calls.call_off(game_id))
 
-    async def rematch(self, game_id: str) -> Rematch:
-        """Sit at the finished game's rematch in this client's old seat: its new game, seat and token."""
-        return await self.run(calls.rematch(game_id))
+    async def rematch(self, game_id: str, entropy: str | None = None) -> Rematch:
+        """Sit at the finished game's rematch in this client's old seat: its new game, seat and token.
+        ``entropy``: this device's own for the new table (drawn here unless given; docs/fair-play.md)."""
+        entropy = entropy or new_entropy()
+        answer = await self.run(calls.rematch(game_id, entropy))
+        return msgspec.structs.replace(answer, entropy=entropy)
 
     async def games(self, status: Status = "open", limit: int | None = None, cursor: int | None = None) -> GameList:
         """One page of the lobby."""
@@ -192,10 +197,19 @@ class AsyncClient:
             cursor = answer.next_cursor
 
     async def join(
-        self, game_id: str, name: str | None = None, seat: int | None = None, bot: str | None = None
+        self,
+        game_id: str,
+        name: str | None = None,
+        seat: int | None = None,
+        bot: str | None = None,
+        entropy: str | None = None,
     ) -> Joined:
-        """Take a seat (the first free one without ``seat``); keep the token. This client's token is unchanged."""
-        return await self.run(calls.join(game_id, name, seat, bot))
+        """Take a seat (the first free one without ``seat``); keep the token. This client's token is unchanged.
+        A person's seat sends ``entropy``, this device's own randomness for the table's chance (drawn here
+        unless given; a bot's seat sends none), kept in the answer: docs/fair-play.md."""
+        entropy = None if bot is not None else entropy or new_entropy()
+        answer = await self.run(calls.join(game_id, name, seat, bot, entropy))
+        return msgspec.structs.replace(answer, entropy=entropy or "")
 
     async def table(self, game_id: str) -> TableView:
         """The table as this client may see it."""
@@ -241,9 +255,11 @@ class AsyncClient:
         """The table at ``version``; ``as_`` a seat number or ``"full"`` (once the game is finished)."""
         return await self.run(calls.replay(game_id, version, as_))
 
-    async def export(self, game_id: str, progress: Progress | None = None) -> bytes:
-        """The whole log as JSON lines, as served (a finished game, or with the admin token)."""
-        return await self.run(calls.export(game_id), progress)
+    async def export(self, game_id: str, progress: Progress | None = None, as_: str | None = None) -> bytes:
+        """The game as JSON lines (docs/API.md, "Exports"): ``as_`` ``seat`` (this client's own seat, any
+        time), ``spectator``, ``everyone`` (once over) or ``server`` (the admin token); by default
+        everyone's once the game is over, before that the admin's."""
+        return await self.run(calls.export(game_id, as_), progress)
 
     async def export_log(self, game_id: str) -> list[LogLine]:
         """The whole log, read."""

@@ -19,6 +19,7 @@ from clients.python.models import (
     CommandAnswer,
     Erased,
     EventPage,
+    ExportHeader,
     GameComponents,
     GameList,
     Health,
@@ -141,8 +142,9 @@ def call_off(game_id: str) -> Call[LobbyEntry]:
     return Call("DELETE", game_path(game_id), decoder(LobbyEntry))
 
 
-def rematch(game_id: str) -> Call[Rematch]:
-    return Call("POST", game_path(game_id, "/rematch"), decoder(Rematch))
+def rematch(game_id: str, entropy: str | None = None) -> Call[Rematch]:
+    body = json_body({"entropy": entropy}) if entropy else None
+    return Call("POST", game_path(game_id, "/rematch"), decoder(Rematch), body)
 
 
 def games(status: Status = "open", limit: int | None = None, cursor: int | None = None) -> Call[GameList]:
@@ -150,7 +152,9 @@ def games(status: Status = "open", limit: int | None = None, cursor: int | None 
     return Call("GET", f"{API}/games", decoder(GameList), params=params)
 
 
-def join(game_id: str, name: str | None = None, seat: int | None = None, bot: str | None = None) -> Call[Joined]:
+def join(
+    game_id: str, name: str | None = None, seat: int | None = None, bot: str | None = None, entropy: str | None = None
+) -> Call[Joined]:
     body: dict[str, Any] = {}
     if name is not None:
         body["name"] = name
@@ -158,6 +162,8 @@ def join(game_id: str, name: str | None = None, seat: int | None = None, bot: st
         body["seat"] = seat
     if bot is not None:
         body["bot"] = bot
+    if entropy:
+        body["entropy"] = entropy
     return Call("POST", game_path(game_id, "/seats"), decoder(Joined), json_body(body))
 
 
@@ -192,8 +198,9 @@ def replay(game_id: str, version: int, as_: int | str | None = None) -> Call[Tab
     return Call("GET", game_path(game_id, "/replay"), decoder(TableView), params=params)
 
 
-def export(game_id: str) -> Call[bytes]:
-    return Call("GET", game_path(game_id, "/export"), raw)
+def export(game_id: str, as_: str | None = None) -> Call[bytes]:
+    """``as_``: ``seat``, ``spectator``, ``everyone`` or ``server`` (docs/API.md, "Exports")."""
+    return Call("GET", game_path(game_id, "/export"), raw, params={"as": as_})
 
 
 def import_log(log: bytes | Iterable[LogLine]) -> Call[Imported]:
@@ -207,11 +214,20 @@ def encode_log(lines: Iterable[LogLine]) -> bytes:
 
 
 LOG_LINE = msgspec.json.Decoder(LogLine)
+HEADER = msgspec.json.Decoder(ExportHeader)
+
+
+def read_export(content: bytes) -> tuple[ExportHeader | None, list[LogLine]]:
+    """An export's header (``None`` for a log of the first format) and its lines (``msgspec.ValidationError``
+    on a bad line)."""
+    rows = [line for line in content.splitlines() if line.strip()]
+    header = HEADER.decode(rows.pop(0)) if rows and rows[0].startswith(b'{"format"') else None
+    return header, [LOG_LINE.decode(line) for line in rows]
 
 
 def parse_log(content: bytes) -> list[LogLine]:
-    """An export's JSON lines as :class:`LogLine` values (``msgspec.ValidationError`` on a bad line)."""
-    return [LOG_LINE.decode(line) for line in content.splitlines() if line.strip()]
+    """An export's facts as :class:`LogLine` values, its header left out."""
+    return read_export(content)[1]
 
 
 def health() -> Call[Health]:

@@ -98,11 +98,13 @@ class NewGame(LobbyEntry, kw_only=True):
 
 
 class Rematch(msgspec.Struct):
-    """A seat seated again at a finished game's rematch: the new game, the same seat, a new token."""
+    """A seat seated again at a finished game's rematch: the new game, the same seat, a new token, and
+    the entropy this client drew for the new table (docs/fair-play.md)."""
 
     game_id: str
     seat: int
     token: str
+    entropy: str = ""
 
 
 class SeatPresence(msgspec.Struct):
@@ -124,10 +126,12 @@ class GameList(msgspec.Struct):
 
 class Joined(msgspec.Struct):
     """A seat taken: its number and its token (the server shows it once: keep it); no token for a bot's seat
-    (the server plays it)."""
+    (the server plays it). ``entropy``: what this client drew for the table's chance and sent with the
+    seat (the client fills it in; docs/fair-play.md): keep it, to see it in the seat's ``SeatTaken``."""
 
     seat: int
     token: str | None = None
+    entropy: str = ""
 
 
 class SeatInfo(msgspec.Struct):
@@ -326,12 +330,46 @@ class Health(msgspec.Struct):
     status: str
 
 
-class LogLine(msgspec.Struct, kw_only=True):
-    """One line of an export: a stored event, whole, with the schema version it was stored under."""
+class Sent(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """The command whose step begins at an export's line (docs/API.md, "Exports")."""
+
+    sender: str
+    id: str
+    seat: int
+    last: int
+    command: Tagged | None = None
+    at_ms: int = 0
+
+
+class LogLine(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One line of an export: a fact as the export's viewpoint saw it, with the schema version it was
+    stored under, and on the first fact of a command's step the command (``sent``)."""
 
     version: int
     schema: int = 1
     event: Tagged
+    sent: Sent | None = None
+
+
+class ExportHeader(msgspec.Struct, kw_only=True):
+    """An export's first line (docs/API.md, "Exports"): the format, the viewpoint, the game and what it
+    committed to."""
+
+    format: str
+    format_version: int
+    viewpoint: str
+    seat: int | None = None
+    game_id: str
+    game: str
+    rules: int
+    schema: int
+    players: int
+    options: dict[str, Any] = {}
+    seats: list[SeatInfo | None] = []
+    status: str
+    version: int
+    outcome: Tagged | None = None
+    commitments: dict[str, Any] = {}
 
 
 # --- the WebSocket's messages (docs/API.md, "WebSocket"; docs/asyncapi.yaml) -------------------------

@@ -10,6 +10,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import httpx
+import msgspec
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
@@ -17,6 +18,7 @@ from clients.python import calls
 from clients.python.aio import DEFAULT_URL, ws_url
 from clients.python.calls import Call
 from clients.python.errors import RATE_RETRIES, ApiError, TooMany, error_from
+from clients.python.fair import new_entropy
 from clients.python.models import (
     Catalog,
     CommandAnswer,
@@ -152,9 +154,11 @@ class Client:
         """Call off a table that has not started; this client's token must be its creator's."""
         return self.run(calls.call_off(game_id))
 
-    def rematch(self, game_id: str) -> Rematch:
-        """Sit at the finished game's rematch in this client's old seat: its new game, seat and token."""
-        return self.run(calls.rematch(game_id))
+    def rematch(self, game_id: str, entropy: str | None = None) -> Rematch:
+        """Sit at the finished game's rematch in this client's old seat: its new game, seat and token.
+        ``entropy``: this device's own for the new table (drawn here unless given; docs/fair-play.md)."""
+        entropy = entropy or new_entropy()
+        return msgspec.structs.replace(self.run(calls.rematch(game_id, entropy)), entropy=entropy)
 
     def games(self, status: Status = "open", limit: int | None = None, cursor: int | None = None) -> GameList:
         return self.run(calls.games(status, limit, cursor))
@@ -168,8 +172,17 @@ class Client:
                 return
             cursor = answer.next_cursor
 
-    def join(self, game_id: str, name: str | None = None, seat: int | None = None, bot: str | None = None) -> Joined:
-        return self.run(calls.join(game_id, name, seat, bot))
+    def join(
+        self,
+        game_id: str,
+        name: str | None = None,
+        seat: int | None = None,
+        bot: str | None = None,
+        entropy: str | None = None,
+    ) -> Joined:
+        """Take a seat; a person's sends ``entropy`` (drawn here unless given), kept in the answer."""
+        entropy = None if bot is not None else entropy or new_entropy()
+        return msgspec.structs.replace(self.run(calls.join(game_id, name, seat, bot, entropy)), entropy=entropy or "")
 
     def table(self, game_id: str) -> TableView:
         return self.run(calls.table(game_id))
@@ -206,8 +219,9 @@ class Client:
     def replay(self, game_id: str, version: int, as_: int | str | None = None) -> TableView:
         return self.run(calls.replay(game_id, version, as_))
 
-    def export(self, game_id: str, progress: Progress | None = None) -> bytes:
-        return self.run(calls.export(game_id), progress)
+    def export(self, game_id: str, progress: Progress | None = None, as_: str | None = None) -> bytes:
+        """The game as JSON lines, as ``as_`` saw it (docs/API.md, "Exports")."""
+        return self.run(calls.export(game_id, as_), progress)
 
     def export_log(self, game_id: str) -> list[LogLine]:
         return calls.parse_log(self.export(game_id))

@@ -22,9 +22,12 @@ from typing import Any, Protocol
 import msgspec
 
 from domain.engine import FULL, AnyGame, Ctx, Pick, Rejected, Step, Viewer, no_deadlines
-from domain.table import Table, fold, status, undo_versions
+from domain.fair import SEED_BYTES
+from domain.table import Table, chance, fold, status, undo_versions
 from domain.table import deadlines as open_windows
 from domain.table import decide as decide_at_table
+from projections.export import Entry, Sent, Viewpoint
+from projections.export import lines as export_lines
 from projections.lobby import lobby_entry, meta_fields
 from projections.views import (
     TableView,
@@ -67,13 +70,16 @@ log = logging.getLogger("ludoteca.games")
 COMMAND_ID_MOST = 100  # characters: a command id is kept in the game's command records for its life
 
 
-class CommandRecord(msgspec.Struct):
-    """What the store keeps per command id, to answer a retry as the first time."""
+class CommandRecord(msgspec.Struct, omit_defaults=True):
+    """What the store keeps per command id: to answer a retry as the first time, and, with the
+    command and the clock it was decided at, for a verifier to decide it again (docs/fair-play.md)."""
 
     seat: int
     hash: str
     first: int  # the first and last versions the command appended
     last: int
+    command: msgspec.Raw = msgspec.Raw(b"null")  # the command as decided (records from before: null)
+    at_ms: int = 0  # the shared clock it was decided at (0: a game that keeps no time, decided unread)
 
 
 class CommandAnswer(msgspec.Struct):
@@ -185,8 +191,10 @@ class Games:
         self.rates = rates
         self.metrics = metrics
         self.command_retries = command_retries
-        # Deals and shuffles draw from the operating system, never a seed (a test that plays a
-        # random game of a known length swaps in a seeded generator: tests/server/conftest.py).
+        # Each table's server seed comes from the operating system; every shuffle and draw of a
+        # table derives from it and its seats' entropy (domain/fair.py). Tables from before fair
+        # play draw from here directly. A test that plays a random game of a known length swaps
+        # in a seeded generator (tests/server/conftest.py).
         self.rng: random.Random = random.SystemRandom()
 
     async def load(self, game_id: str) -> tuple[AnyGame, Table]:
@@ -199,6 +207,10 @@ class Games:
 
     async def ctx(self) -> Ctx:
         return Ctx(rng=self.rng, now_ms=await self.store.now_ms())
+
+    def new_seed(self) -> str:
+        """A new table's server seed, in hex (domain/fair.py)."""
+        return self.rng.randbytes(SEED_BYTES).hex()
 
     # -- seats -------------------------------------------------------------------
 
@@ -279,11 +291,12 @@ class Games:
         key = CommandKey(acting.scope, command_id, acting.seat if isinstance(acting, Person) else None)
         seat: int = 0
         command: Any = None
+        encoded = b""  # the command as read, encoded again: hashed, and kept in its record
         body_hash = ""
 
         def check(game: AnyGame, table: Table) -> None:
             """Who may act, then whether the command can be read: on every table the loop decides on."""
-            nonlocal seat, command, body_hash
+            nonlocal seat, command, encoded, body_hash
             seat = may_act(table, acting)
             if hashed is not None:
                 self.tables.know_seat(game_id, hashed, seat)
@@ -298,13 +311,15 @@ class Games:
                     "malformed", f"A command_id has 1 to {COMMAND_ID_MOST} characters.", {"field": "command_id"}
                 )
             command = self.decode_command(game, body)
-            body_hash = hashlib.sha256(encode(command)).hexdigest()
+            encoded = encode(command)
+            body_hash = hashlib.sha256(encoded).hexdigest()
 
         def decide(game: AnyGame, table: Table, ctx: Ctx) -> list[Any]:
             return decide_at_table(game, table, command, seat, ctx)
 
-        def record(table: Table, events: list[Any]) -> bytes:
-            return encode(CommandRecord(seat, body_hash, table.version + 1, table.version + len(events)))
+        def record(table: Table, events: list[Any], ctx: Ctx) -> bytes:
+            first, last = table.version + 1, table.version + len(events)
+            return encode(CommandRecord(seat, body_hash, first, last, msgspec.Raw(encoded), ctx.now_ms))
 
         landed = await self._decide_and_append(
             game_id, decide, check=check, command=key, record=record, expected_version=expected_version
@@ -361,7 +376,7 @@ class Games:
         *,
         check: Callable[[AnyGame, Table], None] = lambda game, table: None,
         command: CommandKey | None = None,
-        record: Callable[[Table, list[Any]], bytes] | None = None,
+        record: Callable[[Table, list[Any], Ctx], bytes] | None = None,
         expected_version: int | None = None,
         tokens: Callable[[list[Any]], dict[str, int] | None] = lambda events: None,
     ) -> Landed:
@@ -403,8 +418,9 @@ class Games:
                     f"The game is at version {table.version}, not {expected_version}.",
                     {"version": table.version},
                 )
+            ctx = Ctx(rng=chance(table) or self.rng, now_ms=now_ms)  # the table's own chance (domain/fair.py)
             try:
-                events = decide(game, table, Ctx(rng=self.rng, now_ms=now_ms))
+                events = decide(game, table, ctx)
             except Rejected as exc:
                 if optimistic:
                     optimistic = False
@@ -414,7 +430,7 @@ class Games:
                 return Landed(game, table, table, [])
             after, result = await self._append(
                 game_id, game, table, head, events,
-                command=command, record=record(table, events) if record else b"", tokens=tokens(events),
+                command=command, record=record(table, events, ctx) if record else b"", tokens=tokens(events),
             )  # fmt: skip
             if isinstance(result, Appended):
                 return Landed(game, table, after, events)
@@ -556,8 +572,38 @@ class Games:
         except Rejected as exc:
             raise refused(exc) from None
 
-    async def export_lines(self, game_id: str) -> list[bytes]:
-        """The whole log, one ``{"version", "schema", "event"}`` JSON object a line."""
-        _, table = await self.load(game_id)
+    async def export(self, game_id: str, viewpoint: Viewpoint = "server", seat: int | None = None) -> list[bytes]:
+        """The game as ``viewpoint`` saw it, a JSON line each: the header, then every fact, and on the
+        first fact of each command's step the command (projections/export.py). Who may ask for which
+        viewpoint is the caller's to check."""
+        game, table = await self.load(game_id)
         entries = await self.store.read_entries(game_id, after=0, limit=table.version)
-        return [b'{"version":%d,"schema":%d,"event":%s}' % (e.version, e.schema, e.data) for e in entries]
+        sent = steps_sent(await self.store.command_records(game_id), table.version)
+        stored = [Entry(e.version, e.schema, e.data) for e in entries]
+        return export_lines(game, game_id, table, stored, sent, viewpoint, seat)
+
+
+def steps_sent(records: Mapping[str, bytes], version: int) -> dict[int, Sent]:
+    """The commands of a game's records, by the version their step begins at (up to ``version``):
+    a record's field is ``<sender> <command id>``, or a bare id from before ids were scoped."""
+    sent: dict[int, Sent] = {}
+    for name, raw in records.items():
+        try:
+            record = RECORD.decode(raw)
+        except msgspec.DecodeError:  # not a record of ours
+            continue
+        if not record.first <= record.last <= version:
+            continue  # appended nothing, or after the version exported
+        sender, _, command_id = name.partition(" ") if " " in name else ("", "", name)
+        command = msgspec.json.decode(record.command)
+        sent[record.first] = Sent(sender, command_id, record.seat, record.last, command, record.at_ms)
+    return sent
+
+
+def record_of(first: int, step: Sent) -> tuple[str, bytes]:
+    """The field and record that keep ``step``, beginning at version ``first``, in a game's command
+    records (an imported game's)."""
+    name = f"{step.sender} {step.id}" if step.sender else step.id
+    body = encode(step.command) if step.command is not None else b"null"
+    digest = hashlib.sha256(body).hexdigest()
+    return name, encode(CommandRecord(step.seat, digest, first, step.last, msgspec.Raw(body), step.at_ms))

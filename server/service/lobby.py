@@ -14,8 +14,21 @@ from typing import Any
 import msgspec
 
 from domain.clock import Clock
-from domain.engine import AnyGame, Rejected
-from domain.table import TAKEOVER_BOT, Table, TableOpened, cancel, fold, open_rematch, open_table, status, take_seat
+from domain.engine import AnyGame, Ctx, Rejected
+from domain.table import (
+    TAKEOVER_BOT,
+    Table,
+    TableOpened,
+    cancel,
+    chance,
+    fold,
+    open_rematch,
+    open_table,
+    status,
+    take_seat,
+)
+from projections.export import WHOLE
+from projections.export import read as read_export
 from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
 from server.service.codec import encode
 from server.service.errors import (
@@ -32,7 +45,7 @@ from server.service.errors import (
     malformed,
     refused,
 )
-from server.service.games import GAME_ID_BYTES, Games
+from server.service.games import GAME_ID_BYTES, Games, record_of
 from server.service.quotas import Quotas
 from server.service.tokens import new_token, player_seat_key, token_hash
 from server.storage.botqueue import BotQueue
@@ -100,7 +113,7 @@ class Lobby:
         if game is None:
             raise Invalid("unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
         try:
-            opened = open_table(game, players, options, turn_clock, *reserved, takeover)
+            opened = open_table(game, players, options, turn_clock, *reserved, takeover, seed=self.games.new_seed())
         except Rejected as exc:
             raise refused(exc) from None
         game_id = game_id or secrets.token_hex(GAME_ID_BYTES)
@@ -131,14 +144,14 @@ class Lobby:
         _, table = await self.games.facts(game_id, cancel)
         return lobby_entry(self.games.games[table.game], game_id, table)
 
-    async def rematch(self, game_id: str, token: str | None, grace_ms: int = 600_000) -> Rematch:
+    async def rematch(self, game_id: str, token: str | None, grace_ms: int = 600_000, entropy: str = "") -> Rematch:
         """Seat a seat of a finished game at its rematch, opening it (once, for everyone) if need be.
 
         The first seat to ask draws the rematch's id at random and links the finished game to it
         (``RematchOpened``: one append, so seats asking at the same time agree on one id); the
         table keeps its people's seats for them for ``grace_ms``, so a stranger who sees it in the
         lobby cannot sit in one first. Each seat's new token is derived from its old one, so asking
-        again answers the same seat and token."""
+        again answers the same seat and token. ``entropy``: what the seat's device drew for the new table."""
         at = await self.games.seated(game_id, token)
         if at.seat is None or token is None:
             raise Forbidden("spectator", "Only a seat of the finished game may ask for its rematch.")
@@ -178,7 +191,7 @@ class Lobby:
         new_token_ = f"{new_id}.{_derived(token, new_id)}"
         info = table.seats[at.seat]
         name = info.name if info is not None else ""
-        joined = await self.join(new_id, at.seat, name, None, new_token_, claim=True)
+        joined = await self.join(new_id, at.seat, name, None, new_token_, claim=True, entropy=entropy)
         assert joined.token is not None
         return Rematch(new_id, joined.seat, joined.token)
 
@@ -202,6 +215,7 @@ class Lobby:
         claim: bool = False,
         client: str | None = None,
         player: str | None = None,
+        entropy: str = "",
     ) -> Joined:
         """Take a seat for a person (who gets its token) or for a bot the server plays (no token:
         the seat's ``bot`` field, in the stream, tells every replica to play it).
@@ -210,7 +224,8 @@ class Lobby:
         it answers the seat it already holds. ``claim``: a rematch's person taking the seat kept for it.
         ``client``: the address asking, counted against its hourly seats (none for the server's own).
         ``player``: the signed-in player taking the seat, which then belongs to it (its token acts
-        there too); a player holds one seat of a table at most."""
+        there too); a player holds one seat of a table at most. ``entropy``: what the person's device
+        drew for the table's chance (docs/fair-play.md)."""
         if bot is not None:  # in the bots' queue before the seat is: a crash between the two loses no bot
             await self.bots.enlist(game_id, await self.store.now_ms())
         elif token is None:
@@ -227,7 +242,10 @@ class Lobby:
         await self.quotas.take(self.quotas.seats, client, ctx.now_ms)
 
         def sit_down(game: AnyGame, table: Table) -> list[Any]:
-            return take_seat(game, table, seat, name, bot, ctx, claim, player)  # a bot's default name: "Greedy bot 2"
+            # The last seat's step deals, from the chance its entropy completes (a table from before
+            # fair play: the server's own). A bot's default name: "Greedy bot 2".
+            dealt = Ctx(rng=chance(table, entropy) or ctx.rng, now_ms=ctx.now_ms)
+            return take_seat(game, table, seat, name, bot, dealt, claim, player, entropy)
 
         def tokens(events: list[Any]) -> dict[str, int] | None:
             if token is None:
@@ -273,22 +291,36 @@ class Lobby:
         return count
 
     async def import_log(self, lines: list[bytes]) -> str:
-        """A new game from an exported log (JSON lines of ``{"version", "event"}``)."""
+        """A new game from an exported log: an export of every fact (``server`` or ``everyone``,
+        projections/export.py), its commands kept again, or a log of the first format (fact lines alone)."""
+        if not any(line.strip() for line in lines):
+            raise Invalid("malformed", "The log is empty.", {"field": "log"})
         try:
-            entries = [LOG_LINE.decode(line) for line in lines if line.strip()]
-            if not entries:
-                raise Invalid("malformed", "The log is empty.", {"field": "log"})
-            kind = msgspec.convert(entries[0].event, TableOpened).game
+            export = read_export(b"\n".join(lines))
+            if export.header is not None and export.header.viewpoint not in WHOLE:
+                raise Invalid(
+                    "partial_log",
+                    f"A {export.header.viewpoint}'s export leaves facts out: only an export of every fact "
+                    "(server, or everyone once the game is over) can be imported.",
+                    {"field": "log"},
+                )
+            first = msgspec.json.decode(export.lines[0].event, type=dict)
+            kind = msgspec.convert(first, TableOpened).game
             codec = self.games.tables.codecs[kind]
             # A log written by older code is lifted by the game's upcasters (docs/table-services.md).
-            events = [msgspec.convert(codec.game.upcast(e.event, e.schema), codec.events_type) for e in entries]
+            events = [
+                msgspec.convert(
+                    codec.game.upcast(msgspec.json.decode(line.event, type=dict), line.schema), codec.events_type
+                )
+                for line in export.lines
+            ]
         except BAD_JSON as exc:
             raise malformed(exc, prefix="log") from None
         except KeyError:
             raise Invalid("unknown_game_type", "This server does not host that game.", {"field": "log"}) from None
-        if any(e.schema > codec.game.event_schema for e in entries):
+        if any(line.schema > codec.game.event_schema for line in export.lines):
             raise Invalid("malformed", "That log comes from a newer server.", {"field": "log.schema"})
-        if [e.version for e in entries] != list(range(1, len(entries) + 1)):
+        if [line.version for line in export.lines] != list(range(1, len(export.lines) + 1)):
             raise Invalid("malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version"})
         try:
             table = fold(codec.game, None, events)
@@ -304,6 +336,8 @@ class Lobby:
         now = await self.store.now_ms()  # an imported game is kept a whole retention again
         meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now}
         await self.store.append(game_id, 0, [encode(e) for e in events], schema=codec.game.event_schema, meta=meta)
+        steps = [record_of(line.version, line.sent) for line in export.lines if line.sent is not None]
+        await self.store.keep_command_records(game_id, dict(steps))  # its export carries them again
         await self.index.file(game_id, entry.status, sequence, now)
         return game_id
 
@@ -312,15 +346,6 @@ def _derived(token: str, game_id: str) -> str:
     """A seat's token at ``game_id``, from its token at the game before: unguessable without it."""
     digest = hmac.new(token.encode(), game_id.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
-
-
-class LogLine(msgspec.Struct, forbid_unknown_fields=True):
-    version: int
-    event: dict[str, Any]
-    schema: int = 1  # logs exported before lines carried their schema
-
-
-LOG_LINE = msgspec.json.Decoder(LogLine)
 
 
 NAME_MOST = 40  # characters, after normalising

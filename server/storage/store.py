@@ -660,6 +660,18 @@ class EventStore:
         keys = [events_key(game_id), SNAPSHOTS.at(game_id=_check_game_id(game_id))]
         return bool(await self._snapshot(keys=keys, args=[head.version, head.link, data]))
 
+    async def command_records(self, game_id: str) -> dict[str, bytes]:
+        """Every command record of the game, by its field: ``<sender> <command id>`` (a bare id for
+        records written before ids were scoped). An export carries them: a verifier decides each
+        command again (docs/fair-play.md)."""
+        raw = await self.redis.hgetall(_game_keys(game_id)[1])
+        return {_text(k): v if isinstance(v, bytes) else v.encode() for k, v in raw.items()}
+
+    async def keep_command_records(self, game_id: str, records: dict[str, bytes]) -> None:
+        """Write command records back (an imported game's, read from its export)."""
+        if records:
+            await self.redis.hset(_game_keys(_check_game_id(game_id))[1], mapping=records)  # type: ignore[arg-type]
+
     async def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
         seat = await self.redis.hget(_game_keys(game_id)[3], token_hash)
         return None if seat is None else int(seat)

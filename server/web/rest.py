@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from starlette.requests import HTTPConnection, Request
@@ -13,12 +13,15 @@ from domain.bots import BOTS, bot_spec, parse_bot
 from domain.clock import Clock
 from domain.clock import preset as clock_preset
 from domain.engine import Pick, Rejected, Step
+from domain.fair import ENTROPY_MOST
 from domain.table import TAKEOVER_BOT, status
+from projections.export import VIEWPOINTS
 from projections.lobby import CatalogEntry, GameComponents, LobbyEntry, catalog
 from projections.views import TableView, VersionedEvent
 from server.runtime.tasks import Trouble
 from server.service.errors import (
     AppError,
+    Forbidden,
     Invalid,
     NotFound,
     Refused,
@@ -54,11 +57,20 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     takeover: str | None = None  # the bot that plays on a seat that leaves: "greedy" (default), "strong:2"...
 
 
+# What a seat's own device drew for the table's chance (docs/fair-play.md): letters, digits, - and _.
+Entropy = Annotated[str, msgspec.Meta(max_length=ENTROPY_MOST, pattern="^[A-Za-z0-9_-]*$")]
+
+
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
     name: str = ""
     seat: int | None = None
     bot: str | None = None  # "random", "greedy" or "strong": a bot the server plays takes the seat
     level: int | None = None  # the bot's level, for a bot that has levels (strong: 1 to 5; default 3)
+    entropy: Entropy = ""  # a person's own randomness, mixed into every shuffle and draw (a bot's seat: none)
+
+
+class SitAgain(msgspec.Struct, forbid_unknown_fields=True):
+    entropy: Entropy = ""
 
 
 class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
@@ -178,7 +190,10 @@ async def call_off(request: Request) -> Response:
 
 async def rematch(request: Request) -> Response:
     grace_ms = round(request.app.state.settings.rematch_grace * 1000)
-    return answer(await lobby_of(request).rematch(request.path_params["game_id"], bearer(request), grace_ms), 201)
+    # The body is optional (clients from before fair play send none, so no Content-Type either).
+    body = await read_json(request, SitAgain) if "content-type" in request.headers else SitAgain()
+    game_id = request.path_params["game_id"]
+    return answer(await lobby_of(request).rematch(game_id, bearer(request), grace_ms, body.entropy), 201)
 
 
 async def list_games(request: Request) -> Response:
@@ -212,7 +227,9 @@ async def take_seat(request: Request) -> Response:
     # A player's token seats the player (a seat token of another table is no one's to sit with).
     signed = bot is None and token is not None and is_player_token(token)
     player = await request.app.state.players.signed_in(token) if signed else None
-    joined = await lobby_of(request).join(game_id, body.seat, name, bot, client=client_address(request), player=player)
+    joined = await lobby_of(request).join(
+        game_id, body.seat, name, bot, client=client_address(request), player=player, entropy=body.entropy
+    )
     return answer(joined, 201)
 
 
@@ -267,12 +284,26 @@ async def get_replay(request: Request) -> Response:
 
 
 async def export_game(request: Request) -> Response:
-    game_id = request.path_params["game_id"]
+    """The game as one viewpoint saw it (projections/export.py): ``as=seat`` (the caller's own seat,
+    any time), ``spectator`` (anyone), ``everyone`` (once the table is over), ``server`` (the admin
+    token). Without ``as``: everyone's once the table is over, before that the admin's."""
     games = games_of(request)
+    game_id = request.path_params["game_id"]
     game, table = await games.load(game_id)
-    if status(game, table) != "finished":
+    finished = status(game, table) == "finished"
+    viewpoint = request.query_params.get("as") or ("everyone" if finished else "server")
+    seat = None
+    if viewpoint == "server":  # the admin token is no seat's: it is checked, not looked up
         require_admin(request, request.app.state.settings.admin_token)
-    lines = await games.export_lines(game_id)
+    elif viewpoint == "everyone" and not finished:
+        raise Forbidden("game_not_finished", "Every fact is exported for everyone once the game is over.")
+    elif viewpoint == "seat":
+        seat = (await seated(request)).seat
+        if seat is None:
+            raise Forbidden("spectator", "A seat's export needs that seat's token; anyone may export as a spectator.")
+    elif viewpoint != "everyone" and viewpoint != "spectator":
+        raise Invalid("malformed", f"'as' is one of {', '.join(VIEWPOINTS)}.", {"field": "as"})
+    lines = await games.export(game_id, viewpoint, seat)  # type: ignore[arg-type]
     return Response(b"".join(line + b"\n" for line in lines), media_type="application/x-ndjson")
 
 

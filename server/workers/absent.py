@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from domain.engine import AnyGame
-from domain.table import Table, resign
+from domain.table import Table, drop
 from server.runtime.tasks import Trouble, cancelled, pause
 from server.service.errors import Refused, UnknownGame, VersionConflict
 from server.service.games import Games
@@ -19,7 +19,7 @@ log = logging.getLogger("ludoteca.presence")
 
 
 def leave_seat(game: AnyGame, table: Table, seat: int) -> list[Any]:
-    return resign(game, table, seat, "dropped", table.takeover)
+    return drop(game, table, seat)
 
 
 async def drop_away(games: Games, presence: Presence, drop_after_ms: int) -> list[tuple[str, int]]:

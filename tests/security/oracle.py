@@ -11,13 +11,14 @@ move are not among what the viewer is entitled to: they are held to the rest.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import msgspec
 
 from domain.engine import AnyGame, Viewer
 from domain.table import event_union
-from tests.projections.test_no_leak import received, strings_of
+from tests.projections.test_no_leak import json_strings, received, strings_of
 
 ENCODE = msgspec.json.encode
 
@@ -32,17 +33,31 @@ def log_from_export(game: AnyGame, export: str) -> list[Any]:
 def hidden_from(game: AnyGame, log: list[Any], viewer: Viewer) -> set[str]:
     """The strings of ``log`` that nothing ``viewer`` may receive contains."""
     plain = received(game, log, viewer, [], moves=False)  # the steps of a move are checked, not trusted
-    return {s for s in strings_of(msgspec.to_builtins(log)) if ENCODE(s) not in plain}
+    shown = json_strings(plain)
+    return {s for s in strings_of(msgspec.to_builtins(log)) if ENCODE(s) not in shown}
+
+
+HEX = re.compile(r"[0-9a-f]{16,}")
 
 
 def leaks(hidden: set[str], *received_texts: str | bytes, bare: bool = False) -> set[str]:
     """The hidden strings that occur in what was received: JSON-encoded (``"card"``), or
-    anywhere as a bare substring (for headers and log lines) when ``bare``."""
+    anywhere as a bare substring (for headers and log lines) when ``bare``.
+
+    Found in one pass a text where a game hides thousands of strings (the hashes and salts of
+    fair play): JSON strings are collected from the text and looked up; bare, a long hex string
+    (a hash, a salt, the seed) is looked up among the text's hex runs, any other one searched for."""
     found = set()
+    quoted = {s: ENCODE(s) for s in hidden}
+    hexes = {s for s in hidden if HEX.fullmatch(s)}
     for text in received_texts:
-        blob = text if isinstance(text, str) else text.decode(errors="replace")
-        for s in hidden:
-            needle = s if bare else ENCODE(s).decode()
-            if (not bare or len(s) >= 4) and needle in blob:
-                found.add(s)
+        raw = text.encode() if isinstance(text, str) else text
+        if not bare:
+            strings = json_strings(raw)
+            found |= {s for s, needle in quoted.items() if needle in strings}
+            continue
+        blob = raw.decode(errors="replace")
+        runs = set(HEX.findall(blob))
+        found |= hexes & runs
+        found |= {s for s in hidden - hexes if len(s) >= 4 and s in blob}
     return found

@@ -1,0 +1,337 @@
+"""Fair play: chance that nobody can stack, and cards each seat can check (docs/fair-play.md).
+
+The construction, in full (a verifier in any language needs nothing else):
+
+- **The server seed.** 32 random bytes the server draws when a table opens. ``TableOpened``
+  carries its commitment, ``seed_hash`` = SHA-256(seed) in hex, and the seed itself in a field
+  no viewer sees until the table is over (then ``SeedRevealed`` repeats it for everyone).
+- **Each seat's entropy.** A string a seat's own device draws (``SeatTaken.entropy``, public;
+  the server's bots add none: they could be made to grind it).
+- **The table key.** Once every seat has sat: K = HMAC-SHA256(seed, "ludoteca table key" ||
+  for each seat in seat order: its entropy's UTF-8 length as 2 bytes, big-endian, then the bytes).
+- **Chance for one step.** The step decided on the table at version v draws from the byte stream
+  HMAC-SHA256(K, "ludoteca chance" || v as 8 bytes || i as 8 bytes) for i = 0, 1, 2...,
+  read 8 bytes at a time as big-endian 64-bit numbers x. A number below n is x mod n, drawing
+  again while x >= 2^64 - (2^64 mod n) (no bias); a shuffle is Fisher-Yates from the last place
+  down, swapping place i with a number below i + 1. The setup's step is the one of the last seat.
+- **Commitments.** Every value a step writes hidden from every seat (a deck's order, tiles set
+  aside unseen) is committed in the same step, in a ``DeckCommitted`` fact right after it: its
+  items (strings; nested lists flattened in order) as the leaves of a Merkle tree. Item p of the
+  commitment at version c has the salt S = the first 16 bytes of HMAC-SHA256(K, "ludoteca salt"
+  || c as 8 bytes || p as 4 bytes); its leaf is SHA-256(0x00 || S || p as 4 bytes || item UTF-8);
+  a node is SHA-256(0x01 || left || right); a level of odd length passes its last node up as it
+  is. ``root`` is the top, in hex.
+- **Openings.** When a step shows a committed item to a seat and to nobody else (a card drawn into
+  a hand), that seat alone receives its opening in the step's ``CardsOpened`` fact: the
+  commitment's version, the item's place, the item, its salt and the sibling hashes from the leaf
+  up (the side of each follows from the place and the count).
+
+Everything here is a pure function; the randomness is the seed's, drawn by the server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgspec
+
+from domain import messages
+
+SEED_BYTES = 32
+ENTROPY_MOST = 128  # characters a seat's entropy may have
+KEY_LABEL = b"ludoteca table key"
+CHANCE_LABEL = b"ludoteca chance"
+SALT_LABEL = b"ludoteca salt"
+TWO_64 = 1 << 64
+
+
+def seed_hash(seed: str) -> str:
+    """The commitment to a server seed (hex): SHA-256 of its bytes, in hex."""
+    return hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+
+
+def table_key(seed: str, entropies: Sequence[str]) -> bytes:
+    """K: the server seed keyed over every seat's entropy, in seat order."""
+    message = KEY_LABEL + b"".join(len(e.encode()).to_bytes(2, "big") + e.encode() for e in entropies)
+    return hmac.digest(bytes.fromhex(seed), message, "sha256")
+
+
+class Chance:
+    """The chance of one step (``domain.engine.Rng``): a byte stream of HMAC-SHA256 blocks in counter
+    mode, keyed by the table key and labelled by the version the step is decided on."""
+
+    def __init__(self, key: bytes, version: int) -> None:
+        self.mac = hmac.new(key, CHANCE_LABEL + version.to_bytes(8, "big"), "sha256")  # keyed once, copied per block
+        self.block = 0
+        self.words: list[int] = []
+
+    def number(self) -> int:
+        """The next 64-bit number of the stream."""
+        if not self.words:
+            mac = self.mac.copy()
+            mac.update(self.block.to_bytes(8, "big"))
+            self.block += 1
+            digest = mac.digest()
+            self.words = [int.from_bytes(digest[i : i + 8], "big") for i in (24, 16, 8, 0)]  # popped from the end
+        return self.words.pop()
+
+    def below(self, n: int) -> int:
+        """A number from 0 to ``n - 1``, each as likely."""
+        if not 0 < n <= TWO_64:
+            raise ValueError(f"cannot draw below {n}")
+        limit = TWO_64 - TWO_64 % n
+        while True:
+            x = self.number()
+            if x < limit:
+                return x % n
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        if stop is None:
+            start, stop = 0, start
+        if step == 0:
+            raise ValueError("zero step for randrange()")
+        count = (stop - start + step - (1 if step > 0 else -1)) // step
+        if count <= 0:
+            raise ValueError(f"empty range for randrange({start}, {stop}, {step})")
+        return start + step * self.below(count)
+
+    def shuffle(self, x: list[Any]) -> None:
+        for i in reversed(range(1, len(x))):
+            j = self.below(i + 1)
+            x[i], x[j] = x[j], x[i]
+
+
+# -- the facts ---------------------------------------------------------------------------
+
+
+class DeckCommitted(messages.Event):
+    """The event before this one wrote a value hidden from every seat (a shuffled deck's order):
+    its ``count`` items are committed as the leaves of a Merkle tree whose top is ``root``.
+    ``items`` (the value, flattened) is hidden from every viewer until the table is over."""
+
+    count: int
+    root: str
+    items: tuple[str, ...] | None = None
+
+
+class Opening(msgspec.Struct, frozen=True, kw_only=True):
+    """What one seat needs to check one item it was shown against a commitment: the commitment's
+    version, the item's place in it, the item, its salt and the sibling hashes from the leaf up."""
+
+    seat: int
+    commitment: int
+    position: int
+    item: str
+    salt: str
+    path: tuple[str, ...]
+
+
+class CardsOpened(messages.Event):
+    """The step before this fact showed seats committed items: each seat sees only its own openings
+    (the fact closes every step that showed any seat something privately, with or without openings)."""
+
+    openings: tuple[Opening, ...] = ()
+
+
+class SeedRevealed(messages.Event):
+    """The table is over: the server seed, whose hash ``TableOpened.seed_hash`` committed to. With
+    every seat's entropy it gives the table key, and with the key every shuffle, draw and salt."""
+
+    seed: str
+
+
+FAIR_EVENTS: tuple[type[msgspec.Struct], ...] = (DeckCommitted, CardsOpened, SeedRevealed)
+
+
+class Commitment(msgspec.Struct, frozen=True):
+    """A commitment the table keeps, to open its items later: its version, top and items."""
+
+    version: int
+    root: str
+    items: tuple[str, ...]
+
+
+# -- the Merkle tree -----------------------------------------------------------------------
+
+
+def salt(key: bytes, commitment: int, position: int) -> bytes:
+    return hmac.digest(key, SALT_LABEL + commitment.to_bytes(8, "big") + position.to_bytes(4, "big"), "sha256")[:16]
+
+
+def leaf(salt_: bytes, position: int, item: str) -> bytes:
+    return hashlib.sha256(b"\x00" + salt_ + position.to_bytes(4, "big") + item.encode()).digest()
+
+
+def node(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+EMPTY_ROOT = hashlib.sha256(b"").hexdigest()  # the top of a commitment with no items
+
+
+# The trees of the commitments under way, by key and version: a draw opens one item of a tree of
+# up to a hundred, and its path needs every leaf. Oldest first; a pure function's memory.
+_TREES: OrderedDict[tuple[bytes, int], tuple[tuple[bytes, ...], ...]] = OrderedDict()
+_TREES_KEPT = 256
+
+
+def levels(key: bytes, commitment: int, items: tuple[str, ...]) -> tuple[tuple[bytes, ...], ...]:
+    """Every level of a commitment's tree, the leaves first."""
+    known = _TREES.get((key, commitment))
+    if known is not None and len(known[0]) == len(items):
+        return known
+    level = tuple(leaf(salt(key, commitment, p), p, item) for p, item in enumerate(items))
+    found = [level]
+    while len(level) > 1:
+        up = [node(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+        if len(level) % 2:
+            up.append(level[-1])
+        level = tuple(up)
+        found.append(level)
+    tree = tuple(found)
+    _TREES[(key, commitment)] = tree
+    if len(_TREES) > _TREES_KEPT:
+        _TREES.popitem(last=False)
+    return tree
+
+
+def root(key: bytes, commitment: int, items: tuple[str, ...]) -> str:
+    return levels(key, commitment, items)[-1][0].hex() if items else EMPTY_ROOT
+
+
+def path(key: bytes, commitment: int, items: tuple[str, ...], position: int) -> tuple[str, ...]:
+    """The sibling hashes from item ``position``'s leaf up to the top."""
+    siblings = []
+    for level in levels(key, commitment, items)[:-1]:
+        other = position ^ 1
+        if other < len(level):
+            siblings.append(level[other].hex())
+        position //= 2
+    return tuple(siblings)
+
+
+def root_from(leaf_: bytes, position: int, count: int, siblings: Sequence[str]) -> str | None:
+    """The top that a leaf at ``position`` of ``count`` and its sibling hashes lead to (``None``: the
+    path does not have the length the place and count call for)."""
+    if not 0 <= position < count:
+        return None
+    here, used = leaf_, 0
+    while count > 1:
+        if position ^ 1 < count:
+            if used >= len(siblings):
+                return None
+            other = bytes.fromhex(siblings[used])
+            used += 1
+            here = node(here, other) if position % 2 == 0 else node(other, here)
+        position //= 2
+        count = (count + 1) // 2
+    return here.hex() if used == len(siblings) else None
+
+
+def opens(opening: Opening, committed: DeckCommitted) -> bool:
+    """Whether ``opening`` shows its item at its place under ``committed``'s root: what a seat checks."""
+    try:
+        made = leaf(bytes.fromhex(opening.salt), opening.position, opening.item)
+        return root_from(made, opening.position, committed.count, opening.path) == committed.root
+    except ValueError:  # not hex
+        return False
+
+
+def flatten(value: Any) -> tuple[str, ...]:
+    """A hidden value's items in order: strings as they are, lists flattened, anything else as JSON."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list | tuple):
+        return tuple(item for part in value for item in flatten(part))
+    return (msgspec.json.encode(value).decode(),)
+
+
+# -- sealing a step ----------------------------------------------------------------------------
+
+
+def seal(
+    redact: Any,
+    players: int,
+    key: bytes,
+    version: int,
+    commitments: tuple[Commitment, ...],
+    opened: frozenset[tuple[int, int]],
+    events: Iterable[Any],
+    is_table_fact: Any,
+) -> list[Any]:
+    """The step's events decided on the table at ``version``, with a ``DeckCommitted`` after each
+    value hidden from every seat and, when any event showed a seat something privately, a closing
+    ``CardsOpened`` with the openings of the committed items only that seat was shown (each item
+    is opened once, from its latest commitment). ``redact`` is the game's; ``opened`` the
+    (commitment, place) pairs opened before."""
+    out: list[Any] = []
+    made = commitments
+    seen: set[tuple[int, int]] = set()  # opened in this step
+    openings: list[Opening] = []
+    private = False
+    for event in events:
+        out.append(event)
+        if is_table_fact(event):
+            continue
+        public = redact(event, None)
+        if public is event:
+            continue  # the same for everyone (the common case: one look-up)
+        private = True
+        forms = [redact(event, seat) for seat in range(players)]
+        for name in event.__struct_fields__:
+            value = getattr(event, name)
+            if value is None or getattr(public, name) == value:
+                continue
+            seers = [seat for seat in range(players) if getattr(forms[seat], name) == value]
+            if not seers:
+                items = flatten(value)
+                at = version + len(out) + 1
+                commitment = Commitment(at, root(key, at, items), items)
+                made = (*made, commitment)
+                out.append(DeckCommitted(count=len(items), root=commitment.root, items=items))
+                continue
+            for item in flatten(value):
+                found = _latest(made, item)
+                if found is None:
+                    continue
+                commitment, position = found
+                where = (commitment.version, position)
+                if where in seen or where in opened:
+                    continue
+                seen.add(where)
+                salt_ = salt(key, commitment.version, position).hex()
+                path_ = path(key, commitment.version, commitment.items, position)
+                openings += [
+                    Opening(
+                        seat=seat,
+                        commitment=commitment.version,
+                        position=position,
+                        item=item,
+                        salt=salt_,
+                        path=path_,
+                    )
+                    for seat in seers
+                ]
+    if private:
+        out.append(CardsOpened(openings=tuple(openings)))
+    return out
+
+
+def _latest(commitments: Sequence[Commitment], item: str) -> tuple[Commitment, int] | None:
+    for commitment in reversed(commitments):
+        if item in commitment.items:
+            return commitment, commitment.items.index(item)
+    return None
+
+
+# -- who sees the facts --------------------------------------------------------------------------
+
+
+def own_openings(event: CardsOpened, viewer: int | None) -> CardsOpened:
+    """A seat sees its own openings and no other seat's (the spectator: none)."""
+    mine = tuple(o for o in event.openings if o.seat == viewer)
+    return event if len(mine) == len(event.openings) else CardsOpened(openings=mine)
