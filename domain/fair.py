@@ -148,11 +148,13 @@ FAIR_EVENTS: tuple[type[msgspec.Struct], ...] = (DeckCommitted, CardsOpened, See
 
 
 class Commitment(msgspec.Struct, frozen=True):
-    """A commitment the table keeps, to open its items later: its version, top and items."""
+    """A commitment the table keeps, to open its items later: its version, top and items, and the
+    places opened so far (in the order they were)."""
 
     version: int
     root: str
     items: tuple[str, ...]
+    opened: tuple[int, ...] = ()
 
 
 # -- the Merkle tree -----------------------------------------------------------------------
@@ -259,15 +261,13 @@ def seal(
     key: bytes,
     version: int,
     commitments: tuple[Commitment, ...],
-    opened: frozenset[tuple[int, int]],
     events: Iterable[Any],
     is_table_fact: Any,
 ) -> list[Any]:
     """The step's events decided on the table at ``version``, with a ``DeckCommitted`` after each
     value hidden from every seat and, when any event showed a seat something privately, a closing
     ``CardsOpened`` with the openings of the committed items only that seat was shown (each item
-    is opened once, from its latest commitment). ``redact`` is the game's; ``opened`` the
-    (commitment, place) pairs opened before."""
+    is opened once, from its latest commitment). ``redact`` is the game's."""
     out: list[Any] = []
     made = commitments
     seen: set[tuple[int, int]] = set()  # opened in this step
@@ -300,7 +300,7 @@ def seal(
                     continue
                 commitment, position = found
                 where = (commitment.version, position)
-                if where in seen or where in opened:
+                if where in seen or position in commitment.opened:
                     continue
                 seen.add(where)
                 salt_ = salt(key, commitment.version, position).hex()

@@ -237,13 +237,12 @@ class Table(msgspec.Struct, frozen=True):
     takeover: str = TAKEOVER_BOT  # the bot that plays on a seat that leaves (TableOpened.takeover)
     out_of_time: tuple[int, ...] = ()  # seats whose time ran out, the others to choose what follows (``ask``)
     # Fair play (domain/fair.py): the seed and its hash, each seat's entropy, the table key once
-    # every seat has sat (hex), the commitments made so far and the items opened to a seat.
+    # every seat has sat (hex), the commitments made so far, with the places opened to a seat.
     seed: str | None = None
     seed_hash: str | None = None
     entropies: tuple[str, ...] = ()
     key: str | None = None
     commitments: tuple[Commitment, ...] = ()
-    opened: frozenset[tuple[int, int]] = frozenset()
 
     @property
     def seats_taken(self) -> int:
@@ -426,8 +425,6 @@ def take_seat(
         raise Rejected(
             "seat_kept", f"Seat {seat} is kept for its player from the last game for now.", {"field": "seat"}
         )
-    if bot is not None and entropy:
-        raise Rejected("bot_entropy", "A bot's seat takes no entropy: only a seat's own device draws it.")
     if player is not None:
         events: list[Any] = [SeatTaken(seat=seat, player=player, entropy=entropy)]
     else:
@@ -553,8 +550,17 @@ def _deck_committed(game: AnyGame, table: Table, event: DeckCommitted) -> Table:
 
 
 def _cards_opened(game: AnyGame, table: Table, event: CardsOpened) -> Table:
-    opened = table.opened | {(o.commitment, o.position) for o in event.openings}
-    return msgspec.structs.replace(table, opened=opened, version=table.version + 1)
+    if not event.openings:
+        return msgspec.structs.replace(table, version=table.version + 1)
+    places: dict[int, list[int]] = {}
+    for o in event.openings:
+        if o.position not in places.setdefault(o.commitment, []):  # one opening a seat shown the item
+            places[o.commitment].append(o.position)
+    commitments = tuple(
+        msgspec.structs.replace(c, opened=(*c.opened, *places[c.version])) if c.version in places else c
+        for c in table.commitments
+    )
+    return msgspec.structs.replace(table, commitments=commitments, version=table.version + 1)
 
 
 def _seed_revealed(game: AnyGame, table: Table, event: SeedRevealed) -> Table:
@@ -843,9 +849,7 @@ def sealed(game: AnyGame, table: Table, events: list[Any]) -> list[Any]:
         return events
     key = _key_after(table, events)
     if key is not None:
-        events = fair.seal(
-            game.redact, table.players, key, table.version, table.commitments, table.opened, events, _is_table_fact
-        )
+        events = fair.seal(game.redact, table.players, key, table.version, table.commitments, events, _is_table_fact)
     after = fold(game, table, events)  # a finished table decides nothing more: this step ends it, or none does
     if after is not None and status(game, after) == "finished":
         events = [*events, SeedRevealed(seed=table.seed)]

@@ -61,7 +61,7 @@ class Commitments(msgspec.Struct):
     decks: list[DeckInfo]
 
 
-class Header(msgspec.Struct, kw_only=True):
+class ExportHeader(msgspec.Struct, kw_only=True):
     format: str = FORMAT
     format_version: int = FORMAT_VERSION
     viewpoint: Viewpoint
@@ -86,10 +86,19 @@ class Line(msgspec.Struct, omit_defaults=True):
     sent: Sent | None = None
 
 
+class Written(msgspec.Struct, omit_defaults=True):
+    """A fact's line as it is written: ``{"version", "schema", "event"}`` always, ``sent`` when there is one."""
+
+    version: int
+    schema: int
+    event: msgspec.Raw
+    sent: Sent | None = None
+
+
 class Export(msgspec.Struct):
     """An export read back: its header (``None`` for a log of the first format) and its lines."""
 
-    header: Header | None
+    header: ExportHeader | None
     lines: list[Line]
 
 
@@ -101,9 +110,9 @@ class Entry(msgspec.Struct, frozen=True):
     data: bytes
 
 
-def header(game: AnyGame, game_id: str, table: Table, viewpoint: Viewpoint, seat: int | None) -> Header:
+def header(game: AnyGame, game_id: str, table: Table, viewpoint: Viewpoint, seat: int | None) -> ExportHeader:
     current = status(game, table)
-    return Header(
+    return ExportHeader(
         viewpoint=viewpoint,
         seat=seat if viewpoint == "seat" else None,
         game_id=game_id,
@@ -150,7 +159,7 @@ def lines(
         step = sent.get(entry.version)
         if step is not None and not (viewer == FULL or (viewer is not None and viewer == step.seat)):
             step = None  # a seat sees its own commands; the spectator none
-        out.append(encode(Line(entry.version, event, entry.schema, step)))
+        out.append(encode(Written(entry.version, entry.schema, event, step)))
     return out
 
 
@@ -161,7 +170,7 @@ def read(data: bytes) -> Export:
         raise msgspec.ValidationError("The log is empty.")
     head = None
     if b'"format"' in rows[0] and msgspec.json.decode(rows[0], type=dict).get("format") == FORMAT:
-        head = msgspec.json.decode(rows[0], type=Header)
+        head = msgspec.json.decode(rows[0], type=ExportHeader)
         if head.format_version > FORMAT_VERSION:
             raise msgspec.ValidationError(f"format_version {head.format_version} is newer than this code reads.")
         rows = rows[1:]

@@ -44,7 +44,7 @@ from domain.table import (
     status,
     take_seat,
 )
-from projections.export import WHOLE, Export, Sent, events
+from projections.export import WHOLE, DeckInfo, Export, Sent, events
 
 
 @dataclass
@@ -88,6 +88,10 @@ def verify(export: Export, games: Mapping[str, AnyGame]) -> Report:
         return report
     if facts[0].seed_hash is None:
         report.problems.append("the table opened before fair play: it committed to no seed, there is nothing to check")
+        return report
+    made = [DeckInfo(v, f.count, f.root) for v, f in zip(versions, facts, strict=True) if isinstance(f, DeckCommitted)]
+    if head.commitments.seed_hash != facts[0].seed_hash or head.commitments.decks != made:
+        report.problems.append("the header's commitments are not the ones the facts make")
         return report
     if head.viewpoint in WHOLE:
         _replay(game, facts, {line.version: line.sent for line in export.lines if line.sent}, head.outcome, report)
@@ -149,6 +153,9 @@ def _replay(game: AnyGame, facts: list[Any], sent: dict[int, Sent], claimed: Any
     )
     if silent:
         report.notes.append(f"seat(s) {', '.join(map(str, silent))} added no entropy of their own")
+    chosen = [s.seat for s in table.seats if s is not None and s.bot is not None and table.entropies[s.seat]]
+    if chosen:
+        report.notes.append(f"the bot seat(s) {', '.join(map(str, chosen))} added entropy: the server chose it")
     ended = outcome(game, table) if status(game, table) == "finished" else None
     if msgspec.json.encode(ended) != msgspec.json.encode(claimed):  # as JSON: a dict's keys are strings there
         report.problems.append("the outcome the game's facts lead to is not the one the export's header gives")

@@ -52,7 +52,8 @@ SECURITY: dict[str, Security] = {
     "build_move": SEAT_OPTIONAL,
     "get_events": SEAT_OPTIONAL,
     "get_replay": SEAT_OPTIONAL,
-    "export_game": [{}, {"admin": []}],  # anyone once the game is finished; the admin before
+    # as a spectator, or everyone once the game is over: anyone; as a seat: its token; the server's: the admin
+    "export_game": [{}, {"seat": []}, {"admin": []}],
     "import_game": [{"admin": []}],
     "create_player": NONE,
     "sign_in_with_code": NONE,
@@ -109,6 +110,13 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
         "maximum": MY_TABLES_MOST,
         "description": "next_cursor of the page before",
     },
+    ("export_game", "as"): {
+        "type": "string",
+        "enum": ["seat", "spectator", "everyone", "server"],
+        "description": "Whose export (docs/API.md, 'Exports'): the caller's seat (any time), a spectator's, "
+        "everyone's (once the game is over) or the server's (admin token). Default: everyone's once the game "
+        "is over, the server's before",
+    },
     ("get_replay", "as"): {
         "type": "string",
         "pattern": "^([0-9]+|full)$",
@@ -120,7 +128,8 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
 GAME_ID = {"type": "string", "description": "16 lowercase hex characters; anything else is 404 unknown_game"}
 NDJSON = {
     "type": "string",
-    "description": "JSON lines, each one a LogLine (#/components/schemas/LogLine)",
+    "description": "JSON lines: an ExportHeader (#/components/schemas/ExportHeader), then one LogLine "
+    "(#/components/schemas/LogLine) a fact; logs of the first format have no header",
 }
 
 
@@ -198,7 +207,7 @@ def operation(contract: Contract, endpoint: Endpoint) -> dict[str, Any]:
     if parameters:
         op["parameters"] = parameters
     if endpoint.body is not None:
-        op["requestBody"] = {"required": True, "content": content(contract, endpoint.body)}
+        op["requestBody"] = {"required": endpoint.body_required, "content": content(contract, endpoint.body)}
     return op
 
 

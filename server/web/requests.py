@@ -98,3 +98,4 @@ class Endpoint:
     errors: tuple[int, ...] = ()
     seat: bool = False  # takes a seat token (optional: without one, the caller is a spectator)
     admin: bool = False
+    body_required: bool = True  # False: the body may be left out (then with no Content-Type either)

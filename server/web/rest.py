@@ -220,6 +220,10 @@ async def take_seat(request: Request) -> Response:
             whose = f"The {body.bot} bot" if body.bot is not None else "A person"
             message = f"{whose} has no level {body.level}" + (f"; levels: {levels}." if levels else ".")
             raise Refused("no_such_level", message, {"field": "level", "levels": levels})
+    if body.bot is not None and body.entropy:  # the server would choose it: it could grind the deal
+        raise Invalid(
+            "malformed", "A bot's seat takes no entropy: only a person's own device draws it.", {"field": "entropy"}
+        )
     name = seat_name(body.name)
     game_id = request.path_params["game_id"]
     bot = bot_spec(body.bot, body.level) if body.bot is not None else None
@@ -370,10 +374,11 @@ GAME_ENDPOINTS: list[Endpoint] = [
         "Sit at the finished game's rematch, in the same seat (opened for everyone by the first to ask)",
         Rematch,
         201,
-        None,
+        SitAgain,
         (),
-        (401, 403, 404, 409, 422, 503),
+        (400, 401, 403, 404, 409, 413, 415, 422, 503),
         seat=True,
+        body_required=False,
     ),
     Endpoint(
         "GET",
@@ -485,12 +490,14 @@ GAME_ENDPOINTS: list[Endpoint] = [
         "GET",
         "/games/{game_id}/export",
         export_game,
-        "The whole log as JSON lines (finished, or admin)",
+        "The game as one viewpoint saw it, as JSON lines: a seat's (any time), a spectator's, everyone's (once "
+        "over), the server's (admin)",
         "ndjson",
         200,
         None,
-        (),
-        (401, 403, 404, 503),
+        ("as",),
+        (400, 401, 403, 404, 503),
+        seat=True,
         admin=True,
     ),
 ]

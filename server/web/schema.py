@@ -47,6 +47,7 @@ from domain.bots import BOTS
 from domain.clock import MOST_SECONDS
 from domain.engine import AnyGame
 from domain.table import TABLE_COMMANDS, TABLE_EVENTS, Abandoned
+from projections.export import ExportHeader, Sent
 from projections.updates import Update
 from projections.views import Present
 from server.service import feeds
@@ -134,6 +135,10 @@ LOG_LINE: Schema = {
         "version": {"type": "integer", "minimum": 1},
         "schema": {"type": "integer", "minimum": 1, "default": 1, "description": "The stored event's schema."},
         "event": {"$ref": DEFS + "Event"},
+        "sent": {
+            "$ref": DEFS + "Sent",
+            "description": "On the first fact of a command's step, the command (in exports of every fact, a seat's)",
+        },
     },
     "required": ["version", "event"],
 }
@@ -214,6 +219,7 @@ class Contract:
         self.shared([*TABLE_EVENTS, *TABLE_COMMANDS, Abandoned], {})
         self.defs["TableCommand"] = self.union(TABLE_COMMANDS)
         self.defs["TableEvent"] = self.union(TABLE_EVENTS)
+        self.shared([ExportHeader, Sent], {})
         self.defs["LogLine"] = LOG_LINE
         for game in self.games:
             self.add_game(game)

@@ -58,7 +58,8 @@ def test_every_item_of_a_commitment_opens_at_its_place_and_at_no_other(count: in
     for position, item in enumerate(items):
         salt = fair.salt(key, 9, position).hex()
         path = fair.path(key, 9, items, position)
-        assert fair.opens(fair.Opening(seat=0, commitment=9, position=position, item=item, salt=salt, path=path), committed)
+        opening = fair.Opening(seat=0, commitment=9, position=position, item=item, salt=salt, path=path)
+        assert fair.opens(opening, committed)
         other = items[(position + 1) % count]
         if other != item:  # another card in this place, or this card in another place, opens nothing
             forged = fair.Opening(seat=0, commitment=9, position=position, item=other, salt=salt, path=path)

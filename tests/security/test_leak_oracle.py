@@ -27,6 +27,7 @@ from websockets.asyncio.client import connect
 
 from domain.catalog import GAMES
 from domain.engine import AnyGame
+from domain.fair import CardsOpened
 from server.storage.store import EventStore
 from tests.projections.test_no_leak import probes
 from tests.reliability.harness import ADMIN, Api, auth, figure, own_redis, redis_client, replica
@@ -40,7 +41,9 @@ from tests.support.replies import as_bytes, entries_of, key_names
 @pytest.fixture(scope="module")
 def serve() -> Iterator[Serve]:
     with own_redis("everysec") as redis:
-        server = replica(redis.url)
+        # Each seat's token bucket wide: the oracle walks picks as fast as it can, as no person does
+        # (tests/security/test_rest_rate.py holds the default bucket to its promise).
+        server = replica(redis.url, LUDOTECA_WS_RATE="1000", LUDOTECA_WS_BURST="1000")
         server.args[server.args.index("--log-level") + 1] = "debug"
         with server:
             yield server
@@ -143,10 +146,13 @@ async def test_nothing_any_viewer_receives_names_a_card_hidden_from_it(api: Api,
         log = log_from_export(game, export.text)
         for i, token in enumerate(viewers):
             h = auth(token)
+            own = "seat" if token else "spectator"
             reads = [
                 api.at(0).get(f"/api/v1/games/{game_id}", headers=h),
                 api.at(0).get(f"/api/v1/games/{game_id}/events", headers=h),
                 api.at(0).get(f"/api/v1/games/{game_id}/export", headers=h),
+                # the viewer's own export: a seat's any time, a spectator's
+                api.at(0).get(f"/api/v1/games/{game_id}/export", params={"as": own}, headers=h),
                 *(
                     api.at(0).get(f"/api/v1/games/{game_id}/replay", params={"version": v}, headers=h)
                     for v in range(1, version + 1, max(1, version // 8))
@@ -165,6 +171,10 @@ async def test_nothing_any_viewer_receives_names_a_card_hidden_from_it(api: Api,
             viewer = None if token is None else i
             hidden = hidden_from(game, log, viewer)
             assert not finished or not hidden, "a finished game hides nothing"
+            # fair play's secrets are among what is checked: the server seed, and other seats' salts
+            assert finished or log[0].seed in hidden
+            others = [o.salt for e in log if isinstance(e, CardsOpened) for o in e.openings if o.seat != viewer]
+            assert finished or set(others) <= hidden
             if hidden and not finished:
                 named = rng.sample(sorted(hidden), min(3, len(hidden)))
                 for command in probes(game, named) if viewer is not None else ():
@@ -209,15 +219,17 @@ RANDOM_STATE = re.compile(rb"seed|rng|random|getstate", re.IGNORECASE)
 
 
 @pytest.mark.timeout(limit(60))
-async def test_no_random_seed_or_generator_state_is_stored_where_a_client_can_read_it(api: Api, serve: Serve) -> None:
-    # The server draws from the operating system (random.SystemRandom): there is no seed and
-    # no generator state that could be stored, logged or sent.
+async def test_the_only_random_state_stored_is_each_tables_committed_seed_which_no_viewer_reads_before_the_end(
+    api: Api, serve: Serve
+) -> None:
+    # The server draws each table's seed from the operating system (random.SystemRandom): no
+    # generator state could be stored, logged or sent. Every shuffle and draw derives from that
+    # seed and the seats' entropy (docs/fair-play.md): the seed is the one secret kept.
     assert isinstance(game_service(EventStore(redis_client(serve.environ["REDIS_URL"]))).rng, random.SystemRandom)
     with pytest.raises(NotImplementedError):
         random.SystemRandom().getstate()
-    # And none is kept in Redis: after games of every kind were dealt and played a little, no
-    # key, hash field, stream field or stored event names one.
     rng = random.Random("no-seed")
+    seeds: dict[str, str] = {}
     for kind in sorted(GAMES):
         game_id, tokens = await api.started(GAMES[kind].min_players, kind)
         for _ in range(5):
@@ -225,8 +237,19 @@ async def test_no_random_seed_or_generator_state_is_stored_where_a_client_can_re
             if seat < 0 or not commands:
                 break
             await api.send(game_id, tokens[seat], rng.choice(commands))
+        export = await api.at(0).get(f"/api/v1/games/{game_id}/export", headers=auth(ADMIN))
+        seeds[game_id] = log_from_export(GAMES[kind], export.text)[0].seed
+        for token in [None, *tokens]:  # no viewer reads it while the game goes on, whatever it asks
+            h = auth(token)
+            for path in ("", "/events", "/export?as=spectator", "/export?as=seat" if token else "/events?after=1"):
+                r = await api.at(0).get(f"/api/v1/games/{game_id}{path}", headers=h)
+                assert r.status_code == 200 and seeds[game_id] not in r.text, path
+    # And nothing else is kept in Redis: after games of every kind were dealt and played a little, no
+    # key, hash field or stream field names a seed or a generator, and the only event fields that do
+    # are TableOpened's seed and its hash.
     redis = redis_client(serve.environ["REDIS_URL"])
     names: list[bytes] = []
+    fields_named: set[bytes] = set()
     events = 0
     try:
         async for key in redis.scan_iter(count=1000):
@@ -239,11 +262,15 @@ async def test_no_random_seed_or_generator_state_is_stored_where_a_client_can_re
                     names += fields.keys()
                     if b"e" in fields:
                         events += 1
-                        names += [k.encode() for k in keys_of(json.loads(fields[b"e"]))]
+                        event = json.loads(fields[b"e"])
+                        named = {k.encode() for k in keys_of(event) if RANDOM_STATE.search(k.encode())}
+                        assert not named or event["type"] == "TableOpened", event["type"]
+                        fields_named |= named
     finally:
         await redis.aclose()
     assert events > 0
     assert [n for n in names if RANDOM_STATE.search(n)] == []
+    assert fields_named == {b"seed", b"seed_hash"}
 
 
 def keys_of(value: Any) -> Iterator[str]:

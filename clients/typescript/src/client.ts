@@ -28,6 +28,7 @@ import type {
   TableView,
   VersionedEvent,
 } from "./generated/types.js";
+import { newEntropy, readExport } from "./fair.js";
 import { newCommandId } from "./ids.js";
 import { Live, type LiveOptions, type WebSocketClass } from "./live.js";
 import { Move, type Start } from "./moves.js";
@@ -142,9 +143,11 @@ export class Client {
     return this.json({ method: "DELETE", path: game(gameId) });
   }
 
-  /** Sit at the finished game's rematch, in the same seat (this client's token must be a seat's). */
-  rematch(gameId: string): Promise<Rematch> {
-    return this.json({ method: "POST", path: game(gameId, "/rematch") });
+  /** Sit at the finished game's rematch, in the same seat (this client's token must be a seat's). `entropy`:
+   * this device's own randomness for the new table (drawn here unless given; kept in the answer: docs/fair-play.md). */
+  async rematch(gameId: string, entropy: string = newEntropy()): Promise<Rematch & { entropy: string }> {
+    const answer = await this.json<Rematch>({ method: "POST", path: game(gameId, "/rematch"), body: { entropy } });
+    return { ...answer, entropy };
   }
 
   /** One page of tables by status, oldest first; `next_cursor` is the next page's cursor (null: the last). */
@@ -152,9 +155,17 @@ export class Client {
     return this.json({ method: "GET", path: "/api/v1/games", query });
   }
 
-  /** Take a seat (the first free one without `seat`); `bot`: a bot the server plays takes it (token null). */
-  join(gameId: string, seat: { name?: string; seat?: number | null; bot?: "random" | "greedy" | null } = {}): Promise<Joined> {
-    return this.json({ method: "POST", path: game(gameId, "/seats"), body: seat });
+  /** Take a seat (the first free one without `seat`); `bot`: a bot the server plays takes it (token null). A
+   * person's seat sends `entropy`, this device's own randomness for the table's chance (drawn here unless given),
+   * returned in the answer: keep it, and send the same again on a retry (docs/fair-play.md). */
+  async join(
+    gameId: string,
+    seat: { name?: string; seat?: number | null; bot?: "random" | "greedy" | null; entropy?: string } = {},
+  ): Promise<Joined & { entropy: string }> {
+    const entropy = seat.bot ? "" : (seat.entropy ?? newEntropy());
+    const body = entropy ? { ...seat, entropy } : seat;
+    const answer = await this.json<Joined>({ method: "POST", path: game(gameId, "/seats"), body });
+    return { ...answer, entropy };
   }
 
   // -- one game ---------------------------------------------------------------------------------------
@@ -205,10 +216,16 @@ export class Client {
     return this.json({ method: "GET", path: game(gameId, "/replay"), query });
   }
 
-  /** The whole log (anyone once the game is finished; before, the admin). */
-  async exportLog(gameId: string): Promise<LogLine[]> {
-    const text = await this.text({ method: "GET", path: game(gameId, "/export") });
-    return parseLog(text);
+  /** The game as JSON lines, as one viewpoint saw it (docs/API.md, "Exports"): `as` "seat" (this client's own
+   * seat, any time), "spectator", "everyone" (once over) or "server" (the admin); by default everyone's once
+   * the game is over, the admin's before. `verifyExport` checks it. */
+  exportText(gameId: string, as?: "seat" | "spectator" | "everyone" | "server"): Promise<string> {
+    return this.text({ method: "GET", path: game(gameId, "/export"), query: as ? { as } : {} });
+  }
+
+  /** The export's facts, its header left out (`readExport` keeps it). */
+  async exportLog(gameId: string, as?: "seat" | "spectator" | "everyone" | "server"): Promise<LogLine[]> {
+    return parseLog(await this.exportText(gameId, as));
   }
 
   /** A finished game from an exported log (the admin's token); its new id. */
@@ -356,10 +373,7 @@ export function errorFrom(status: number, body: string, reason = ""): LudotecaEr
   return apiError(status, "http_error", body.slice(0, 200) || reason);
 }
 
-/** An export's lines (JSON lines). */
+/** An export's fact lines (JSON lines), its header left out. */
 export function parseLog(text: string): LogLine[] {
-  return text
-    .split("\n")
-    .filter((line) => line.trim())
-    .map((line) => JSON.parse(line) as LogLine);
+  return readExport(text).lines;
 }

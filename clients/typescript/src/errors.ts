@@ -6,6 +6,7 @@ export const ENVELOPE_CODES = [
   "malformed",
   "unknown_game_type",
   "unfinished_log",
+  "partial_log",
   "no_such_version",
   "bad_token",
   "missing_token",
@@ -94,7 +95,7 @@ export class LudotecaError extends Error {
   }
 }
 
-/** 400: malformed, unknown_game_type, no_such_version, unfinished_log. */
+/** 400: malformed, unknown_game_type, no_such_version, unfinished_log, partial_log. */
 export class BadRequest extends LudotecaError {}
 /** 401: bad_token, missing_token, unknown_token. */
 export class Unauthorized extends LudotecaError {}

@@ -59,9 +59,9 @@ test("catch-up, live updates, commands with acks and moves over the socket", asy
   assert.deepEqual(move.command, { type: "DrawFromDeck" });
   const ack = await move.send({ commandId: "ws-draw-1" });
   assert.equal(ack.type, "ack");
-  assert.equal(ack.version, first.version + 1);
+  assert.equal(ack.version, first.version + 2, "the draw, and the seat's opening of its card (docs/fair-play.md)");
   const next = await until(updates, (u) => u.version >= ack.version);
-  assert.equal(next.events.at(-1).event.type, "CardDrawn");
+  assert.deepEqual(next.events.slice(-2).map((e) => e.event.type), ["CardDrawn", "CardsOpened"]);
   const refused = await live.send({ type: "DrawFromCentre", card: "no-such-card" }).catch((e) => e);
   assert.ok(refused instanceof RuleViolation, String(refused));
   const notOffered = await live.moves([{ field: "type", value: "Pass" }]).catch((e) => e);

@@ -436,6 +436,7 @@ def examples() -> Iterator[Example]:
 
 
 LOG_LINE_REF = {"$ref": "#/components/schemas/LogLine"}
+EXPORT_HEADER_REF = {"$ref": "#/components/schemas/ExportHeader"}
 
 
 def success_status(route: tuple[str, str]) -> int:
@@ -469,8 +470,10 @@ def test_every_example_body_in_api_md_is_valid_by_the_documents() -> None:
                 status = str(example.status or success_status(example.route))
                 assert status in op["responses"], f"docs/API.md:{example.line}: {method} {path} never answers {status}"
                 answers = op["responses"][status]["content"]
-                # JSON lines (the export): each line is a LogLine
-                target = answers["application/json"]["schema"] if "application/json" in answers else LOG_LINE_REF
+                # JSON lines (the export): its header, then a LogLine a line
+                header = '"format"' in example.body
+                lines = EXPORT_HEADER_REF if header else LOG_LINE_REF
+                target = answers["application/json"]["schema"] if "application/json" in answers else lines
             schema = {**target, "components": doc["components"]}
             where = f"{example.what} of {method} {path}"
         errors = [e.message[:300] for e in jsonschema.Draft202012Validator(schema).iter_errors(body)]
@@ -619,10 +622,13 @@ async def play_through_the_api(
         for seat in ("0", "full"):
             r = await server.http.get(f"{api}/games/{game_id}/replay", params={"version": version, "as": seat})
             contracts.answer("GET", f"{G}/replay", r)
-    export = await server.http.get(f"{api}/games/{game_id}/export")
-    assert export.status_code == 200
-    for line in export.text.splitlines():
-        contracts.component("LogLine", json.loads(line))
+    for viewpoint in ("everyone", "spectator"):
+        export = await server.http.get(f"{api}/games/{game_id}/export", params={"as": viewpoint})
+        assert export.status_code == 200
+        header, *lines = export.text.splitlines()
+        contracts.component("ExportHeader", json.loads(header))
+        for line in lines:
+            contracts.component("LogLine", json.loads(line))
     contracts.answer(
         "GET", f"{api}/games", await server.http.get(f"{api}/games", params={"status": "finished", "limit": 5})
     )

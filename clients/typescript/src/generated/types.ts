@@ -110,7 +110,10 @@ export type TableEvent =
   | StepsUndone
   | ClockTicked
   | TimeRanOut
-  | TimeExtended;
+  | TimeExtended
+  | DeckCommitted
+  | CardsOpened
+  | SeedRevealed;
 /**
  * Vilar de Mouros: an event of the game's own.
  */
@@ -358,6 +361,9 @@ export interface LobbyEntry {
   created_ms?: number | null;
   finished_ms?: number | null;
 }
+export interface SitAgain {
+  entropy?: string;
+}
 /**
  * A seat of a finished game, seated again at its rematch: the same seat, a new token.
  */
@@ -384,6 +390,7 @@ export interface TakeSeat {
    * The bot's level, for a bot that has levels (strong: 1 to 5, default 3), else 422 no_such_level. Stored with the bot: the seat's bot reads 'strong:4'.
    */
   level?: number | null;
+  entropy?: string;
 }
 export interface Joined {
   seat: number;
@@ -1178,6 +1185,8 @@ export interface TableOpened {
   reserved?: number[];
   reserved_until_ms?: number;
   takeover?: string;
+  seed?: string | null;
+  seed_hash?: string | null;
 }
 export interface SeatTaken {
   type: "SeatTaken";
@@ -1185,6 +1194,7 @@ export interface SeatTaken {
   name?: string;
   bot?: string | null;
   player?: string | null;
+  entropy?: string;
 }
 /**
  * A seat left a game under way: by resigning, dropped after a long disconnection, or out of time.
@@ -1249,6 +1259,45 @@ export interface TimeExtended {
   type: "TimeExtended";
   seat: number;
   by: number;
+}
+/**
+ * The event before this one wrote a value hidden from every seat (a shuffled deck's order):
+ * its ``count`` items are committed as the leaves of a Merkle tree whose top is ``root``.
+ * ``items`` (the value, flattened) is hidden from every viewer until the table is over.
+ */
+export interface DeckCommitted {
+  type: "DeckCommitted";
+  count: number;
+  root: string;
+  items?: string[] | null;
+}
+/**
+ * The step before this fact showed seats committed items: each seat sees only its own openings
+ * (the fact closes every step that showed any seat something privately, with or without openings).
+ */
+export interface CardsOpened {
+  type: "CardsOpened";
+  openings?: Opening[];
+}
+/**
+ * What one seat needs to check one item it was shown against a commitment: the commitment's
+ * version, the item's place in it, the item, its salt and the sibling hashes from the leaf up.
+ */
+export interface Opening {
+  seat: number;
+  commitment: number;
+  position: number;
+  item: string;
+  salt: string;
+  path: string[];
+}
+/**
+ * The table is over: the server seed, whose hash ``TableOpened.seed_hash`` committed to. With
+ * every seat's entropy it gives the table key, and with the key every shuffle, draw and salt.
+ */
+export interface SeedRevealed {
+  type: "SeedRevealed";
+  seed: string;
 }
 /**
  * The game cards were shuffled; ``order`` is top first (secret from every seat).
@@ -2132,6 +2181,59 @@ export interface ResetMessage {
    */
   version: number;
 }
+export interface ExportHeader {
+  format?: string;
+  format_version?: number;
+  viewpoint: "everyone" | "seat" | "server" | "spectator";
+  seat?: number | null;
+  game_id: string;
+  game: string;
+  rules: number;
+  schema: number;
+  players: number;
+  options: {
+    [k: string]: unknown | undefined;
+  };
+  seats: (SeatInfo | null)[];
+  status: string;
+  version: number;
+  outcome?: {
+    [k: string]: unknown | undefined;
+  };
+  commitments: Commitments;
+}
+/**
+ * What the table committed to: the server seed's hash, each seat's entropy (by seat), the decks.
+ */
+export interface Commitments {
+  seed_hash: string | null;
+  entropies: string[];
+  decks: DeckInfo[];
+}
+/**
+ * A commitment: the version of its ``DeckCommitted`` fact, how many items, and its top.
+ */
+export interface DeckInfo {
+  version: number;
+  count: number;
+  root: string;
+}
+/**
+ * The command whose step begins at its line and ends at ``last``: its sender's scope
+ * (``seat:0``, ``bot:1``, ``clock``), its id, the seat it was decided for (-2: the clock), the
+ * command (``None`` in records from before commands were kept) and the shared clock it was
+ * decided at (0: a game that keeps no time).
+ */
+export interface Sent {
+  sender: string;
+  id: string;
+  seat: number;
+  last: number;
+  command?: {
+    [k: string]: unknown | undefined;
+  };
+  at_ms?: number;
+}
 /**
  * One line of an exported log (GET /games/{game_id}/export, POST /games/import).
  */
@@ -2142,6 +2244,7 @@ export interface LogLine {
    */
   schema?: number;
   event: Event;
+  sent?: Sent;
 }
 export interface VilarDeMourosVilarView {
   type: "vilar-de-mouros";
