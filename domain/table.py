@@ -64,6 +64,23 @@ class SeatResigned(messages.Event):
     bot: str | None = None  # the bot that plays the seat on; None when the game ends with it
 
 
+class SeatOffered(messages.Event):
+    """``by``, still in the game, offered the seat a bot plays on for (since its person left) to a
+    newcomer, through an invitation."""
+
+    seat: int
+    by: int
+
+
+class SeatTakenOver(messages.Event):
+    """A newcomer took over the offered ``seat`` from the bot: a new tenure of the seat begins here
+    (its player's id, and no name, when a player took it)."""
+
+    seat: int
+    name: str = ""
+    player: str | None = None
+
+
 class TableCancelled(messages.Event):
     """The creator called the table off before it started."""
 
@@ -122,6 +139,8 @@ TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (
     ClockTicked,
     TimeRanOut,
     TimeExtended,
+    SeatOffered,
+    SeatTakenOver,
 )
 
 
@@ -214,6 +233,9 @@ class Table(msgspec.Struct, frozen=True):
     reserved_until_ms: int = 0  # ...until then, on the shared clock
     takeover: str = TAKEOVER_BOT  # the bot that plays on a seat that leaves (TableOpened.takeover)
     out_of_time: tuple[int, ...] = ()  # seats whose time ran out, the others to choose what follows (``ask``)
+    offered: tuple[int, ...] = ()  # seats a bot plays on for, offered to newcomers
+    # Each takeover: the seat and the version its new tenure began at (results count per tenure).
+    tenures: tuple[tuple[int, int], ...] = ()
 
     @property
     def seats_taken(self) -> int:
@@ -413,6 +435,27 @@ def resign(game: AnyGame, table: Table, seat: Seat, reason: Leaving = "resigned"
     return [left]
 
 
+def offer_seat(game: AnyGame, table: Table, seat: Seat, by: Seat) -> list[Any]:
+    """``by`` offers ``seat``, which a bot plays on for since its person left, to a newcomer."""
+    if status(game, table) != "active":
+        raise Rejected("game_not_active", "Only a seat of a game under way can be offered.")
+    held = table.seats[seat] if 0 <= seat < table.players else None
+    if held is None or seat not in table.resigned or held.bot is None:
+        raise Rejected("seat_not_vacated", "Only a seat a bot plays on for, since its person left, can be offered.")
+    if by < 0 or by >= table.players or by in table.resigned:
+        raise Rejected("not_yours_to_offer", "The seats still in the game offer a vacated seat.")
+    return [SeatOffered(seat=seat, by=by)]
+
+
+def take_over(game: AnyGame, table: Table, seat: Seat, name: str, player: str | None) -> list[Any]:
+    """A newcomer takes the offered ``seat`` over from the bot."""
+    if status(game, table) != "active" or seat not in table.offered:
+        raise Rejected("seat_not_offered", "That seat is no longer offered: it was taken, or the game is over.")
+    if player is not None:
+        return [SeatTakenOver(seat=seat, player=player)]
+    return [SeatTakenOver(seat=seat, name=name or default_name(seat))]
+
+
 def cancel(game: AnyGame, table: Table) -> list[Any]:
     """The creator calls off a table that has not started."""
     if table.cancelled or table.state is not None:
@@ -549,6 +592,24 @@ def _time_extended(game: AnyGame, table: Table, event: TimeExtended) -> Table:
     return msgspec.structs.replace(table, out_of_time=out, version=table.version + 1)
 
 
+def _seat_offered(game: AnyGame, table: Table, event: SeatOffered) -> Table:
+    offered = table.offered if event.seat in table.offered else (*table.offered, event.seat)
+    return msgspec.structs.replace(table, offered=offered, version=table.version + 1)
+
+
+def _seat_taken_over(game: AnyGame, table: Table, event: SeatTakenOver) -> Table:
+    seats = list(table.seats)
+    seats[event.seat] = SeatInfo(event.seat, event.name, None, event.player)
+    return msgspec.structs.replace(
+        table,
+        seats=tuple(seats),
+        resigned=tuple(s for s in table.resigned if s != event.seat),
+        offered=tuple(s for s in table.offered if s != event.seat),
+        tenures=(*table.tenures, (event.seat, table.version + 1)),
+        version=table.version + 1,
+    )
+
+
 def _table_cancelled(game: AnyGame, table: Table, event: TableCancelled) -> Table:
     return msgspec.structs.replace(table, cancelled=True, version=table.version + 1)
 
@@ -567,6 +628,8 @@ _TABLE_FACTS: dict[type[Any], Callable[[AnyGame, Table, Any], Table]] = {
     ClockTicked: _clock_ticked,
     TimeRanOut: _time_ran_out,
     TimeExtended: _time_extended,
+    SeatOffered: _seat_offered,
+    SeatTakenOver: _seat_taken_over,
     TableCancelled: _table_cancelled,
     RematchOpened: _rematch_opened,
 }

@@ -24,6 +24,7 @@ from clients.python.models import (
     GameList,
     Health,
     Imported,
+    Invite,
     Joined,
     LegalCommands,
     LobbyEntry,
@@ -192,10 +193,20 @@ class AsyncClient:
             cursor = answer.next_cursor
 
     async def join(
-        self, game_id: str, name: str | None = None, seat: int | None = None, bot: str | None = None
+        self,
+        game_id: str,
+        name: str | None = None,
+        seat: int | None = None,
+        bot: str | None = None,
+        invite: str | None = None,
     ) -> Joined:
-        """Take a seat (the first free one without ``seat``); keep the token. This client's token is unchanged."""
-        return await self.run(calls.join(game_id, name, seat, bot))
+        """Take a seat (the first free one without ``seat``), or the seat ``invite`` offers; keep the token.
+        This client's token is unchanged (a player's token makes the seat the player's)."""
+        return await self.run(calls.join(game_id, name, seat, bot, invite))
+
+    async def invite(self, game_id: str, seat: int) -> Invite:
+        """Offer ``seat``, vacated (a bot plays on for it), to a newcomer: an invitation to hand on."""
+        return await self.run(calls.invite(game_id, seat))
 
     async def table(self, game_id: str) -> TableView:
         """The table as this client may see it."""

@@ -23,6 +23,7 @@ from clients.python.models import (
     GameList,
     Health,
     Imported,
+    Invite,
     Joined,
     LegalCommands,
     LobbyEntry,
@@ -56,6 +57,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/games"): "games",
     ("POST", "/api/v1/games/import"): "import_log",
     ("POST", "/api/v1/games/{game_id}/seats"): "join",
+    ("POST", "/api/v1/games/{game_id}/invites"): "invite",
     ("GET", "/api/v1/games/{game_id}"): "table",
     ("GET", "/api/v1/games/{game_id}/legal-commands"): "legal",
     ("POST", "/api/v1/games/{game_id}/moves"): "moves",
@@ -150,8 +152,10 @@ def games(status: Status = "open", limit: int | None = None, cursor: int | None 
     return Call("GET", f"{API}/games", decoder(GameList), params=params)
 
 
-def join(game_id: str, name: str | None = None, seat: int | None = None, bot: str | None = None) -> Call[Joined]:
-    body: dict[str, Any] = {}
+def join(
+    game_id: str, name: str | None = None, seat: int | None = None, bot: str | None = None, invite: str | None = None
+) -> Call[Joined]:
+    body: dict[str, Any] = {} if invite is None else {"invite": invite}
     if name is not None:
         body["name"] = name
     if seat is not None:
@@ -159,6 +163,10 @@ def join(game_id: str, name: str | None = None, seat: int | None = None, bot: st
     if bot is not None:
         body["bot"] = bot
     return Call("POST", game_path(game_id, "/seats"), decoder(Joined), json_body(body))
+
+
+def invite(game_id: str, seat: int) -> Call[Invite]:
+    return Call("POST", game_path(game_id, "/invites"), decoder(Invite), json_body({"seat": seat}))
 
 
 def table(game_id: str) -> Call[TableView]:

@@ -130,6 +130,14 @@ class Joined(msgspec.Struct):
     token: str | None = None
 
 
+class Invite(msgspec.Struct):
+    """An invitation to take over a vacated seat: hand ``invite`` to the newcomer."""
+
+    game_id: str
+    seat: int
+    invite: str
+
+
 class SeatInfo(msgspec.Struct):
     seat: int
     name: str

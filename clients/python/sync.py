@@ -26,6 +26,7 @@ from clients.python.models import (
     GameList,
     Health,
     Imported,
+    Invite,
     Joined,
     LegalCommands,
     LobbyEntry,
@@ -168,8 +169,21 @@ class Client:
                 return
             cursor = answer.next_cursor
 
-    def join(self, game_id: str, name: str | None = None, seat: int | None = None, bot: str | None = None) -> Joined:
-        return self.run(calls.join(game_id, name, seat, bot))
+    def join(
+        self,
+        game_id: str,
+        name: str | None = None,
+        seat: int | None = None,
+        bot: str | None = None,
+        invite: str | None = None,
+    ) -> Joined:
+        """Take a seat (the first free one without ``seat``), or the seat ``invite`` offers; keep the token.
+        This client's token is unchanged (a player's token makes the seat the player's)."""
+        return self.run(calls.join(game_id, name, seat, bot, invite))
+
+    def invite(self, game_id: str, seat: int) -> Invite:
+        """Offer ``seat``, vacated (a bot plays on for it), to a newcomer: an invitation to hand on."""
+        return self.run(calls.invite(game_id, seat))
 
     def table(self, game_id: str) -> TableView:
         return self.run(calls.table(game_id))

@@ -15,7 +15,19 @@ import msgspec
 
 from domain.clock import Clock
 from domain.engine import AnyGame, Rejected
-from domain.table import TAKEOVER_BOT, Table, TableOpened, cancel, fold, open_rematch, open_table, status, take_seat
+from domain.table import (
+    TAKEOVER_BOT,
+    Table,
+    TableOpened,
+    cancel,
+    fold,
+    offer_seat,
+    open_rematch,
+    open_table,
+    status,
+    take_over,
+    take_seat,
+)
 from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
 from server.service.codec import encode
 from server.service.errors import (
@@ -34,7 +46,7 @@ from server.service.errors import (
 )
 from server.service.games import GAME_ID_BYTES, Games
 from server.service.quotas import Quotas
-from server.service.tokens import new_token, player_seat_key, token_hash
+from server.service.tokens import invite_key, new_token, player_seat_key, token_hash
 from server.storage.botqueue import BotQueue
 from server.storage.index import STATUSES, LobbyIndex
 from server.storage.players import PlayerRegistry
@@ -52,6 +64,18 @@ class NewGame(LobbyEntry, kw_only=True):
     """A table just opened, with the token that lets its creator call it off before it starts."""
 
     creator_token: str
+
+
+GONE = -1  # a token entry the append deletes (server/storage/store.py)
+
+
+class Invite(msgspec.Struct):
+    """An invitation to take over a vacated seat: keep the token secret, hand it to the newcomer
+    (``POST /games/{game_id}/seats {"invite": token}``)."""
+
+    game_id: str
+    seat: int
+    invite: str
 
 
 class Rematch(msgspec.Struct):
@@ -241,6 +265,56 @@ class Lobby:
         if player is not None:
             await self.players.sat(player, game_id, events[0].seat, ctx.now_ms)
         return Joined(events[0].seat, token)
+
+    async def invite(self, game_id: str, token: str | None, seat: int) -> Invite:
+        """The caller's seat, still in the game, offers ``seat`` (a bot plays on for it since its person
+        left) to a newcomer: an invitation that seats whoever holds it there, until someone does."""
+        at = await self.games.seated(game_id, token)
+        if at.seat is None:
+            raise Forbidden("spectator", "Only a seat still in the game can offer a vacated one; take a seat first.")
+        invite = f"{game_id}.{new_token()}"
+
+        def offer(game: AnyGame, table: Table) -> list[Any]:
+            assert at.seat is not None
+            return offer_seat(game, table, seat, at.seat)
+
+        await self.games.facts(game_id, offer, lambda events: {invite_key(invite): seat})
+        return Invite(game_id, seat, invite)
+
+    async def take_over(
+        self, game_id: str, invite: str, name: str, client: str | None = None, player: str | None = None
+    ) -> Joined:
+        """A newcomer with an invitation takes the offered seat over from the bot: a token of its own,
+        and the seat's whole history as the seat saw it (its feed is the seat's)."""
+        seat = await self.store.seat_for_token(game_id, invite_key(invite))
+        if seat is None:
+            if not await self.store.exists(game_id):
+                raise UnknownGame("unknown_game", "There is no game with that id.")
+            raise Refused("unknown_invite", "That invitation is not one of this table's.", {"field": "invite"})
+        if player is not None:
+            held = await self.store.seat_for_token(game_id, player_seat_key(player))
+            if held is not None and held != seat:
+                raise Conflict("seat_held", f"You already sit at seat {held} of this table.", {"seat": held})
+        await self.quotas.take(self.quotas.seats, client, await self.store.now_ms())
+        token = f"{game_id}.{new_token()}"
+
+        def sit_down(game: AnyGame, table: Table) -> list[Any]:
+            return take_over(game, table, seat, name, player)
+
+        # The seat's former holder (its tokens, its player) no longer acts there once it is taken over.
+        former = await self.store.tokens_of_seat(game_id, seat)
+
+        def tokens(events: list[Any]) -> dict[str, int]:
+            held = {key: GONE for key in former if not key.startswith("invite:")}
+            held[token_hash(token)] = seat
+            if player is not None:
+                held[player_seat_key(player)] = seat
+            return held
+
+        await self.games.facts(game_id, sit_down, tokens)
+        if player is not None:
+            await self.players.sat(player, game_id, seat, await self.store.now_ms())
+        return Joined(seat, token)
 
     async def census(self) -> dict[str, int]:
         """How many tables the lobby index holds, by status."""

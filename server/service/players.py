@@ -183,6 +183,9 @@ class Players:
             except UnknownGame:  # gone: expired, archived, called off
                 await self.registry.left(player_id, game_id, seat)
                 continue
+            held = table.seats[seat] if seat < table.players else None
+            if held is not None and held.player != player_id:  # taken over since: no longer the player's
+                continue
             current = status(game, table)
             awaiting = None
             if current == "active" and table.state is not None and seat not in table.resigned:

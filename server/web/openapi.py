@@ -46,6 +46,7 @@ SECURITY: dict[str, Security] = {
     "take_seat": [{}, {"player": []}, {"player_cookie": []}],  # a player's seat belongs to the player
     "call_off": [{"creator": []}],
     "rematch": SEAT,
+    "invite": SEAT,
     "send_command": SEAT,
     "get_game": SEAT_OPTIONAL,
     "legal_commands": SEAT_OPTIONAL,

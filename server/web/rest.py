@@ -19,6 +19,7 @@ from projections.views import TableView, VersionedEvent
 from server.runtime.tasks import Trouble
 from server.service.errors import (
     AppError,
+    Forbidden,
     Invalid,
     NotFound,
     Refused,
@@ -26,7 +27,7 @@ from server.service.errors import (
     refused,
 )
 from server.service.games import CommandAnswer, Games, Seated
-from server.service.lobby import Joined, Lobby, NewGame, Rematch, seat_name
+from server.service.lobby import Invite, Joined, Lobby, NewGame, Rematch, seat_name
 from server.service.senders import Holder
 from server.service.tokens import is_player_token
 from server.web.auth import bearer, require_admin
@@ -59,6 +60,11 @@ class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
     seat: int | None = None
     bot: str | None = None  # "random", "greedy" or "strong": a bot the server plays takes the seat
     level: int | None = None  # the bot's level, for a bot that has levels (strong: 1 to 5; default 3)
+    invite: str | None = None  # an invitation to take over a vacated seat (POST .../invites)
+
+
+class OfferSeat(msgspec.Struct, forbid_unknown_fields=True):
+    seat: int  # a seat the bot plays on for since its person left
 
 
 class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
@@ -207,13 +213,26 @@ async def take_seat(request: Request) -> Response:
             raise Refused("no_such_level", message, {"field": "level", "levels": levels})
     name = seat_name(body.name)
     game_id = request.path_params["game_id"]
-    bot = bot_spec(body.bot, body.level) if body.bot is not None else None
     token = bearer(request)
     # A player's token seats the player (a seat token of another table is no one's to sit with).
-    signed = bot is None and token is not None and is_player_token(token)
+    signed = body.bot is None and token is not None and is_player_token(token)
     player = await request.app.state.players.signed_in(token) if signed else None
+    if body.invite is not None:
+        if body.bot is not None or body.seat is not None:
+            raise Invalid("malformed", "An invitation names its seat, for a person.", {"field": "invite"})
+        joined = await lobby_of(request).take_over(game_id, body.invite, name, client_address(request), player)
+        return answer(joined, 201)
+    bot = bot_spec(body.bot, body.level) if body.bot is not None else None
     joined = await lobby_of(request).join(game_id, body.seat, name, bot, client=client_address(request), player=player)
     return answer(joined, 201)
+
+
+async def invite(request: Request) -> Response:
+    token = bearer(request)
+    if token is None:  # before the body: a spectator is told so whatever it sent
+        raise Forbidden("spectator", "Only a seat still in the game can offer a vacated one; take a seat first.")
+    body = await read_json(request, OfferSeat)
+    return answer(await lobby_of(request).invite(request.path_params["game_id"], token, body.seat), 201)
 
 
 async def get_game(request: Request) -> Response:
@@ -376,7 +395,19 @@ GAME_ENDPOINTS: list[Endpoint] = [
         201,
         TakeSeat,
         (),
-        (400, 404, 409, 413, 415, 422, 429, 503),
+        (400, 401, 404, 409, 413, 415, 422, 429, 503),
+    ),
+    Endpoint(
+        "POST",
+        "/games/{game_id}/invites",
+        invite,
+        "Offer a seat a bot plays on for (its person left) to a newcomer: an invitation to hand on",
+        Invite,
+        201,
+        OfferSeat,
+        (),
+        (400, 401, 403, 404, 409, 413, 415, 422, 503),
+        seat=True,
     ),
     Endpoint(
         "GET",

@@ -12,6 +12,7 @@ import type {
   GameList,
   Health,
   Imported,
+  Invite,
   Joined,
   LegalCommands,
   LobbyEntry,
@@ -44,6 +45,7 @@ export const ROUTES = {
   "GET /api/v1/games": "games",
   "POST /api/v1/games/import": "importLog",
   "POST /api/v1/games/{game_id}/seats": "join",
+  "POST /api/v1/games/{game_id}/invites": "invite",
   "GET /api/v1/games/{game_id}": "table",
   "GET /api/v1/games/{game_id}/legal-commands": "legal",
   "POST /api/v1/games/{game_id}/moves": "moves",
@@ -152,9 +154,17 @@ export class Client {
     return this.json({ method: "GET", path: "/api/v1/games", query });
   }
 
-  /** Take a seat (the first free one without `seat`); `bot`: a bot the server plays takes it (token null). */
-  join(gameId: string, seat: { name?: string; seat?: number | null; bot?: "random" | "greedy" | null } = {}): Promise<Joined> {
+  /** Take a seat (the first free one without `seat`); `bot`: a bot the server plays takes it (token null); `invite`: the vacated seat an invitation offers. */
+  join(
+    gameId: string,
+    seat: { name?: string; seat?: number | null; bot?: "random" | "greedy" | null; invite?: string } = {},
+  ): Promise<Joined> {
     return this.json({ method: "POST", path: game(gameId, "/seats"), body: seat });
+  }
+
+  /** Offer a seat a bot plays on for (its person left) to a newcomer: an invitation to hand on (this client's seat, still in the game). */
+  invite(gameId: string, seat: number): Promise<Invite> {
+    return this.json({ method: "POST", path: game(gameId, "/invites"), body: { seat } });
   }
 
   // -- one game ---------------------------------------------------------------------------------------

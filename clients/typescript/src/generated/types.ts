@@ -110,7 +110,9 @@ export type TableEvent =
   | StepsUndone
   | ClockTicked
   | TimeRanOut
-  | TimeExtended;
+  | TimeExtended
+  | SeatOffered
+  | SeatTakenOver;
 /**
  * Vilar de Mouros: an event of the game's own.
  */
@@ -384,10 +386,23 @@ export interface TakeSeat {
    * The bot's level, for a bot that has levels (strong: 1 to 5, default 3), else 422 no_such_level. Stored with the bot: the seat's bot reads 'strong:4'.
    */
   level?: number | null;
+  invite?: string | null;
 }
 export interface Joined {
   seat: number;
   token: string | null;
+}
+export interface OfferSeat {
+  seat: number;
+}
+/**
+ * An invitation to take over a vacated seat: keep the token secret, hand it to the newcomer
+ * (``POST /games/{game_id}/seats {"invite": token}``).
+ */
+export interface Invite {
+  game_id: string;
+  seat: number;
+  invite: string;
 }
 /**
  * The answer of ``GET /games/{id}``: the envelope every game shares.
@@ -1249,6 +1264,25 @@ export interface TimeExtended {
   type: "TimeExtended";
   seat: number;
   by: number;
+}
+/**
+ * ``by``, still in the game, offered the seat a bot plays on for (since its person left) to a
+ * newcomer, through an invitation.
+ */
+export interface SeatOffered {
+  type: "SeatOffered";
+  seat: number;
+  by: number;
+}
+/**
+ * A newcomer took over the offered ``seat`` from the bot: a new tenure of the seat begins here
+ * (its player's id, and no name, when a player took it).
+ */
+export interface SeatTakenOver {
+  type: "SeatTakenOver";
+  seat: number;
+  name?: string;
+  player?: string | null;
 }
 /**
  * The game cards were shuffled; ``order`` is top first (secret from every seat).
