@@ -42,6 +42,7 @@ class TableOpened(messages.Event):
     # The bot that plays on a seat whose player leaves, resigns or runs out of time: a bot's
     # name, with its level after a colon ("strong:2"); the server checks it names a bot it has.
     takeover: str = TAKEOVER_BOT
+    rated: bool = False  # the result counts on the players' ratings (players only, no bots)
 
 
 class SeatTaken(messages.Event):
@@ -211,6 +212,14 @@ class SeatInfo(msgspec.Struct, frozen=True):
     player: str | None = None  # the player's id, for a seat a player took (its name comes from outside the stream)
 
 
+class Tenure(msgspec.Struct, frozen=True):
+    """A seat taken over at ``since`` (a version): its former holder's player, if one held it, left."""
+
+    seat: int
+    since: int
+    former: str | None = None
+
+
 class Table(msgspec.Struct, frozen=True):
     """Everything known about one game at one version."""
 
@@ -234,8 +243,8 @@ class Table(msgspec.Struct, frozen=True):
     takeover: str = TAKEOVER_BOT  # the bot that plays on a seat that leaves (TableOpened.takeover)
     out_of_time: tuple[int, ...] = ()  # seats whose time ran out, the others to choose what follows (``ask``)
     offered: tuple[int, ...] = ()  # seats a bot plays on for, offered to newcomers
-    # Each takeover: the seat and the version its new tenure began at (results count per tenure).
-    tenures: tuple[tuple[int, int], ...] = ()
+    tenures: tuple[Tenure, ...] = ()  # each takeover (results count per tenure)
+    rated: bool = False  # the result counts on the players' ratings (TableOpened.rated)
 
     @property
     def seats_taken(self) -> int:
@@ -333,10 +342,12 @@ def open_table(
     reserved: tuple[int, ...] = (),
     reserved_until_ms: int = 0,
     takeover: str = TAKEOVER_BOT,
+    rated: bool = False,
 ) -> TableOpened:
     """Check a new table's size, options and clock; the fact that opens it (``reserved``: the
     seats a rematch keeps for its people until ``reserved_until_ms``; ``takeover``: the bot
-    that plays on a seat that leaves, already checked by the caller, who knows the bots)."""
+    that plays on a seat that leaves, already checked by the caller, who knows the bots;
+    ``rated``: its result counts on its players' ratings)."""
     if turn_clock is not None:
         clock.check(turn_clock)
     if not game.min_players <= players <= game.max_players:
@@ -369,7 +380,11 @@ def open_table(
         reserved=reserved,
         reserved_until_ms=reserved_until_ms if reserved else 0,
         takeover=takeover,
+        rated=rated,
     )
+
+
+RATED_PLAYERS_ONLY = "A rated table seats players only, and no bots: sit down with a player's token."
 
 
 def default_name(seat: Seat, bot: str | None = None) -> str:
@@ -397,6 +412,8 @@ def take_seat(
     no name in the stream."""
     if table.state is not None:
         raise Rejected("game_started", "This game has already started; every seat is taken.")
+    if table.rated and (player is None or bot is not None):
+        raise Rejected("rated_needs_players", RATED_PLAYERS_ONLY)
     free = [i for i, s in enumerate(table.seats) if s is None]
     kept = set(table.reserved) if not claim and ctx.now_ms < table.reserved_until_ms else set()
     if seat is None:
@@ -451,6 +468,8 @@ def take_over(game: AnyGame, table: Table, seat: Seat, name: str, player: str | 
     """A newcomer takes the offered ``seat`` over from the bot."""
     if status(game, table) != "active" or seat not in table.offered:
         raise Rejected("seat_not_offered", "That seat is no longer offered: it was taken, or the game is over.")
+    if table.rated and player is None:
+        raise Rejected("rated_needs_players", RATED_PLAYERS_ONLY)
     if player is not None:
         return [SeatTakenOver(seat=seat, player=player)]
     return [SeatTakenOver(seat=seat, name=name or default_name(seat))]
@@ -526,6 +545,7 @@ def _opened(game: AnyGame, event: TableOpened) -> Table:
         reserved=event.reserved,
         reserved_until_ms=event.reserved_until_ms,
         takeover=event.takeover,
+        rated=event.rated,
     )
 
 
@@ -599,13 +619,14 @@ def _seat_offered(game: AnyGame, table: Table, event: SeatOffered) -> Table:
 
 def _seat_taken_over(game: AnyGame, table: Table, event: SeatTakenOver) -> Table:
     seats = list(table.seats)
+    former = seats[event.seat]
     seats[event.seat] = SeatInfo(event.seat, event.name, None, event.player)
     return msgspec.structs.replace(
         table,
         seats=tuple(seats),
         resigned=tuple(s for s in table.resigned if s != event.seat),
         offered=tuple(s for s in table.offered if s != event.seat),
-        tenures=(*table.tenures, (event.seat, table.version + 1)),
+        tenures=(*table.tenures, Tenure(event.seat, table.version + 1, former.player if former else None)),
         version=table.version + 1,
     )
 

@@ -27,6 +27,7 @@ from server.service.lobby import Lobby
 from server.service.players import Players
 from server.service.quotas import Quotas
 from server.service.rates import SeatRates
+from server.service.ratings import Ratings
 from server.service.session import Sessions
 from server.service.sockets import Sockets
 from server.service.tables import Tables
@@ -40,11 +41,13 @@ from server.storage.leases import Leases
 from server.storage.players import PlayerRegistry
 from server.storage.presence import Presence
 from server.storage.quotas import HourlyCounts
+from server.storage.ratings import RatingBook
 from server.storage.schedule import Schedule
 from server.storage.store import EventStore, Notifications
 from server.web.application import application
 from server.web.openapi import document
 from server.workers import absent, deadlines, housekeeping
+from server.workers import ratings as rater
 from server.workers.bots import BotAlarm, BotWorker
 
 log = logging.getLogger("ludoteca")
@@ -128,7 +131,9 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             app.state.settings = settings
             app.state.games = service
             app.state.lobby = lobby
-            app.state.players = Players(registry, service, quotas)
+            book = RatingBook(redis)
+            app.state.players = Players(registry, service, quotas, book)
+            app.state.ratings = ratings = Ratings(book, service, index, registry)
             app.state.feeds = feeds
             app.state.attendance = attendance
             app.state.sessions = Sessions(
@@ -150,6 +155,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
                 settings.open_ttl, settings.archive_dir, settings.retention, settings.housekeeping_interval
             )
             background(stack, housekeeping.run(service, index, leases, policy))
+            background(stack, rater.run(ratings, leases, settings.rating_interval))
             if app.state.embedded is not None:  # restarted when it dies; the server stops if it keeps dying
                 background(stack, supervise(app.state.embedded, lambda: lose_store(app)))
             # What start-up built, and what outlives each full collection, is kept out of the

@@ -79,6 +79,15 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
         rates = SeatRates(settings.ws_rate, settings.ws_burst)
         tables = Tables(store, GAMES, settings.cache_size)
         games = Games(store, tables, index, Schedule(redis), rates, Metrics(), PlayerRegistry(redis))
+        if args.action == "ratings":
+            from server.service.ratings import Ratings
+            from server.storage.ratings import RatingBook
+
+            ratings = Ratings(RatingBook(redis), games, index, PlayerRegistry(redis))
+            archive = Path(args.dir) if args.dir else settings.archive_dir
+            count = await ratings.rebuild(sorted(GAMES), archive)
+            print(f"rated {count} games again from their logs")
+            return 0
         if args.action == "expire":
             if args.older_than is None and settings.open_ttl <= 0:
                 print("open games never expire (LUDOTECA_OPEN_TTL=0); give --older-than", file=sys.stderr)
@@ -179,6 +188,8 @@ def parser() -> argparse.ArgumentParser:
     archive.add_argument(
         "--older-than", type=float, metavar="SECONDS", help="finished this long ago (LUDOTECA_RETENTION)"
     )
+    rerate = actions.add_parser("ratings", help="every rating again from the logs of the rated games")
+    rerate.add_argument("--dir", help="where archived games are (LUDOTECA_ARCHIVE_DIR)")
     expire = actions.add_parser("expire", help="delete open games that never filled")
     expire.add_argument("--older-than", type=float, metavar="SECONDS", help="created this long ago (LUDOTECA_OPEN_TTL)")
     manage.set_defaults(func=admin)

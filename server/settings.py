@@ -42,6 +42,7 @@ class Settings:
     create_per_hour: int = 60  # tables one client address may open an hour (0: no limit)
     seats_per_hour: int = 240  # seats one client address may take an hour (0: no limit)
     players_per_hour: int = 30  # players one client address may make an hour (0: no limit)
+    rating_interval: float = 2.0  # seconds between the rater's looks at the games that finished
     codes_per_hour: int = 20  # one-time sign-in codes one client address may try an hour (0: no limit)
     # Addresses of the proxies whose X-Forwarded-For names the client (comma separated; "*": any).
     # None of them by default: a client cannot choose the address its quotas count against.
@@ -113,6 +114,7 @@ class Settings:
             seats_per_hour=whole("SEATS_PER_HOUR", default.seats_per_hour),
             players_per_hour=whole("PLAYERS_PER_HOUR", default.players_per_hour),
             codes_per_hour=whole("CODES_PER_HOUR", default.codes_per_hour),
+            rating_interval=decimal("RATING_INTERVAL", default.rating_interval),
             trusted_proxies=tuple(p.strip() for p in get("TRUSTED_PROXIES", "").split(",") if p.strip()),
             max_open_games=whole("MAX_OPEN_GAMES", default.max_open_games),
             open_ttl=decimal("OPEN_TTL", default.open_ttl),

@@ -26,6 +26,7 @@ from clients.python.models import (
     Imported,
     Invite,
     Joined,
+    Leaderboard,
     LegalCommands,
     LobbyEntry,
     LogLine,
@@ -34,6 +35,7 @@ from clients.python.models import (
     NewGame,
     Pick,
     Player,
+    PlayerPage,
     Rematch,
     ServerMessage,
     SignedIn,
@@ -164,10 +166,15 @@ class AsyncClient:
         return await self.run(calls.components(game))
 
     async def create(
-        self, game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | str | None = None
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        clock: TableClock | str | None = None,
+        rated: bool = False,
     ) -> NewGame:
         """Open a table (with a turn clock, if given); its lobby entry and the creator's token."""
-        return await self.run(calls.create(game, players, options, clock))
+        return await self.run(calls.create(game, players, options, clock, rated))
 
     async def call_off(self, game_id: str) -> LobbyEntry:
         """Call off a table that has not started; this client's token must be its creator's."""
@@ -279,8 +286,19 @@ class AsyncClient:
         """The player this client's token signs in."""
         return await self.run(calls.player())
 
-    async def change_player(self, name: str | None = None, lang: str | None = None) -> Player:
-        return await self.run(calls.change_player(name, lang))
+    async def change_player(
+        self, name: str | None = None, lang: str | None = None, public: bool | None = None
+    ) -> Player:
+        """Rename the player, choose its language, or show its page to anyone (``public``)."""
+        return await self.run(calls.change_player(name, lang, public))
+
+    async def player_page(self, player_id: str) -> PlayerPage:
+        """A player's public page: its ratings, their history, games played and won."""
+        return await self.run(calls.player_page(player_id))
+
+    async def leaderboard(self, game: str, limit: int | None = None, cursor: int | None = None) -> Leaderboard:
+        """A game's best players by rating (past their provisional games)."""
+        return await self.run(calls.leaderboard(game, limit, cursor))
 
     async def erase_player(self) -> Erased:
         """Erase the player: its name, tokens and list of seats (its games keep only its id)."""

@@ -25,6 +25,7 @@ from clients.python.models import (
     Imported,
     Invite,
     Joined,
+    Leaderboard,
     LegalCommands,
     LobbyEntry,
     LogLine,
@@ -33,6 +34,7 @@ from clients.python.models import (
     NewGame,
     Pick,
     Player,
+    PlayerPage,
     Rematch,
     SignedIn,
     SignedOut,
@@ -79,6 +81,8 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/players/me/codes"): "sign_in_code",
     ("POST", "/api/v1/players/me/sign-out"): "sign_out",
     ("POST", "/api/v1/players/me/sign-out-everywhere"): "sign_out_everywhere",
+    ("GET", "/api/v1/players/{player_id}"): "player_page",
+    ("GET", "/api/v1/leaderboards/{game}"): "leaderboard",
 }
 
 
@@ -130,9 +134,15 @@ def components(game: str) -> Call[GameComponents]:
 
 
 def create(
-    game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | str | None = None
+    game: str,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    clock: TableClock | str | None = None,
+    rated: bool = False,
 ) -> Call[NewGame]:
     fields: dict[str, Any] = {"game": game, "players": players, "options": dict(options or {})}
+    if rated:
+        fields["rated"] = True
     if clock is not None:
         fields["clock"] = clock
     return Call("POST", f"{API}/games", decoder(NewGame), json_body(fields))
@@ -254,9 +264,18 @@ def player() -> Call[Player]:
     return Call("GET", f"{API}/players/me", decoder(Player))
 
 
-def change_player(name: str | None = None, lang: str | None = None) -> Call[Player]:
-    body = {k: v for k, v in (("name", name), ("lang", lang)) if v is not None}
+def change_player(name: str | None = None, lang: str | None = None, public: bool | None = None) -> Call[Player]:
+    body = {k: v for k, v in (("name", name), ("lang", lang), ("public", public)) if v is not None}
     return Call("PATCH", f"{API}/players/me", decoder(Player), json_body(body))
+
+
+def player_page(player_id: str) -> Call[PlayerPage]:
+    return Call("GET", f"{API}/players/{quote(player_id, safe='')}", decoder(PlayerPage))
+
+
+def leaderboard(game: str, limit: int | None = None, cursor: int | None = None) -> Call[Leaderboard]:
+    path = f"{API}/leaderboards/{quote(game, safe='')}"
+    return Call("GET", path, decoder(Leaderboard), params={"limit": limit, "cursor": cursor})
 
 
 def erase_player() -> Call[Erased]:

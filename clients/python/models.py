@@ -130,6 +130,46 @@ class Joined(msgspec.Struct):
     token: str | None = None
 
 
+class RatedPlayer(msgspec.Struct):
+    """A player's rating in one game: ``rating`` is mu - 3 sigma; ``provisional`` before its fifth rated game."""
+
+    game: str
+    player_id: str
+    name: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    provisional: bool
+
+
+class Leaderboard(msgspec.Struct):
+    game: str
+    players: list[RatedPlayer]
+    next_cursor: int | None = None
+
+
+class RatingPoint(msgspec.Struct):
+    game: str
+    game_id: str
+    place: int
+    mu: float
+    sigma: float
+    rating: float
+
+
+class PlayerPage(msgspec.Struct):
+    """A player's public page: its ratings, their history, games played and won."""
+
+    player_id: str
+    name: str
+    ratings: list[RatedPlayer]
+    history: list[RatingPoint]
+    games: int
+    wins: int
+
+
 class Invite(msgspec.Struct):
     """An invitation to take over a vacated seat: hand ``invite`` to the newcomer."""
 
@@ -152,6 +192,7 @@ class Player(msgspec.Struct):
     name: str
     lang: str | None = None
     created_ms: int = 0
+    public: bool = False  # its page is shown to anyone
 
 
 class SignedIn(msgspec.Struct):

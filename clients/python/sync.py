@@ -28,6 +28,7 @@ from clients.python.models import (
     Imported,
     Invite,
     Joined,
+    Leaderboard,
     LegalCommands,
     LobbyEntry,
     LogLine,
@@ -36,6 +37,7 @@ from clients.python.models import (
     NewGame,
     Pick,
     Player,
+    PlayerPage,
     Rematch,
     ServerMessage,
     SignedIn,
@@ -144,10 +146,15 @@ class Client:
         return self.run(calls.components(game))
 
     def create(
-        self, game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | str | None = None
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        clock: TableClock | str | None = None,
+        rated: bool = False,
     ) -> NewGame:
         """Open a table (with a turn clock, if given); its lobby entry and the creator's token."""
-        return self.run(calls.create(game, players, options, clock))
+        return self.run(calls.create(game, players, options, clock, rated))
 
     def call_off(self, game_id: str) -> LobbyEntry:
         """Call off a table that has not started; this client's token must be its creator's."""
@@ -244,8 +251,17 @@ class Client:
         """The player this client's token signs in."""
         return self.run(calls.player())
 
-    def change_player(self, name: str | None = None, lang: str | None = None) -> Player:
-        return self.run(calls.change_player(name, lang))
+    def change_player(self, name: str | None = None, lang: str | None = None, public: bool | None = None) -> Player:
+        """Rename the player, choose its language, or show its page to anyone (``public``)."""
+        return self.run(calls.change_player(name, lang, public))
+
+    def player_page(self, player_id: str) -> PlayerPage:
+        """A player's public page: its ratings, their history, games played and won."""
+        return self.run(calls.player_page(player_id))
+
+    def leaderboard(self, game: str, limit: int | None = None, cursor: int | None = None) -> Leaderboard:
+        """A game's best players by rating (past their provisional games)."""
+        return self.run(calls.leaderboard(game, limit, cursor))
 
     def erase_player(self) -> Erased:
         """Erase the player: its name, tokens and list of seats (its games keep only its id)."""

@@ -9,6 +9,7 @@ import hmac
 import logging
 import secrets
 import unicodedata
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -29,7 +30,7 @@ from domain.table import (
     take_seat,
 )
 from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
-from server.service.codec import encode
+from server.service.codec import GameCodec, encode
 from server.service.errors import (
     BAD_JSON,
     AppError,
@@ -46,7 +47,7 @@ from server.service.errors import (
 )
 from server.service.games import GAME_ID_BYTES, Games
 from server.service.quotas import Quotas
-from server.service.tokens import invite_key, new_token, player_seat_key, token_hash
+from server.service.tokens import address_key, invite_key, new_token, player_seat_key, token_hash
 from server.storage.botqueue import BotQueue
 from server.storage.index import STATUSES, LobbyIndex
 from server.storage.players import PlayerRegistry
@@ -116,6 +117,7 @@ class Lobby:
         game_id: str | None = None,
         reserved: tuple[tuple[int, ...], int] = ((), 0),
         takeover: str = TAKEOVER_BOT,
+        rated: bool = False,
     ) -> NewGame:
         """Open a table (``game_id``: a chosen id, for a rematch; None: a new random one; ``reserved``:
         the seats a rematch keeps for its people, and until when on the shared clock; ``takeover``:
@@ -124,7 +126,7 @@ class Lobby:
         if game is None:
             raise Invalid("unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
         try:
-            opened = open_table(game, players, options, turn_clock, *reserved, takeover)
+            opened = open_table(game, players, options, turn_clock, *reserved, takeover, rated)
         except Rejected as exc:
             raise refused(exc) from None
         game_id = game_id or secrets.token_hex(GAME_ID_BYTES)
@@ -188,6 +190,7 @@ class Lobby:
                     new_id,
                     reserved=(people, until),
                     takeover=table.takeover,
+                    rated=table.rated,
                 )
             except Conflict as exc:
                 if exc.code != "game_exists":
@@ -253,18 +256,38 @@ class Lobby:
         def sit_down(game: AnyGame, table: Table) -> list[Any]:
             return take_seat(game, table, seat, name, bot, ctx, claim, player)  # a bot's default name: "Greedy bot 2"
 
+        address = await self._rated_address(game_id, client)
+
         def tokens(events: list[Any]) -> dict[str, int] | None:
             if token is None:
                 return None
             held = {token_hash(token): events[0].seat}
             if player is not None:
                 held[player_seat_key(player)] = events[0].seat
+            if address is not None:
+                held[address] = events[0].seat
             return held
 
         events, _ = await self.games.facts(game_id, sit_down, tokens)
         if player is not None:
             await self.players.sat(player, game_id, events[0].seat, ctx.now_ms)
         return Joined(events[0].seat, token)
+
+    async def _rated_address(self, game_id: str, client: str | None) -> str | None:
+        """At a rated table, the entry that keeps the seat taken from ``client``'s address (a person with
+        several players at one rated table would rate itself): refused if that address holds one."""
+        if client is None:
+            return None
+        _, table = await self.games.load(game_id)
+        if not table.rated:
+            return None
+        address = address_key(client)
+        if await self.store.seat_for_token(game_id, address) is not None:
+            raise Conflict(
+                "rated_one_per_address",
+                "A rated table seats one player from each address; this address holds a seat there already.",
+            )
+        return address
 
     async def invite(self, game_id: str, token: str | None, seat: int) -> Invite:
         """The caller's seat, still in the game, offers ``seat`` (a bot plays on for it since its person
@@ -348,27 +371,7 @@ class Lobby:
 
     async def import_log(self, lines: list[bytes]) -> str:
         """A new game from an exported log (JSON lines of ``{"version", "event"}``)."""
-        try:
-            entries = [LOG_LINE.decode(line) for line in lines if line.strip()]
-            if not entries:
-                raise Invalid("malformed", "The log is empty.", {"field": "log"})
-            kind = msgspec.convert(entries[0].event, TableOpened).game
-            codec = self.games.tables.codecs[kind]
-            # A log written by older code is lifted by the game's upcasters (docs/table-services.md).
-            events = [msgspec.convert(codec.game.upcast(e.event, e.schema), codec.events_type) for e in entries]
-        except BAD_JSON as exc:
-            raise malformed(exc, prefix="log") from None
-        except KeyError:
-            raise Invalid("unknown_game_type", "This server does not host that game.", {"field": "log"}) from None
-        if any(e.schema > codec.game.event_schema for e in entries):
-            raise Invalid("malformed", "That log comes from a newer server.", {"field": "log.schema"})
-        if [e.version for e in entries] != list(range(1, len(entries) + 1)):
-            raise Invalid("malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version"})
-        try:
-            table = fold(codec.game, None, events)
-        except Exception:  # a log that does not fold is not a game
-            raise Invalid("malformed", "Those events do not make a game.", {"field": "log"}) from None
-        assert table is not None
+        codec, events, table = fold_log(self.games.tables.codecs, lines)
         if status(codec.game, table) != "finished":
             # An unfinished game would come back with no seat tokens: nobody could play it.
             raise Invalid("unfinished_log", "Only the log of a finished game can be imported.", {"field": "log"})
@@ -376,7 +379,8 @@ class Lobby:
         entry = lobby_entry(codec.game, game_id, table)
         sequence = await self.index.next_sequence()
         now = await self.store.now_ms()  # an imported game is kept a whole retention again
-        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now}
+        # An imported game is another copy of a game played elsewhere: the rater leaves it ("imported").
+        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now, "imported": 1}
         await self.store.append(game_id, 0, [encode(e) for e in events], schema=codec.game.event_schema, meta=meta)
         await self.index.file(game_id, entry.status, sequence, now)
         return game_id
@@ -417,3 +421,29 @@ def seat_name(name: str) -> str:
     if len(cleaned) > NAME_MOST:
         raise Invalid("malformed", f"A name has at most {NAME_MOST} characters.", {"field": "name"})
     return cleaned
+
+
+def fold_log(codecs: Mapping[str, GameCodec], lines: list[bytes]) -> tuple[GameCodec, list[Any], Table]:
+    """An exported log's game, events and table (``400 malformed`` for a log that is no game)."""
+    try:
+        entries = [LOG_LINE.decode(line) for line in lines if line.strip()]
+        if not entries:
+            raise Invalid("malformed", "The log is empty.", {"field": "log"})
+        kind = msgspec.convert(entries[0].event, TableOpened).game
+        codec = codecs[kind]
+        # A log written by older code is lifted by the game's upcasters (docs/table-services.md).
+        events = [msgspec.convert(codec.game.upcast(e.event, e.schema), codec.events_type) for e in entries]
+    except BAD_JSON as exc:
+        raise malformed(exc, prefix="log") from None
+    except KeyError:
+        raise Invalid("unknown_game_type", "This server does not host that game.", {"field": "log"}) from None
+    if any(e.schema > codec.game.event_schema for e in entries):
+        raise Invalid("malformed", "That log comes from a newer server.", {"field": "log.schema"})
+    if [e.version for e in entries] != list(range(1, len(entries) + 1)):
+        raise Invalid("malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version"})
+    try:
+        table = fold(codec.game, None, events)
+    except Exception:  # a log that does not fold is not a game
+        raise Invalid("malformed", "Those events do not make a game.", {"field": "log"}) from None
+    assert table is not None
+    return codec, events, table

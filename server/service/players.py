@@ -21,6 +21,7 @@ from server.service.lobby import seat_name
 from server.service.quotas import Quotas
 from server.service.tokens import is_player_token, new_player_token, token_hash
 from server.storage.players import PlayerRegistry
+from server.storage.ratings import RatingBook
 
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTVWXYZ23456789"  # no 0/O, 1/I/L, U: read aloud and typed on a phone
 CODE_LENGTH = 8  # 30^8: about 6.6e11 codes, against a few tries an hour from one address
@@ -38,6 +39,7 @@ class Player(msgspec.Struct):
     name: str
     lang: str | None = None  # the language it chose (pt, gl, es, en), None: the browser's
     created_ms: int = 0
+    public: bool = False  # whether its page (GET /players/{player_id}) is shown to anyone
 
 
 class SignedIn(msgspec.Struct):
@@ -74,6 +76,7 @@ class MyTables(msgspec.Struct):
 class PlayerChanges(msgspec.Struct, forbid_unknown_fields=True):
     name: str | None = None
     lang: str | None = None
+    public: bool | None = None  # show the player's page (its ratings, games, wins) to anyone
 
 
 def code_text(code: str) -> str:
@@ -84,8 +87,9 @@ def code_text(code: str) -> str:
 class Players:
     """Making players, signing them in and out, renaming, erasing, and the tables they sit at."""
 
-    def __init__(self, registry: PlayerRegistry, games: Games, quotas: Quotas) -> None:
+    def __init__(self, registry: PlayerRegistry, games: Games, quotas: Quotas, ratings: RatingBook) -> None:
         self.registry = registry
+        self.ratings = ratings
         self.games = games
         self.quotas = quotas
 
@@ -106,7 +110,13 @@ class Players:
         fields = await self.registry.get(player_id)
         if fields is None:  # erased while a token was still being read
             raise Unauthorized("unknown_token", "That player is no longer here.")
-        return Player(player_id, fields.get("name", ""), fields.get("lang") or None, int(fields.get("created_ms", 0)))
+        return Player(
+            player_id,
+            fields.get("name", ""),
+            fields.get("lang") or None,
+            int(fields.get("created_ms", 0)),
+            fields.get("public") == "1",
+        )
 
     # -- making and signing in -----------------------------------------------------------------
 
@@ -161,6 +171,8 @@ class Players:
             fields["name"] = self._name(changes.name)
         if changes.lang is not None:
             fields["lang"] = self._lang(changes.lang)
+        if changes.public is not None:
+            fields["public"] = int(changes.public)
         if fields:
             await self.registry.update(player_id, fields)
         return await self.player(player_id)
@@ -168,7 +180,9 @@ class Players:
     async def erase(self, token: str | None) -> None:
         """Delete the player: its name, tokens and list of seats. The games it sat at keep its id
         alone, and show its seat as "A former player"."""
-        await self.registry.erase(await self.signed_in(token))
+        player_id = await self.signed_in(token)
+        await self.registry.erase(player_id)
+        await self.ratings.forget_player(self.games.games, player_id)
 
     # -- my tables -----------------------------------------------------------------------------
 

@@ -267,7 +267,7 @@ class Tables:
             self.cache[game_id] = Cached(table, head)
         elif held.table.version <= table.version:
             if held.table.tenures != table.tenures:  # a seat taken over: its former holder's tokens act no more
-                taken = {seat for seat, _ in table.tenures[len(held.table.tenures) :]}
+                taken = {tenure.seat for tenure in table.tenures[len(held.table.tenures) :]}
                 held.seats = {token: seat for token, seat in held.seats.items() if seat not in taken}
             held.table, held.head = table, head
         self.cache.move_to_end(game_id)

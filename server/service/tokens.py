@@ -36,3 +36,9 @@ def player_seat_key(player_id: str) -> str:
 def invite_key(invite: str) -> str:
     """Where a game's tokens keep the seat an invitation offers (by the invitation's hash)."""
     return f"invite:{token_hash(invite)}"
+
+
+def address_key(address: str) -> str:
+    """Where a game's tokens keep a seat taken from an address (by the address's hash): a rated table
+    seats one player from each address."""
+    return f"address:{token_hash(address)}"

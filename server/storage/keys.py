@@ -83,4 +83,11 @@ PLAYER_SEATS: Final = Key("lt:{player:<player_id>}:seats", "sorted set", "server
 PLAYER_TOKEN: Final = Key("lt:{player-token:<token_hash>}", "string", "server.storage.players")
 PLAYER_CODE: Final = Key("lt:{player-code:<code>}", "string", "server.storage.players")
 
+# -- ratings (server/storage/ratings.py) ------------------------------------------------------------------
+RATINGS: Final = Key("lt:{ratings:<game>}", "hash", "server.storage.ratings")
+RATING_BOARD: Final = Key("lt:{ratings:<game>}:board", "sorted set", "server.storage.ratings")
+RATED: Final = Key("lt:{ratings:<game>}:rated", "sorted set", "server.storage.ratings")
+RATING_CURSOR: Final = Key("lt:{ratings}:cursor", "string", "server.storage.ratings")
+RATING_HISTORY: Final = Key("lt:{player:<player_id>}:ratings", "list", "server.storage.ratings")
+
 KEYS: Final[tuple[Key, ...]] = tuple(v for v in list(globals().values()) if isinstance(v, Key))

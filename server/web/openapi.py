@@ -30,6 +30,7 @@ STATUS_TEXT = {
     429: "Over a quota: details.retry_after (and Retry-After) say when to try again, when it is known",
     503: "The store (Redis) is unreachable",
 }
+PLAYER_ID = {"type": "string", "pattern": "^p[0-9a-f]{16}$"}
 MAX_VERSION = 2**53  # server/web/rest.py's int_param bounds for versions
 
 # Who may call each route (by handler): the security requirements, one of which must be met.
@@ -64,6 +65,8 @@ SECURITY: dict[str, Security] = {
     "new_code": PLAYER,
     "sign_out": PLAYER,
     "sign_out_everywhere": PLAYER,
+    "player_page": NONE,
+    "leaderboard": NONE,
 }
 SECURITY_SCHEMES = {
     "seat": {
@@ -103,6 +106,8 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
     ("get_events", "after"): {"type": "integer", "minimum": 0, "maximum": MAX_VERSION, "default": 0},
     ("get_events", "limit"): {"type": "integer", "minimum": 1, "maximum": 1000, "default": 500},
     ("get_replay", "version"): {"type": "integer", "minimum": 1, "maximum": MAX_VERSION, "default": 1},
+    ("leaderboard", "limit"): {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
+    ("leaderboard", "cursor"): {"type": "integer", "minimum": 0, "maximum": 100_000, "default": 0},
     ("my_tables", "limit"): {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
     ("my_tables", "cursor"): {
         "type": "integer",
@@ -181,6 +186,13 @@ def error_response(status: int) -> dict[str, Any]:
 
 
 def path_parameter(name: str, contract: Contract) -> dict[str, Any]:
+    if name == "player_id":
+        return {
+            "name": name,
+            "in": "path",
+            "required": True,
+            "schema": {"type": "string", "pattern": "^p[0-9a-f]{16}$"},
+        }
     schema = GAME_ID if name == "game_id" else schema_ref("GameId")
     return {"name": name, "in": "path", "required": True, "schema": schema}
 

@@ -7,6 +7,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from server.service.players import MY_TABLES_MOST, MyTables, Player, PlayerChanges, Players, SignedIn, SignInCode
+from server.service.ratings import Leaderboard, PlayerPage
 from server.web.auth import COOKIE, bearer
 from server.web.requests import Endpoint, answer, client_address, int_param, read_json
 
@@ -97,6 +98,16 @@ async def sign_in_with_code(request: Request) -> Response:
     return signed_in(request, await players_of(request).sign_in_with_code(body.code, client_address(request)), 200)
 
 
+async def player_page(request: Request) -> Response:
+    return answer(await request.app.state.ratings.page(request.path_params["player_id"]))
+
+
+async def leaderboard(request: Request) -> Response:
+    limit = int_param(request, "limit", 50, 1, 200)
+    cursor = int_param(request, "cursor", 0, 0, 100_000)
+    return answer(await request.app.state.ratings.leaderboard(request.path_params["game"], limit, cursor))
+
+
 async def my_tables(request: Request) -> Response:
     limit = int_param(request, "limit", 50, 1, 200)
     cursor = int_param(request, "cursor", 0, 0, MY_TABLES_MOST)
@@ -134,6 +145,16 @@ PLAYER_ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint(
         "POST", "/players/me/sign-out", sign_out, "This token stops working", SignedOut, 200, None, (), ME,
+    ),
+    Endpoint(
+        "GET", "/players/{player_id}", player_page,
+        "A player's public page: its ratings, their history, games played and won (if it made the page public)",
+        PlayerPage, 200, None, (), (404, 503),
+    ),
+    Endpoint(
+        "GET", "/leaderboards/{game}", leaderboard,
+        "A game's best players by rating (past their provisional games), a page at a time",
+        Leaderboard, 200, None, ("limit", "cursor"), (400, 404, 503),
     ),
     Endpoint(
         "POST", "/players/me/sign-out-everywhere", sign_out_everywhere, "Every token of the player stops working",

@@ -53,6 +53,7 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     # A turn clock for every seat, or a preset's name ("live", "one-day", "three-days"; docs/table-services.md).
     clock: Clock | str | None = None
     takeover: str | None = None  # the bot that plays on a seat that leaves: "greedy" (default), "strong:2"...
+    rated: bool = False  # the result counts on the players' ratings (players only, no bots)
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
@@ -174,6 +175,7 @@ async def create_game(request: Request) -> Response:
         client_address(request),
         turn_clock,
         takeover=body.takeover or TAKEOVER_BOT,
+        rated=body.rated,
     )
     return answer(created, 201)
 

@@ -18,6 +18,7 @@ from domain.table import (
     SeatTakenOver,
     Table,
     TableCancelled,
+    Tenure,
     Undo,
     cancel,
     decide,
@@ -199,7 +200,7 @@ def test_a_vacated_seat_is_offered_by_a_seat_still_in_the_game_and_taken_over_as
     events = take_over(game, offered, 2, "Eva", None)
     assert events == [SeatTakenOver(seat=2, name="Eva")]
     after = apply(game, offered, events)
-    assert after.resigned == () and after.offered == () and after.tenures == ((2, after.version),)
+    assert after.resigned == () and after.offered == () and after.tenures == (Tenure(2, after.version, None),)
     assert after.seats[2] == SeatInfo(2, "Eva") and status(game, after) == "active"
     by_player = take_over(game, offered, 2, "ignored", "p0123456789abcdef")
     assert by_player == [SeatTakenOver(seat=2, player="p0123456789abcdef")]  # a player's name stays out of the stream

@@ -14,6 +14,7 @@ import type {
   Imported,
   Invite,
   Joined,
+  Leaderboard,
   LegalCommands,
   LobbyEntry,
   LogLine,
@@ -22,6 +23,7 @@ import type {
   NewGame,
   Pick,
   Player,
+  PlayerPage,
   Rematch,
   SignedIn,
   SignedOut,
@@ -65,6 +67,8 @@ export const ROUTES = {
   "POST /api/v1/players/me/codes": "signInCode",
   "POST /api/v1/players/me/sign-out": "signOut",
   "POST /api/v1/players/me/sign-out-everywhere": "signOutEverywhere",
+  "GET /api/v1/players/{player_id}": "playerPage",
+  "GET /api/v1/leaderboards/{game}": "leaderboard",
 } as const;
 
 export interface ClientOptions {
@@ -134,8 +138,9 @@ export class Client {
     players: number,
     options: Record<string, unknown> = {},
     clock: Clock | "live" | "one-day" | "three-days" | null = null,
+    rated = false,
   ): Promise<NewGame> {
-    const body = { game: gameKind, players, options, ...(clock ? { clock } : {}) };
+    const body = { game: gameKind, players, options, ...(clock ? { clock } : {}), ...(rated ? { rated } : {}) };
     return this.json({ method: "POST", path: "/api/v1/games", body });
   }
 
@@ -245,8 +250,18 @@ export class Client {
   }
 
   /** Rename the player, or choose its language. */
-  changePlayer(changes: { name?: string; lang?: "pt" | "gl" | "es" | "en" }): Promise<Player> {
+  changePlayer(changes: { name?: string; lang?: "pt" | "gl" | "es" | "en"; public?: boolean }): Promise<Player> {
     return this.json({ method: "PATCH", path: "/api/v1/players/me", body: changes });
+  }
+
+  /** A player's public page: its ratings, their history, games played and won (404 unless it made it public). */
+  playerPage(playerId: string): Promise<PlayerPage> {
+    return this.json({ method: "GET", path: `/api/v1/players/${encodeURIComponent(playerId)}` });
+  }
+
+  /** A game's best players by rating (past their provisional games), a page at a time. */
+  leaderboard(gameKind: GameId, query: { limit?: number; cursor?: number | null } = {}): Promise<Leaderboard> {
+    return this.json({ method: "GET", path: `/api/v1/leaderboards/${encodeURIComponent(gameKind)}`, query });
   }
 
   /** Erase the player: its name, tokens and list of seats (its games keep only its id). */

@@ -295,6 +295,7 @@ export interface VilarDeMourosCreateGame {
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
   takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  rated?: boolean;
 }
 /**
  * A table's clock setting, chosen when the table opens.
@@ -315,6 +316,7 @@ export interface ILovePortugalCreateGame {
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
   takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  rated?: boolean;
 }
 export interface ItchyFeetCreateGame {
   game: "itchy-feet";
@@ -325,6 +327,7 @@ export interface ItchyFeetCreateGame {
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
   takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  rated?: boolean;
 }
 export interface MissLizParksCreateGame {
   game: "miss-liz-parks";
@@ -335,6 +338,7 @@ export interface MissLizParksCreateGame {
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
   takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  rated?: boolean;
 }
 /**
  * A table just opened, with the token that lets its creator call it off before it starts.
@@ -1193,6 +1197,7 @@ export interface TableOpened {
   reserved?: number[];
   reserved_until_ms?: number;
   takeover?: string;
+  rated?: boolean;
 }
 export interface SeatTaken {
   type: "SeatTaken";
@@ -1991,6 +1996,7 @@ export interface Player {
   name: string;
   lang?: string | null;
   created_ms?: number;
+  public?: boolean;
 }
 export interface CodeSignIn {
   code: string;
@@ -1998,6 +2004,7 @@ export interface CodeSignIn {
 export interface PlayerChanges {
   name?: string | null;
   lang?: string | null;
+  public?: boolean | null;
 }
 export interface Erased {
   player_id: string;
@@ -2028,6 +2035,41 @@ export interface SignInCode {
 }
 export interface SignedOut {
   signed_out: number;
+}
+export interface PlayerPage {
+  player_id: string;
+  name: string;
+  ratings: RatedPlayer[];
+  history: RatingPoint[];
+  games: number;
+  wins: number;
+}
+export interface RatedPlayer {
+  game: string;
+  player_id: string;
+  name: string;
+  rating: number;
+  mu: number;
+  sigma: number;
+  games: number;
+  wins: number;
+  provisional: boolean;
+}
+/**
+ * A player's rating in one game after one rated table.
+ */
+export interface RatingPoint {
+  game: string;
+  game_id: string;
+  place: number;
+  mu: number;
+  sigma: number;
+  rating: number;
+}
+export interface Leaderboard {
+  game: string;
+  players: RatedPlayer[];
+  next_cursor?: number | null;
 }
 /**
  * The first message of every socket; the server then catches the client up.
