@@ -10,6 +10,7 @@ leaves games that still fold and replay, its seat shown as "A former player".
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Literal
 
 import msgspec
@@ -84,10 +85,14 @@ def code_text(code: str) -> str:
 class Players:
     """Making players, signing them in and out, renaming, erasing, and the tables they sit at."""
 
-    def __init__(self, registry: PlayerRegistry, games: Games, quotas: Quotas) -> None:
+    def __init__(
+        self, registry: PlayerRegistry, games: Games, quotas: Quotas,
+        on_erase: Iterable[Callable[[str], Awaitable[None]]] = (),
+    ) -> None:  # fmt: skip
         self.registry = registry
         self.games = games
         self.quotas = quotas
+        self.on_erase = list(on_erase)  # what else forgets an erased player (the outbox's waiting emails)
 
     # -- who is asking ---------------------------------------------------------------------
 
@@ -168,7 +173,10 @@ class Players:
     async def erase(self, token: str | None) -> None:
         """Delete the player: its name, tokens and list of seats. The games it sat at keep its id
         alone, and show its seat as "A former player"."""
-        await self.registry.erase(await self.signed_in(token))
+        player_id = await self.signed_in(token)
+        await self.registry.erase(player_id)
+        for forget in self.on_erase:
+            await forget(player_id)
 
     # -- my tables -----------------------------------------------------------------------------
 

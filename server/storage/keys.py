@@ -83,4 +83,10 @@ PLAYER_SEATS: Final = Key("lt:{player:<player_id>}:seats", "sorted set", "server
 PLAYER_TOKEN: Final = Key("lt:{player-token:<token_hash>}", "string", "server.storage.players")
 PLAYER_CODE: Final = Key("lt:{player-code:<code>}", "string", "server.storage.players")
 
+# -- the notifications' outbox (server/storage/outbox.py) ----------------------------------------------
+OUTBOX_DUE: Final = Key("lt:{outbox}:due", "sorted set", "server.storage.outbox")
+OUTBOX_ITEMS: Final = Key("lt:{outbox}:items", "hash", "server.storage.outbox")
+OUTBOX_TRIES: Final = Key("lt:{outbox}:tries", "hash", "server.storage.outbox")
+OUTBOX_MAIL: Final = Key("lt:{outbox}:mail:<player_id>", "list", "server.storage.outbox")
+
 KEYS: Final[tuple[Key, ...]] = tuple(v for v in list(globals().values()) if isinstance(v, Key))

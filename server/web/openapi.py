@@ -62,6 +62,13 @@ SECURITY: dict[str, Security] = {
     "new_code": PLAYER,
     "sign_out": PLAYER,
     "sign_out_everywhere": PLAYER,
+    "get_webhook": PLAYER,
+    "set_webhook": PLAYER,
+    "drop_webhook": PLAYER,
+    "get_notifications": PLAYER,
+    "change_notifications": PLAYER,
+    "unsubscribe_page": NONE,  # the link's signed token is the authority
+    "unsubscribe": NONE,
 }
 SECURITY_SCHEMES = {
     "seat": {
@@ -103,6 +110,8 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
     ("get_replay", "version"): {"type": "integer", "minimum": 1, "maximum": MAX_VERSION, "default": 1},
     ("my_tables", "limit"): {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
     ("my_tables", "cursor"): {"type": "integer", "minimum": 0, "description": "next_cursor of the page before"},
+    ("unsubscribe", "token"): {"type": "string", "description": "The signed token of an email's unsubscribe link"},
+    ("unsubscribe_page", "token"): {"type": "string", "description": "The signed token of an email's unsubscribe link"},
     ("get_replay", "as"): {
         "type": "string",
         "pattern": "^([0-9]+|full)$",
@@ -158,6 +167,8 @@ def schema_ref(name: str) -> dict[str, str]:
 def content(contract: Contract, kind: Any) -> dict[str, Any]:
     if kind == "ndjson":
         return {"application/x-ndjson": {"schema": NDJSON}}
+    if kind == "html":
+        return {"text/html": {"schema": {"type": "string"}}}
     return {"application/json": {"schema": schema_ref(contract.names[kind])}}
 
 

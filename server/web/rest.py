@@ -28,6 +28,7 @@ from server.service.lobby import Joined, Lobby, NewGame, Rematch, seat_name
 from server.service.senders import Holder
 from server.service.tokens import is_player_token
 from server.web.auth import bearer, require_admin
+from server.web.notices import NOTICE_ENDPOINTS
 from server.web.players import PLAYER_ENDPOINTS
 from server.web.requests import (
     JSON_LINES,
@@ -457,4 +458,4 @@ GAME_ENDPOINTS: list[Endpoint] = [
     ),
 ]
 
-ENDPOINTS: list[Endpoint] = [*GAME_ENDPOINTS, *PLAYER_ENDPOINTS]
+ENDPOINTS: list[Endpoint] = [*GAME_ENDPOINTS, *PLAYER_ENDPOINTS, *NOTICE_ENDPOINTS]
