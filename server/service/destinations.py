@@ -28,6 +28,17 @@ from server.service.errors import Refused
 IP = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 NAT64: Final = ipaddress.ip_network("64:ff9b::/96")
+# IANA's special-purpose ranges, listed here as well as by ``is_global``, whose list differs between
+# Python releases (3.11 counts 192.0.0.192, a cloud's metadata address, as global).
+SPECIAL: Final[tuple[Network, ...]] = tuple(
+    ipaddress.ip_network(n)
+    for n in (
+        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+        "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24",
+        "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4", "::/127", "64:ff9b:1::/48", "100::/64", "2001::/23",
+        "2001:db8::/32", "fc00::/7", "fe80::/10", "ff00::/8",
+    )
+)  # fmt: skip
 URL_MOST: Final = 2000  # characters
 
 
@@ -95,7 +106,7 @@ def is_public(ip: IP) -> bool:
             inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
         if inner is not None:
             return is_public(inner)
-    return ip.is_global and not ip.is_multicast
+    return ip.is_global and not ip.is_multicast and not any(ip.version == n.version and ip in n for n in SPECIAL)
 
 
 def bad_url(why: str) -> Refused:
