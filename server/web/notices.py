@@ -89,6 +89,7 @@ async def unsubscribe_page(request: Request) -> Response:
 
 
 ME = (401, 503)
+CHANGES = (*ME, 403)  # 403 cross_site: a change sent with the web table's cookie from another site
 NOTICE_ENDPOINTS: list[Endpoint] = [
     Endpoint(
         "GET", "/players/me/webhook", get_webhook, "The player's webhook, with the secret that signs its deliveries",
@@ -97,10 +98,11 @@ NOTICE_ENDPOINTS: list[Endpoint] = [
     Endpoint(
         "PUT", "/players/me/webhook", set_webhook,
         "Set the player's webhook: an https URL (its host must resolve to public addresses only) and its form",
-        Webhook, 200, WebhookChange, (), (400, *ME, 404, 413, 415, 422, 429),
+        Webhook, 200, WebhookChange, (), (400, *CHANGES, 404, 413, 415, 422, 429),
     ),
     Endpoint(
-        "DELETE", "/players/me/webhook", drop_webhook, "Take the player's webhook down", Dropped, 200, None, (), ME,
+        "DELETE", "/players/me/webhook", drop_webhook, "Take the player's webhook down", Dropped, 200, None, (),
+        CHANGES,
     ),
     Endpoint(
         "GET", "/players/me/notifications", get_notifications,
@@ -110,7 +112,7 @@ NOTICE_ENDPOINTS: list[Endpoint] = [
     Endpoint(
         "PATCH", "/players/me/notifications", change_notifications,
         "Change what the player is told (events, channels, quiet hours, away only) or its email address",
-        NotificationSettings, 200, NotificationChanges, (), (400, *ME, 404, 413, 415, 422, 429),
+        NotificationSettings, 200, NotificationChanges, (), (400, *CHANGES, 404, 413, 415, 422, 429),
     ),
     Endpoint(
         "GET", "/unsubscribe", unsubscribe_page, "An email's unsubscribe link, opened: a page with the button",
