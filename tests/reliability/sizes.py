@@ -34,7 +34,7 @@ class Sizes:
     # (7) random games attacked by the leak oracle, per game in GAMES (4 games: 100 in CI, 2,000 soaked)
     leak_games: int = 25
     # (7) twin games per game in GAMES whose notifications (webhook and email bodies) are compared
-    twin_games: int = 8
+    twin_games: int = 16
     # (11) notifications: rounds in which the replicas are killed while a delivery is under way
     notice_kills: int = 2
     # (9) abuse: messages in the flood, idle sockets held open

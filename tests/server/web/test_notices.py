@@ -21,8 +21,10 @@ from server.settings import Settings
 from server.storage.outbox import Outbox, mail_item
 from tests.server.conftest import ADMIN, NO_QUOTAS, Running, running
 from tests.server.web.test_players import auth, new_player
+from tests.support.processes import ROOT
 from tests.support.receiver import Delivery, Mailbox, Receiver, mailbox
 from tests.support.replies import as_bytes, fields_of, key_names
+from tests.test_doc_examples import fenced
 
 API = "/api/v1"
 PUBLIC = "https://ludoteca.example"
@@ -180,6 +182,11 @@ async def test_a_player_is_told_by_webhook_when_its_move_comes_signed_and_with_a
     body = json.loads(got.body)
     assert verified(secret, got.headers, got.body)
     assert not verified("whsec_another", got.headers, got.body)
+    # docs/players.md's example verifies it as written.
+    example: dict[str, Any] = {}
+    exec(fenced(ROOT / "docs" / "players.md", "python", "import hashlib"), example)
+    assert example["verify"](secret, got.headers["ludoteca-signature"], got.body)
+    assert not example["verify"](secret, got.headers["ludoteca-signature"], got.body + b" ")
     assert got.path == "/hook" and got.headers["content-type"] == "application/json"
     assert got.headers["ludoteca-delivery"] == body["id"] == f"{game_id}.{version}.0.move"
     assert got.headers["ludoteca-event"] == "move" and got.headers["user-agent"].startswith("Ludoteca")
