@@ -44,6 +44,7 @@ class Receiver:
     location: str | None = None  # a Location header to answer with (a redirect, with a 3xx status)
     endless: bool = False  # answer with a body that never ends
     received: list[Delivery] = field(default_factory=list)
+    held: set[str] = field(default_factory=set)  # the ids of deliveries held unanswered now (``hang``)
     arrived: asyncio.Event = field(default_factory=asyncio.Event)
     server: asyncio.Server | None = None
     port: int = 0
@@ -89,7 +90,12 @@ class Receiver:
             self.received.append(Delivery(path, headers, body, time.monotonic()))
             self.arrived.set()
             if self.hang:
-                await asyncio.sleep(3600)
+                held = headers.get("ludoteca-delivery", "")
+                self.held.add(held)
+                try:
+                    await asyncio.sleep(3600)
+                finally:
+                    self.held.discard(held)
             if self.delay:
                 await asyncio.sleep(self.delay)
             extra = f"Location: {self.location}\r\n" if self.location else ""
