@@ -60,7 +60,7 @@ from server.storage.players import PlayerRegistry
 from server.storage.schedule import Schedule
 from server.storage.store import Appended, AppendResult, CommandKey, Conflict, Duplicate, EventStore, Head
 
-__all__ = ["GAME_ID_BYTES", "Change", "CommandAnswer", "Games", "Listener", "Seated", "valid_game_id"]
+__all__ = ["GAME_ID_BYTES", "Change", "CommandAnswer", "Games", "Keeper", "Listener", "Seated", "valid_game_id"]
 
 log = logging.getLogger("ludoteca.games")
 
@@ -107,6 +107,7 @@ class Change:
     events: Sequence[Any]
     before_head: Head | None
     after_head: Head
+    by: str | None = None  # the sender's scope (``seat:0``, ``bot:1``, ``clock``); ``None``: the table's own facts
 
 
 class Listener(Protocol):
@@ -120,6 +121,14 @@ class Listener(Protocol):
     def appended(self, change: Change) -> None: ...
 
     def not_appended(self, game_id: str, version: int) -> None: ...
+
+
+class Keeper(Protocol):
+    """Something that writes down what an append means before its command is answered (the
+    notifications' outbox): awaited after every append this replica makes, so that what it keeps
+    outlives a replica killed once the answer is sent. A failure is logged, never the command's."""
+
+    async def keep(self, change: Change) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +169,8 @@ class Games:
     ``tables``: the table cache; ``index`` and ``schedule``: where an append files the game's
     status and its open windows; ``rates``: the seats' token buckets; ``metrics``: what the
     service counts; ``players``: who signs in with a player's token, and players' names;
-    ``listeners`` hear of every append (this replica's feeds, the bots' alarm).
+    ``listeners`` hear of every append (this replica's feeds, the bots' alarm); ``keepers`` write
+    down what it means before the command is answered (the notifications' outbox).
     """
 
     def __init__(
@@ -174,6 +184,7 @@ class Games:
         players: PlayerRegistry,
         listeners: Iterable[Listener] = (),
         command_retries: int = 5,
+        keepers: Iterable[Keeper] = (),
     ) -> None:
         self.store = store
         self.players = players
@@ -182,6 +193,7 @@ class Games:
         self.index = index
         self.schedule = schedule
         self.listeners = tuple(listeners)
+        self.keepers = tuple(keepers)
         self.rates = rates
         self.metrics = metrics
         self.command_retries = command_retries
@@ -463,7 +475,8 @@ class Games:
                 for listener in self.listeners:
                     listener.not_appended(game_id, after.version)
         if isinstance(result, Appended):
-            await self._landed(Change(game_id, game, table, after, events, head, result.head))
+            by = command.sender if command is not None else None
+            await self._landed(Change(game_id, game, table, after, events, head, result.head, by))
             if self.tables.snapshots.due(table.version, after.version):
                 self.tables.keep_snapshot(game_id, after, result.head)  # in the background, after the append
         elif isinstance(result, Conflict) and result.current_version < table.version:
@@ -479,6 +492,11 @@ class Games:
                 listener.appended(change)
             except Exception:  # never fail the append that called it: the sweeps cover what it missed
                 log.exception("%r failed to hear of an append to %s", listener, game_id)
+        for keeper in self.keepers:
+            try:
+                await keeper.keep(change)
+            except Exception:  # the append landed: its command is answered whatever the keeper met
+                log.exception("%r failed to keep what an append to %s means", keeper, game_id)
         await self.file_windows(game_id, game, change.after)
         if status(game, change.before) != status(game, change.after):
             meta = await self.store.meta(game_id)

@@ -10,6 +10,7 @@ leaves games that still fold and replay, its seat shown as "A former player".
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Literal
 
 import msgspec
@@ -21,7 +22,6 @@ from server.service.lobby import seat_name
 from server.service.quotas import Quotas
 from server.service.tokens import is_player_token, new_player_token, token_hash
 from server.storage.players import PlayerRegistry
-from server.storage.ratings import RatingBook
 
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTVWXYZ23456789"  # no 0/O, 1/I/L, U: read aloud and typed on a phone
 CODE_LENGTH = 8  # 30^8: about 6.6e11 codes, against a few tries an hour from one address
@@ -87,11 +87,14 @@ def code_text(code: str) -> str:
 class Players:
     """Making players, signing them in and out, renaming, erasing, and the tables they sit at."""
 
-    def __init__(self, registry: PlayerRegistry, games: Games, quotas: Quotas, ratings: RatingBook) -> None:
+    def __init__(
+        self, registry: PlayerRegistry, games: Games, quotas: Quotas,
+        on_erase: Iterable[Callable[[str], Awaitable[None]]] = (),
+    ) -> None:  # fmt: skip
         self.registry = registry
-        self.ratings = ratings
         self.games = games
         self.quotas = quotas
+        self.on_erase = list(on_erase)  # what else forgets an erased player (its waiting emails, its ratings)
 
     # -- who is asking ---------------------------------------------------------------------
 
@@ -182,7 +185,8 @@ class Players:
         alone, and show its seat as "A former player"."""
         player_id = await self.signed_in(token)
         await self.registry.erase(player_id)
-        await self.ratings.forget_player(self.games.games, player_id)
+        for forget in self.on_erase:
+            await forget(player_id)
 
     # -- my tables -----------------------------------------------------------------------------
 

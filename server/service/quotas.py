@@ -27,13 +27,16 @@ class Quotas:
 
     def __init__(
         self, counts: HourlyCounts, games_per_hour: int, seats_per_hour: int, players_per_hour: int = 0,
-        codes_per_hour: int = 0,
+        codes_per_hour: int = 0, destinations_per_hour: int = 0,
     ) -> None:  # fmt: skip
         self.counts = counts
         self.games = Quota("games", games_per_hour, "This address may open {limit} games an hour")
         self.seats = Quota("seats", seats_per_hour, "This address may take {limit} seats an hour")
         self.players = Quota("players", players_per_hour, "This address may make {limit} players an hour")
         self.codes = Quota("codes", codes_per_hour, "This address may try {limit} sign-in codes an hour")
+        self.destinations = Quota(
+            "destinations", destinations_per_hour, "This address may set {limit} webhooks and email addresses an hour"
+        )
 
     async def take(self, quota: Quota, client: str | None, now_ms: int) -> None:
         """Count one of ``quota`` for ``client``; 429 past the limit (with when to try again)."""

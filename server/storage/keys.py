@@ -90,4 +90,10 @@ RATED: Final = Key("lt:{ratings:<game>}:rated", "sorted set", "server.storage.ra
 RATING_CURSOR: Final = Key("lt:{ratings}:cursor", "string", "server.storage.ratings")
 RATING_HISTORY: Final = Key("lt:{player:<player_id>}:ratings", "list", "server.storage.ratings")
 
+# -- the notifications' outbox (server/storage/outbox.py) ----------------------------------------------
+OUTBOX_DUE: Final = Key("lt:{outbox}:due", "sorted set", "server.storage.outbox")
+OUTBOX_ITEMS: Final = Key("lt:{outbox}:items", "hash", "server.storage.outbox")
+OUTBOX_TRIES: Final = Key("lt:{outbox}:tries", "hash", "server.storage.outbox")
+OUTBOX_MAIL: Final = Key("lt:{outbox}:mail:<player_id>", "list", "server.storage.outbox")
+
 KEYS: Final[tuple[Key, ...]] = tuple(v for v in list(globals().values()) if isinstance(v, Key))

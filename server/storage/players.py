@@ -1,7 +1,8 @@
 """Players in Redis: who they are, the tokens that sign them in, the seats they hold, one-time codes.
 
 A player's own keys share the hash tag ``{player:<player_id>}`` (one Redis Cluster slot):
-``lt:{player:<id>}`` (a hash: ``name``, ``lang``, ``created_ms``), its token hashes
+``lt:{player:<id>}`` (a hash: ``name``, ``lang``, ``created_ms``, and what it is told by:
+``email``, ``webhook``, ``notify``), its token hashes
 ``lt:{player:<id>}:tokens`` and its seats ``lt:{player:<id>}:seats`` (``"<game_id> <seat>"``
 scored by when it sat down). A token's hash finds its player through ``lt:{player-token:<hash>}``
 and a one-time code through ``lt:{player-code:<code>}`` (each its own slot: they are looked up
@@ -44,6 +45,25 @@ class PlayerRegistry:
             return False
         await self.redis.hset(key, mapping=fields)  # type: ignore[arg-type]
         return True
+
+    async def clear(self, player_id: str, *fields: str) -> None:
+        """Remove ``fields`` of a player (a webhook taken down, an email address removed)."""
+        await self.redis.hdel(PLAYER.at(player_id=player_id), *fields)
+
+    async def fields(self, player_ids: Iterable[str], names: tuple[str, ...]) -> dict[str, dict[str, str]]:
+        """The fields ``names`` of each player that exists among ``player_ids`` (those it has set)."""
+        ids = list(dict.fromkeys(player_ids))
+        if not ids:
+            return {}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for player_id in ids:
+                pipe.hmget(PLAYER.at(player_id=player_id), ["created_ms", *names])
+            found = await pipe.execute()
+        return {
+            player_id: {name: _text(v) for name, v in zip(names, values[1:], strict=True) if v is not None}
+            for player_id, values in zip(ids, found, strict=True)
+            if values[0] is not None  # every player has created_ms: none, no player
+        }
 
     async def names(self, player_ids: Iterable[str]) -> dict[str, str]:
         """The names of the players that exist among ``player_ids``."""

@@ -67,6 +67,13 @@ SECURITY: dict[str, Security] = {
     "sign_out_everywhere": PLAYER,
     "player_page": NONE,
     "leaderboard": NONE,
+    "get_webhook": PLAYER,
+    "set_webhook": PLAYER,
+    "drop_webhook": PLAYER,
+    "get_notifications": PLAYER,
+    "change_notifications": PLAYER,
+    "unsubscribe_page": NONE,  # the link's signed token is the authority
+    "unsubscribe": NONE,
 }
 SECURITY_SCHEMES = {
     "seat": {
@@ -115,6 +122,8 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
         "maximum": MY_TABLES_MOST,
         "description": "next_cursor of the page before",
     },
+    ("unsubscribe", "token"): {"type": "string", "description": "The signed token of an email's unsubscribe link"},
+    ("unsubscribe_page", "token"): {"type": "string", "description": "The signed token of an email's unsubscribe link"},
     ("get_replay", "as"): {
         "type": "string",
         "pattern": "^([0-9]+|full)$",
@@ -170,6 +179,8 @@ def schema_ref(name: str) -> dict[str, str]:
 def content(contract: Contract, kind: Any) -> dict[str, Any]:
     if kind == "ndjson":
         return {"application/x-ndjson": {"schema": NDJSON}}
+    if kind == "html":
+        return {"text/html": {"schema": {"type": "string"}}}
     return {"application/json": {"schema": schema_ref(contract.names[kind])}}
 
 

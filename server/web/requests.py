@@ -87,7 +87,7 @@ def int_param(request: Request, name: str, default: int, low: int, high: int) ->
 
 @dataclass(frozen=True)
 class Endpoint:
-    method: Literal["GET", "POST", "PATCH", "DELETE"]
+    method: Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
     path: str
     handler: Handler
     summary: str

@@ -31,6 +31,7 @@ from server.service.lobby import Invite, Joined, Lobby, NewGame, Rematch, seat_n
 from server.service.senders import Holder
 from server.service.tokens import is_player_token
 from server.web.auth import bearer, require_admin
+from server.web.notices import NOTICE_ENDPOINTS
 from server.web.players import PLAYER_ENDPOINTS
 from server.web.requests import (
     JSON_LINES,
@@ -497,4 +498,4 @@ GAME_ENDPOINTS: list[Endpoint] = [
     ),
 ]
 
-ENDPOINTS: list[Endpoint] = [*GAME_ENDPOINTS, *PLAYER_ENDPOINTS]
+ENDPOINTS: list[Endpoint] = [*GAME_ENDPOINTS, *PLAYER_ENDPOINTS, *NOTICE_ENDPOINTS]
