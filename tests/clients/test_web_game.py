@@ -20,6 +20,7 @@ LUDOTECA_DOCS_IMAGES is set: how docs/web.md's pictures are made).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -36,22 +37,20 @@ import redis.asyncio as aioredis
 from tests.clients.conftest import Running
 from tests.clients.test_web_table import (
     API,
-    ARGS,
-    CHROMIUM,
     ROOT,
     SHOTS,
+    Chromium,
     Table,
-    need_chromium,
+    chromium,
+    hold_seats,
     option_key,
     step_for,
 )
 from tests.server.conftest import quick_settings, running
 from tests.support.games import ending_bot
 
-try:
-    from playwright.async_api import Browser, Page, async_playwright
-except ImportError:  # pragma: no cover - the test extras install it; need_chromium says so
-    async_playwright = None  # type: ignore[assignment]
+with contextlib.suppress(ImportError):  # the test extras install it; need_chromium says so
+    from playwright.async_api import Page
 
 AXE = ROOT / "tests" / "clients" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 DOCS_IMAGES = ROOT / "docs" / "images"
@@ -66,14 +65,9 @@ EVERY_OPTION = {
 
 
 @pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    need_chromium()
-    async with async_playwright() as p:
-        launched = await p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield launched
-        finally:
-            await launched.close()
+async def browser() -> AsyncIterator[Chromium]:
+    async with chromium() as watched:
+        yield watched
 
 
 @pytest.fixture
@@ -270,7 +264,7 @@ async def wait_for_my_turn_or_end(page: Page, table: Table, deadline: float) -> 
     raise AssertionError(f"{table.game} did not finish in time")
 
 
-async def open_page(browser: Browser, url: str, **context: Any) -> tuple[Any, Page, list[str]]:
+async def open_page(browser: Chromium, url: str, **context: Any) -> tuple[Any, Page, list[str]]:
     ctx = await browser.new_context(**context)
     page = await ctx.new_page()
     errors: list[str] = []
@@ -292,10 +286,10 @@ async def seated_table(server: Running, game: str, options: dict[str, Any] | Non
     return Table(server, game, game_id, tokens={0: me.json()["token"]})
 
 
-async def as_seat_zero(browser: Browser, table: Table, **context: Any) -> tuple[Any, Page, list[str]]:
+async def as_seat_zero(browser: Chromium, table: Table, **context: Any) -> tuple[Any, Page, list[str]]:
     seat = {table.game_id: {"seat": 0, "token": table.tokens[0], "game": table.game, "at": 1}}
     ctx = await browser.new_context(**context)
-    await ctx.add_init_script(f"localStorage.setItem('ludoteca.seats', JSON.stringify({json.dumps(seat)}))")
+    await hold_seats(ctx, seat)
     page = await ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -333,7 +327,7 @@ KEYBOARD_MOVES = 40  # moves of seat 0 made by keys before the API plays the res
 
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("game", [*GAMES, *(f"{g}+all" for g in EVERY_OPTION)])
-async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Browser, game: str) -> None:
+async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Chromium, game: str) -> None:
     axe_source()
     game, _, every = game.partition("+")
     comp = (await server.http.get(f"{API}/games/catalog/{game}")).json()["components"]
@@ -444,7 +438,7 @@ async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Browser,
 
 @pytest.mark.timeout(150)
 async def test_a_phone_plays_vilar_de_mouros_by_tapping_with_the_hand_and_the_move_on_screen(
-    server: Running, browser: Browser
+    server: Running, browser: Chromium
 ) -> None:
     table = await seated_table(server, "vilar-de-mouros")
     rng = random.Random("phone")
@@ -507,7 +501,7 @@ async def test_a_phone_plays_vilar_de_mouros_by_tapping_with_the_hand_and_the_mo
 
 @pytest.mark.timeout(90)
 async def test_the_lobby_the_replays_list_the_bots_names_and_the_two_player_score_label(
-    server: Running, browser: Browser
+    server: Running, browser: Chromium
 ) -> None:
     axe_source()
     ctx, page, errors = await open_page(browser, f"{server.url}/#/", viewport={"width": 1280, "height": 900})
@@ -574,7 +568,7 @@ def test_the_browser_tools_are_pinned_by_a_lockfile() -> None:
 
 
 @pytest.mark.timeout(60)
-async def test_an_update_leaves_the_focus_on_the_element_the_player_was_on(server: Running, browser: Browser) -> None:
+async def test_an_update_leaves_the_focus_on_the_element_the_player_was_on(server: Running, browser: Chromium) -> None:
     table = await seated_table(server, "vilar-de-mouros")
     ctx, page, errors = await as_seat_zero(browser, table, viewport={"width": 1280, "height": 900})
     try:

@@ -21,6 +21,7 @@ import os
 import random
 import time
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,7 @@ SHOTS = ROOT / ".artifacts" / "screenshots"
 API = "/api/v1"
 
 try:
-    from playwright.async_api import Browser, Page, async_playwright
+    from playwright.async_api import Browser, BrowserContext, Page, async_playwright
     from playwright.async_api import Error as PlaywrightError
 except ImportError:  # pragma: no cover - the test extras install it
     async_playwright = None  # type: ignore[assignment]
@@ -68,15 +69,64 @@ def need_chromium() -> None:
     pytest.skip(text)
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
+# Said on the console by every page: a report of anything the page's Content-Security-Policy refused.
+CSP_REPORTS = """document.addEventListener("securitypolicyviolation", (e) =>
+  console.error(`CSP report: ${e.effectiveDirective} refused ${e.blockedURI || "inline"} ${e.sample || ""}`));"""
+
+
+class Chromium:
+    """The browser the tests drive, every page of it watched from its first script on: an uncaught
+    exception, a console error or a Content-Security-Policy report on any page, on any screen, is
+    kept in ``errors``, and the test fails at its end if there is one (``allow`` names an error
+    a test provokes on purpose: a refused request the page handles)."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.errors: list[str] = []
+        self.allowed: list[str] = []
+
+    def allow(self, text: str) -> None:
+        self.allowed.append(text)
+
+    def console(self, message: Any) -> None:
+        if message.type == "error" and not any(a in message.text for a in self.allowed):
+            self.errors.append(f"console: {message.text} ({message.location.get('url', '')})")
+
+    async def new_context(self, **options: Any) -> BrowserContext:
+        context = await self.browser.new_context(**options)
+        await context.add_init_script(CSP_REPORTS)
+        context.on("console", self.console)
+        context.on("weberror", lambda e: self.errors.append(f"uncaught: {e.error}"))
+        return context
+
+
+async def hold_seats(context: BrowserContext, seats: dict[str, dict[str, Any]]) -> None:
+    """The context's pages hold these seats (localStorage, as the page keeps them); set on the
+    server's pages only (the blank page a context opens on has no storage)."""
+    await context.add_init_script(
+        "if (location.protocol.startsWith('http')) "
+        f"localStorage.setItem('ludoteca.seats', JSON.stringify({json.dumps(seats)}))"
+    )
+
+
+@asynccontextmanager
+async def chromium() -> AsyncIterator[Chromium]:
+    """Debian's Chromium, watched; it fails the test that used it if a page said an error."""
     need_chromium()
     async with async_playwright() as p:
         launched = await p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        watched = Chromium(launched)
         try:
-            yield launched
+            yield watched
         finally:
             await launched.close()
+        assert not watched.errors, "the pages said:\n" + "\n".join(watched.errors[:20])
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Chromium]:
+    async with chromium() as watched:
+        yield watched
 
 
 @pytest.fixture
@@ -265,7 +315,7 @@ OPENING_CLICKS = 4
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("game", ["vilar-de-mouros", "i-love-portugal", "itchy-feet", "miss-liz-parks"])
-async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running, browser: Browser, game: str) -> None:
+async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running, browser: Chromium, game: str) -> None:
     started = time.monotonic()
     person = await browser.new_context(viewport={"width": 1300, "height": 1000})
     page = await person.new_page()
@@ -424,7 +474,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
 
 
 @pytest.mark.timeout(90)
-async def test_the_replay_viewer_steps_scrubs_and_switches_views(server: Running, browser: Browser) -> None:
+async def test_the_replay_viewer_steps_scrubs_and_switches_views(server: Running, browser: Chromium) -> None:
     game_id = await server.create(2)
     tokens = await server.seat_all(game_id, 2)
     table = Table(server, "vilar-de-mouros", game_id, tokens=dict(enumerate(tokens)))
@@ -432,11 +482,7 @@ async def test_the_replay_viewer_steps_scrubs_and_switches_views(server: Running
         pass
     last = (await table.table())["version"]
     context = await browser.new_context(viewport={"width": 1300, "height": 1000})
-    await context.add_init_script(
-        "localStorage.setItem('ludoteca.seats', JSON.stringify("
-        + json.dumps({game_id: {"seat": 1, "token": tokens[1], "game": "vilar-de-mouros", "at": 1}})
-        + "))"
-    )
+    await hold_seats(context, {game_id: {"seat": 1, "token": tokens[1], "game": "vilar-de-mouros", "at": 1}})
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -478,18 +524,18 @@ async def test_the_replay_viewer_steps_scrubs_and_switches_views(server: Running
     await context.close()
 
 
-async def as_seat_zero_on_its_turn(browser: Browser, table: Table, game_id: str, token: str) -> tuple[Any, Any]:
+async def as_seat_zero_on_its_turn(browser: Chromium, table: Table, game_id: str, token: str) -> tuple[Any, Any]:
     """Play on until it is seat 0's turn, then a browser page that holds seat 0's token."""
     while [a["seat"] for a in (await table.table())["awaiting"]] != [0]:
         await table.step(skip={0})
     context = await browser.new_context()
     seat = {game_id: {"seat": 0, "token": token, "game": table.game, "at": 1}}
-    await context.add_init_script(f"localStorage.setItem('ludoteca.seats', JSON.stringify({json.dumps(seat)}))")
+    await hold_seats(context, seat)
     return context, await context.new_page()
 
 
 @pytest.mark.timeout(60)
-async def test_rejected_commands_are_shown_with_their_code(server: Running, browser: Browser) -> None:
+async def test_rejected_commands_are_shown_with_their_code(server: Running, browser: Chromium) -> None:
     game_id, tokens = await server.started(2)
     table = Table(server, "vilar-de-mouros", game_id, tokens=dict(enumerate(tokens)))
     context, page = await as_seat_zero_on_its_turn(browser, table, game_id, tokens[0])
@@ -506,7 +552,10 @@ async def test_rejected_commands_are_shown_with_their_code(server: Running, brow
     r = await server.send(game_id, tokens[0], {"type": "PlaceCards", "centre": "x", "personal": "y"})
     assert r.json()["message"] in text
 
-    # The page's socket is away; the seat's turn is played elsewhere; the stale button is refused.
+    # The page's socket is away; the seat's turn is played elsewhere; the stale button is refused
+    # (over REST, and the same picks walked again: the browser says so on the console, as expected).
+    browser.allow("status of 409")
+    browser.allow("status of 422")
     await page.evaluate("window.__ludoteca.dropSocket(60000)")
     r = await server.send(game_id, tokens[0], {"type": "DrawFromDeck"})
     r = await server.send(game_id, tokens[0], {"type": "DrawFromDeck"})
@@ -521,7 +570,7 @@ async def test_rejected_commands_are_shown_with_their_code(server: Running, brow
 
 
 @pytest.mark.timeout(120)
-async def test_presence_undo_and_resign_in_the_browser(server: Running, browser: Browser) -> None:
+async def test_presence_undo_and_resign_in_the_browser(server: Running, browser: Chromium) -> None:
     """Who is at the table shows on the seats; the undo button takes a step back; resigning
     hands the seat to a bot."""
     game_id = await server.create(3, "i-love-portugal")
@@ -753,10 +802,10 @@ async def sent_events(table: Table, after: int) -> list[dict[str, Any]]:
     return events
 
 
-async def open_seat_zero(browser: Browser, table: Table) -> tuple[Any, Page, list[str]]:
+async def open_seat_zero(browser: Chromium, table: Table) -> tuple[Any, Page, list[str]]:
     context = await browser.new_context(viewport={"width": 1300, "height": 1000})
     seat = {table.game_id: {"seat": 0, "token": table.tokens[0], "game": table.game, "at": 1}}
-    await context.add_init_script(f"localStorage.setItem('ludoteca.seats', JSON.stringify({json.dumps(seat)}))")
+    await hold_seats(context, seat)
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -777,7 +826,7 @@ async def quiet(page: Page, table: Table) -> int:
 
 @pytest.mark.timeout(90)
 async def test_vilar_cards_are_placed_by_clicking_the_centre_card_then_the_personal_one(
-    server: Running, browser: Browser
+    server: Running, browser: Chromium
 ) -> None:
     game_id, tokens = await server.started(2)
     table = Table(server, "vilar-de-mouros", game_id, tokens=dict(enumerate(tokens)))
@@ -822,7 +871,7 @@ async def test_vilar_cards_are_placed_by_clicking_the_centre_card_then_the_perso
 
 
 @pytest.mark.timeout(120)
-async def test_portugal_tourists_walk_and_fly_by_clicking_the_map(server: Running, browser: Browser) -> None:
+async def test_portugal_tourists_walk_and_fly_by_clicking_the_map(server: Running, browser: Chromium) -> None:
     game_id = await server.create(2, "i-love-portugal")
     tokens = await server.seat_all(game_id, 2)
     table = Table(server, "i-love-portugal", game_id, tokens=dict(enumerate(tokens)))
@@ -880,7 +929,7 @@ async def test_portugal_tourists_walk_and_fly_by_clicking_the_map(server: Runnin
 
 
 @pytest.mark.timeout(120)
-async def test_miss_liz_parks_are_built_by_clicking_cells_and_tiles(server: Running, browser: Browser) -> None:
+async def test_miss_liz_parks_are_built_by_clicking_cells_and_tiles(server: Running, browser: Chromium) -> None:
     game_id = await server.create(2, "miss-liz-parks")
     tokens = await server.seat_all(game_id, 2)
     table = Table(server, "miss-liz-parks", game_id, tokens=dict(enumerate(tokens)))
@@ -976,7 +1025,7 @@ async def trade_offered(table: Table, after: int) -> dict[str, Any]:
 
 
 @pytest.mark.timeout(150)
-async def test_itchy_feet_trades_steals_and_recycles_by_clicking(server: Running, browser: Browser) -> None:
+async def test_itchy_feet_trades_steals_and_recycles_by_clicking(server: Running, browser: Chromium) -> None:
     game_id = await server.create(2, "itchy-feet", trade_answer_ms=60_000, reaction_ms=60_000)
     tokens = await server.seat_all(game_id, 2)
     table = Table(server, "itchy-feet", game_id, tokens=dict(enumerate(tokens)))
@@ -1052,7 +1101,7 @@ async def test_itchy_feet_trades_steals_and_recycles_by_clicking(server: Running
 
 
 @pytest.mark.timeout(120)
-async def test_a_move_that_may_go_on_shows_its_picks_and_is_confirmed(server: Running, browser: Browser) -> None:
+async def test_a_move_that_may_go_on_shows_its_picks_and_is_confirmed(server: Running, browser: Chromium) -> None:
     """A step that carries a command and more options (Miss Liz's streets: a cell, then more
     cells or send) shows the picks so far and a confirm button that names what it sends."""
     game_id = await server.create(2, "miss-liz-parks")
@@ -1072,7 +1121,7 @@ async def test_a_move_that_may_go_on_shows_its_picks_and_is_confirmed(server: Ru
 
     context = await browser.new_context(viewport={"width": 1300, "height": 1000})
     seat = {game_id: {"seat": 0, "token": tokens[0], "game": table.game, "at": 1}}
-    await context.add_init_script(f"localStorage.setItem('ludoteca.seats', JSON.stringify({json.dumps(seat)}))")
+    await hold_seats(context, seat)
     page = await context.new_page()
     await page.goto(f"{server.url}/#/game/{game_id}")
     await wait_version(page, version)

@@ -415,6 +415,19 @@ export class TableScreen {
     return post(`/games/${this.gameId}/moves`, { picks }, { token: this.token });
   }
 
+  // One command on its way: over the socket when it is up, else (or when the socket went away
+  // before the answer) over REST under the same command id, which lands once either way.
+  async deliver(command, id, version) {
+    if (this.live && this.live.open()) {
+      try {
+        return await this.live.command(command, id, version);
+      } catch (err) {
+        if (!["socket_closed", "timeout"].includes(err.code)) throw err;
+      }
+    }
+    return post(`/games/${this.gameId}/commands`, { command, command_id: id, expected_version: version }, { token: this.token });
+  }
+
   // Send one command, decided at `version` (expected_version: the version its step was computed
   // at). When another seat moved first (version_conflict), the same picks are walked again on the
   // table as it is now: a command they still make is sent again at the new version; otherwise the
@@ -426,8 +439,7 @@ export class TableScreen {
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          const answer = await post(`/games/${this.gameId}/commands`,
-            { command, command_id: commandId(), expected_version: version }, { token: this.token });
+          const answer = await this.deliver(command, commandId(), version);
           this.lastSent = { command, version: answer.version };
           return answer.version;
         } catch (err) {
