@@ -473,6 +473,40 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
     print(f"{game}: {final['version']} versions, {time.monotonic() - started:.1f} s")
 
 
+@pytest.mark.timeout(60)
+async def test_the_bot_and_level_chosen_at_the_table_take_the_other_seats(
+    redis: aioredis.Redis, redis_url: str, browser: Chromium
+) -> None:
+    """The table's bot menu is what seats the bots: a strong bot at level 5 chosen there takes
+    every other seat, after the page has been redrawn by its updates (the bots never get to
+    think here: their delay outlasts the test)."""
+    async with running(quick_settings(redis_url, bot_delay_ms=600_000)) as slow:
+        context = await browser.new_context(viewport={"width": 1300, "height": 1000})
+        page = await context.new_page()
+        await page.goto(slow.url + "/")
+        form = page.locator('form.game-form[data-game="vilar-de-mouros"]')
+        await form.locator('[data-field="players"]').fill("3")
+        await page.fill('[data-testid="name"]', "Ana")
+        await form.locator("button[type=submit]").click()
+        await page.wait_for_selector(".table-screen[data-status=open]")
+        await page.wait_for_selector("#status.ok")  # the socket's first update has redrawn the table
+        await page.select_option('[data-testid="bot-kind"]', "strong:5")
+        await page.evaluate("window.__ludoteca.screen.draw()")  # and one more redraw before the click
+        await page.click('[data-testid="fill-bots"]')
+        await page.wait_for_selector(".table-screen[data-status=active]")
+        game_id = await page.get_attribute(".table-screen", "data-game-id")
+        seats = (await slow.http.get(f"{API}/games/{game_id}")).json()["seats"]
+        assert [(s["name"], s["bot"]) for s in seats] == [
+            ("Ana", None),
+            ("Strong bot 2", "strong:5"),
+            ("Strong bot 3", "strong:5"),
+        ], seats
+        for seat in (1, 2):
+            chip = await page.inner_text(f'.table-actions .seat-chip[data-seat="{seat}"]')
+            assert f"Strong bot {seat + 1} (bot, level 5)" in chip, chip
+        await context.close()
+
+
 @pytest.mark.timeout(90)
 async def test_the_replay_viewer_steps_scrubs_and_switches_views(server: Running, browser: Chromium) -> None:
     game_id = await server.create(2)

@@ -6,13 +6,16 @@
 import { call, get, post, catalog, components, commandId, seatOf, keepSeat, forgetSeat, ApiError } from "./api.js";
 import { h, clear, message, errorMessage, setStatus, humanize, pill, announce, plural, colourOf } from "./ui.js";
 import { Live } from "./live.js";
-import { nameIndex, richNames, describeEvent, describeCommand, actorOf, listWords, seatNamer, botTitle } from "./names.js";
+import { nameIndex, richNames, describeEvent, describeCommand, actorOf, listWords, seatNamer, botTitle, botNote } from "./names.js";
 import { MoveBuilder, sameValue } from "./picks.js";
 import { UndoTracker } from "./undo.js";
 import { drawView, outcomeTable, screenOf, context } from "./view.js";
 import { morph, positions, glide } from "./morph.js";
 
 const LOG_KEEP = 300;
+// The bots the table's menu offers: the server's kinds, the strong one at each of its levels.
+const BOT_CHOICES = [["greedy", "greedy bots"], ["random", "random bots"],
+  ...[1, 2, 3, 4, 5].map((level) => [`strong:${level}`, `strong bots, level ${level}${level === 3 ? " (default)" : ""}`])];
 // The table's own facts: seats, leaving, calling off, rematch, clocks (the table is read again).
 const TABLE_FACTS = new Set(["TableOpened", "SeatTaken", "SeatResigned", "TableCancelled", "RematchOpened",
   "ClockTicked", "TimeRanOut"]);
@@ -57,6 +60,8 @@ export class TableScreen {
     this.stopped = false;
     this.screenEl = null;
     this.wasMine = false;
+    this.typedName = localStorage.getItem("ludoteca.name") || "";
+    this.botKind = "greedy"; // the bots "fill the other seats" seats: a kind, or "strong:<level>"
     this.onKey = (e) => { if (e.key === "Escape" && this.builder) this.builder.cancel(); };
   }
 
@@ -307,16 +312,20 @@ export class TableScreen {
     if (t.status !== "open") return null;
     const seats = t.seats || [];
     const free = seats.filter((s) => s === null).length;
-    const nameInput = h("input", { type: "text", maxlength: 40, placeholder: "your name", value: localStorage.getItem("ludoteca.name") || "", "aria-label": "your name", "data-key": "name" });
-    const botKind = h("select", { "aria-label": "bot kind", "data-key": "bot-kind" }, h("option", { value: "greedy" }, "greedy bots"), h("option", { value: "random" }, "random bots"),
-      [1, 2, 3, 4, 5].map((level) => h("option", { value: `strong:${level}` }, `strong bots, level ${level}${level === 3 ? " (default)" : ""}`)));
+    // What the person typed and chose is kept here, not read from these elements: the page keeps
+    // the elements it first drew (morph.js), and these are drawn afresh each time.
+    const nameInput = h("input", { type: "text", maxlength: 40, placeholder: "your name", value: this.typedName, "aria-label": "your name",
+      "data-key": "name", oninput: (e) => { this.typedName = e.target.value; } });
+    const botKind = h("select", { "aria-label": "bot kind", "data-key": "bot-kind", "data-testid": "bot-kind",
+      onchange: (e) => { this.botKind = e.target.value; } },
+    BOT_CHOICES.map(([value, words]) => h("option", { value, selected: value === this.botKind }, words)));
     return h("div", { class: "seat-bar", "data-testid": "seats" },
       seats.map((s, i) => h("span", { class: ["seat-chip", s ? "taken" : "free"], "data-seat": i },
-        `${i + 1}. `, s ? this.seatName(i) : "free", s && s.bot ? " (bot)" : "",
-        !s && t.seat === null ? h("button", { class: "take-seat", onclick: () => this.takeSeat(i, nameInput.value) }, "Sit here") : null)),
+        `${i + 1}. `, s ? this.seatName(i) : "free", s && s.bot ? ` (${botNote(s.bot)})` : "",
+        !s && t.seat === null ? h("button", { class: "take-seat", onclick: () => this.takeSeat(i, this.typedName) }, "Sit here") : null)),
       h("span", { class: "seat-actions" },
         t.seat === null ? nameInput : null,
-        free ? [botKind, h("button", { class: "fill-bots", "data-testid": "fill-bots", onclick: () => this.fillBots(botKind.value) },
+        free ? [botKind, h("button", { class: "fill-bots", "data-testid": "fill-bots", onclick: () => this.fillBots(this.botKind) },
           "Fill the other seats with bots")] : null));
   }
 
@@ -339,7 +348,7 @@ export class TableScreen {
     }
     const present = (t.seats || []).map((s, i) => (s ? h("span", { class: ["seat-chip", this.present(i) ? "present" : null], "data-seat": i },
       this.present(i) ? h("span", { class: "presence-dot", "aria-hidden": "true" }, "● ") : null,
-      this.seatName(i), s.bot ? " (bot)" : "", this.present(i) ? h("span", { class: "sr-only" }, " (connected)") : null,
+      this.seatName(i), s.bot ? ` (${botNote(s.bot)})` : "", this.present(i) ? h("span", { class: "sr-only" }, " (connected)") : null,
       (t.resigned || []).includes(i) ? " · left" : "", this.clockOf(i)) : null));
     return h("div", { class: "table-actions" }, t.status !== "open" ? present : null, buttons);
   }
