@@ -16,9 +16,11 @@ with legal commands over HTTP, as bots would.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
+import re
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -505,6 +507,56 @@ async def test_the_bot_and_level_chosen_at_the_table_take_the_other_seats(
             chip = await page.inner_text(f'.table-actions .seat-chip[data-seat="{seat}"]')
             assert f"Strong bot {seat + 1} (bot, level 5)" in chip, chip
         await context.close()
+
+
+async def story_of(page: Page) -> dict[str, Any]:
+    """Each seat's last move and the log's turns, as the page shows them."""
+    found: dict[str, Any] = await page.evaluate(
+        """() => ({
+          last: Object.fromEntries([...document.querySelectorAll('[data-testid^="last-"]')]
+            .map((e) => [e.dataset.testid, e.textContent])),
+          turns: [...document.querySelectorAll('[data-testid="log"] > li')].map((t) => ({
+            seat: t.dataset.seat ?? null,
+            lines: [...t.querySelectorAll('li')].map((l) => l.textContent) })),
+        })"""
+    )
+    return found
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize(("game", "players"), [("vilar-de-mouros", 3), ("i-love-portugal", 2)])
+async def test_the_log_tells_a_move_a_line_by_turn_and_a_reload_keeps_each_last_move_one_turn(
+    server: Running, browser: Chromium, game: str, players: int
+) -> None:
+    game_id = await server.create(players, game)
+    tokens = await server.seat_all(game_id, players)
+    table = Table(server, game, game_id, tokens=dict(enumerate(tokens)))
+    context, page, _ = await open_seat_zero(browser, table)
+    for _ in range(60 if game == "vilar-de-mouros" else 120):  # live: one update a command
+        if (await table.step())["status"] != "active":
+            break
+    await quiet(page, table)
+    live = await story_of(page)
+    await page.reload()
+    await page.wait_for_selector('.table-screen[data-seat="0"]')
+    await quiet(page, table)
+    again = await story_of(page)
+    assert again["last"] == live["last"], "a reload changed a seat's last move"
+    assert len(live["last"]) == players, live["last"]
+    turns = [t for t in again["turns"] if t["seat"] is not None]
+    assert len(turns) > 5, again["turns"]
+    for text in again["last"].values():
+        # one turn: the last turn's steps (Vilar: two draws and a placing, or a bonus card)
+        steps = text.removeprefix("Last move: ").split("; ")
+        assert len(steps) <= (3 if game == "vilar-de-mouros" else 8), text
+        assert any(line == steps[-1] for t in turns[: players + 1] for line in t["lines"]), text
+    lines = [line for t in again["turns"] for line in t["lines"]]
+    assert not [line for line in lines if re.search(r"'s turn\b", line)], "bookkeeping in the log"
+    assert not [line for line in lines if re.search(r"\((\d{4})\) \(\1\)", line)], "a doubled year"
+    for t in turns:  # a walk is one line, however many circles it crossed
+        walks = [i for i, line in enumerate(t["lines"]) if line.startswith("walked")]
+        assert all(b - a > 1 for a, b in itertools.pairwise(walks)), t
+    await context.close()
 
 
 @pytest.mark.timeout(90)

@@ -6,37 +6,27 @@
 import { call, get, post, catalog, components, commandId, seatOf, keepSeat, forgetSeat, ApiError } from "./api.js";
 import { h, clear, message, errorMessage, setStatus, humanize, pill, announce, plural, colourOf } from "./ui.js";
 import { Live } from "./live.js";
-import { nameIndex, richNames, describeEvent, describeCommand, actorOf, listWords, seatNamer, botTitle, botNote } from "./names.js";
+import { nameIndex, richNames, describeCommand, listWords, seatNamer, botTitle, botNote } from "./names.js";
 import { MoveBuilder, sameValue } from "./picks.js";
 import { UndoTracker } from "./undo.js";
 import { drawView, outcomeTable, screenOf, context } from "./view.js";
 import { morph, positions, glide } from "./morph.js";
+import { Story } from "./story.js";
 
-const LOG_KEEP = 300;
+const LOG_TURNS = 30; // turns the log shows
+// The words of this screen a person reads (kept together for translation).
+const WORDS = {
+  log: "What happened",
+  logLabel: "what happened, latest turn first",
+  nothingYet: "Nothing yet.",
+};
+
 // The bots the table's menu offers: the server's kinds, the strong one at each of its levels.
 const BOT_CHOICES = [["greedy", "greedy bots"], ["random", "random bots"],
   ...[1, 2, 3, 4, 5].map((level) => [`strong:${level}`, `strong bots, level ${level}${level === 3 ? " (default)" : ""}`])];
 // The table's own facts: seats, leaving, calling off, rematch, clocks (the table is read again).
 const TABLE_FACTS = new Set(["TableOpened", "SeatTaken", "SeatResigned", "TableCancelled", "RematchOpened",
   "ClockTicked", "TimeRanOut"]);
-// Events that start or end a turn, deal, or set up: not a seat's move, though they name a seat.
-const NOT_MOVES = new Set(["TurnStarted", "TurnPassedTo", "TravelTurnBegan", "ParkTurnBegan", "TurnEnded", "CardsDealt",
-  "HandDrawn", "StartingHandDealt", "PlanningCardsDealt", "IncomeCollected", "FirstPlayerDrawn", "FirstPlayerCardGiven",
-  "FirstTravellerChosen", "StartingPlayerDrawn", "PassportReceived", "SeatTaken", "DrawPileShuffled", "Undoable",
-  "ClockTicked", "ReactionWindowClosed"]);
-
-// Every id and cell an event names, as the data-key of what the table draws for it.
-function keysOf(ev, seat) {
-  const keys = new Set();
-  const walk = (v, field) => {
-    if (typeof v === "string") for (const k of ["card", "circle", "country", "tile"]) keys.add(`${k}:${v}`);
-    else if (Array.isArray(v) && v.length === 2 && v.every(Number.isInteger) && seat !== null) keys.add(`cell:${seat}:${v[0]},${v[1]}`);
-    else if (Array.isArray(v)) v.forEach((x) => walk(x, field));
-  };
-  for (const [k, v] of Object.entries(ev)) if (k !== "type") walk(v, k);
-  return keys;
-}
-
 export class TableScreen {
   constructor(root, gameId, { spectate = false } = {}) {
     this.root = root;
@@ -48,8 +38,8 @@ export class TableScreen {
     this.comp = {};
     this.names = new Map();
     this.version = 0;
-    this.log = []; // {version, text, seat}
-    this.last = new Map(); // seat -> {text, keys, version}: each seat's last move
+    this.story = null; // what happened, by turn, and each seat's last move (story.js)
+    this.last = new Map(); // seat -> {text, keys}: each seat's last move, as the story last told it
     this.first = null; // the first step of the seat's move, from the last update (null: not awaited)
     this.firstVersion = 0;
     this.stepFresh = false; // an update brought a first step the builder has not seen
@@ -82,6 +72,7 @@ export class TableScreen {
     this.comp = await components(this.table.game).catch(() => ({}));
     this.screen = screenOf(this.table.game);
     this.names = richNames(nameIndex(this.comp, this.screen), this.screen, this.comp);
+    this.story = new Story({ names: this.names, seatName: (s) => this.seatName(s), screen: this.screen, comp: this.comp });
     this.title = (await catalog().catch(() => [])).find((g) => g.game === this.table.game)?.title || humanize(this.table.game);
     document.title = `${this.title}: Ludoteca`;
     this.version = this.table.version;
@@ -105,13 +96,13 @@ export class TableScreen {
 
   connect() {
     if (this.live) this.live.stop();
-    this.log = [];
+    this.story.reset();
     this.last = new Map();
     this.undo.reset(); // the new socket's catch-up brings the whole log again
     const live = new Live(this.gameId, this.token, {
       update: (msg) => this.onUpdate(msg),
       reset: () => {
-        this.log = [];
+        this.story.reset();
         this.last = new Map();
         this.undo.reset();
         message("The server's history was reset; reloading the table.", "info", "reset");
@@ -134,34 +125,18 @@ export class TableScreen {
     return seatNamer(this.table && this.table.seats)(seat);
   }
 
-  // Each event in words, into the log and each seat's last move; what others did is said aloud
+  // Each event into the story (the log, each seat's last move); what others did is said aloud
   // once the catch-up is over (a live update, not the history).
   see(events, live) {
-    const seatName = (s) => this.seatName(s);
-    const moved = new Map(); // seat -> {texts, keys}
+    const told = [];
     for (const ev of events) {
       this.undo.see(ev.version, ev.event);
-      const text = describeEvent(ev.event, this.names, seatName, this.screen, this.comp);
-      if (!text) continue;
-      const actor = actorOf(ev.event);
-      this.log.push({ version: ev.version, text, seat: actor });
-      if (actor === null || NOT_MOVES.has(ev.event.type)) continue;
-      if (!moved.has(actor)) moved.set(actor, { texts: [], keys: new Set() });
-      const m = moved.get(actor);
-      m.texts.push(text);
-      for (const k of keysOf(ev.event, actor)) m.keys.add(k);
+      const line = this.story.see(ev.version, ev.event);
+      if (line && !told.includes(line)) told.push(line);
     }
-    // a seat that moves again before anyone else did goes on with the same turn: its steps add up
-    for (const [seat, m] of moved) {
-      const before = this.last.get(seat);
-      const goesOn = before && this.lastActor === seat;
-      const texts = goesOn ? [...before.texts, ...m.texts].slice(-4) : m.texts;
-      const keys = goesOn ? new Set([...before.keys, ...m.keys]) : m.keys;
-      this.last.set(seat, { texts, text: texts.join("; "), keys });
-      this.lastActor = seat;
-      if (live && seat !== this.table.seat) announce(m.texts.join(". ") + ".");
-    }
-    if (this.log.length > LOG_KEEP) this.log.splice(0, this.log.length - LOG_KEEP);
+    this.last = this.story.last();
+    const others = told.filter((l) => l.seat !== null && l.seat !== this.table.seat);
+    if (live && others.length) announce(others.map((l) => l.text).join(". ") + ".");
   }
 
   async onUpdate(msg) {
@@ -391,12 +366,20 @@ export class TableScreen {
     }
   }
 
+  // What happened, by turn, latest first: one line a move, a turn headed by its player.
   logPanel() {
-    const recent = this.log.slice(-40).reverse();
+    const groups = this.story.told(LOG_TURNS);
+    const colour = this.ctx().seatColour;
+    // the turn's player is its heading: their lines go without their name
+    const shown = (g, line) => (g.seat !== null && line.seat === g.seat ? this.story.bare(line.text, g.seat) : line.text);
     // open at first; once the person folds it, it stays folded (morph.js keeps `open`)
-    return h("details", { class: "log panel", "data-key": "log", open: true }, h("summary", {}, `What happened (${this.log.length} events)`),
-      h("ol", { reversed: true, start: String(this.log.length), tabindex: "0", "aria-label": "what happened, latest first" },
-        recent.map((e) => h("li", { "data-version": e.version, "data-key": "log:" + e.version }, e.text))));
+    return h("details", { class: "log panel", "data-key": "log", open: true }, h("summary", {}, WORDS.log),
+      groups.length ? h("ol", { class: "turns", tabindex: "0", "aria-label": WORDS.logLabel, "data-testid": "log" },
+        groups.map((g) => h("li", { class: ["turn", g.seat === null ? "between" : null], "data-seat": g.seat === null ? null : String(g.seat),
+          "data-key": `turn:${g.lines[0].first}`, style: g.seat === null ? null : { "--seat": colourOf(colour(g.seat)).fill } },
+        g.seat === null ? null : h("strong", { class: "turn-who" }, this.seatName(g.seat)),
+        h("ul", {}, g.lines.map((l) => h("li", { "data-version": String(l.version), "data-key": `line:${l.first}` }, shown(g, l)))))))
+        : h("p", { class: "muted" }, WORDS.nothingYet));
   }
 
   // --- the seat's moves, built by picks ------------------------------------------

@@ -263,6 +263,18 @@ export default {
     FinalScoresCounted: (e, w) => `final scores: ${w.scores(e.scores)}`,
     DrawPileShuffled: () => null,
   },
+  // a walk circle by circle is one line: from where it started to where it stands, and its cost
+  join: {
+    TouristMoved: (events, w) => {
+      const first = events[0], last = events[events.length - 1];
+      const stops = events.slice(0, -1).map((e) => e.to);
+      const regions = stops.filter((id) => !id.includes("~")).map((id) => w.name(id));
+      const greys = stops.length - regions.length;
+      const via = [...regions, ...(greys ? [plural(greys, "grey circle")] : [])];
+      const cost = events.reduce((n, e) => n + e.cost, 0);
+      return `${w.seat(first.seat)} walked from ${w.name(first.origin)} to ${w.name(last.to)}${via.length ? ` via ${listWords(via)}` : ""} (${cost} €)`;
+    },
+  },
   label(kind, value, ctx) {
     if (kind === "colour") return colourOf(value).name + " " + colourOf(value).symbol;
     if ((kind === "circle" || kind === "region") && typeof value === "string") {

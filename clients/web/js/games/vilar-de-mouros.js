@@ -35,7 +35,7 @@ function infoOf(id, comp) {
       cls: ["vilar", (comp.first_editions || []).includes(c.year) ? "first-edition" : null].filter(Boolean).join(" "),
       colour: DECADES[Math.floor(c.year / 10)] || "#555",
       label: `${c.year} edition card:`,
-      tip: `${c.name} (${c.year}), ${plural(c.cows, "cow")}, ${c.categories.map((k) => categoryName(comp, k)).join(", ")}`,
+      tip: `${withYear(c)}, ${plural(c.cows, "cow")}, ${c.categories.map((k) => categoryName(comp, k)).join(", ")}`,
     };
   }
   const b = (comp.bonus_cards || []).find((x) => x.id === id);
@@ -48,9 +48,15 @@ function infoOf(id, comp) {
   return { title: "card" };
 }
 
+// A card's name with its edition, once: a name that already says its year ("Tricky (2006)",
+// "Palco Principal de 1996") is not told it again.
+function withYear(c) {
+  return c.name.includes(String(c.year)) ? c.name : `${c.name} (${c.year})`;
+}
+
 function nameOf(id, comp) {
   const c = (comp.game_cards || []).find((x) => x.id === id);
-  if (c) return `${c.name} (${c.year})`;
+  if (c) return withYear(c);
   const b = (comp.bonus_cards || []).find((x) => x.id === id);
   if (b) return `the bonus card for ${targetWords(comp, b.target)}`;
   return null;
@@ -75,7 +81,7 @@ export default {
   fields: { centre: "To the centre", personal: "To your personal area", card: "Card" },
   reasons: { action: "to play", draw: "to draw", place: "to place two cards", bonus: "to take a bonus card" },
   names(comp) {
-    return [...(comp.game_cards || []).map((c) => [c.id, `${c.name} (${c.year})`]),
+    return [...(comp.game_cards || []).map((c) => [c.id, withYear(c)]),
       ...(comp.bonus_cards || []).map((b) => [b.id, `bonus: ${targetWords(comp, b.target)}`])];
   },
   render(view, ctx) {
