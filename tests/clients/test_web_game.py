@@ -20,6 +20,7 @@ LUDOTECA_DOCS_IMAGES is set: how docs/web.md's pictures are made).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -463,6 +464,16 @@ async def test_a_phone_plays_vilar_de_mouros_by_tapping_with_the_hand_and_the_mo
             )
             assert box["top"] >= 0 and box["bottom"] <= box["height"] + 1, box
             assert box["hand"], f"a card of the hand is outside the dock: {box}"
+            # what the move panel offers is in sight: a target above the dock or in it (the
+            # page brings the first one into view), never only somewhere the person must scroll to
+            in_sight = await page.evaluate(
+                """() => { const dock = document.querySelector('[data-testid=dock]');
+                  const top = dock.getBoundingClientRect().top;
+                  return [...document.querySelectorAll('.play .target')].some((el) => {
+                    const r = el.getBoundingClientRect();
+                    return dock.contains(el) || (r.bottom > 0 && r.top < top); }); }"""
+            )
+            assert in_sight or not step.get("options"), "no target of the step is in sight"
             want = choose("vilar-de-mouros", step, rng)
             selector = '[data-testid="confirm"]' if want == "confirm" else f".play [data-option='{want}']"
             # the target, brought above the dock, is there to tap with the dock still whole on screen
@@ -554,6 +565,40 @@ async def test_the_lobby_the_replays_list_the_bots_names_and_the_two_player_scor
         assert scores == ", ".join(f"{n} {s}" for n, s in zip(names, t["outcome"]["scores"], strict=True)), scores
         await no_axe_violations(page, "the replays list")
         assert not errors, errors
+    finally:
+        await ctx.close()
+
+
+# Every name a person reads on the table, whole (the problems found, in words).
+NAMES_WHOLE = "() =>" + (ROOT / "tests" / "clients" / "browser" / "names-whole.js").read_text().partition("\n() =>")[2]
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("game", GAMES)
+async def test_every_name_is_whole_at_every_width_from_360_px(server: Running, browser: Chromium, game: str) -> None:
+    """A table well into its game, as seat 0 sees it at 360, 390, 768 and 1280 px: every card's
+    name and words, every cell's and pile's, are whole, and the map's names stand apart."""
+    table = await seated_table(server, game)
+    for _ in range(30):  # seat 0 plays (the bot answers by itself), so hands, areas and parks fill
+        current = await table.table()
+        if current["status"] != "active":
+            break
+        if 0 in [a["seat"] for a in current["awaiting"]]:
+            await table.play(0)
+        else:
+            await asyncio.sleep(0.03)
+    ctx, page, _ = await as_seat_zero(browser, table, viewport={"width": 360, "height": 780}, reduced_motion="reduce")
+    try:
+        await page.wait_for_selector(".view")
+        for width in (360, 390, 768, 1280):
+            await page.set_viewport_size({"width": width, "height": 780 if width < 600 else 900})
+            await page.wait_for_timeout(150)
+            bad = await page.evaluate(NAMES_WHOLE)
+            if bad:
+                await page.screenshot(path=str(SHOTS / f"{game}-names-{width}.png"), full_page=True)
+            assert not bad, f"{game} at {width} px: {bad[:10]}"
+            overflow = await page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+            assert overflow <= 0, f"{game} at {width} px is {overflow} px wider than the screen"
     finally:
         await ctx.close()
 

@@ -96,6 +96,7 @@ export class MoveBuilder {
     this.step = this.first;
     this.version = this.firstVersion;
     this.state = "idle";
+    this.fresh = true;
     const options = optionsOf(this.step);
     const only = options.length === 1 && commandOf(this.step) === null ? options[0] : null;
     if (only && only.kind === "move" && !only.command) {
@@ -137,6 +138,7 @@ export class MoveBuilder {
     this.step = answer.step;
     this.version = answer.version;
     this.state = "idle";
+    this.fresh = true;
     const options = optionsOf(answer.step), command = commandOf(answer.step);
     if (!options.length && command !== null) return this.finish(command, picks); // nothing left to choose
     if (!options.length) {
@@ -269,9 +271,32 @@ export class MoveBuilder {
       }
     }
     this.drawPanel(board, chooser);
+    if (this.fresh && this.state === "idle") {
+      this.fresh = false;
+      this.reveal();
+    }
     // the focused target went away with the step: the next step's first target, or the panel's
     const now = document.activeElement;
     if (hadFocus && this.state === "idle" && (!now || now === document.body || !(now.tabIndex >= 0) || !now.isConnected)) this.focusFirst();
+  }
+
+  // A new step whose targets are all out of sight (on a phone, above or below the docked move
+  // panel) brings the first one into view: the panel never offers what the person cannot see.
+  reveal() {
+    const targets = [...this.targets.keys()];
+    if (!targets.length) return;
+    const dock = this.panel && this.panel.closest(".dock");
+    const fixed = dock && getComputedStyle(dock).position === "fixed";
+    const bottom = fixed ? dock.getBoundingClientRect().top : window.innerHeight;
+    const inSight = (el) => {
+      if (fixed && dock.contains(el)) return true;
+      const r = el.getBoundingClientRect();
+      return r.bottom > 0 && r.top < bottom && (r.width || r.height);
+    };
+    if (targets.some(inSight)) return;
+    const first = targets.find((el) => !(dock && dock.contains(el))) || targets[0];
+    const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    first.scrollIntoView({ block: "center", behavior: still ? "auto" : "smooth" });
   }
 
   // The first thing to pick: a target on the table, else the first button of the move panel.
