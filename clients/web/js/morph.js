@@ -2,7 +2,8 @@
 // `morph` walks the drawn tree beside the one on the page and changes the page's in place. An element
 // with `data-key` is matched by key wherever it stands among its siblings; others by tag, in order.
 // What the page keeps is what the person touched: focus, an open <details>, a typed value, and the
-// marks the move builder owns (picks.js: target, picked, tabindex, role, aria-pressed).
+// marks the move builder owns (picks.js: target, picked, held, tabindex, role, data-option, data-paths,
+// data-move, data-drag, aria-pressed).
 //
 // Styles are copied through the CSSOM, one property at a time, never as a `style` attribute: the
 // page's Content-Security-Policy (`style-src 'self'`) refuses an inline style attribute set from a
@@ -12,8 +13,8 @@
 // slides from where it was (FLIP: First, Last, Invert, Play), unless prefers-reduced-motion.
 
 const HANDLERS = ["onclick", "onsubmit", "oninput", "onchange", "onkeydown"];
-const BUILDER_CLASSES = ["target", "picked"];
-const BUILDER_ATTRS = new Set(["tabindex", "role", "data-option", "aria-pressed"]);
+const BUILDER_CLASSES = ["target", "picked", "held"];
+const BUILDER_ATTRS = new Set(["tabindex", "role", "data-option", "data-paths", "data-move", "data-drag", "aria-pressed"]);
 
 const keyOf = (n) => (n.nodeType === 1 ? n.getAttribute("data-key") : null);
 

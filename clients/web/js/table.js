@@ -117,6 +117,7 @@ export class TableScreen {
 
   stop() {
     this.stopped = true;
+    if (this.builder && this.builder.undrag) this.builder.undrag();
     document.removeEventListener("keydown", this.onKey);
     if (this.live) this.live.stop();
   }

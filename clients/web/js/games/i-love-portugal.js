@@ -226,7 +226,8 @@ export default {
     const me = view.viewer !== null && view.viewer !== undefined ? view.seats[view.viewer] : null;
     const hand = me && me.hand ? section("Your hand",
       me.hand_value !== null && me.hand_value !== undefined ? h("p", { class: "hand-value" }, `pays ${me.hand_value} €`, view.turn_cost ? ` · this turn costs ${view.turn_cost} €` : "") : null,
-      cards(me.hand.map(c), { fan: true, testid: `hand-${view.viewer}`, empty: "no cards in hand" })) : null;
+      h("div", { class: "drop-place", "data-drop": "BuyCard.pile" }, // a card of the shop, bought into the hand
+        cards(me.hand.map(c), { fan: true, testid: `hand-${view.viewer}`, empty: "no cards in hand" }))) : null;
     const board = h("div", { class: "board portugal" },
       h("div", { class: "map-wrap" }, mapOf(view, ctx)),
       h("div", { class: "side" },

@@ -90,7 +90,7 @@ export default {
         h("div", { class: "row" },
           h("div", {}, h("h3", {}, "Centre country"), view.centre ? country(view.centre, ctx, { holding }) : h("p", { class: "muted" }, "none")),
           pile(view.deck_count, "✈", { name: "Deck", pick: "move:Draw" }),
-          h("div", { class: "grow" }, h("h3", {}, `Discard pile (${view.discard.length})`),
+          h("div", { class: "grow drop-place", "data-drop": "DiscardDownToSeven.card Recycle.pay" }, h("h3", {}, `Discard pile (${view.discard.length})`),
             cards(view.discard.slice(-10).map(c), { fan: true, small: true, empty: "empty" }),
             view.discard.length > 10 ? h("details", {}, h("summary", {}, "the whole pile"), cards(view.discard.slice(0, -10).map(c), { fan: true, small: true })) : null)),
         h("p", {}, stat("passports set aside", view.passports_aside), stat("offers rejected this turn", view.rejected_offers),

@@ -87,6 +87,7 @@ function park(p, view, ctx, mine) {
         class: ["cell", b ? "building" : null, streets.has(key) ? "street" : null, reserved.has(key) ? "reserved" : null,
           r === board.entrance_row ? "entrance-row" : null, b && !b.active ? "inactive" : null],
         "data-pick": mine ? `cell:${key}` : null, "data-cell": key, "data-key": `cell:${p.seat}:${key}`,
+        "data-drop": mine && !b && !streets.has(key) ? "BuyTile.tile" : null, // a tile bought onto the cell it is built on
         style: th ? { "--tile-colour": th.fill } : null, role: "img", "data-role": "img",
       });
       if (b) {

@@ -88,19 +88,23 @@ export default {
     const comp = ctx.comp;
     const c = (id) => card(id, infoOf(id, comp), `card:${id}`);
     const mine = view.seats.find((s) => s.seat === view.viewer);
-    const hand = mine && mine.hand ? section("Your hand", cards(mine.hand.map(c), { fan: true, testid: `hand-${mine.seat}` })) : null;
+    // a card drawn is carried to the hand; a card placed, from the hand to the centre or the personal area
+    const hand = mine && mine.hand ? section("Your hand", h("div", { class: "drop-place", "data-drop": "DrawFromCentre.card DrawFromDeck" },
+      cards(mine.hand.map(c), { fan: true, testid: `hand-${mine.seat}` }))) : null;
     const board = h("div", { class: "board vilar" },
       section("Festival grounds",
         h("div", { class: "row" },
           pile(view.deck_count, "VdM", { name: "Deck", pick: "move:DrawFromDeck" }),
           pile(view.bonus_deck_count, "★", { name: "Bonus deck" }),
           h("div", { class: "grow" }, h("h3", {}, "Bonus row"), cards(view.bonus_row.map(c), { testid: "bonus-row" }))),
-        h("h3", {}, "Centre"), cards(view.centre.map(c), { testid: "centre", empty: "empty" })),
+        h("div", { class: "drop-place", "data-drop": "PlaceCards.centre", "data-testid": "centre-place" },
+          h("h3", {}, "Centre"), cards(view.centre.map(c), { testid: "centre", empty: "empty" }))),
       h("div", { class: "seats" }, view.seats.map((s) => seatPanel(s.seat, ctx, seatHeader(s.seat, ctx,
         [stat("turns left", s.turns_left), stat("bonus cards", s.bonus_cards)]),
       s.seat === view.viewer && hand ? null : h("div", { class: "hand", "data-testid": `hand-${s.seat}` },
         s.hand ? cards(s.hand.map(c), { fan: true, small: true }) : backs(s.hand_count, "VdM", "hand")),
-      h("h4", {}, `Personal area (${s.personal.length})`), personalArea(s.personal, comp, c)))),
+      h("div", { class: "drop-place", "data-drop": s.seat === view.viewer ? "PlaceCards.personal" : null, "data-testid": `personal-${s.seat}` },
+        h("h4", {}, `Personal area (${s.personal.length})`), personalArea(s.personal, comp, c))))),
       view.deck || view.bonus_deck ? h("details", { class: "panel revealed" }, h("summary", {}, "The decks, revealed at the end"),
         view.deck ? cards(view.deck.map((id) => card(id, infoOf(id, comp))), { fan: true, small: true }) : null,
         view.bonus_deck ? cards(view.bonus_deck.map((id) => card(id, infoOf(id, comp))), { fan: true, small: true }) : null) : null,
