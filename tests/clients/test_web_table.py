@@ -94,9 +94,15 @@ class Chromium:
         if message.type == "error" and not any(a in message.text for a in self.allowed):
             self.errors.append(f"console: {message.text} ({message.location.get('url', '')})")
 
-    async def new_context(self, **options: Any) -> BrowserContext:
+    async def new_context(self, pace: str | None = "instant", **options: Any) -> BrowserContext:
+        """A context whose pages show other seats' steps at ``pace`` (at once, unless a test
+        watches the pace itself: None leaves the page's own default)."""
         context = await self.browser.new_context(**options)
         await context.add_init_script(CSP_REPORTS)
+        if pace is not None:
+            await context.add_init_script(
+                f"if (location.protocol.startsWith('http')) localStorage.setItem('ludoteca.pace', '{pace}')"
+            )
         context.on("console", self.console)
         context.on("weberror", lambda e: self.errors.append(f"uncaught: {e.error}"))
         return context
@@ -561,6 +567,80 @@ async def test_the_log_tells_a_move_a_line_by_turn_and_a_reload_keeps_each_last_
         walks = [i for i, line in enumerate(t["lines"]) if line.startswith("walked")]
         assert all(b - a > 1 for a, b in itertools.pairwise(walks)), t
     await context.close()
+
+
+# Kept by the page under test: each version drawn and when (ms), and how often a bot was shown thinking.
+WATCH_DRAWS = """() => {
+  window.__drawn = [];
+  window.__thinking = 0;
+  const note = () => {
+    const v = Number(document.querySelector(".table-screen")?.dataset.version || 0);
+    const last = window.__drawn[window.__drawn.length - 1];
+    if (!last || last[0] !== v) window.__drawn.push([v, performance.now()]);
+  };
+  new MutationObserver(note).observe(document.getElementById("app"),
+    { subtree: true, childList: true, attributes: true, attributeFilter: ["data-version"] });
+  setInterval(() => { if (document.querySelector('[data-testid="thinking-1"]')) window.__thinking += 1; }, 50);
+}"""
+
+
+@pytest.mark.timeout(90)
+async def test_a_bots_turn_is_shown_thinking_then_step_by_step_at_the_pace_chosen(
+    redis: aioredis.Redis, redis_url: str, browser: Chromium
+) -> None:
+    """A bot thinks (it is said, and its panel breathes), then its steps are drawn one at a time,
+    each held for the pace the person chose ("slowly": 1.5 s), though the bot sends them faster."""
+    async with running(quick_settings(redis_url, bot_delay_ms=600)) as api:
+        r = await api.http.post(f"{API}/games", json={"game": "vilar-de-mouros", "players": 2})
+        game_id = r.json()["game_id"]
+        me = (await api.http.post(f"{API}/games/{game_id}/seats", json={"seat": 0, "name": "Ana"})).json()
+        table = Table(api, "vilar-de-mouros", game_id, tokens={0: me["token"]})
+        context = await browser.new_context(pace=None, viewport={"width": 1300, "height": 1000})
+        await hold_seats(context, {game_id: {"seat": 0, "token": me["token"], "game": table.game, "at": 1}})
+        page = await context.new_page()
+        await page.goto(f"{api.url}/#/game/{game_id}")
+        await page.wait_for_selector(".table-screen")
+        bot = await api.http.post(f"{API}/games/{game_id}/seats", json={"seat": 1, "bot": "greedy"})
+        assert bot.status_code == 201, bot.text
+        await page.wait_for_selector('[data-testid="pace"]')
+        assert await page.input_value('[data-testid="pace"]') == "normal"
+        await page.select_option('[data-testid="pace"]', "slow")
+        assert await page.evaluate("localStorage.getItem('ludoteca.pace')") == "slow"
+        await page.evaluate(WATCH_DRAWS)
+        turns = 0  # the bot's turns begun
+        deadline = time.monotonic() + 50
+        while turns < 2 and time.monotonic() < deadline:  # seat 0 plays over HTTP; the bot answers
+            current = await table.table()
+            if current["status"] != "active":
+                break
+            if [a["seat"] for a in current["awaiting"]] == [0]:
+                await table.play(0)
+                if [a["seat"] for a in (await table.table())["awaiting"]] == [1]:
+                    turns += 1
+            await asyncio.sleep(0.05)
+        while [a["seat"] for a in (await table.table())["awaiting"]] == [1] and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)  # the bot's second turn, to its end
+        last = (await table.table())["version"]
+        await page.wait_for_function(  # the page has shown everything (nothing left waiting its turn)
+            "(v) => Number(document.querySelector('.table-screen').dataset.version) >= v"
+            " && !window.__ludoteca.screen.queue.length",
+            arg=last,
+            timeout=30_000,
+        )
+        drawn: list[list[float]] = await page.evaluate("window.__drawn")
+        events = {
+            e["version"]: e["event"] for e in (await api.http.get(f"{API}/games/{game_id}/events")).json()["events"]
+        }
+        steps = []  # (when drawn, whose step: the bot's or not) for each version drawn
+        for (before, _), (version, at) in itertools.pairwise(drawn):
+            made = [events[v] for v in range(int(before) + 1, int(version) + 1) if v in events]
+            steps.append((at, any(e.get("seat") == 1 and e["type"] != "TurnStarted" for e in made)))
+        bot_steps = [at for at, by_bot in steps if by_bot]
+        assert len(bot_steps) >= 4, f"the bot's steps were not drawn one by one: {drawn}"
+        gaps = [b - a for (a, x), (b, y) in itertools.pairwise(steps) if x and y]
+        assert gaps and min(gaps) >= 1400, f"a bot's step followed the one before after {min(gaps or [0]):.0f} ms"
+        assert await page.evaluate("window.__thinking") > 0, "the bot was never shown thinking"
+        await context.close()
 
 
 @pytest.mark.timeout(90)
@@ -1072,9 +1152,13 @@ async def test_vilar_cards_are_placed_by_clicking_the_centre_card_then_the_perso
 
 
 async def centre_of(page: Page, selector: str) -> tuple[float, float]:
+    """Where to press on ``selector``: on screen (a drag is made within what the person sees)."""
     box = await page.locator(selector).first.bounding_box()
     assert box is not None, f"{selector} is not on the page"
-    return box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 30)
+    x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 30)
+    size = page.viewport_size or {"width": 0, "height": 0}
+    assert 0 <= x < size["width"] and 0 <= y < size["height"], f"{selector} is off the screen at {x:.0f}, {y:.0f}"
+    return x, y
 
 
 async def drag_by_mouse(page: Page, source: str, place: str) -> None:
@@ -1272,17 +1356,21 @@ async def test_miss_liz_parks_are_built_by_clicking_cells_and_tiles(server: Runn
     await seat_zero_may(table, "BuyTile")
     version = await quiet(page, table)
     await targets_are_the_step(page, table)
+    await page.set_viewport_size({"width": 1300, "height": 1800})  # the projects board and the park at once
     tile_id = await page.locator(".project-row .target[data-drag]").first.get_attribute("data-card")
     drop_cell = await page.locator(f"{park} [data-drop]").last.get_attribute("data-cell")
     assert tile_id and drop_cell
     await drag_by_mouse(page, f'.project-row [data-card="{tile_id}"]', f'{park} [data-cell="{drop_cell}"]')
-    row, column = (int(x) for x in drop_cell.split(","))
-    for _ in range(100):  # the purchase, then the build
+    row, col = (int(x) for x in drop_cell.split(","))
+    for _ in range(300):  # the purchase, then the build
         buildings = (await mine())["buildings"]
         if any(b["tile"] == tile_id for b in buildings):
             break
         await asyncio.sleep(0.05)
-    assert [b["cell"] for b in buildings if b["tile"] == tile_id] == [[row, column]], buildings
+    panel = await page.evaluate(
+        "() => { const w = document.querySelector('.controls-wrap'); return [w.dataset.state, w.dataset.picks]; }"
+    )
+    assert [b["cell"] for b in buildings if b["tile"] == tile_id] == [[row, col]], (buildings, panel)
 
     # Employees: how many, from the chooser's numbers.
     await seat_zero_may(table, "HireEmployees")

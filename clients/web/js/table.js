@@ -6,7 +6,7 @@
 import { call, get, post, catalog, components, commandId, seatOf, keepSeat, forgetSeat, ApiError } from "./api.js";
 import { h, clear, message, errorMessage, setStatus, humanize, pill, announce, plural, colourOf } from "./ui.js";
 import { Live } from "./live.js";
-import { nameIndex, richNames, describeCommand, listWords, seatNamer, botTitle, botNote } from "./names.js";
+import { nameIndex, richNames, describeCommand, actorOf, listWords, seatNamer, botTitle, botNote } from "./names.js";
 import { MoveBuilder, sameValue } from "./picks.js";
 import { UndoTracker } from "./undo.js";
 import { drawView, outcomeTable, screenOf, context } from "./view.js";
@@ -14,8 +14,16 @@ import { morph, positions, glide } from "./morph.js";
 import { Story } from "./story.js";
 
 const LOG_TURNS = 30; // turns the log shows
+// The pace at which other seats' steps are shown: ms between two of them.
+const PACES = { slow: 1500, normal: 700, fast: 300, instant: 0 };
 // The words of this screen a person reads (kept together for translation).
 const WORDS = {
+  pace: "Others' moves",
+  paces: { slow: "slowly", normal: "at a steady pace", fast: "quickly", instant: "at once" },
+  thinking: (name) => `${name} is thinking`,
+  waitingFor: (names) => `Waiting for ${names}.`,
+  showing: "Showing the moves as they were made…",
+  yourMove: "Your move. ",
   log: "What happened",
   logLabel: "what happened, latest turn first",
   nothingYet: "Nothing yet.",
@@ -50,6 +58,10 @@ export class TableScreen {
     this.stopped = false;
     this.screenEl = null;
     this.wasMine = false;
+    this.queue = []; // updates not yet shown (another seat's steps wait for the pace)
+    this.playing = false;
+    this.nextAt = 0;
+    this.pace = PACES[localStorage.getItem("ludoteca.pace")] !== undefined ? localStorage.getItem("ludoteca.pace") : "normal";
     this.typedName = localStorage.getItem("ludoteca.name") || "";
     this.botKind = "greedy"; // the bots "fill the other seats" seats: a kind, or "strong:<level>"
     this.onKey = (e) => { if (e.key === "Escape" && this.builder) this.builder.cancel(); };
@@ -98,6 +110,7 @@ export class TableScreen {
     if (this.live) this.live.stop();
     this.story.reset();
     this.last = new Map();
+    this.queue = [];
     this.undo.reset(); // the new socket's catch-up brings the whole log again
     const live = new Live(this.gameId, this.token, {
       update: (msg) => this.onUpdate(msg),
@@ -140,7 +153,38 @@ export class TableScreen {
     if (live && others.length) announce(others.map((l) => l.text).join(". ") + ".");
   }
 
-  async onUpdate(msg) {
+  // Updates are applied in order, one at a time. Another seat's move is shown step by step: after
+  // an update that holds one, the next waits for the pace the person chose (the card glides, the
+  // pawn walks, and it can be followed), however fast the updates came.
+  onUpdate(msg) {
+    if (this.stopped) return;
+    this.queue.push(msg);
+    if (!this.playing) this.play();
+  }
+
+  async play() {
+    this.playing = true;
+    while (this.queue.length && !this.stopped) {
+      const wait = this.nextAt - performance.now();
+      if (wait > 0) {
+        this.scheduleDraw(); // "showing …" while the step waits its turn
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        continue;
+      }
+      const msg = this.queue.shift();
+      const live = !!(msg.view && this.greeted);
+      await this.apply(msg);
+      const others = live && msg.events.some((e) => { const a = actorOf(e.event); return a !== null && a !== this.table.seat; });
+      if (others && PACES[this.pace]) {
+        this.nextAt = performance.now() + PACES[this.pace];
+        this.draw(); // this step now, not with the next
+      }
+    }
+    this.playing = false;
+    this.scheduleDraw();
+  }
+
+  async apply(msg) {
     if (this.stopped) return;
     const live = !!(msg.view && this.greeted);
     this.see(msg.events, live);
@@ -205,7 +249,7 @@ export class TableScreen {
 
   ctx() {
     return context(this.table.view, { game: this.table.game, comp: this.comp, names: this.names, seats: this.table.seats,
-      seatName: (s) => this.seatName(s), last: this.last,
+      seatName: (s) => this.seatName(s), last: this.last, thinking: this.thinking(),
       describeCommand: (c) => describeCommand(c, this.names, (s) => this.seatName(s)) });
   }
 
@@ -271,16 +315,46 @@ export class TableScreen {
     return h("span", { class: "pill watchers", "data-testid": "spectators" }, n ? `${plural(n, "spectator")} watching` : "no spectators");
   }
 
+  // Whose move it is: yours; a bot thinking (the dots move); a person awaited; or the steps just
+  // made being shown at the chosen pace.
   turnBar() {
     const t = this.table;
     if (t.status !== "active") return null;
     const awaiting = (t.view && t.view.awaiting) || t.awaiting || [];
     const mine = awaiting.some((a) => a.seat === t.seat);
     const reason = this.ctx().reason;
+    const others = awaiting.filter((a) => a.seat !== t.seat);
+    const thinking = this.thinking();
+    const people = others.filter((a) => !thinking.has(a.seat));
     return h("div", { class: ["turn-bar", mine ? "mine" : null], "data-testid": "turn-bar" },
-      mine ? h("strong", {}, "Your move. ") : null,
-      awaiting.filter((a) => a.seat !== t.seat).length
-        ? `Waiting for ${listWords(awaiting.filter((a) => a.seat !== t.seat).map((a) => `${this.seatName(a.seat)} ${reason(a.reason)}`))}.` : "");
+      mine ? h("strong", {}, WORDS.yourMove) : null,
+      this.queue.length ? h("span", { class: "showing" }, WORDS.showing) : [
+        [...thinking].map((seat) => h("span", { class: "thinking", "data-testid": `thinking-${seat}` },
+          WORDS.thinking(this.seatName(seat)), h("span", { class: "dots", "aria-hidden": "true" }, h("i", {}, "."), h("i", {}, "."), h("i", {}, ".")), " ")),
+        people.length ? WORDS.waitingFor(listWords(people.map((a) => `${this.seatName(a.seat)} ${reason(a.reason)}`))) : ""],
+      h("label", { class: "pace" }, `${WORDS.pace} `,
+        h("select", { "data-testid": "pace", "data-key": "pace", onchange: (e) => this.setPace(e.target.value) },
+          Object.keys(PACES).map((p) => h("option", { value: p, selected: p === this.pace }, WORDS.paces[p])))));
+  }
+
+  // The other seats the table waits for that a bot plays, while nothing is left to show.
+  thinking() {
+    const t = this.table;
+    if (t.status !== "active" || this.queue.length) return new Set();
+    const awaiting = (t.view && t.view.awaiting) || t.awaiting || [];
+    return new Set(awaiting.map((a) => a.seat).filter((s) => s !== t.seat && this.isBot(s)));
+  }
+
+  isBot(seat) {
+    const s = (this.table.seats || [])[seat];
+    return !!(s && s.bot) || (this.table.resigned || []).includes(seat);
+  }
+
+  setPace(pace) {
+    if (PACES[pace] === undefined) return;
+    this.pace = pace;
+    localStorage.setItem("ludoteca.pace", pace);
+    if (!PACES[pace]) this.nextAt = 0;
   }
 
   seatBar() {
