@@ -23,7 +23,7 @@
 // centre's) is held and picked when its step comes; the place's own `data-pick` is picked when
 // the move that follows offers it (the cell a bought tile is built on).
 
-import { h, humanize } from "./ui.js";
+import { h, humanize, announce } from "./ui.js";
 import { morph } from "./morph.js";
 import { dragging } from "./drag.js";
 
@@ -58,6 +58,11 @@ const WORDS = {
   sending: "Sending your move…",
   sent: "Sent; the table moves on…",
   yourMove: "Your move",
+  youMay: "You may ",
+  notNow: (name) => (name ? `${name} cannot be picked now.` : "That cannot be picked now."),
+  insteadMay: (moves) => `You may ${moves}: what you may pick is lit.`,
+  insteadPick: (fields) => `Now pick ${fields}: what you may pick is lit.`,
+  insteadSend: "Your move is ready to send.",
   soFar: "So far: ",
   pickOnTable: "Pick on the table: ",
   or: " or ",
@@ -71,6 +76,8 @@ const WORDS = {
   nothingMore: "Nothing more can be picked for this move.",
   thatMove: "That move",
 };
+// "a, b or c"
+const orWords = (xs) => (xs.length <= 1 ? xs.join("") : `${xs.slice(0, -1).join(", ")}${WORDS.or}${xs[xs.length - 1]}`);
 // A path: the picks a target makes from the step shown (a move type's, then its option's).
 const pathOf = (p) => [...(p.move ? [[p.move.field, p.move.value]] : []), [p.option.field, p.option.value]];
 const wire = (picks) => picks.map((p) => ({ field: p.field, value: p.value }));
@@ -140,6 +147,7 @@ export class MoveBuilder {
     this.state = "idle";
     this.fresh = true;
     this.which = null;
+    this.why = null;
     this.ahead = new Map();
     const options = optionsOf(this.step);
     const only = options.length === 1 && commandOf(this.step) === null ? options[0] : null;
@@ -236,10 +244,33 @@ export class MoveBuilder {
   choose(path) {
     if (this.state !== "idle") return;
     this.which = null;
+    this.why = null;
     const picks = [...this.picks, ...(path.move ? [pickOf(path.move)] : []), pickOf(path.option)];
     if (path.move) this.version = path.version;
     if (path.option.command) return this.finish(path.option.command, picks);
     return this.go(picks);
+  }
+
+  // Why a thing the table draws cannot be picked now, in the panel (and said): what the move
+  // waits for instead, from the step itself (the moves offered, or the fields lit now).
+  explain(el) {
+    this.why = { el, text: this.whyNot(el) };
+    this.render();
+    announce(this.why.text);
+  }
+
+  whyNot(el) {
+    const title = el.querySelector && el.querySelector(".card-title, strong");
+    const text = (el.textContent || "").trim();
+    const name = (title && title.textContent) || el.getAttribute("data-label") || el.getAttribute("aria-label")
+      || (text.length <= 40 ? text : "");
+    const may = this.ctx.screen.may || {};
+    const types = this.picks.length ? [] : optionsOf(this.step).filter((o) => o.field === "type");
+    const lit = [...new Set(optionsOf(this.step).filter((o) => o.field !== "type").map((o) => this.fieldLabel(o.field)))];
+    const instead = types.length
+      ? WORDS.insteadMay(orWords(types.map((o) => may[o.value] || labelOf("move", o.value, this.ctx).toLowerCase())))
+      : lit.length ? WORDS.insteadPick(orWords(lit)) : WORDS.insteadSend;
+    return WORDS.notNow(name.split(",")[0].trim()) + " " + instead;
   }
 
   // A click on a target: its one path, or the panel asks which of its several.
@@ -341,7 +372,11 @@ export class MoveBuilder {
     this.panel = panel;
     const press = (e) => {
       const el = e.target.closest(".target, .picked");
-      if (!el || !board.contains(el)) return;
+      if (!el || !board.contains(el)) {
+        const other = e.target.closest("[data-pick]"); // a thing of the table that is not a pick now
+        if (other && board.contains(other) && this.state === "idle") this.explain(other);
+        return;
+      }
       e.preventDefault();
       if (this.targets.has(el)) return this.press(el);
       const index = this.picks.findIndex((p) => this.elementsOf(p.kind, p.value).includes(el));
@@ -552,6 +587,15 @@ export class MoveBuilder {
           p.field === "type" ? labelOf("move", p.value, ctx) : `${this.fieldLabel(p.field)}: ${labelOf(p.kind, p.value, ctx)}`)),
         this.held ? h("span", { class: ["pill", "pick", "held"], "data-field": this.held.field },
           `${this.fieldLabel(this.held.field)}: ${labelOf(this.heldKind(), this.held.value, ctx)}`) : null));
+    }
+    const types = this.picks.length ? [] : optionsOf(this.step).filter((o) => o.field === "type");
+    if (types.length > 1) { // what can I do now: every move offered, in words
+      const may = ctx.screen.may || {};
+      panel.append(h("p", { class: "may", "data-testid": "may" }, WORDS.youMay,
+        orWords(types.map((o) => may[o.value] || labelOf("move", o.value, ctx).toLowerCase())), "."));
+    }
+    if (this.why && this.why.el.isConnected) {
+      panel.append(h("p", { class: "why", "data-testid": "why" }, this.why.text));
     }
     if (this.which) { // a target several moves share: which one
       const name = this.which.getAttribute("data-label") || this.which.getAttribute("aria-label") || "";

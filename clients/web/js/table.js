@@ -24,6 +24,11 @@ const WORDS = {
   waitingFor: (names) => `Waiting for ${names}.`,
   showing: "Showing the moves as they were made…",
   yourMove: "Your move. ",
+  howToPlay: (title) => `How to play ${title}`,
+  goal: "The goal",
+  turn: "A turn",
+  end: "The end",
+  score: "Scores",
   log: "What happened",
   logLabel: "what happened, latest turn first",
   nothingYet: "Nothing yet.",
@@ -282,6 +287,7 @@ export class TableScreen {
     this.seatBar(),
     this.tableActions(),
     this.turnBar(),
+    this.rulesCard(),
     t.status === "finished" ? outcomeTable(t.outcome, ctx) : null,
     h("div", { class: "play" },
       h("div", { class: "view-wrap" }, board),
@@ -335,6 +341,19 @@ export class TableScreen {
       h("label", { class: "pace" }, `${WORDS.pace} `,
         h("select", { "data-testid": "pace", "data-key": "pace", onchange: (e) => this.setPace(e.target.value) },
           Object.keys(PACES).map((p) => h("option", { value: p, selected: p === this.pace }, WORDS.paces[p])))));
+  }
+
+  // The game in a few lines, at the table (each screen's `rules`), folded until opened.
+  rulesCard() {
+    const r = this.screen && this.screen.rules;
+    if (!r) return null;
+    return h("details", { class: "rules panel", "data-key": "rules", "data-testid": "rules" },
+      h("summary", {}, WORDS.howToPlay(this.title || "")),
+      h("dl", {},
+        h("dt", {}, WORDS.goal), h("dd", {}, r.goal),
+        h("dt", {}, WORDS.turn), h("dd", {}, h("ul", {}, r.turn.map((line) => h("li", {}, line)))),
+        h("dt", {}, WORDS.end), h("dd", {}, r.end),
+        h("dt", {}, WORDS.score), h("dd", {}, r.score)));
   }
 
   // The other seats the table waits for that a bot plays, while nothing is left to show.

@@ -208,6 +208,20 @@ function photosByColour(photos, comp, small) {
 }
 
 export default {
+  // What each move is, said to a newcomer in "You may: ..." (the panel, at the start of a move).
+  may: { ChooseColour: "choose a colour", PlaceTourist: "place your tourist", MoveTourist: "walk to a lit circle",
+    BuyCard: "buy a card of a lit pile", BuyPhoto: "buy the photo where you stand", FlyTo: "fly to a lit airport",
+    EndTurnAndDraw: "end the turn and draw" },
+  // The rules card at the table: the game in a few lines (docs/games/i-love-portugal.md has it whole).
+  rules: {
+    goal: "Travel Portugal with your tourist and buy photos of its regions: photos score their price in points, and 3 photos of one colour 10 more.",
+    turn: [
+      "On your turn, do any of these, as often as you can pay: walk to a neighbouring circle (1 €), buy a card from the shop, buy the photo of the region you stand in (one a region), fly with a Plane to an airport.",
+      "Then end the turn: your hand pays what the turn cost (a Backpack its face, a Selfie or a Plane 3 €, an Album 2 €), is discarded, and you draw 5.",
+    ],
+    end: "When a player places their last cube, the round is played to its end, then the game ends.",
+    score: "Points from photos, plus 10 for every 3 photos of one colour (every 2 grey ones).",
+  },
   fields: { colour: "Colour", region: "Region", pile: "Pile", to: "Walk to", airport: "Fly to" },
   reasons: { colour: "to choose a colour", tourist: "to place the tourist", turn: "to play" },
   names(comp) {

@@ -78,6 +78,19 @@ function personalArea(ids, comp, c) {
 }
 
 export default {
+  // What each move is, said to a newcomer in "You may: ..." (the panel, at the start of a move).
+  may: { DrawFromDeck: "draw from the deck", DrawFromCentre: "draw a card of the centre", PlaceCards: "place two cards",
+    TakeBonus: "take a bonus card" },
+  // The rules card at the table: the game in a few lines (docs/games/vilar-de-mouros.md has it whole).
+  rules: {
+    goal: "Collect festival cards into collections: one edition (year), the village, posters or stages. The most points wins.",
+    turn: [
+      "On your turn, either draw two cards, one at a time, from the deck or the centre, then place two cards from your hand: one in the centre, one in your personal area;",
+      "or take one face-up bonus card into your personal area (two or three in a game).",
+    ],
+    end: "The game ends when every personal area is full (15 cards with 2 or 3 players, 12 with 4, 10 with 5, 9 with 6).",
+    score: "Your hand and personal area score together: 3 or more cards of a collection score their cows; a bonus card doubles its collection, or lets a collection of 1 or 2 cards score its cows. A card counts in every collection it belongs to.",
+  },
   fields: { centre: "To the centre", personal: "To your personal area", card: "Card" },
   reasons: { action: "to play", draw: "to draw", place: "to place two cards", bonus: "to take a bonus card" },
   names(comp) {
