@@ -614,6 +614,8 @@ async def test_a_bots_turn_is_shown_thinking_then_step_by_step_at_the_pace_chose
             if current["status"] != "active":
                 break
             if [a["seat"] for a in current["awaiting"]] == [0]:
+                # as a person would: once the page has shown the bot's steps before it
+                await page.wait_for_function("() => !window.__ludoteca.screen.queue.length", timeout=20_000)
                 await table.play(0)
                 if [a["seat"] for a in (await table.table())["awaiting"]] == [1]:
                     turns += 1
