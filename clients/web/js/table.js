@@ -18,6 +18,36 @@ const LOG_TURNS = 30; // turns the log shows
 const PACES = { slow: 1500, normal: 700, fast: 300, instant: 0 };
 // The words of this screen a person reads (kept together for translation).
 const WORDS = {
+  loading: "Loading the table…",
+  reset: "The server's history was reset; reloading the table.",
+  reading: "Reading the table",
+  over: (winners, scores) => `The game is over. ${winners} won. Scores: ${scores}.`,
+  overNoScores: "The game is over.",
+  yourTurn: "Your turn.",
+  status: { open: "waiting for players", active: "in play", finished: "finished" },
+  watching: "you are watching",
+  youAre: (name) => `you are ${name}`,
+  replay: "replay",
+  watchLink: "watch link",
+  spectators: (n) => (n ? `${plural(n, "spectator")} watching` : "no spectators"),
+  yourName: "your name",
+  free: "free",
+  sitHere: "Sit here",
+  fillBots: "Fill the other seats with bots",
+  callOff: "Call the table off",
+  undo: "Undo my last step",
+  resign: (bot) => `Resign (${bot} plays on)`,
+  rematch: "Rematch",
+  joinRematch: "Join the rematch",
+  connected: " (connected)",
+  left: " · left",
+  leave: (bot) => `Leave this game? ${bot.replace(/^a/, "A")} will play your seat.`,
+  callingOff: "Calling the table off",
+  joiningRematch: "Joining the rematch",
+  refused: (move) => `${move} refused`,
+  youSit: (seat) => `You sit at seat ${seat}.`,
+  takingSeat: "Taking the seat",
+  seatingBot: "Seating a bot",
   pace: "Others' moves",
   paces: { slow: "slowly", normal: "at a steady pace", fast: "quickly", instant: "at once" },
   thinking: (name) => `${name} is thinking`,
@@ -73,7 +103,7 @@ export class TableScreen {
   }
 
   async start() {
-    clear(this.root, h("p", {}, "Loading the table…"));
+    clear(this.root, h("p", {}, WORDS.loading));
     try {
       this.table = await this.fetchTable();
     } catch (err) {
@@ -123,7 +153,7 @@ export class TableScreen {
         this.story.reset();
         this.last = new Map();
         this.undo.reset();
-        message("The server's history was reset; reloading the table.", "info", "reset");
+        message(WORDS.reset, "info", "reset");
       },
       error: (msg) => message(msg.message, "error", msg.error),
       state: (text, kind, code) => setStatus(text, kind, code),
@@ -210,7 +240,7 @@ export class TableScreen {
         if (fresh.version >= this.table.version) this.table = fresh;
         else this.table = { ...fresh, view: this.table.view, version: this.table.version };
       } catch (err) {
-        errorMessage(err, "Reading the table");
+        errorMessage(err, WORDS.reading);
       }
     } else if (msg.view) {
       this.table.awaiting = msg.view.awaiting || this.table.awaiting;
@@ -226,16 +256,16 @@ export class TableScreen {
       this.wasFinished = true;
       const o = t.outcome;
       if (o && o.scores) {
-        announce(`The game is over. ${listWords((o.winners || []).map((s) => this.seatName(s)))} won. Scores: ${o.scores.map((s, i) => `${this.seatName(i)} ${s}`).join(", ")}.`);
-      } else announce("The game is over.");
+        announce(WORDS.over(listWords((o.winners || []).map((s) => this.seatName(s))), o.scores.map((s, i) => `${this.seatName(i)} ${s}`).join(", ")));
+      } else announce(WORDS.overNoScores);
       return;
     }
     if (t.status !== "active") return;
     const awaiting = (t.view && t.view.awaiting) || t.awaiting || [];
     const mine = t.seat !== null && awaiting.some((a) => a.seat === t.seat);
     const who = awaiting.map((a) => a.seat).join(",");
-    if (mine && !this.wasMine) announce("Your turn.");
-    else if (!mine && who !== this.wasWho && awaiting.length) announce(`Waiting for ${listWords(awaiting.map((a) => this.seatName(a.seat)))}.`);
+    if (mine && !this.wasMine) announce(WORDS.yourTurn);
+    else if (!mine && who !== this.wasWho && awaiting.length) announce(WORDS.waitingFor(listWords(awaiting.map((a) => this.seatName(a.seat)))));
     this.wasMine = mine;
     this.wasWho = who;
   }
@@ -278,12 +308,12 @@ export class TableScreen {
     },
     h("div", { class: "table-head" },
       h("h1", {}, this.title || t.game),
-      pill({ open: "waiting for players", active: "in play", finished: "finished" }[t.status] || t.status, "status-" + t.status),
-      seat === null ? pill("you are watching", "spectator") : pill(`you are ${this.seatName(seat)}`, "you"),
+      pill(WORDS.status[t.status] || t.status, "status-" + t.status),
+      seat === null ? pill(WORDS.watching, "spectator") : pill(WORDS.youAre(this.seatName(seat)), "you"),
       this.watchers(),
       h("span", { class: "grow" }),
-      h("a", { href: `#/replay/${this.gameId}` }, "replay"), " · ",
-      h("a", { href: `#/watch/${this.gameId}` }, "watch link")),
+      h("a", { href: `#/replay/${this.gameId}` }, WORDS.replay), " · ",
+      h("a", { href: `#/watch/${this.gameId}` }, WORDS.watchLink)),
     this.seatBar(),
     this.tableActions(),
     this.turnBar(),
@@ -318,7 +348,7 @@ export class TableScreen {
   watchers() {
     const p = this.table.presence;
     const n = p ? p.spectators : 0;
-    return h("span", { class: "pill watchers", "data-testid": "spectators" }, n ? `${plural(n, "spectator")} watching` : "no spectators");
+    return h("span", { class: "pill watchers", "data-testid": "spectators" }, WORDS.spectators(n));
   }
 
   // Whose move it is: yours; a bot thinking (the dots move); a person awaited; or the steps just
@@ -383,19 +413,19 @@ export class TableScreen {
     const free = seats.filter((s) => s === null).length;
     // What the person typed and chose is kept here, not read from these elements: the page keeps
     // the elements it first drew (morph.js), and these are drawn afresh each time.
-    const nameInput = h("input", { type: "text", maxlength: 40, placeholder: "your name", value: this.typedName, "aria-label": "your name",
+    const nameInput = h("input", { type: "text", maxlength: 40, placeholder: WORDS.yourName, value: this.typedName, "aria-label": WORDS.yourName,
       "data-key": "name", oninput: (e) => { this.typedName = e.target.value; } });
     const botKind = h("select", { "aria-label": "bot kind", "data-key": "bot-kind", "data-testid": "bot-kind",
       onchange: (e) => { this.botKind = e.target.value; } },
     BOT_CHOICES.map(([value, words]) => h("option", { value, selected: value === this.botKind }, words)));
     return h("div", { class: "seat-bar", "data-testid": "seats" },
       seats.map((s, i) => h("span", { class: ["seat-chip", s ? "taken" : "free"], "data-seat": i },
-        `${i + 1}. `, s ? this.seatName(i) : "free", s && s.bot ? ` (${botNote(s.bot)})` : "",
-        !s && t.seat === null ? h("button", { class: "take-seat", onclick: () => this.takeSeat(i, this.typedName) }, "Sit here") : null)),
+        `${i + 1}. `, s ? this.seatName(i) : WORDS.free, s && s.bot ? ` (${botNote(s.bot)})` : "",
+        !s && t.seat === null ? h("button", { class: "take-seat", onclick: () => this.takeSeat(i, this.typedName) }, WORDS.sitHere) : null)),
       h("span", { class: "seat-actions" },
         t.seat === null ? nameInput : null,
         free ? [botKind, h("button", { class: "fill-bots", "data-testid": "fill-bots", onclick: () => this.fillBots(this.botKind) },
-          "Fill the other seats with bots")] : null));
+          WORDS.fillBots)] : null));
   }
 
   // Resign, undo, call off and rematch: the table's own commands (docs/table-services.md).
@@ -405,20 +435,20 @@ export class TableScreen {
     const creator = localStorage.getItem(`ludoteca.creator.${this.gameId}`);
     const buttons = [];
     if (t.status === "open" && creator) {
-      buttons.push(h("button", { "data-testid": "call-off", onclick: () => this.callOff(creator) }, "Call the table off"));
+      buttons.push(h("button", { "data-testid": "call-off", onclick: () => this.callOff(creator) }, WORDS.callOff));
     }
     if (t.status === "active" && seated && !(t.resigned || []).includes(t.seat)) {
       buttons.push(h("button", { "data-testid": "undo", class: "undo", hidden: !this.undo.has(t.seat),
-        onclick: () => this.send({ type: "Undo" }) }, "Undo my last step"));
-      buttons.push(h("button", { "data-testid": "resign", onclick: () => this.resign() }, `Resign (${botTitle(t.takeover)} plays on)`));
+        onclick: () => this.send({ type: "Undo" }) }, WORDS.undo));
+      buttons.push(h("button", { "data-testid": "resign", onclick: () => this.resign() }, WORDS.resign(botTitle(t.takeover))));
     }
     if (t.status === "finished" && seated && !t.outcome?.reason?.includes("cancelled")) {
-      buttons.push(h("button", { "data-testid": "rematch", onclick: () => this.rematch() }, t.rematch ? "Join the rematch" : "Rematch"));
+      buttons.push(h("button", { "data-testid": "rematch", onclick: () => this.rematch() }, t.rematch ? WORDS.joinRematch : WORDS.rematch));
     }
     const present = (t.seats || []).map((s, i) => (s ? h("span", { class: ["seat-chip", this.present(i) ? "present" : null], "data-seat": i },
       this.present(i) ? h("span", { class: "presence-dot", "aria-hidden": "true" }, "● ") : null,
-      this.seatName(i), s.bot ? ` (${botNote(s.bot)})` : "", this.present(i) ? h("span", { class: "sr-only" }, " (connected)") : null,
-      (t.resigned || []).includes(i) ? " · left" : "", this.clockOf(i)) : null));
+      this.seatName(i), s.bot ? ` (${botNote(s.bot)})` : "", this.present(i) ? h("span", { class: "sr-only" }, WORDS.connected) : null,
+      (t.resigned || []).includes(i) ? WORDS.left : "", this.clockOf(i)) : null));
     return h("div", { class: "table-actions" }, t.status !== "open" ? present : null, buttons);
   }
 
@@ -435,7 +465,7 @@ export class TableScreen {
   }
 
   async resign() {
-    if (!window.confirm(`Leave this game? ${botTitle(this.table.takeover).replace(/^a/, "A")} will play your seat.`)) return;
+    if (!window.confirm(WORDS.leave(botTitle(this.table.takeover)))) return;
     await this.send({ type: "Resign" });
   }
 
@@ -446,7 +476,7 @@ export class TableScreen {
       this.table = await this.fetchTable();
       this.draw();
     } catch (err) {
-      errorMessage(err, "Calling the table off");
+      errorMessage(err, WORDS.callingOff);
     }
   }
 
@@ -456,7 +486,7 @@ export class TableScreen {
       keepSeat(answer.game_id, { seat: answer.seat, token: answer.token, game: this.table.game });
       window.location.hash = `#/game/${answer.game_id}`;
     } catch (err) {
-      errorMessage(err, "Joining the rematch");
+      errorMessage(err, WORDS.joiningRematch);
     }
   }
 
@@ -537,7 +567,7 @@ export class TableScreen {
         }
       }
     } catch (err) {
-      errorMessage(err, `${humanize(command.type)} refused`);
+      errorMessage(err, WORDS.refused(humanize(command.type)));
       return null;
     } finally {
       this.sending = false;
@@ -555,13 +585,13 @@ export class TableScreen {
       const answer = await post(`/games/${this.gameId}/seats`, body);
       keepSeat(this.gameId, { seat: answer.seat, token: answer.token, game: this.table.game });
       this.token = answer.token;
-      message(`You sit at seat ${answer.seat + 1}.`, "info");
+      message(WORDS.youSit(answer.seat + 1), "info");
       this.table = await this.fetchTable();
       this.version = Math.max(this.version, this.table.version);
       this.draw();
       this.connect();
     } catch (err) {
-      errorMessage(err, "Taking the seat");
+      errorMessage(err, WORDS.takingSeat);
     }
   }
 
@@ -574,7 +604,7 @@ export class TableScreen {
       try {
         await post(`/games/${this.gameId}/seats`, level ? { seat, bot, level: Number(level) } : { seat, bot });
       } catch (err) {
-        errorMessage(err, "Seating a bot");
+        errorMessage(err, WORDS.seatingBot);
         break;
       }
     }
