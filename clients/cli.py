@@ -546,6 +546,15 @@ async def import_(client: AsyncClient, args: argparse.Namespace) -> None:
     note(f"imported {len(lines)} events as {imported.game_id}: ludoteca replay {imported.game_id}")
 
 
+def played_words(taken: list[int], own: int | None, game_id: str) -> str:
+    """Which seats the bots played: those they took, and the caller's own (``--mine``)."""
+    played = sorted([*taken, *([own] if own is not None else [])])
+    if not played:
+        return f"no free seat at {game_id}: no bot played"
+    words = [f"{seat} (yours)" if seat == own else str(seat) for seat in played]
+    return f"bots played seat{'s' if len(played) > 1 else ''} {', '.join(words)} of {game_id}"
+
+
 async def bots(client: AsyncClient, args: argparse.Namespace) -> None:
     """Random bots take the free seats and play until the game ends (over the API, like any client)."""
     progress = Progress(f"bots at {args.game}: version", stream=sys.stderr)
@@ -558,20 +567,23 @@ async def bots(client: AsyncClient, args: argparse.Namespace) -> None:
     mine = client.token if args.mine else None
     if args.mine and mine is None:
         raise ValueError("--mine plays your own seat: give its token (--token or LUDOTECA_TOKEN)")
+    own = (await client.table(args.game)).seat if mine else None  # the seat the token holds
     seats, table = await run_bots(client.base_url, args.game, args.seed, on_update, args.name, mine)
     progress.done(f"({table.status})")
+    taken = [s.seat for s in seats]
     if args.json:
         emit(
             {
                 "game_id": table.game_id,
-                "seats": [s.seat for s in seats],
+                "seats": taken,
+                "mine": own,
                 "status": table.status,
                 "version": table.version,
                 "outcome": table.outcome,
             }
         )
         return
-    say(f"bots played seats {', '.join(str(s.seat) for s in seats) or 'none (no free seat)'} of {table.game_id}")
+    say(played_words(taken, own, table.game_id))
     for line in table_summary(table):
         say(line)
 

@@ -167,6 +167,17 @@ async def test_bots_fill_the_free_seats_and_watch_follows_live_to_the_scores(ser
     assert "awaiting" in watched
 
 
+async def test_bots_mine_says_it_played_your_seat_when_no_seat_was_free(server: Running) -> None:
+    async with AsyncClient(server.url) as client:
+        game_id = (await client.create("vilar-de-mouros", 2)).game_id
+        human = await client.join(game_id, name="Ana", seat=0)
+        await client.join(game_id, bot="greedy")
+    code, out, err = await cli(server, "bots", "--game", game_id, "--mine", token=human.token)
+    assert code == 0, err
+    assert f"bots played seat 0 (yours) of {game_id}" in out and "final scores:" in out, out
+    assert "no free seat" not in out
+
+
 async def test_replay_export_and_import_round_trip(server: Running, tmp_path: Path) -> None:
     async with AsyncClient(server.url) as lobby:
         game_id = (await lobby.create("vilar-de-mouros", 2)).game_id

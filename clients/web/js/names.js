@@ -129,3 +129,9 @@ export function botTitle(kind) {
   const [bot, level] = String(kind || "greedy").split(":");
   return `a ${bot} bot${level ? ` (level ${level})` : ""}`;
 }
+
+// What a seat's chip says of the bot that holds it: "bot", or "bot, level 5" for a bot with levels.
+export function botNote(kind) {
+  const level = String(kind || "").split(":")[1];
+  return level ? `bot, level ${level}` : "bot";
+}
