@@ -115,6 +115,7 @@ async def my_tables(request: Request) -> Response:
 
 
 ME = (401, 503)
+CHANGES = (401, 403, 503)  # a change signed in by the web table's cookie alone, from another origin: 403 cross_site
 PLAYER_ENDPOINTS: list[Endpoint] = [
     Endpoint(
         "POST", "/players", create_player, "Make a player (a name, no password): its token signs it in",
@@ -127,12 +128,12 @@ PLAYER_ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/players/me", get_me, "The signed-in player", Player, 200, None, (), ME),
     Endpoint(
         "PATCH", "/players/me", change_me, "Rename the player, or choose its language", Player, 200,
-        PlayerChanges, (), (400, *ME, 413, 415),
+        PlayerChanges, (), (400, *CHANGES, 413, 415),
     ),
     Endpoint(
         "DELETE", "/players/me", erase_me,
         "Erase the player: its name, tokens and seats list (its games keep only its id)",
-        Erased, 200, None, (), ME,
+        Erased, 200, None, (), CHANGES,
     ),
     Endpoint(
         "GET", "/players/me/tables", my_tables,
@@ -141,10 +142,10 @@ PLAYER_ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint(
         "POST", "/players/me/codes", new_code, "A one-time code to sign in on another device (ten minutes)",
-        SignInCode, 201, None, (), ME,
+        SignInCode, 201, None, (), CHANGES,
     ),
     Endpoint(
-        "POST", "/players/me/sign-out", sign_out, "This token stops working", SignedOut, 200, None, (), ME,
+        "POST", "/players/me/sign-out", sign_out, "This token stops working", SignedOut, 200, None, (), CHANGES,
     ),
     Endpoint(
         "GET", "/players/{player_id}", player_page,
@@ -158,6 +159,6 @@ PLAYER_ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint(
         "POST", "/players/me/sign-out-everywhere", sign_out_everywhere, "Every token of the player stops working",
-        SignedOut, 200, None, (), ME,
+        SignedOut, 200, None, (), CHANGES,
     ),
 ]  # fmt: skip

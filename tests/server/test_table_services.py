@@ -143,15 +143,15 @@ async def test_a_day_scale_seat_out_of_time_waits_for_the_others_to_choose_acros
     dropped silently; the other waits for it once, then lets the bot play on."""
     clock = {"per": "move", "seconds": 1, "bank": 1, "credit": 0, "on_timeout": "ask"}
     async with running(quick_settings(redis_url)) as first:
-        game_id = (await open_table(first, "vilar-de-mouros", 2, clock=clock))["game_id"]
-        tokens = await first.seat_all(game_id, 2)
+        game_id = (await open_table(first, "vilar-de-mouros", 3, clock=clock))["game_id"]
+        tokens = await first.seat_all(game_id, 3)
         start = await table(first, game_id)
     late = start["awaiting"][0]["seat"]
     await asyncio.sleep(2.2)  # the move's time and the bank run out while no replica is up
     async with running(quick_settings(redis_url)) as second:
         out = await until(second, game_id, lambda t: t["out_of_time"], 10)
         assert out["out_of_time"] == [late] and out["resigned"] == [], "the clock was lost, or the seat dropped"
-        other = tokens[1 - late]
+        other = tokens[(late + 1) % 3]  # with three seats the game goes on once the late one leaves
         own = await second.send(game_id, tokens[late], {"type": "KeepWaiting", "seat": late})
         assert own.status_code == 422 and own.json()["error"] == "not_yours_to_choose"
         waited = await second.send(game_id, other, {"type": "KeepWaiting", "seat": late})
