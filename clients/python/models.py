@@ -164,10 +164,11 @@ class PlayerPage(msgspec.Struct):
 
     player_id: str
     name: str
-    ratings: list[RatedPlayer]
-    history: list[RatingPoint]
-    games: int
-    wins: int
+    public: bool = False  # until the player made its page public, the page holds its name alone
+    ratings: list[RatedPlayer] = []
+    history: list[RatingPoint] = []
+    games: int = 0
+    wins: int = 0
 
 
 class Invite(msgspec.Struct):

@@ -63,12 +63,16 @@ class RatingPoint(msgspec.Struct):
 
 
 class PlayerPage(msgspec.Struct):
+    """A player's page: its name, and, once it made the page public, its ratings, their history,
+    games played and won."""
+
     player_id: str
     name: str
-    ratings: list[RatedPlayer]  # one a game it has played rated
-    history: list[RatingPoint]  # oldest first
-    games: int
-    wins: int
+    public: bool
+    ratings: list[RatedPlayer] = []  # one a game it has played rated
+    history: list[RatingPoint] = []  # oldest first
+    games: int = 0
+    wins: int = 0
 
 
 def ordinal(rating: Rating) -> float:
@@ -170,9 +174,11 @@ class Ratings:
 
     async def page(self, player_id: str) -> PlayerPage:
         fields = await self.players.get(player_id)
-        if fields is None or fields.get("public") != "1":
-            raise NotFound("no_such_player", "There is no public page for that player.")
+        if fields is None:
+            raise NotFound("no_such_player", "There is no such player (or it was erased).")
         names = {player_id: fields.get("name", "")}
+        if fields.get("public") != "1":
+            return PlayerPage(player_id, names[player_id], False)
         ratings = []
         for kind in sorted(self.games.games):
             found = (await self.book.ratings(kind, [player_id])).get(player_id)
@@ -185,9 +191,8 @@ class Ratings:
             history.append(
                 RatingPoint(point["game"], point["game_id"], point["place"], point["mu"], point["sigma"], rating)
             )
-        return PlayerPage(
-            player_id, names[player_id], ratings, history, sum(r.games for r in ratings), sum(r.wins for r in ratings)
-        )
+        games, wins = sum(r.games for r in ratings), sum(r.wins for r in ratings)
+        return PlayerPage(player_id, names[player_id], True, ratings, history, games, wins)
 
     @staticmethod
     def _rated(kind: str, player_id: str, rating: Rating, names: dict[str, str]) -> RatedPlayer:

@@ -117,7 +117,9 @@ async def test_a_players_page_is_shown_once_it_is_public_and_an_erased_player_le
         await play_rated(api, [ana, rui])
     await rated_count(api, "", 2 * PROVISIONAL_GAMES)
     hidden = await api.http.get(f"{API}/players/{ana.player_id}")
-    assert hidden.status_code == 404 and hidden.json()["error"] == "no_such_player"
+    assert hidden.status_code == 200 and hidden.json() == {
+        "player_id": ana.player_id, "name": "Ana", "public": False, "ratings": [], "history": [], "games": 0, "wins": 0
+    }  # fmt: skip
     made_public = await api.http.patch(f"{API}/players/me", json={"public": True}, headers=ana.headers())
     assert made_public.status_code == 200 and made_public.json()["public"] is True
     page = (await api.http.get(f"{API}/players/{ana.player_id}")).json()
@@ -128,6 +130,8 @@ async def test_a_players_page_is_shown_once_it_is_public_and_an_erased_player_le
     board = (await api.http.get(f"{API}/leaderboards/vilar-de-mouros")).json()
     assert [p["name"] for p in board["players"]] == ["Ana"]
     assert (await api.http.get(f"{API}/leaderboards/chess")).status_code == 404
+    gone = await api.http.get(f"{API}/players/{rui.player_id}")
+    assert gone.status_code == 404 and gone.json()["error"] == "no_such_player"
 
 
 async def test_an_unrated_table_and_a_resignation_count_as_they_should(api: Running) -> None:
