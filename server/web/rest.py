@@ -42,6 +42,7 @@ from server.web.requests import (
     read_body,
     read_json,
 )
+from server.web.signin import SIGN_IN_ENDPOINTS
 
 # -- bodies and answers -----------------------------------------------------------
 
@@ -495,4 +496,4 @@ GAME_ENDPOINTS: list[Endpoint] = [
     ),
 ]
 
-ENDPOINTS: list[Endpoint] = [*GAME_ENDPOINTS, *PLAYER_ENDPOINTS]
+ENDPOINTS: list[Endpoint] = [*GAME_ENDPOINTS, *PLAYER_ENDPOINTS, *SIGN_IN_ENDPOINTS]
