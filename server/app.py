@@ -81,8 +81,8 @@ def background(stack: contextlib.AsyncExitStack, work: Coroutine[Any, Any, None]
 
 
 def oidc_provider(settings: Settings) -> Provider | None:
-    """The operator's identity provider, when the issuer, the client id and the redirect are all set."""
-    if not (settings.oidc_issuer and settings.oidc_client_id and settings.oidc_redirect):
+    """The operator's identity provider, when its issuer and this server's client id there are set."""
+    if not (settings.oidc_issuer and settings.oidc_client_id):
         return None
     return Provider(
         settings.oidc_issuer, settings.oidc_client_id, settings.oidc_client_secret, settings.oidc_redirect,

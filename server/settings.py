@@ -50,11 +50,13 @@ class Settings:
     passkey_rp_id: str | None = None
     passkey_origins: tuple[str, ...] = field(default_factory=tuple)
     passkey_timeout: float = 300.0  # seconds a passkey challenge holds (and the browser is told to wait)
-    # OpenID Connect: off unless the issuer, the client id and the redirect are all set.
+    # OpenID Connect: off unless the issuer and the client id are set.
     oidc_issuer: str | None = None  # https://id.example.org (its /.well-known/openid-configuration is read)
     oidc_client_id: str | None = None
     oidc_client_secret: str | None = None  # None: a public client (PKCE alone)
-    oidc_redirect: str | None = None  # https://ludoteca.example.org/api/v1/players/oidc/callback, as registered
+    # https://ludoteca.example.org/api/v1/players/oidc/callback, as registered; None: the callback as each
+    # sign-in's browser reached this server
+    oidc_redirect: str | None = None
     oidc_scopes: str = "openid profile"
     # Addresses of the proxies whose X-Forwarded-For names the client (comma separated; "*": any).
     # None of them by default: a client cannot choose the address its quotas count against.

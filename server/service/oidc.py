@@ -51,7 +51,7 @@ class Provider:
     issuer: str
     client_id: str
     client_secret: str | None
-    redirect: str  # this server's callback, as registered at the provider
+    redirect: str | None = None  # this server's callback, as registered; None: the one each start was sent to
     scopes: str = "openid profile"
 
 
@@ -60,6 +60,7 @@ class Pending(msgspec.Struct):
 
     verifier: str
     nonce: str
+    redirect: str  # the callback the provider was given, given again with the code
     then: str | None = None
 
 
@@ -105,22 +106,25 @@ class OpenIDConnect:
 
     # -- the flow ----------------------------------------------------------------------------------
 
-    async def start(self, then: str | None, client: str | None) -> Started:
-        """A new state, and the provider's authorization URL for it; counts against the address's sign-ins."""
+    async def start(self, then: str | None, client: str | None, own_callback: str) -> Started:
+        """A new state, and the provider's authorization URL for it; counts against the address's sign-ins.
+        ``own_callback``: this server's callback as the browser reaches it (used unless one is set)."""
         provider = self._provider()
         if then is not None and not (then.startswith("/") and not then.startswith(("//", "/\\"))):
             raise Invalid("malformed", "'then' is a path on this server, such as '/'.", {"field": "then"})
         quotas = self.players.quotas
         await quotas.take(quotas.sign_ins, client, await self.players.now_ms())
         metadata = await self._metadata(provider)
-        state, pending = secrets.token_urlsafe(32), Pending(secrets.token_urlsafe(48), secrets.token_urlsafe(24), then)
+        redirect = provider.redirect or own_callback
+        state = secrets.token_urlsafe(32)
+        pending = Pending(secrets.token_urlsafe(48), secrets.token_urlsafe(24), redirect, then)
         if not await self.challenges.put(KIND, state, msgspec.json.encode(pending).decode(), STATE_TTL_MS):
             raise Invalid("malformed", "That state is in use; start again.")
         url = prepare_grant_uri(
             metadata["authorization_endpoint"],
             provider.client_id,
             "code",
-            redirect_uri=provider.redirect,
+            redirect_uri=redirect,
             scope=provider.scopes,
             state=state,
             nonce=pending.nonce,
@@ -134,18 +138,18 @@ class OpenIDConnect:
     ) -> tuple[SignedIn, str | None]:
         """The player the provider signed in, a new token of it, and where the browser goes next."""
         provider = self._provider()
-        if not state or not browser_state or not secrets.compare_digest(state, browser_state):
-            raise self._unknown_state()
-        held = await self.challenges.take(KIND, state)
-        if held is None:
-            raise self._unknown_state()
-        pending = msgspec.json.decode(held, type=Pending)
-        if error is not None or not code:
+        ours = bool(state and browser_state and secrets.compare_digest(state, browser_state))
+        held = await self.challenges.take(KIND, state) if ours and state else None
+        if error is not None or (held is not None and not code):
+            # Said first, whatever the state: a refusal grants nothing (and some providers leave the state out).
             reason = error or "no code"
             message = f"The identity provider did not sign you in ({reason})."
             raise Unauthorized("oidc_denied", message, {"reason": reason})
+        if held is None or not code:
+            raise self._unknown_state()
+        pending = msgspec.json.decode(held, type=Pending)
         metadata = await self._metadata(provider)
-        tokens = await self._exchange(provider, metadata, code, pending.verifier)
+        tokens = await self._exchange(provider, metadata, code, pending)
         claims = await self._id_token(provider, metadata, tokens, pending.nonce)
         subject = subject_hash(provider.issuer, claims["sub"])
         signed = await self.players.sign_in_by_subject(subject, provider_name(claims))
@@ -162,12 +166,14 @@ class OpenIDConnect:
             self.metadata = found
         return self.metadata
 
-    async def _exchange(self, provider: Provider, metadata: dict[str, Any], code: str, verifier: str) -> dict[str, Any]:
+    async def _exchange(
+        self, provider: Provider, metadata: dict[str, Any], code: str, pending: Pending
+    ) -> dict[str, Any]:
         form = {
             "grant_type": "authorization_code",
             "code": code,
-            "redirect_uri": provider.redirect,
-            "code_verifier": verifier,
+            "redirect_uri": pending.redirect,
+            "code_verifier": pending.verifier,
             "client_id": provider.client_id,
         }
         # client_secret_basic: each part form-encoded first (RFC 6749, section 2.3.1)

@@ -96,7 +96,8 @@ async def sign_in_with_passkey(request: Request) -> Response:
 
 async def oidc_start(request: Request) -> Response:
     """To the provider; the state also goes to this browser in a cookie, which the callback asks back."""
-    started = await oidc_of(request).start(request.query_params.get("then"), client_address(request))
+    own = f"{request.url.scheme}://{request.url.netloc}{STATE_PATH}/callback"
+    started = await oidc_of(request).start(request.query_params.get("then"), client_address(request), own)
     response = RedirectResponse(started.url, 302)
     response.set_cookie(
         STATE_COOKIE, started.state, max_age=STATE_TTL_MS // 1000, httponly=True, samesite="lax",
