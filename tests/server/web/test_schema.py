@@ -288,9 +288,11 @@ async def test_each_routes_security_is_what_the_server_asks(server: Running) -> 
         if endpoint.handler.__name__ == "send_command":
             body = {"command": {"type": "Resign"}, "command_id": "no-token"}
         if endpoint.handler.__name__ in (
-            "create_game", "take_seat", "import_game", "export_game", "create_player", "sign_in_with_code"
+            "create_game", "take_seat", "import_game", "export_game", "create_player", "sign_in_with_code",
+            "sign_in_with_passkey", "oidc_start", "oidc_callback",
         ):  # fmt: skip
-            continue  # no token needed, or a body checked first (tested above and in test_api), or below
+            continue  # no token needed, or a body checked first (tested above, in test_api, test_passkeys and
+            # test_oidc), or below
         r = await server.http.request(endpoint.method, path, json=body)
         if {} in security or not security:
             assert r.status_code < 400, (endpoint.path, r.text)
