@@ -21,6 +21,7 @@ import pytest
 import redis.asyncio as aioredis
 import werkzeug.serving
 
+from clients.python import AsyncClient, SignInMethods
 from server.settings import Settings
 from tests.server.conftest import ADMIN, NO_QUOTAS, Running, running
 from tests.server.web.test_players import auth, everything_in, sit
@@ -199,3 +200,19 @@ async def test_sign_ins_begun_from_one_address_are_bounded_an_hour(
         passkey = await client.post(f"{API}/players/passkeys/options")  # the same count: one address's sign-ins
         assert passkey.status_code == 429 and passkey.json()["error"] == "too_many_sign_ins"
         assert passkey.headers["Retry-After"]
+
+
+async def test_the_sdk_signs_in_through_the_provider_and_tells_the_ways_in(server: Running) -> None:
+    async with AsyncClient(server.url) as client:
+        assert await client.sign_in_methods() == SignInMethods(codes=True, passkeys=True, oidc=True)
+        authorize = await client.oidc_start()
+        assert query(authorize)["code_challenge_method"] == "S256"
+        async with browser(server) as person:
+            back = query(await at_provider(person, authorize, "rui"))
+        signed = await client.oidc_callback(back["code"], back["state"])  # this client holds the state's cookie
+        assert signed.player.name == "Player" and signed.token.startswith("player.")  # no name from the provider
+        mine = client.as_seat(signed.token)
+        try:
+            assert (await mine.passkeys()).passkeys == [] and (await mine.player()).player_id == signed.player.player_id
+        finally:
+            await mine.aclose()
