@@ -2030,6 +2030,53 @@ export interface SignedOut {
   signed_out: number;
 }
 /**
+ * How a player may sign in on this server.
+ */
+export interface SignInMethods {
+  codes?: boolean;
+  passkeys?: boolean;
+  oidc?: boolean;
+}
+/**
+ * What to hand the browser: ``options`` as WebAuthn's JSON form, for
+ * ``PublicKeyCredential.parseCreationOptionsFromJSON`` (registering) or ``parseRequestOptionsFromJSON``
+ * (signing in); good for ``expires_in`` seconds, once.
+ */
+export interface PasskeyOptions {
+  options: {
+    [k: string]: unknown | undefined;
+  };
+  expires_in: number;
+}
+export interface PasskeyRegistration {
+  credential: {
+    [k: string]: unknown | undefined;
+  };
+  name?: string | null;
+}
+/**
+ * One of the player's passkeys, as the player sees it.
+ */
+export interface Passkey {
+  passkey_id: string;
+  name: string;
+  created_ms: number;
+  last_used_ms?: number | null;
+  synced?: boolean;
+}
+export interface PasskeyList {
+  passkeys: Passkey[];
+}
+export interface PasskeyDeleted {
+  passkey_id: string;
+  deleted?: boolean;
+}
+export interface PasskeySignIn {
+  credential: {
+    [k: string]: unknown | undefined;
+  };
+}
+/**
  * The first message of every socket; the server then catches the client up.
  */
 export interface HelloMessage {
