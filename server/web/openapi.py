@@ -21,7 +21,8 @@ REF = "#/components/schemas/{name}"
 STATUS_TEXT = {
     400: "Malformed request: the details name the bad field",
     401: "Missing or unknown token, or a sign-in that does not check out (the code says why)",
-    403: "The token holds no seat in this game (or no seat at all), or is not the admin's",
+    403: "The token holds no seat in this game (or no seat at all), or is not the admin's; cross_site: the "
+    "player's cookie alone, on a request that changes something, from an origin the server does not allow",
     404: "No such game (or passkey); oidc_off: no identity provider is configured",
     409: "Version conflict, a reused command id, or a table that moved on",
     413: "The body is too large",
@@ -220,11 +221,14 @@ def operation(contract: Contract, endpoint: Endpoint) -> dict[str, Any]:
         status, where = REDIRECTS[name]
         location = {"Location": {"description": where, "schema": {"type": "string"}}}
         responses[str(status)] = {"description": "See Location", "headers": location}
+    errors = set(endpoint.errors)
+    if {"player_cookie": []} in SECURITY[name] and endpoint.method != "GET":
+        errors.add(403)  # the cookie alone, from another site's page: cross_site (server/web/auth.py)
     op: dict[str, Any] = {
         "summary": endpoint.summary,
         "operationId": name,
         "security": SECURITY[name],
-        "responses": responses | {str(s): error_response(s) for s in sorted(set(endpoint.errors))},
+        "responses": responses | {str(s): error_response(s) for s in sorted(errors)},
     }
     parameters = [path_parameter(p, contract) for p in re.findall(r"{(\w+)}", endpoint.path)]
     parameters += [{"name": q, "in": "query", "required": False, "schema": QUERY[name, q]} for q in endpoint.query]
