@@ -26,6 +26,8 @@ from server.service.feeds import Feeds
 from server.service.games import Games
 from server.service.lobby import Lobby
 from server.service.notices import Announcer, NoticeConfig, Notices
+from server.service.oidc import OpenIDConnect, Provider
+from server.service.passkeys import Passkeys
 from server.service.players import Players
 from server.service.quotas import Quotas
 from server.service.rates import SeatRates
@@ -35,12 +37,14 @@ from server.service.sockets import Sockets
 from server.service.tables import Tables
 from server.settings import Settings, token_problems
 from server.storage.botqueue import BotQueue
+from server.storage.challenges import Challenges
 from server.storage.checks import Checks
 from server.storage.connection import check_server, connect, initialize
 from server.storage.embedded import EmbeddedRedis, supervise
 from server.storage.index import LobbyIndex
 from server.storage.leases import Leases
 from server.storage.outbox import Outbox
+from server.storage.passkeys import PasskeyStore
 from server.storage.players import PlayerRegistry
 from server.storage.presence import Presence
 from server.storage.quotas import HourlyCounts
@@ -116,6 +120,16 @@ def smtp(settings: Settings) -> Smtp | None:
     )
 
 
+def oidc_provider(settings: Settings) -> Provider | None:
+    """The operator's identity provider, when its issuer and this server's client id there are set."""
+    if not (settings.oidc_issuer and settings.oidc_client_id):
+        return None
+    return Provider(
+        settings.oidc_issuer, settings.oidc_client_id, settings.oidc_client_secret, settings.oidc_redirect,
+        settings.oidc_scopes,
+    )  # fmt: skip
+
+
 def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = GAMES) -> Starlette:
     """The application; ``games`` are the games it hosts (the catalog's, unless a test brings its own)."""
     settings = settings or Settings.from_env()
@@ -162,7 +176,8 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             )  # fmt: skip
             quotas = Quotas(
                 counts, settings.create_per_hour, settings.seats_per_hour, settings.players_per_hour,
-                settings.codes_per_hour, settings.destinations_per_hour,
+                settings.codes_per_hour, settings.destinations_per_hour, settings.sign_ins_per_hour,
+                settings.passkeys_per_hour,
             )  # fmt: skip
             lobby = Lobby(service, index, quotas, queue, registry, settings.max_open_games)
             if not await index.built():
@@ -170,7 +185,8 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             app.state.settings = settings
             app.state.games = service
             app.state.lobby = lobby
-            players = Players(registry, service, quotas)
+            passkey_store, challenges = PasskeyStore(redis), Challenges(redis)
+            players = Players(registry, service, quotas, passkey_store)
             allowed = Allowed.of(settings.webhook_allow)
             notices = Notices(
                 registry, players, service, outbox, counts, quotas, attendance, checks, metrics,
@@ -182,6 +198,9 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             players.on_erase.append(lambda player_id: book.forget_player(games, player_id))
             app.state.ratings = ratings = Ratings(book, service, index, registry)
             app.state.notices = notices
+            app.state.passkeys = Passkeys(passkey_store, challenges, players, settings.passkey_timeout)
+            app.state.oidc = OpenIDConnect(oidc_provider(settings), challenges, players)
+            stack.push_async_callback(app.state.oidc.close)
             app.state.feeds = feeds
             app.state.attendance = attendance
             app.state.sessions = Sessions(

@@ -44,6 +44,21 @@ class Settings:
     players_per_hour: int = 30  # players one client address may make an hour (0: no limit)
     rating_interval: float = 2.0  # seconds between the rater's looks at the games that finished
     codes_per_hour: int = 20  # one-time sign-in codes one client address may try an hour (0: no limit)
+    sign_ins_per_hour: int = 60  # passkey and identity-provider sign-ins one address may begin an hour (0: no limit)
+    passkeys_per_hour: int = 10  # passkey registrations one player may begin an hour (0: no limit)
+    # Passkeys (WebAuthn): the relying party's id (a domain) and the origins its pages are served from.
+    # None and empty: the host and origin each request was sent to (a server reached by one name).
+    passkey_rp_id: str | None = None
+    passkey_origins: tuple[str, ...] = field(default_factory=tuple)
+    passkey_timeout: float = 300.0  # seconds a passkey challenge holds (and the browser is told to wait)
+    # OpenID Connect: off unless the issuer and the client id are set.
+    oidc_issuer: str | None = None  # https://id.example.org (its /.well-known/openid-configuration is read)
+    oidc_client_id: str | None = None
+    oidc_client_secret: str | None = None  # None: a public client (PKCE alone)
+    # https://ludoteca.example.org/api/v1/players/oidc/callback, as registered; None: the callback as each
+    # sign-in's browser reached this server
+    oidc_redirect: str | None = None
+    oidc_scopes: str = "openid profile"
     # Addresses of the proxies whose X-Forwarded-For names the client (comma separated; "*": any).
     # None of them by default: a client cannot choose the address its quotas count against.
     trusted_proxies: tuple[str, ...] = field(default_factory=tuple)
@@ -138,6 +153,16 @@ class Settings:
             players_per_hour=whole("PLAYERS_PER_HOUR", default.players_per_hour),
             codes_per_hour=whole("CODES_PER_HOUR", default.codes_per_hour),
             rating_interval=decimal("RATING_INTERVAL", default.rating_interval),
+            sign_ins_per_hour=whole("SIGN_INS_PER_HOUR", default.sign_ins_per_hour),
+            passkeys_per_hour=whole("PASSKEYS_PER_HOUR", default.passkeys_per_hour),
+            passkey_rp_id=get("PASSKEY_RP_ID", "") or None,
+            passkey_origins=tuple(o.strip() for o in get("PASSKEY_ORIGINS", "").split(",") if o.strip()),
+            passkey_timeout=decimal("PASSKEY_TIMEOUT", default.passkey_timeout),
+            oidc_issuer=get("OIDC_ISSUER", "") or None,
+            oidc_client_id=get("OIDC_CLIENT_ID", "") or None,
+            oidc_client_secret=get("OIDC_CLIENT_SECRET", "") or None,
+            oidc_redirect=get("OIDC_REDIRECT", "") or None,
+            oidc_scopes=get("OIDC_SCOPES", default.oidc_scopes),
             trusted_proxies=tuple(p.strip() for p in get("TRUSTED_PROXIES", "").split(",") if p.strip()),
             max_open_games=whole("MAX_OPEN_GAMES", default.max_open_games),
             open_ttl=decimal("OPEN_TTL", default.open_ttl),

@@ -33,6 +33,10 @@ from clients.python.models import (
     MoveStep,
     MyTables,
     NewGame,
+    Passkey,
+    PasskeyDeleted,
+    PasskeyList,
+    PasskeyOptions,
     Pick,
     Player,
     PlayerPage,
@@ -41,6 +45,7 @@ from clients.python.models import (
     SignedIn,
     SignedOut,
     SignInCode,
+    SignInMethods,
     Status,
     StepMessage,
     TableClock,
@@ -142,6 +147,8 @@ class AsyncClient:
             if response.status_code >= 400:
                 body = await response.aread()
                 raise error_from(response.status_code, body, response.reason_phrase)
+            if call.location:
+                return call.read(response.headers.get("location", "").encode())
             if progress is None or call.body is not None:
                 return call.read(await response.aread())
             total = response.headers.get("content-length")
@@ -270,6 +277,45 @@ class AsyncClient:
     async def import_log(self, log: bytes | Iterable[LogLine], progress: Progress | None = None) -> Imported:
         """A new game from an export (admin token); its new id."""
         return await self.run(calls.import_log(log), progress)
+
+    # --- signing in: passkeys, the identity provider -------------------------------------------------
+
+    async def sign_in_methods(self) -> SignInMethods:
+        """How a player may sign in on this server (codes, passkeys, its identity provider)."""
+        return await self.run(calls.sign_in_methods())
+
+    async def passkey_options(self) -> PasskeyOptions:
+        """Options to register a passkey for this client's player: hand ``options`` to the browser's
+        ``navigator.credentials.create`` (``PublicKeyCredential.parseCreationOptionsFromJSON``)."""
+        return await self.run(calls.passkey_options())
+
+    async def register_passkey(self, credential: Mapping[str, Any], name: str | None = None) -> Passkey:
+        """Keep the passkey the browser made from those options (its ``toJSON()``)."""
+        return await self.run(calls.register_passkey(credential, name))
+
+    async def passkeys(self) -> PasskeyList:
+        """The player's passkeys."""
+        return await self.run(calls.passkeys())
+
+    async def delete_passkey(self, passkey_id: str) -> PasskeyDeleted:
+        return await self.run(calls.delete_passkey(passkey_id))
+
+    async def passkey_sign_in_options(self) -> PasskeyOptions:
+        """Options to sign in with a passkey: hand ``options`` to ``navigator.credentials.get``."""
+        return await self.run(calls.passkey_sign_in_options())
+
+    async def sign_in_with_passkey(self, credential: Mapping[str, Any]) -> SignedIn:
+        """Sign in with the browser's answer to those options: a new token of the passkey's player."""
+        return await self.run(calls.sign_in_with_passkey(credential))
+
+    async def oidc_start(self, then: str | None = None) -> str:
+        """Begin a sign-in through the server's identity provider: the URL to open in a browser (this
+        client keeps the state's cookie, for ``oidc_callback``)."""
+        return await self.run(calls.oidc_start(then))
+
+    async def oidc_callback(self, code: str, state: str) -> SignedIn:
+        """Finish it with the ``code`` and ``state`` the provider sent back: a token of the person's player."""
+        return await self.run(calls.oidc_callback(code, state))
 
     # --- players -----------------------------------------------------------------------------------
 

@@ -32,6 +32,10 @@ from clients.python.models import (
     MoveStep,
     MyTables,
     NewGame,
+    Passkey,
+    PasskeyDeleted,
+    PasskeyList,
+    PasskeyOptions,
     Pick,
     Player,
     PlayerPage,
@@ -39,6 +43,7 @@ from clients.python.models import (
     SignedIn,
     SignedOut,
     SignInCode,
+    SignInMethods,
     Status,
     TableClock,
     TableView,
@@ -83,6 +88,15 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/players/me/sign-out-everywhere"): "sign_out_everywhere",
     ("GET", "/api/v1/players/{player_id}"): "player_page",
     ("GET", "/api/v1/leaderboards/{game}"): "leaderboard",
+    ("GET", "/api/v1/players/sign-in"): "sign_in_methods",
+    ("POST", "/api/v1/players/me/passkeys/options"): "passkey_options",
+    ("POST", "/api/v1/players/me/passkeys"): "register_passkey",
+    ("GET", "/api/v1/players/me/passkeys"): "passkeys",
+    ("DELETE", "/api/v1/players/me/passkeys/{passkey_id}"): "delete_passkey",
+    ("POST", "/api/v1/players/passkeys/options"): "passkey_sign_in_options",
+    ("POST", "/api/v1/players/passkeys/sign-in"): "sign_in_with_passkey",
+    ("GET", "/api/v1/players/oidc/start"): "oidc_start",
+    ("GET", "/api/v1/players/oidc/callback"): "oidc_callback",
 }
 
 
@@ -112,6 +126,7 @@ class Call(Generic[T]):
     body: bytes | None = None
     params: dict[str, Any] = field(default_factory=dict)
     content_type: str = "application/json"
+    location: bool = False  # the answer is a redirect: read its Location header, not its body
 
     def query(self) -> dict[str, Any]:
         return {k: v for k, v in self.params.items() if v is not None}
@@ -296,3 +311,44 @@ def sign_out() -> Call[SignedOut]:
 
 def sign_out_everywhere() -> Call[SignedOut]:
     return Call("POST", f"{API}/players/me/sign-out-everywhere", decoder(SignedOut))
+
+
+# --- signing in: passkeys, the identity provider ---------------------------------------------------------
+
+
+def sign_in_methods() -> Call[SignInMethods]:
+    return Call("GET", f"{API}/players/sign-in", decoder(SignInMethods))
+
+
+def passkey_options() -> Call[PasskeyOptions]:
+    return Call("POST", f"{API}/players/me/passkeys/options", decoder(PasskeyOptions))
+
+
+def register_passkey(credential: Mapping[str, Any], name: str | None = None) -> Call[Passkey]:
+    body: dict[str, Any] = {"credential": dict(credential)} | ({"name": name} if name is not None else {})
+    return Call("POST", f"{API}/players/me/passkeys", decoder(Passkey), json_body(body))
+
+
+def passkeys() -> Call[PasskeyList]:
+    return Call("GET", f"{API}/players/me/passkeys", decoder(PasskeyList))
+
+
+def delete_passkey(passkey_id: str) -> Call[PasskeyDeleted]:
+    return Call("DELETE", f"{API}/players/me/passkeys/{quote(passkey_id, safe='')}", decoder(PasskeyDeleted))
+
+
+def passkey_sign_in_options() -> Call[PasskeyOptions]:
+    return Call("POST", f"{API}/players/passkeys/options", decoder(PasskeyOptions))
+
+
+def sign_in_with_passkey(credential: Mapping[str, Any]) -> Call[SignedIn]:
+    body = json_body({"credential": dict(credential)})
+    return Call("POST", f"{API}/players/passkeys/sign-in", decoder(SignedIn), body)
+
+
+def oidc_start(then: str | None = None) -> Call[str]:
+    return Call("GET", f"{API}/players/oidc/start", text, params={"then": then}, location=True)
+
+
+def oidc_callback(code: str, state: str) -> Call[SignedIn]:
+    return Call("GET", f"{API}/players/oidc/callback", decoder(SignedIn), params={"code": code, "state": state})

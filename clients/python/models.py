@@ -236,6 +236,39 @@ class Erased(msgspec.Struct):
     erased: bool = True
 
 
+class SignInMethods(msgspec.Struct):
+    """How a player may sign in on the server: one-time codes, passkeys, its identity provider."""
+
+    codes: bool = True
+    passkeys: bool = True
+    oidc: bool = False
+
+
+class PasskeyOptions(msgspec.Struct):
+    """WebAuthn options in their JSON form, for the browser's ``parseCreationOptionsFromJSON`` or
+    ``parseRequestOptionsFromJSON``; good once, for ``expires_in`` seconds."""
+
+    options: dict[str, Any]
+    expires_in: int
+
+
+class Passkey(msgspec.Struct):
+    passkey_id: str
+    name: str
+    created_ms: int
+    last_used_ms: int | None = None
+    synced: bool = False
+
+
+class PasskeyList(msgspec.Struct):
+    passkeys: list[Passkey]
+
+
+class PasskeyDeleted(msgspec.Struct):
+    passkey_id: str
+    deleted: bool = True
+
+
 class Awaited(msgspec.Struct):
     seat: int
     reason: str

@@ -35,6 +35,10 @@ from clients.python.models import (
     MoveStep,
     MyTables,
     NewGame,
+    Passkey,
+    PasskeyDeleted,
+    PasskeyList,
+    PasskeyOptions,
     Pick,
     Player,
     PlayerPage,
@@ -43,6 +47,7 @@ from clients.python.models import (
     SignedIn,
     SignedOut,
     SignInCode,
+    SignInMethods,
     Status,
     StepMessage,
     TableClock,
@@ -124,6 +129,8 @@ class Client:
         try:
             if response.status_code >= 400:
                 raise error_from(response.status_code, response.read(), response.reason_phrase)
+            if call.location:
+                return call.read(response.headers.get("location", "").encode())
             if progress is None or call.body is not None:
                 return call.read(response.read())
             total = response.headers.get("content-length")
@@ -235,6 +242,45 @@ class Client:
 
     def import_log(self, log: bytes | Iterable[LogLine], progress: Progress | None = None) -> Imported:
         return self.run(calls.import_log(log), progress)
+
+    # --- signing in: passkeys, the identity provider -------------------------------------------------
+
+    def sign_in_methods(self) -> SignInMethods:
+        """How a player may sign in on this server (codes, passkeys, its identity provider)."""
+        return self.run(calls.sign_in_methods())
+
+    def passkey_options(self) -> PasskeyOptions:
+        """Options to register a passkey for this client's player: hand ``options`` to the browser's
+        ``navigator.credentials.create`` (``PublicKeyCredential.parseCreationOptionsFromJSON``)."""
+        return self.run(calls.passkey_options())
+
+    def register_passkey(self, credential: Mapping[str, Any], name: str | None = None) -> Passkey:
+        """Keep the passkey the browser made from those options (its ``toJSON()``)."""
+        return self.run(calls.register_passkey(credential, name))
+
+    def passkeys(self) -> PasskeyList:
+        """The player's passkeys."""
+        return self.run(calls.passkeys())
+
+    def delete_passkey(self, passkey_id: str) -> PasskeyDeleted:
+        return self.run(calls.delete_passkey(passkey_id))
+
+    def passkey_sign_in_options(self) -> PasskeyOptions:
+        """Options to sign in with a passkey: hand ``options`` to ``navigator.credentials.get``."""
+        return self.run(calls.passkey_sign_in_options())
+
+    def sign_in_with_passkey(self, credential: Mapping[str, Any]) -> SignedIn:
+        """Sign in with the browser's answer to those options: a new token of the passkey's player."""
+        return self.run(calls.sign_in_with_passkey(credential))
+
+    def oidc_start(self, then: str | None = None) -> str:
+        """Begin a sign-in through the server's identity provider: the URL to open in a browser (this
+        client keeps the state's cookie, for ``oidc_callback``)."""
+        return self.run(calls.oidc_start(then))
+
+    def oidc_callback(self, code: str, state: str) -> SignedIn:
+        """Finish it with the ``code`` and ``state`` the provider sent back: a token of the person's player."""
+        return self.run(calls.oidc_callback(code, state))
 
     # --- players -----------------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from server.service.games import Games
 from server.service.lobby import seat_name
 from server.service.quotas import Quotas
 from server.service.tokens import is_player_token, new_player_token, token_hash
+from server.storage.passkeys import PasskeyStore
 from server.storage.players import PlayerRegistry
 
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTVWXYZ23456789"  # no 0/O, 1/I/L, U: read aloud and typed on a phone
@@ -88,13 +89,22 @@ class Players:
     """Making players, signing them in and out, renaming, erasing, and the tables they sit at."""
 
     def __init__(
-        self, registry: PlayerRegistry, games: Games, quotas: Quotas,
+        self,
+        registry: PlayerRegistry,
+        games: Games,
+        quotas: Quotas,
+        passkeys: PasskeyStore | None = None,
         on_erase: Iterable[Callable[[str], Awaitable[None]]] = (),
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.registry = registry
         self.games = games
         self.quotas = quotas
+        self.passkeys = passkeys  # erased with the player
         self.on_erase = list(on_erase)  # what else forgets an erased player (its waiting emails, its ratings)
+
+    async def now_ms(self) -> int:
+        """Now, on the clock every replica shares (Redis's)."""
+        return await self.games.store.now_ms()
 
     # -- who is asking ---------------------------------------------------------------------
 
@@ -136,6 +146,23 @@ class Players:
         await self.registry.create(player_id, fields, token_hash(token))
         return SignedIn(await self.player(player_id), token)
 
+    async def sign_in_by_subject(self, subject_hash: str, name: str) -> SignedIn:
+        """A new token of the player an identity provider's subject signs in; on its first sign-in, a new
+        player named as the provider names the person (made without counting against the address's quota:
+        the provider vouched for the person)."""
+        player_id = await self.registry.subject_player(subject_hash)
+        if player_id is not None and await self.registry.get(player_id) is not None:
+            return await self.sign_in_as(player_id)
+        made = "p" + secrets.token_hex(8)
+        # The link first, set only if absent: two first sign-ins at once make one player, not two.
+        owner = await self.registry.link_subject(subject_hash, made, replace=player_id is not None)
+        if owner != made:
+            return await self.sign_in_as(owner)
+        token = new_player_token()
+        fields: dict[str, str | int] = {"name": seat_name(name) or "Player", "created_ms": await self.now_ms()}
+        await self.registry.create(made, fields | {"subject": subject_hash}, token_hash(token))
+        return SignedIn(await self.player(made), token)
+
     async def new_code(self, token: str | None) -> SignInCode:
         """A one-time code for the signed-in player, to type on another device within ten minutes."""
         player_id = await self.signed_in(token)
@@ -152,6 +179,12 @@ class Players:
         player_id = await self.registry.take_code(typed) if len(typed) == CODE_LENGTH else None
         if player_id is None or await self.registry.get(player_id) is None:
             raise Unauthorized("unknown_code", "That code is not known: it expired, was used, or was mistyped.")
+        return await self.sign_in_as(player_id)
+
+    async def sign_in_as(self, player_id: str) -> SignedIn:
+        """A new token of ``player_id``, which a sign-in proved (a code, a passkey, the identity provider)."""
+        if await self.registry.get(player_id) is None:  # erased meanwhile: no token for nobody
+            raise Unauthorized("unknown_token", "That player is no longer here.")
         token = new_player_token()
         await self.registry.add_token(player_id, token_hash(token))
         return SignedIn(await self.player(player_id), token)
@@ -181,9 +214,12 @@ class Players:
         return await self.player(player_id)
 
     async def erase(self, token: str | None) -> None:
-        """Delete the player: its name, tokens and list of seats. The games it sat at keep its id
+        """Delete the player: its name, tokens, passkeys and list of seats. The games it sat at keep its id
         alone, and show its seat as "A former player"."""
         player_id = await self.signed_in(token)
+        await self.registry.drop_tokens(player_id)  # first, so that none signs in while the rest goes
+        if self.passkeys is not None:
+            await self.passkeys.erase(player_id)
         await self.registry.erase(player_id)
         for forget in self.on_erase:
             await forget(player_id)

@@ -27,7 +27,8 @@ class Quotas:
 
     def __init__(
         self, counts: HourlyCounts, games_per_hour: int, seats_per_hour: int, players_per_hour: int = 0,
-        codes_per_hour: int = 0, destinations_per_hour: int = 0,
+        codes_per_hour: int = 0, destinations_per_hour: int = 0, sign_ins_per_hour: int = 0,
+        passkeys_per_hour: int = 0,
     ) -> None:  # fmt: skip
         self.counts = counts
         self.games = Quota("games", games_per_hour, "This address may open {limit} games an hour")
@@ -37,9 +38,13 @@ class Quotas:
         self.destinations = Quota(
             "destinations", destinations_per_hour, "This address may set {limit} webhooks and email addresses an hour"
         )
+        self.sign_ins = Quota("sign_ins", sign_ins_per_hour, "This address may begin {limit} sign-ins an hour")
+        # Counted per player, not per address: a player's passkeys are its own, wherever it registers them.
+        self.passkeys = Quota("passkeys", passkeys_per_hour, "A player may begin {limit} passkey registrations an hour")
 
     async def take(self, quota: Quota, client: str | None, now_ms: int) -> None:
-        """Count one of ``quota`` for ``client``; 429 past the limit (with when to try again)."""
+        """Count one of ``quota`` for ``client`` (an address, or a player for ``passkeys``); 429 past the
+        limit (with when to try again)."""
         if not quota.limit or not client:
             return
         if await self.counts.add(quota.what, client, now_ms) > quota.limit:

@@ -82,6 +82,14 @@ PLAYER_TOKENS: Final = Key("lt:{player:<player_id>}:tokens", "set", "server.stor
 PLAYER_SEATS: Final = Key("lt:{player:<player_id>}:seats", "sorted set", "server.storage.players")
 PLAYER_TOKEN: Final = Key("lt:{player-token:<token_hash>}", "string", "server.storage.players")
 PLAYER_CODE: Final = Key("lt:{player-code:<code>}", "string", "server.storage.players")
+PLAYER_SUBJECT: Final = Key("lt:{player-subject:<subject_hash>}", "string", "server.storage.players")
+
+# -- players' passkeys (server/storage/passkeys.py) ---------------------------------------------------
+PASSKEYS: Final = Key("lt:{player:<player_id>}:passkeys", "hash", "server.storage.passkeys")
+PASSKEY: Final = Key("lt:{passkey:<credential_id>}", "string", "server.storage.passkeys")
+
+# -- single-use challenges of the sign-in ceremonies (server/storage/challenges.py) ---------------------
+CHALLENGE: Final = Key("lt:{challenge:<kind>:<challenge_id>}", "string", "server.storage.challenges")
 
 # -- ratings (server/storage/ratings.py) ------------------------------------------------------------------
 RATINGS: Final = Key("lt:{ratings:<game>}", "hash", "server.storage.ratings")

@@ -20,9 +20,10 @@ from server.web.schema import Contract
 REF = "#/components/schemas/{name}"
 STATUS_TEXT = {
     400: "Malformed request: the details name the bad field",
-    401: "Missing or unknown token",
-    403: "The token holds no seat in this game (or no seat at all), or is not the admin's",
-    404: "No such game",
+    401: "Missing or unknown token, or a sign-in that does not check out (the code says why)",
+    403: "The token holds no seat in this game (or no seat at all), or is not the admin's; cross_site: the "
+    "player's cookie alone, on a request that changes something, from an origin the server does not allow",
+    404: "No such game (or passkey); oidc_off: no identity provider is configured",
     409: "Version conflict, a reused command id, or a table that moved on",
     413: "The body is too large",
     415: "The body's Content-Type is not JSON (application/json; JSON lines for an import)",
@@ -74,6 +75,15 @@ SECURITY: dict[str, Security] = {
     "change_notifications": PLAYER,
     "unsubscribe_page": NONE,  # the link's signed token is the authority
     "unsubscribe": NONE,
+    "sign_in_methods": NONE,
+    "passkey_registration_options": PLAYER,
+    "register_passkey": PLAYER,
+    "list_passkeys": PLAYER,
+    "delete_passkey": PLAYER,
+    "passkey_sign_in_options": NONE,
+    "sign_in_with_passkey": NONE,
+    "oidc_start": NONE,
+    "oidc_callback": NONE,  # the state it names must be the one this browser's cookie holds
 }
 SECURITY_SCHEMES = {
     "seat": {
@@ -124,6 +134,15 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("unsubscribe", "token"): {"type": "string", "description": "The signed token of an email's unsubscribe link"},
     ("unsubscribe_page", "token"): {"type": "string", "description": "The signed token of an email's unsubscribe link"},
+    ("oidc_start", "then"): {
+        "type": "string",
+        "pattern": "^/([^/\\\\]|$)",
+        "description": "A path on this server to send the browser to once signed in (the callback then answers "
+        "303 there, with the cookie); none: the callback answers the token as JSON",
+    },
+    ("oidc_callback", "code"): {"type": "string", "description": "The provider's authorization code"},
+    ("oidc_callback", "state"): {"type": "string", "description": "The state the start gave this browser"},
+    ("oidc_callback", "error"): {"type": "string", "description": "The provider's refusal (access_denied...)"},
     ("get_replay", "as"): {
         "type": "string",
         "pattern": "^([0-9]+|full)$",
@@ -196,26 +215,38 @@ def error_response(status: int) -> dict[str, Any]:
     return response
 
 
+# Redirects, by handler: the status and where the Location header sends the browser.
+REDIRECTS = {
+    "oidc_start": (302, "The identity provider's authorization URL (PKCE S256, state, nonce)"),
+    "oidc_callback": (303, "The 'then' path the start was given, the player's cookie set"),
+}
+PASSKEY_ID = {"type": "string", "description": "A passkey's id (base64url), as GET /players/me/passkeys lists it"}
+
+
 def path_parameter(name: str, contract: Contract) -> dict[str, Any]:
     if name == "player_id":
-        return {
-            "name": name,
-            "in": "path",
-            "required": True,
-            "schema": {"type": "string", "pattern": "^p[0-9a-f]{16}$"},
-        }
-    schema = GAME_ID if name == "game_id" else schema_ref("GameId")
+        return {"name": name, "in": "path", "required": True, "schema": PLAYER_ID}
+    schema = GAME_ID if name == "game_id" else PASSKEY_ID if name == "passkey_id" else schema_ref("GameId")
     return {"name": name, "in": "path", "required": True, "schema": schema}
 
 
 def operation(contract: Contract, endpoint: Endpoint) -> dict[str, Any]:
     name = endpoint.handler.__name__
+    responses: dict[str, Any] = {}
+    if endpoint.answer != "redirect":
+        responses[str(endpoint.status)] = {"description": "OK", "content": content(contract, endpoint.answer)}
+    if name in REDIRECTS:
+        status, where = REDIRECTS[name]
+        location = {"Location": {"description": where, "schema": {"type": "string"}}}
+        responses[str(status)] = {"description": "See Location", "headers": location}
+    errors = set(endpoint.errors)
+    if {"player_cookie": []} in SECURITY[name] and endpoint.method != "GET":
+        errors.add(403)  # the cookie alone, from another site's page: cross_site (server/web/auth.py)
     op: dict[str, Any] = {
         "summary": endpoint.summary,
         "operationId": name,
         "security": SECURITY[name],
-        "responses": {str(endpoint.status): {"description": "OK", "content": content(contract, endpoint.answer)}}
-        | {str(s): error_response(s) for s in sorted(set(endpoint.errors))},
+        "responses": responses | {str(s): error_response(s) for s in sorted(errors)},
     }
     parameters = [path_parameter(p, contract) for p in re.findall(r"{(\w+)}", endpoint.path)]
     parameters += [{"name": q, "in": "query", "required": False, "schema": QUERY[name, q]} for q in endpoint.query]

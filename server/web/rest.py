@@ -43,6 +43,7 @@ from server.web.requests import (
     read_body,
     read_json,
 )
+from server.web.signin import SIGN_IN_ENDPOINTS
 
 # -- bodies and answers -----------------------------------------------------------
 
@@ -498,4 +499,4 @@ GAME_ENDPOINTS: list[Endpoint] = [
     ),
 ]
 
-ENDPOINTS: list[Endpoint] = [*GAME_ENDPOINTS, *PLAYER_ENDPOINTS, *NOTICE_ENDPOINTS]
+ENDPOINTS: list[Endpoint] = [*GAME_ENDPOINTS, *PLAYER_ENDPOINTS, *NOTICE_ENDPOINTS, *SIGN_IN_ENDPOINTS]

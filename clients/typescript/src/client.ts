@@ -21,6 +21,10 @@ import type {
   MoveStep,
   MyTables,
   NewGame,
+  Passkey,
+  PasskeyDeleted,
+  PasskeyList,
+  PasskeyOptions,
   Pick,
   Player,
   PlayerPage,
@@ -28,6 +32,7 @@ import type {
   SignedIn,
   SignedOut,
   SignInCode,
+  SignInMethods,
   TableView,
   VersionedEvent,
 } from "./generated/types.js";
@@ -69,6 +74,15 @@ export const ROUTES = {
   "POST /api/v1/players/me/sign-out-everywhere": "signOutEverywhere",
   "GET /api/v1/players/{player_id}": "playerPage",
   "GET /api/v1/leaderboards/{game}": "leaderboard",
+  "GET /api/v1/players/sign-in": "signInMethods",
+  "POST /api/v1/players/me/passkeys/options": "passkeyOptions",
+  "POST /api/v1/players/me/passkeys": "registerPasskey",
+  "GET /api/v1/players/me/passkeys": "passkeys",
+  "DELETE /api/v1/players/me/passkeys/{passkey_id}": "deletePasskey",
+  "POST /api/v1/players/passkeys/options": "passkeySignInOptions",
+  "POST /api/v1/players/passkeys/sign-in": "signInWithPasskey",
+  "GET /api/v1/players/oidc/start": "oidcStartUrl",
+  "GET /api/v1/players/oidc/callback": "oidcCallback",
 } as const;
 
 export interface ClientOptions {
@@ -285,6 +299,58 @@ export class Client {
 
   signOutEverywhere(): Promise<SignedOut> {
     return this.json({ method: "POST", path: "/api/v1/players/me/sign-out-everywhere" });
+  }
+
+  // -- signing in: passkeys, the identity provider ----------------------------------------------------
+
+  /** How a player may sign in on this server (codes, passkeys, its identity provider). */
+  signInMethods(): Promise<SignInMethods> {
+    return this.json({ method: "GET", path: "/api/v1/players/sign-in" });
+  }
+
+  /** Options to register a passkey: `navigator.credentials.create({ publicKey:
+   * PublicKeyCredential.parseCreationOptionsFromJSON(options) })`. */
+  passkeyOptions(): Promise<PasskeyOptions> {
+    return this.json({ method: "POST", path: "/api/v1/players/me/passkeys/options" });
+  }
+
+  /** Keep the passkey the browser made from those options (`credential.toJSON()`). */
+  registerPasskey(credential: Record<string, unknown>, name: string | null = null): Promise<Passkey> {
+    const body = { credential, ...(name === null ? {} : { name }) };
+    return this.json({ method: "POST", path: "/api/v1/players/me/passkeys", body });
+  }
+
+  /** The player's passkeys. */
+  passkeys(): Promise<PasskeyList> {
+    return this.json({ method: "GET", path: "/api/v1/players/me/passkeys" });
+  }
+
+  deletePasskey(passkeyId: string): Promise<PasskeyDeleted> {
+    return this.json({ method: "DELETE", path: `/api/v1/players/me/passkeys/${encodeURIComponent(passkeyId)}` });
+  }
+
+  /** Options to sign in with a passkey: `navigator.credentials.get({ publicKey:
+   * PublicKeyCredential.parseRequestOptionsFromJSON(options) })`. */
+  passkeySignInOptions(): Promise<PasskeyOptions> {
+    return this.json({ method: "POST", path: "/api/v1/players/passkeys/options" });
+  }
+
+  /** Sign in with the browser's answer to those options (`credential.toJSON()`). */
+  signInWithPasskey(credential: Record<string, unknown>): Promise<SignedIn> {
+    return this.json({ method: "POST", path: "/api/v1/players/passkeys/sign-in", body: { credential } });
+  }
+
+  /** Where to send the browser to sign in through the server's identity provider (`location.assign(...)`);
+   * with `then`, the provider's answer lands there signed in (the cookie set). No request is made here:
+   * the state travels in a cookie of the browser that follows the redirects. */
+  oidcStartUrl(then: string | null = null): string {
+    const query = then === null ? "" : `?then=${encodeURIComponent(then)}`;
+    return `${this.baseUrl}/api/v1/players/oidc/start${query}`;
+  }
+
+  /** Finish a sign-in with the provider's `code` and `state` (in the browser that began it: its cookie). */
+  oidcCallback(code: string, state: string): Promise<SignedIn> {
+    return this.json({ method: "GET", path: "/api/v1/players/oidc/callback", query: { code, state } });
   }
 
   // -- the server -------------------------------------------------------------------------------------

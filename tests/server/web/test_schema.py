@@ -291,8 +291,10 @@ async def test_each_routes_security_is_what_the_server_asks(server: Running) -> 
             "create_game", "take_seat", "import_game", "export_game", "create_player", "sign_in_with_code",
             "player_page",  # a public page: 404 but for a player that made it so (tests/server/web/test_ratings.py)
             "unsubscribe",  # its authority is its link's signed token (tests/server/web/test_notices.py)
+            "sign_in_with_passkey", "oidc_start", "oidc_callback",
         ):  # fmt: skip
-            continue  # no token needed, or a body checked first (tested above and in test_api), or below
+            continue  # no token needed, or a body checked first (tested above, in test_api, test_passkeys and
+            # test_oidc), or below
         r = await server.http.request(endpoint.method, path, json=body)
         if {} in security or not security:
             assert r.status_code < 400, (endpoint.path, r.text)

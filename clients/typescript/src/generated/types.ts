@@ -2036,13 +2036,18 @@ export interface SignInCode {
 export interface SignedOut {
   signed_out: number;
 }
+/**
+ * A player's page: its name, and, once it made the page public, its ratings, their history,
+ * games played and won.
+ */
 export interface PlayerPage {
   player_id: string;
   name: string;
-  ratings: RatedPlayer[];
-  history: RatingPoint[];
-  games: number;
-  wins: number;
+  public: boolean;
+  ratings?: RatedPlayer[];
+  history?: RatingPoint[];
+  games?: number;
+  wins?: number;
 }
 export interface RatedPlayer {
   game: string;
@@ -2070,6 +2075,103 @@ export interface Leaderboard {
   game: string;
   players: RatedPlayer[];
   next_cursor?: number | null;
+}
+/**
+ * A player's webhook: where notices are posted, in which form, and the secret that signs them.
+ */
+export interface Webhook {
+  url: string;
+  format: "discord" | "json" | "slack";
+  secret: string;
+  created_ms: number;
+}
+export interface WebhookChange {
+  url: string;
+  format?: "discord" | "json" | "slack";
+  new_secret?: boolean;
+}
+export interface Dropped {
+  deleted: boolean;
+}
+/**
+ * A player's notification settings, as it reads them.
+ */
+export interface NotificationSettings {
+  events: ("ended" | "move" | "rematch" | "trade" | "window")[];
+  channels: ("email" | "webhook")[];
+  quiet_hours: QuietHours | null;
+  away_only: boolean;
+  email: string | null;
+  webhook: boolean;
+  email_sending: boolean;
+}
+/**
+ * Hours in which nothing is sent: what comes meanwhile waits for their end.
+ */
+export interface QuietHours {
+  start: string;
+  end: string;
+  time_zone?: string;
+}
+/**
+ * The settings to change; those left out stay. ``null`` removes the email address or the quiet hours.
+ */
+export interface NotificationChanges {
+  events?: ("ended" | "move" | "rematch" | "trade" | "window")[];
+  channels?: ("email" | "webhook")[];
+  quiet_hours?: QuietHours | null;
+  away_only?: boolean;
+  email?: string | null;
+}
+export interface Unsubscribed {
+  unsubscribed?: boolean;
+}
+/**
+ * How a player may sign in on this server.
+ */
+export interface SignInMethods {
+  codes?: boolean;
+  passkeys?: boolean;
+  oidc?: boolean;
+}
+/**
+ * What to hand the browser: ``options`` as WebAuthn's JSON form, for
+ * ``PublicKeyCredential.parseCreationOptionsFromJSON`` (registering) or ``parseRequestOptionsFromJSON``
+ * (signing in); good for ``expires_in`` seconds, once.
+ */
+export interface PasskeyOptions {
+  options: {
+    [k: string]: unknown | undefined;
+  };
+  expires_in: number;
+}
+export interface PasskeyRegistration {
+  credential: {
+    [k: string]: unknown | undefined;
+  };
+  name?: string | null;
+}
+/**
+ * One of the player's passkeys, as the player sees it.
+ */
+export interface Passkey {
+  passkey_id: string;
+  name: string;
+  created_ms: number;
+  last_used_ms?: number | null;
+  synced?: boolean;
+}
+export interface PasskeyList {
+  passkeys: Passkey[];
+}
+export interface PasskeyDeleted {
+  passkey_id: string;
+  deleted?: boolean;
+}
+export interface PasskeySignIn {
+  credential: {
+    [k: string]: unknown | undefined;
+  };
 }
 /**
  * The first message of every socket; the server then catches the client up.
