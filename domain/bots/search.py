@@ -214,8 +214,11 @@ def strong(
     clock: Callable[[], float] | None = None,
     seconds: float | None = None,
 ) -> Any:
-    """The command the search finds best for ``seat`` (``None`` when it has no move)."""
+    """The command the search finds best for ``seat`` (``None`` when it has no move, which is
+    public: the seat is not awaited). It searches its whole budget even when the seat has one
+    command: answering at once would tell the table what it holds (a target that lacks the cards
+    asked has only the refusal; a seat with no Mousetrap only the pass)."""
     search = Search(game, state, seat, rng, PLAYS * 2 ** (level - 1), clock, seconds)
-    if len(search.root_commands) <= 1:
-        return search.root_commands[0] if search.root_commands else None
+    if not search.root_commands:
+        return None
     return search.best()

@@ -28,9 +28,7 @@ FAST = BOTS["strong"].at(1)  # the searching bot's fastest level, for tests
 def quick_strong(game: AnyGame, state: Any, seat: int, rng: random.Random, plays: int = 150) -> Any:
     """The searching bot with a small budget: the same search, fewer plays (the property tests)."""
     search = Search(game, state, seat, rng, plays)
-    if len(search.root_commands) <= 1:
-        return search.root_commands[0] if search.root_commands else None
-    return search.best()
+    return search.best() if search.root_commands else None
 
 
 def small_strong(game: AnyGame, state: Any, seat: int, rng: random.Random) -> Any:

@@ -518,6 +518,7 @@ export interface ItchyFeetSeatView {
   country: string | null;
   travelled: string[];
   character?: string | null;
+  known?: string[] | null;
 }
 export interface ItchyFeetTradeView {
   window: string;
