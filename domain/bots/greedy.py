@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from domain.bots.world import Hidden, SeededRng
@@ -188,12 +189,29 @@ def reply(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any | None:
     return best
 
 
+def spread(game: AnyGame) -> float:
+    """About the lead, in points, that decides a game (``Strategy.spread``)."""
+    return game.strategy.spread if game.strategy is not None else 10.0
+
+
+def slip(worth: list[float], temperature: float, rng: Rng) -> int:
+    """An index drawn with chances ``exp(worth / temperature)`` (a refused move: never)."""
+    top = max(worth)
+    weights = [math.exp((w - top) / temperature) if w > float("-inf") else 0.0 for w in worth]
+    pick = rng.randrange(1 << 30) / (1 << 30) * sum(weights)
+    for i, weight in enumerate(weights):
+        pick -= weight
+        if pick < 0:
+            return i
+    return max(range(len(worth)), key=worth.__getitem__)
+
+
 def samples(game: AnyGame) -> int:
     """How many imagined worlds greedy judges each move in (``Strategy.samples``)."""
     return game.strategy.samples if game.strategy is not None else 1
 
 
-def greedy(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
+def greedy(game: AnyGame, state: Any, seat: Seat, rng: Rng, slips: float = 0.0) -> Any:
     """The command that leaves the seat standing best, one command ahead, on average over the
     game's number of imagined worlds (each command tried with the same luck in each world).
 
@@ -201,7 +219,11 @@ def greedy(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
     what it holds (a seat that cannot accept a trade, or holds no Mousetrap, has one answer).
     Ties are broken at random, but an answer to a window (a trade's target) takes the first the
     game lists (Itchy Feet lists acceptance first: a trade that costs the target nothing is
-    taken), the answer an offerer foresees in ``reply``."""
+    taken), the answer an offerer foresees in ``reply``.
+
+    With ``slips`` (the beginner), it picks among its moves at random instead, each as likely as
+    ``exp(worth / (slips * spread))``: mostly a good move, now and then a worse one, as a player
+    who sees roughly how good each move is."""
     commands = candidates(game, state, seat, rng)
     if not commands:
         return None
@@ -214,6 +236,8 @@ def greedy(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
             luck = SeededRng(seed)
             then = after(game, world, command, seat, luck)
             worth[i] += standing(game, answered(game, then, luck), seat) if then is not None else float("-inf")
+    if slips > 0:
+        return commands[slip(worth, slips * spread(game) * samples(game), rng)]
     top = max(worth)
     best = [i for i, value in enumerate(worth) if value == top]
     if answerer(game, state) == seat:

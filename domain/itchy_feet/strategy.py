@@ -7,20 +7,24 @@ player who builds towards a trip sees it:
   the nearer it is (convex): the third object with a passport (the trip can be made) adds more
   than the first two together, so greedy keeps what it has gathered and reaches for the last
   piece (a recycle of it from the discard pile, a steal that may bring it).
-- ``HAND``: where cards are scarce (a full table: 38 cards for 6 hands, where 2 hands share
-  34), a hand counts up to 5 cards, each more than the one before (convex too): a draw that
-  grows a short hand beats a steal that leaves the thief's hand as large and only shortens
-  another's, unless the other's hand is the longer one. Valued linearly, a card at 0.1, a steal
-  beat a draw whenever the victim led, and in all-greedy games at 6 seats hands stayed at 2
-  cards and no game ended within 8,000 commands (docs/bots.md). At 2 seats, with cards
-  plentiful, the count does not matter (weighed there, it set the two hands stealing from each
-  other, and 6 of 8 all-greedy games ran past 4,000 commands).
+- ``HAND``: a hand counts up to 5 cards, each more than the one before (convex too): a draw
+  that grows a short hand beats a steal that leaves the thief's hand as large and only shortens
+  another's. It weighs fully where cards are scarce (a full table: 38 cards for 6 hands, where 2
+  hands share 34) and half where they are plenty: a hand of cards shields what it holds (a steal
+  takes one at random) and pays for steals and recycles. Not weighed at 2 seats, hands there
+  shrank to 2 to 4 cards once both seats raced for the centre's objects, each steal hit one,
+  and a game ran 580 turns a seat (docs/bots.md).
 - ``SPARE_SHARE``: a card that is not part of the trip buys its missing cards (a trade, a
   recycle's two, a steal's one), so it is worth a share of the trip's next step, two for each
   card the trip misses; beyond those, little (``LOOSE``).
 
 Only the seat's own hand and the table are read (for every seat alike): the bots score imagined
 worlds, never the real hidden hands.
+
+The moves: ``proposals`` are the trades a traveller would offer (greedy judges each by the
+target's answer in its imagined worlds); ``bounds`` keeps the deck, once shuffled from the
+face-up discard pile, to those cards; ``RIVALRY`` 0 (a seat judges a move by its own progress)
+and ``SAMPLES`` 6 (worlds a move is judged in).
 """
 
 from __future__ import annotations
@@ -37,7 +41,8 @@ TRIP_POINTS = 10.0  # a country travelled
 TRIP = {False: (0.0, 0.3, 1.0, 3.0), True: (0.3, 1.0, 3.0, 9.0)}
 HAND = 0.25  # times the square of the cards in hand, up to HAND_CARDS, where cards are scarcest
 HAND_CARDS = 5  # a trip's cards (3 objects and a passport) and one to pay with
-PLENTY, SCARCE = 12.0, 6.5  # cards in play a seat: the hand counts not at all, fully
+PLENTY, SCARCE = 12.0, 6.5  # cards in play a seat: the hand counts the least (HAND_FLOOR), fully
+HAND_FLOOR = 0.5  # where cards are plenty a hand still shields what it holds from a steal
 SPARE_SHARE = 0.3  # a spare card is worth this share of the trip's next step
 LOOSE = 0.05  # a spare card beyond two for each card the trip misses
 FORBIDDEN = -2.0  # blocks every trip until ditched with another card
@@ -75,7 +80,7 @@ def _standing(state: State, seat: int, scarce: float) -> float:
     return (
         TRIP_POINTS * len(state.travelled[seat])
         + near
-        + scarce * HAND * min(len(hand) - forbidden, HAND_CARDS) ** 2
+        + max(HAND_FLOOR, scarce) * HAND * min(len(hand) - forbidden, HAND_CARDS) ** 2
         + SPARE_SHARE * step * useful
         + LOOSE * (spare - useful)
         + FORBIDDEN * forbidden
