@@ -7,14 +7,16 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import functools
+import itertools
 import json
+import math
 import statistics
 import sys
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from domain.bots import bot_for
+from domain.bots import LADDER, bot_for
 from domain.bots.play import Played, deal_of, lineup, play_game, seats_for, tally
 from domain.bots.world import SeededRng
 from domain.catalog import GAMES
@@ -86,6 +88,63 @@ def _quantile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+ELO = 400 / math.log(10)  # a rating point in Elo's scale: 400 points are odds of 10 to 1
+
+
+def elo(share: float) -> float:
+    """The rating lead that wins ``share`` of the games (Elo's logistic curve), kept finite."""
+    share = min(max(share, 0.01), 0.99)
+    return ELO * math.log(share / (1 - share))
+
+
+def rung(games: Sequence[tuple[int, Played]], players: int) -> tuple[float, float, float, float]:
+    """One rung of the ladder from its games: the upper bot's share, its rating lead over the
+    bot below, and that lead's 95% interval (Wilson's interval of the share, on Elo's curve)."""
+    figure = tally("", players, [(seat, played.outcome) for seat, played in games])
+    low, high = figure.interval
+    return figure.share, elo(figure.share), elo(low), elo(high)
+
+
+def ladder_verb(args: argparse.Namespace, kinds: list[str], options: dict[str, Any]) -> int:
+    """The named levels' ladder: each rung against the one below, two seats, paired deals; the
+    random bot rated 0, each level the sum of the leads below it (an interval adds in quadrature)."""
+    rungs = list(LADDER)
+    print(f"the ladder: {', '.join(rungs)}; {args.games} paired two-seat games a rung and game; rating: random = 0")
+    print(
+        f"{'game':<18} {'level':<9} {'vs below':>9} {'95% interval':>16} {'lead':>6} {'rating':>7} {'95% interval':>14}"
+    )
+    for kind in kinds:
+        rating, spread2 = 0.0, 0.0
+        print(f"{kind:<18} {'random':<9} {'':>9} {'':>16} {'':>6} {0:>7.0f}", flush=True)
+        for lower, upper in itertools.pairwise(rungs):
+            run = functools.partial(
+                duel_game, kind, upper, lower, 2, seed=args.seed, paired=True, options=options, cap=args.cap
+            )
+            games = _play(run, args.games, args.jobs)
+            share, lead, low, high = rung(games, 2)
+            sh, sl = share, wilson_interval(games)
+            rating += lead
+            spread2 += ((high - low) / 2) ** 2
+            half = math.sqrt(spread2)
+            print(
+                f"{'':<18} {upper:<9} {sh:>9.1%} {sl[0]:>7.1%} to {sl[1]:>5.1%} {lead:>+6.0f} {rating:>7.0f} "
+                f"{rating - half:>6.0f} to {rating + half:<5.0f}",
+                flush=True,
+            )
+    return 0
+
+
+def wilson_interval(games: Sequence[tuple[int, Played]]) -> tuple[float, float]:
+    return tally("", 2, [(seat, played.outcome) for seat, played in games]).interval
+
+
+def _play(run: Any, games: int, jobs: int) -> list[tuple[int, Played]]:
+    if jobs > 1:
+        with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+            return list(pool.map(run, range(games)))
+    return [run(i) for i in range(games)]
+
+
 def duel_verb(args: argparse.Namespace) -> int:
     """One bot against another, in process (no Redis): the first bot's win share per game."""
     kinds = [args.game] if args.game else sorted(GAMES)
@@ -100,6 +159,8 @@ def duel_verb(args: argparse.Namespace) -> int:
         return 2
     first, second = args.first, args.second
     options = options_from(args.option)
+    if args.ladder:
+        return ladder_verb(args, kinds, options)
     seats = f"{args.players}-seat" if args.players else "two-seat"
     paired = ", each deal from every seat" if args.paired else ""
     print(f"{first} against {second}, {args.games} {seats} games each, {first} in each seat in turn{paired}")
@@ -114,11 +175,7 @@ def duel_verb(args: argparse.Namespace) -> int:
         run = functools.partial(
             duel_game, kind, first, second, players, seed=args.seed, paired=args.paired, options=options, cap=args.cap
         )
-        if args.jobs > 1:
-            with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
-                results = list(pool.map(run, range(args.games)))
-        else:
-            results = [run(i) for i in range(args.games)]
+        results = _play(run, args.games, args.jobs)
         figure = tally(kind, players, [(seat, played.outcome) for seat, played in results])
         low, high = figure.interval
         print(f"{kind:<18} {figure.won:>{a}} {figure.tied:>5} {figure.lost:>{b}} {figure.share:>13.1%}")
@@ -155,5 +212,10 @@ def add_duel_verb(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--count",
         metavar="EVENTS",
         help="also how long the games ran and these event types a seat (comma separated; A/B: a ratio of totals)",
+    )
+    match.add_argument(
+        "--ladder",
+        action="store_true",
+        help="rate the named levels: each against the one below, paired two-seat games (--games a rung)",
     )
     match.set_defaults(func=duel_verb)
