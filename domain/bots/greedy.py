@@ -29,6 +29,10 @@ WIN = 10_000.0  # a won game outweighs any points
 FEW = 24  # a kind of move with at most this many commands is weighed whole
 WALKS = 12  # else this many random walks through its picks
 WINDOWS = 4  # the most windows closed on their deadline after a weighed command
+# What a command meets in an imagined world it cannot be played in: refused there, or a world the
+# real game could not reach (an action declared in a reaction window that the hand dealt to its
+# seat cannot carry out: Itchy Feet's travel, whose declaration shows the seat could travel).
+IMPOSSIBLE = (Rejected, KeyError, ValueError, IndexError, AttributeError, TypeError, AssertionError)
 
 
 def walk_from(game: AnyGame, state: Any, seat: Seat, picks: tuple[Pick, ...], rng: Rng) -> Any:
@@ -53,7 +57,7 @@ def accepted(game: AnyGame, state: Any, command: Any, seat: Seat) -> bool:
     """Whether decide takes ``command`` from ``seat`` (a seat's own moves depend only on what it sees)."""
     try:
         decide_game(game, state, command, seat, Ctx(rng=SeededRng(0)))
-    except (Rejected, KeyError, ValueError, IndexError, AttributeError, TypeError):
+    except IMPOSSIBLE:
         return False
     return True
 
@@ -116,7 +120,7 @@ def after(game: AnyGame, state: Any, command: Any, seat: Seat, rng: Rng) -> Any 
     """The state once ``command`` is played, or ``None`` if it is refused (in an imagined world)."""
     try:
         events = decide_game(game, state, command, seat, Ctx(rng=rng))
-    except (Rejected, KeyError, ValueError, IndexError, AttributeError, TypeError):
+    except IMPOSSIBLE:
         return None
     for event in events:
         state = game.evolve(state, event)
@@ -130,7 +134,7 @@ def closed(game: AnyGame, state: Any, rng: Rng) -> Any | None:
         return None
     try:
         events = decide_game(game, state, due[0].command, CLOCK, Ctx(rng=rng, now_ms=due[0].due_ms))
-    except Rejected:
+    except IMPOSSIBLE:
         return None
     for event in events:
         state = game.evolve(state, event)

@@ -290,7 +290,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
         assert not await field.evaluate("(e) => e.checkValidity()")
         await field.fill(str(value))
     await form.locator('[data-field="clock"]').select_option("move:300")  # a turn clock, never run out here
-    await form.locator('[data-field="takeover"]').select_option("strong:2")  # who plays on for a seat that leaves
+    await form.locator('[data-field="takeover"]').select_option("skilled")  # who plays on for a seat that leaves: a named level
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / "lobby.png"), full_page=True)
     await form.locator("button[type=submit]").click()
@@ -301,7 +301,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
     held = json.loads(await page.evaluate("localStorage.getItem('ludoteca.seats')"))
     table = Table(server, game, game_id, tokens={0: held[game_id]["token"]})
     assert (await table.table())["clock"] == {"per": "move", "seconds": 300, "on_timeout": "bot_move"}
-    assert (await table.table())["takeover"] == "strong:2"
+    assert (await table.table())["takeover"] == "skilled"
 
     # Fill the other seats with bots; a server without bots yet answers no_such_bot, and the
     # test seats them itself and plays them over HTTP.

@@ -6,7 +6,7 @@
 import { call, get, post, catalog, components, commandId, seatOf, keepSeat, forgetSeat, ApiError } from "./api.js";
 import { h, clear, message, errorMessage, setStatus, humanize, pill, announce, plural, colourOf } from "./ui.js";
 import { Live } from "./live.js";
-import { nameIndex, richNames, describeEvent, describeCommand, actorOf, listWords, seatNamer, botTitle } from "./names.js";
+import { nameIndex, richNames, describeEvent, describeCommand, actorOf, listWords, seatNamer, botTitle, BOT_LEVELS } from "./names.js";
 import { MoveBuilder, sameValue } from "./picks.js";
 import { UndoTracker } from "./undo.js";
 import { drawView, outcomeTable, screenOf, context } from "./view.js";
@@ -308,8 +308,9 @@ export class TableScreen {
     const seats = t.seats || [];
     const free = seats.filter((s) => s === null).length;
     const nameInput = h("input", { type: "text", maxlength: 40, placeholder: "your name", value: localStorage.getItem("ludoteca.name") || "", "aria-label": "your name", "data-key": "name" });
-    const botKind = h("select", { "aria-label": "bot kind", "data-key": "bot-kind" }, h("option", { value: "greedy" }, "greedy bots"), h("option", { value: "random" }, "random bots"),
-      [1, 2, 3, 4, 5].map((level) => h("option", { value: `strong:${level}` }, `strong bots, level ${level}${level === 3 ? " (default)" : ""}`)));
+    // the named levels a player meets (docs/bots.md), weakest first; casual is the default
+    const botKind = h("select", { "aria-label": "bot kind", "data-key": "bot-kind" },
+      BOT_LEVELS.map(([value, label]) => h("option", { value, selected: value === "casual" }, `${label} bots`)));
     return h("div", { class: "seat-bar", "data-testid": "seats" },
       seats.map((s, i) => h("span", { class: ["seat-chip", s ? "taken" : "free"], "data-seat": i },
         `${i + 1}. `, s ? this.seatName(i) : "free", s && s.bot ? " (bot)" : "",

@@ -291,7 +291,22 @@ export interface VilarDeMourosCreateGame {
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
 }
 /**
  * A table's clock setting, chosen when the table opens.
@@ -309,7 +324,22 @@ export interface ILovePortugalCreateGame {
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
 }
 export interface ItchyFeetCreateGame {
   game: "itchy-feet";
@@ -319,7 +349,22 @@ export interface ItchyFeetCreateGame {
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
 }
 export interface MissLizParksCreateGame {
   game: "miss-liz-parks";
@@ -329,7 +374,22 @@ export interface MissLizParksCreateGame {
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
 }
 /**
  * A table just opened, with the token that lets its creator call it off before it starts.
@@ -376,7 +436,7 @@ export interface TakeSeat {
    */
   name?: string;
   seat?: number | null;
-  bot?: ("greedy" | "random" | "strong") | null;
+  bot?: ("beginner" | "casual" | "expert" | "greedy" | "random" | "skilled" | "strong") | null;
   /**
    * The bot's level, for a bot that has levels (strong: 1 to 5, default 3), else 422 no_such_level. Stored with the bot: the seat's bot reads 'strong:4'.
    */
