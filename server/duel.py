@@ -108,7 +108,7 @@ def rung(games: Sequence[tuple[int, Played]], players: int) -> tuple[float, floa
 def ladder_verb(args: argparse.Namespace, kinds: list[str], options: dict[str, Any]) -> int:
     """The named levels' ladder: each rung against the one below, two seats, paired deals; the
     random bot rated 0, each level the sum of the leads below it (an interval adds in quadrature)."""
-    rungs = list(LADDER)
+    rungs = list(LADDER[: LADDER.index(args.up_to) + 1]) if args.up_to else list(LADDER)
     print(f"the ladder: {', '.join(rungs)}; {args.games} paired two-seat games a rung and game; rating: random = 0")
     print(
         f"{'game':<18} {'level':<9} {'vs below':>9} {'95% interval':>16} {'lead':>6} {'rating':>7} {'95% interval':>14}"
@@ -218,4 +218,5 @@ def add_duel_verb(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="rate the named levels: each against the one below, paired two-seat games (--games a rung)",
     )
+    match.add_argument("--up-to", choices=LADDER[1:], help="with --ladder: the highest level rated (default expert)")
     match.set_defaults(func=duel_verb)
