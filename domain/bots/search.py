@@ -115,8 +115,9 @@ class Search:
         self.root_commands = [c for c in candidates(game, state, seat, rng) if not self.long_shot(state, c)]
 
     def long_shot(self, state: Any, command: Any) -> bool:
-        """Whether ``command`` opens a window one seat answers (a trade offer) that the seat
-        takes in fewer than ``TAKEN`` of ``ASKED`` imagined worlds, greedy answering. In the tree
+        """Whether ``command`` opens a window one seat answers that, unanswered, gives the move
+        back to this seat (a trade offer), and that the seat takes in fewer than ``TAKEN`` of
+        ``ASKED`` imagined worlds, greedy answering. In the tree
         a refusal costs nothing (the seat moves again), so every offer looked worth making; at a
         table it costs the others' time, and a player asks for what it expects to get."""
         taken = 0
@@ -125,7 +126,10 @@ class Search:
             then = after(self.game, world, command, self.seat, SeededRng(self.rng.randrange(2**32)))
             if then is None or answerer(self.game, then) is None:
                 return False  # no window one seat answers (in every world alike: a window is public)
-            taken += answered(self.game, then, SeededRng(0)) != unanswered(self.game, then, SeededRng(0))
+            lapsed = unanswered(self.game, then, SeededRng(0))
+            if all(a.seat != self.seat for a in self.game.awaited(lapsed)):
+                return False  # unanswered, the move goes ahead (a reaction window): not an offer
+            taken += answered(self.game, then, SeededRng(0)) != lapsed
         return taken < TAKEN * ASKED
 
     def out_of_time(self) -> bool:

@@ -258,4 +258,5 @@ def test_the_searching_bot_judges_a_move_once_the_window_it_opens_closes() -> No
     search = Search(game, table.state, seat, random.Random(1), 200)
     search.iterate()
     priors = {type(e.command).__name__: e.prior for e in search.root.edges.values()}
-    assert priors["Draw"] > priors["OfferTrade"], priors
+    # an offer nobody at the table is likely to take is not even weighed (a long shot)
+    assert priors["Draw"] > priors.get("OfferTrade", float("-inf")), priors
