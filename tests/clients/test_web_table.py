@@ -290,7 +290,9 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
         assert not await field.evaluate("(e) => e.checkValidity()")
         await field.fill(str(value))
     await form.locator('[data-field="clock"]').select_option("move:300")  # a turn clock, never run out here
-    await form.locator('[data-field="takeover"]').select_option("skilled")  # who plays on for a seat that leaves: a named level
+    await form.locator('[data-field="takeover"]').select_option(
+        "skilled"
+    )  # who plays on for a seat that leaves: a named level
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / "lobby.png"), full_page=True)
     await form.locator("button[type=submit]").click()
