@@ -566,7 +566,7 @@ async def test_the_lobby_the_replays_list_the_bots_names_and_the_two_player_scor
                 break
             await page.wait_for_timeout(100)
         names = [s["name"] for s in t["seats"]]
-        assert names == ["Greedy bot 1", "Greedy bot 2", "Greedy bot 3"], names
+        assert names == ["Casual bot 1", "Casual bot 2", "Casual bot 3"], names  # the default named level
         # the 2-player (and any) final score in words: seat names and their scores, not a grid cell
         label = await page.evaluate(
             """async () => {

@@ -352,7 +352,9 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
         assert not await field.evaluate("(e) => e.checkValidity()")
         await field.fill(str(value))
     await form.locator('[data-field="clock"]').select_option("move:300")  # a turn clock, never run out here
-    await form.locator('[data-field="takeover"]').select_option("strong:2")  # who plays on for a seat that leaves
+    await form.locator('[data-field="takeover"]').select_option(
+        "skilled"
+    )  # who plays on for a seat that leaves: a named level
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / "lobby.png"), full_page=True)
     await form.locator("button[type=submit]").click()
@@ -368,7 +370,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
         "seconds": 300,
         "on_timeout": "bot_move",
     }
-    assert (await table.table())["takeover"] == "strong:2"
+    assert (await table.table())["takeover"] == "skilled"
 
     # Fill the other seats with bots; a server without bots yet answers no_such_bot, and the
     # test seats them itself and plays them over HTTP.
@@ -494,7 +496,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
 async def test_the_bot_and_level_chosen_at_the_table_take_the_other_seats(
     redis: aioredis.Redis, redis_url: str, browser: Chromium
 ) -> None:
-    """The table's bot menu is what seats the bots: a strong bot at level 5 chosen there takes
+    """The table's bot menu is what seats the bots: the expert level chosen there takes
     every other seat, after the page has been redrawn by its updates (the bots never get to
     think here: their delay outlasts the test)."""
     async with running(quick_settings(redis_url, bot_delay_ms=600_000)) as slow:
@@ -507,7 +509,7 @@ async def test_the_bot_and_level_chosen_at_the_table_take_the_other_seats(
         await form.locator("button[type=submit]").click()
         await page.wait_for_selector(".table-screen[data-status=open]")
         await page.wait_for_selector("#status.ok")  # the socket's first update has redrawn the table
-        await page.select_option('[data-testid="bot-kind"]', "strong:5")
+        await page.select_option('[data-testid="bot-kind"]', "expert")
         await page.evaluate("window.__ludoteca.screen.draw()")  # and one more redraw before the click
         await page.click('[data-testid="fill-bots"]')
         await page.wait_for_selector(".table-screen[data-status=active]")
@@ -515,12 +517,12 @@ async def test_the_bot_and_level_chosen_at_the_table_take_the_other_seats(
         seats = (await slow.http.get(f"{API}/games/{game_id}")).json()["seats"]
         assert [(s["name"], s["bot"]) for s in seats] == [
             ("Ana", None),
-            ("Strong bot 2", "strong:5"),
-            ("Strong bot 3", "strong:5"),
+            ("Expert bot 2", "expert"),
+            ("Expert bot 3", "expert"),
         ], seats
         for seat in (1, 2):
             chip = await page.inner_text(f'.table-actions .seat-chip[data-seat="{seat}"]')
-            assert f"Strong bot {seat + 1} (bot, level 5)" in chip, chip
+            assert f"Expert bot {seat + 1} (bot)" in chip, chip
         await context.close()
 
 

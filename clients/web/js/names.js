@@ -124,6 +124,9 @@ export function seatNamer(seats) {
   };
 }
 
+// The named levels of the server's bots, weakest first (docs/bots.md), and the random bot.
+export const BOT_LEVELS = [["beginner", "beginner"], ["casual", "casual"], ["skilled", "skilled"], ["expert", "expert"], ["random", "random"]];
+
 // A bot kind as the table names it: "greedy" -> "a greedy bot", "strong:2" -> "a strong bot (level 2)".
 export function botTitle(kind) {
   const [bot, level] = String(kind || "greedy").split(":");

@@ -6,7 +6,7 @@
 import { call, get, post, catalog, components, commandId, seatOf, keepSeat, forgetSeat, ApiError } from "./api.js";
 import { h, clear, message, errorMessage, setStatus, humanize, pill, announce, plural, colourOf } from "./ui.js";
 import { Live } from "./live.js";
-import { nameIndex, richNames, describeCommand, actorOf, listWords, seatNamer, botTitle, botNote } from "./names.js";
+import { nameIndex, richNames, describeCommand, actorOf, listWords, seatNamer, botTitle, botNote, BOT_LEVELS } from "./names.js";
 import { MoveBuilder, sameValue } from "./picks.js";
 import { UndoTracker } from "./undo.js";
 import { drawView, outcomeTable, screenOf, context } from "./view.js";
@@ -64,9 +64,6 @@ const WORDS = {
   nothingYet: "Nothing yet.",
 };
 
-// The bots the table's menu offers: the server's kinds, the strong one at each of its levels.
-const BOT_CHOICES = [["greedy", "greedy bots"], ["random", "random bots"],
-  ...[1, 2, 3, 4, 5].map((level) => [`strong:${level}`, `strong bots, level ${level}${level === 3 ? " (default)" : ""}`])];
 // The table's own facts: seats, leaving, calling off, rematch, clocks (the table is read again).
 const TABLE_FACTS = new Set(["TableOpened", "SeatTaken", "SeatResigned", "TableCancelled", "RematchOpened",
   "ClockTicked", "TimeRanOut"]);
@@ -98,7 +95,7 @@ export class TableScreen {
     this.nextAt = 0;
     this.pace = PACES[localStorage.getItem("ludoteca.pace")] !== undefined ? localStorage.getItem("ludoteca.pace") : "normal";
     this.typedName = localStorage.getItem("ludoteca.name") || "";
-    this.botKind = "greedy"; // the bots "fill the other seats" seats: a kind, or "strong:<level>"
+    this.botKind = "casual"; // the bots "fill the other seats" seats: a named level (docs/bots.md)
     this.onKey = (e) => { if (e.key === "Escape" && this.builder) this.builder.cancel(); };
   }
 
@@ -417,7 +414,7 @@ export class TableScreen {
       "data-key": "name", oninput: (e) => { this.typedName = e.target.value; } });
     const botKind = h("select", { "aria-label": "bot kind", "data-key": "bot-kind", "data-testid": "bot-kind",
       onchange: (e) => { this.botKind = e.target.value; } },
-    BOT_CHOICES.map(([value, words]) => h("option", { value, selected: value === this.botKind }, words)));
+    BOT_LEVELS.map(([value, label]) => h("option", { value, selected: value === this.botKind }, `${label} bots`)));
     return h("div", { class: "seat-bar", "data-testid": "seats" },
       seats.map((s, i) => h("span", { class: ["seat-chip", s ? "taken" : "free"], "data-seat": i },
         `${i + 1}. `, s ? this.seatName(i) : WORDS.free, s && s.bot ? ` (${botNote(s.bot)})` : "",

@@ -294,7 +294,22 @@ export interface VilarDeMourosCreateGame {
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
   rated?: boolean;
 }
 /**
@@ -315,7 +330,22 @@ export interface ILovePortugalCreateGame {
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
   rated?: boolean;
 }
 export interface ItchyFeetCreateGame {
@@ -326,7 +356,22 @@ export interface ItchyFeetCreateGame {
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
   rated?: boolean;
 }
 export interface MissLizParksCreateGame {
@@ -337,7 +382,22 @@ export interface MissLizParksCreateGame {
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
   rated?: boolean;
 }
 /**
@@ -385,7 +445,7 @@ export interface TakeSeat {
    */
   name?: string;
   seat?: number | null;
-  bot?: ("greedy" | "random" | "strong") | null;
+  bot?: ("beginner" | "casual" | "expert" | "greedy" | "random" | "skilled" | "strong") | null;
   /**
    * The bot's level, for a bot that has levels (strong: 1 to 5, default 3), else 422 no_such_level. Stored with the bot: the seat's bot reads 'strong:4'.
    */
@@ -542,6 +602,7 @@ export interface ItchyFeetSeatView {
   country: string | null;
   travelled: string[];
   character?: string | null;
+  known?: string[] | null;
 }
 export interface ItchyFeetTradeView {
   window: string;
