@@ -33,6 +33,7 @@ from clients.python.models import (
     MoveStep,
     MyTables,
     NewGame,
+    NotificationSettings,
     Passkey,
     PasskeyDeleted,
     PasskeyList,
@@ -50,8 +51,11 @@ from clients.python.models import (
     StepMessage,
     TableClock,
     TableView,
+    Unsubscribed,
     Update,
     VersionedEvent,
+    Webhook,
+    WebhookDropped,
 )
 from clients.python.moves import AsyncMove, Start, starting
 from clients.python.progress import Progress, chunks
@@ -337,6 +341,31 @@ class AsyncClient:
     ) -> Player:
         """Rename the player, choose its language, or show its page to anyone (``public``)."""
         return await self.run(calls.change_player(name, lang, public))
+
+    async def webhook(self) -> Webhook:
+        """The player's webhook (404 ``no_webhook`` when none is set)."""
+        return await self.run(calls.webhook())
+
+    async def set_webhook(self, url: str, format: str = "json", new_secret: bool = False) -> Webhook:
+        """Where the player's notices are posted (json, discord or slack bodies), signed with its secret."""
+        return await self.run(calls.set_webhook(url, format, new_secret))
+
+    async def drop_webhook(self) -> WebhookDropped:
+        return await self.run(calls.drop_webhook())
+
+    async def notifications(self) -> NotificationSettings:
+        return await self.run(calls.notifications())
+
+    async def change_notifications(self, **changes: Any) -> NotificationSettings:
+        """Any of ``events``, ``channels``, ``quiet_hours``, ``away_only``, ``email``."""
+        return await self.run(calls.change_notifications(**changes))
+
+    async def unsubscribe(self, token: str) -> Unsubscribed:
+        """One-click unsubscribe, with the token of an email's link (RFC 8058)."""
+        return await self.run(calls.unsubscribe(token))
+
+    async def unsubscribe_page(self, token: str) -> str:
+        return await self.run(calls.unsubscribe_page(token))
 
     async def player_page(self, player_id: str) -> PlayerPage:
         """A player's public page: its ratings, their history, games played and won."""

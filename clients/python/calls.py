@@ -32,6 +32,7 @@ from clients.python.models import (
     MoveStep,
     MyTables,
     NewGame,
+    NotificationSettings,
     Passkey,
     PasskeyDeleted,
     PasskeyList,
@@ -47,6 +48,9 @@ from clients.python.models import (
     Status,
     TableClock,
     TableView,
+    Unsubscribed,
+    Webhook,
+    WebhookDropped,
 )
 
 T = TypeVar("T")
@@ -86,6 +90,13 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/players/me/codes"): "sign_in_code",
     ("POST", "/api/v1/players/me/sign-out"): "sign_out",
     ("POST", "/api/v1/players/me/sign-out-everywhere"): "sign_out_everywhere",
+    ("GET", "/api/v1/players/me/webhook"): "webhook",
+    ("PUT", "/api/v1/players/me/webhook"): "set_webhook",
+    ("DELETE", "/api/v1/players/me/webhook"): "drop_webhook",
+    ("GET", "/api/v1/players/me/notifications"): "notifications",
+    ("PATCH", "/api/v1/players/me/notifications"): "change_notifications",
+    ("POST", "/api/v1/unsubscribe"): "unsubscribe",
+    ("GET", "/api/v1/unsubscribe"): "unsubscribe_page",
     ("GET", "/api/v1/players/{player_id}"): "player_page",
     ("GET", "/api/v1/leaderboards/{game}"): "leaderboard",
     ("GET", "/api/v1/players/sign-in"): "sign_in_methods",
@@ -282,6 +293,36 @@ def player() -> Call[Player]:
 def change_player(name: str | None = None, lang: str | None = None, public: bool | None = None) -> Call[Player]:
     body = {k: v for k, v in (("name", name), ("lang", lang), ("public", public)) if v is not None}
     return Call("PATCH", f"{API}/players/me", decoder(Player), json_body(body))
+
+
+def webhook() -> Call[Webhook]:
+    return Call("GET", f"{API}/players/me/webhook", decoder(Webhook))
+
+
+def set_webhook(url: str, format: str = "json", new_secret: bool = False) -> Call[Webhook]:
+    body = {"url": url, "format": format, "new_secret": new_secret}
+    return Call("PUT", f"{API}/players/me/webhook", decoder(Webhook), json_body(body))
+
+
+def drop_webhook() -> Call[WebhookDropped]:
+    return Call("DELETE", f"{API}/players/me/webhook", decoder(WebhookDropped))
+
+
+def notifications() -> Call[NotificationSettings]:
+    return Call("GET", f"{API}/players/me/notifications", decoder(NotificationSettings))
+
+
+def change_notifications(**changes: Any) -> Call[NotificationSettings]:
+    """Any of ``events``, ``channels``, ``quiet_hours``, ``away_only``, ``email`` (``None`` removes the last two)."""
+    return Call("PATCH", f"{API}/players/me/notifications", decoder(NotificationSettings), json_body(changes))
+
+
+def unsubscribe(token: str) -> Call[Unsubscribed]:
+    return Call("POST", f"{API}/unsubscribe", decoder(Unsubscribed), params={"token": token})
+
+
+def unsubscribe_page(token: str) -> Call[str]:
+    return Call("GET", f"{API}/unsubscribe", text, params={"token": token})
 
 
 def player_page(player_id: str) -> Call[PlayerPage]:

@@ -171,6 +171,43 @@ class PlayerPage(msgspec.Struct):
     wins: int = 0
 
 
+class QuietHours(msgspec.Struct):
+    """Hours in which nothing is sent (``"22:00"`` to ``"07:30"`` in an IANA time zone)."""
+
+    start: str
+    end: str
+    time_zone: str = "UTC"
+
+
+class NotificationSettings(msgspec.Struct):
+    """What a player is told, how, and when not (docs/players.md, "Notifications")."""
+
+    events: list[str]
+    channels: list[str]
+    quiet_hours: QuietHours | None = None
+    away_only: bool = True
+    email: str | None = None
+    webhook: bool = False
+    email_sending: bool = False
+
+
+class Webhook(msgspec.Struct):
+    """A player's webhook: its URL, its body's form (json, discord, slack) and the secret that signs it."""
+
+    url: str
+    format: str
+    secret: str
+    created_ms: int = 0
+
+
+class WebhookDropped(msgspec.Struct):
+    deleted: bool
+
+
+class Unsubscribed(msgspec.Struct):
+    unsubscribed: bool = True
+
+
 class Invite(msgspec.Struct):
     """An invitation to take over a vacated seat: hand ``invite`` to the newcomer."""
 

@@ -35,6 +35,7 @@ from clients.python.models import (
     MoveStep,
     MyTables,
     NewGame,
+    NotificationSettings,
     Passkey,
     PasskeyDeleted,
     PasskeyList,
@@ -52,8 +53,11 @@ from clients.python.models import (
     StepMessage,
     TableClock,
     TableView,
+    Unsubscribed,
     Update,
     VersionedEvent,
+    Webhook,
+    WebhookDropped,
 )
 from clients.python.moves import Move, Start, starting
 from clients.python.progress import Progress, chunks
@@ -300,6 +304,31 @@ class Client:
     def change_player(self, name: str | None = None, lang: str | None = None, public: bool | None = None) -> Player:
         """Rename the player, choose its language, or show its page to anyone (``public``)."""
         return self.run(calls.change_player(name, lang, public))
+
+    def webhook(self) -> Webhook:
+        """The player's webhook (404 ``no_webhook`` when none is set)."""
+        return self.run(calls.webhook())
+
+    def set_webhook(self, url: str, format: str = "json", new_secret: bool = False) -> Webhook:
+        """Where the player's notices are posted (json, discord or slack bodies), signed with its secret."""
+        return self.run(calls.set_webhook(url, format, new_secret))
+
+    def drop_webhook(self) -> WebhookDropped:
+        return self.run(calls.drop_webhook())
+
+    def notifications(self) -> NotificationSettings:
+        return self.run(calls.notifications())
+
+    def change_notifications(self, **changes: Any) -> NotificationSettings:
+        """Any of ``events``, ``channels``, ``quiet_hours``, ``away_only``, ``email``."""
+        return self.run(calls.change_notifications(**changes))
+
+    def unsubscribe(self, token: str) -> Unsubscribed:
+        """One-click unsubscribe, with the token of an email's link (RFC 8058)."""
+        return self.run(calls.unsubscribe(token))
+
+    def unsubscribe_page(self, token: str) -> str:
+        return self.run(calls.unsubscribe_page(token))
 
     def player_page(self, player_id: str) -> PlayerPage:
         """A player's public page: its ratings, their history, games played and won."""

@@ -5,6 +5,7 @@ import type {
   Clock,
   Command,
   CommandAnswer,
+  Dropped,
   Erased,
   EventPage,
   GameComponents,
@@ -15,6 +16,8 @@ import type {
   Invite,
   Joined,
   Leaderboard,
+  NotificationChanges,
+  NotificationSettings,
   LegalCommands,
   LobbyEntry,
   LogLine,
@@ -34,6 +37,8 @@ import type {
   SignInCode,
   SignInMethods,
   TableView,
+  Unsubscribed,
+  Webhook,
   VersionedEvent,
 } from "./generated/types.js";
 import { newCommandId } from "./ids.js";
@@ -72,6 +77,13 @@ export const ROUTES = {
   "POST /api/v1/players/me/codes": "signInCode",
   "POST /api/v1/players/me/sign-out": "signOut",
   "POST /api/v1/players/me/sign-out-everywhere": "signOutEverywhere",
+  "GET /api/v1/players/me/webhook": "webhook",
+  "PUT /api/v1/players/me/webhook": "setWebhook",
+  "DELETE /api/v1/players/me/webhook": "dropWebhook",
+  "GET /api/v1/players/me/notifications": "notifications",
+  "PATCH /api/v1/players/me/notifications": "changeNotifications",
+  "POST /api/v1/unsubscribe": "unsubscribe",
+  "GET /api/v1/unsubscribe": "unsubscribePage",
   "GET /api/v1/players/{player_id}": "playerPage",
   "GET /api/v1/leaderboards/{game}": "leaderboard",
   "GET /api/v1/players/sign-in": "signInMethods",
@@ -106,7 +118,7 @@ export interface SendOptions {
 type Query = Record<string, string | number | null | undefined>;
 
 interface Call {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   query?: Query;
   body?: unknown;
@@ -266,6 +278,39 @@ export class Client {
   /** Rename the player, or choose its language. */
   changePlayer(changes: { name?: string; lang?: "pt" | "gl" | "es" | "en"; public?: boolean }): Promise<Player> {
     return this.json({ method: "PATCH", path: "/api/v1/players/me", body: changes });
+  }
+
+  /** The player's webhook (404 no_webhook when none is set). */
+  webhook(): Promise<Webhook> {
+    return this.json({ method: "GET", path: "/api/v1/players/me/webhook" });
+  }
+
+  /** Where the player's notices are posted (json, discord or slack bodies), signed with its secret. */
+  setWebhook(url: string, format: "json" | "discord" | "slack" = "json", newSecret = false): Promise<Webhook> {
+    return this.json({ method: "PUT", path: "/api/v1/players/me/webhook", body: { url, format, new_secret: newSecret } });
+  }
+
+  dropWebhook(): Promise<Dropped> {
+    return this.json({ method: "DELETE", path: "/api/v1/players/me/webhook" });
+  }
+
+  /** What the player is told, how, and when not. */
+  notifications(): Promise<NotificationSettings> {
+    return this.json({ method: "GET", path: "/api/v1/players/me/notifications" });
+  }
+
+  changeNotifications(changes: Partial<NotificationChanges>): Promise<NotificationSettings> {
+    return this.json({ method: "PATCH", path: "/api/v1/players/me/notifications", body: changes });
+  }
+
+  /** One-click unsubscribe, with the token of an email's link (RFC 8058). */
+  unsubscribe(token: string): Promise<Unsubscribed> {
+    return this.json({ method: "POST", path: "/api/v1/unsubscribe", query: { token } });
+  }
+
+  /** The page an email's unsubscribe link opens (HTML; opening it changes nothing). */
+  unsubscribePage(token: string): Promise<string> {
+    return this.text({ method: "GET", path: "/api/v1/unsubscribe", query: { token } });
   }
 
   /** A player's public page: its ratings, their history, games played and won (404 unless it made it public). */
