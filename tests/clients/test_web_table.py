@@ -362,8 +362,11 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
     game_id = await page.get_attribute(".table-screen", "data-game-id")
     assert game_id
     assert await page.get_attribute(".table-screen", "data-seat") == "0"
-    held = json.loads(await page.evaluate("localStorage.getItem('ludoteca.seats')"))
-    table = Table(server, game, game_id, tokens={0: held[game_id]["token"]})
+    # The page made a player named Ana, who sits by the browser's cookie: no seat token is kept.
+    assert game_id not in json.loads(await page.evaluate("localStorage.getItem('ludoteca.seats') || '{}'"))
+    cookie = next(c["value"] for c in await person.cookies() if c["name"] == "ludoteca_player")
+    table = Table(server, game, game_id, tokens={0: cookie})
+    assert (await table.table())["seats"][0]["name"] == "Ana"
     clock = (await table.table())["clock"]
     assert {k: clock[k] for k in ("per", "seconds", "on_timeout")} == {
         "per": "move",
@@ -465,7 +468,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
     )
     assert await spectator.evaluate("window.__ludoteca.screen.live.seen") == await event_versions(server, game_id, None)
 
-    # A reload keeps the seat (its token is in localStorage).
+    # A reload keeps the seat (the player's cookie).
     await page.reload()
     await page.wait_for_selector('.table-screen[data-seat="0"]')
 

@@ -21,6 +21,7 @@ const SILENT = new Set(["CardsDealt", "HandDrawn", "StartingHandDealt", "Plannin
   "BonusDeckShuffled", "ItchyDeckShuffled", "PlanningDeckShuffled"]);
 // The table's own facts and the game's facts between turns: a group of their own.
 const BETWEEN = new Set(["TableOpened", "SeatTaken", "SeatResigned", "TableCancelled", "RematchOpened", "TimeRanOut",
+  "TimeExtended", "SeatOffered", "SeatTakenOver",
   "FirstPlayerDrawn", "FirstPlayerCardGiven", "FirstTravellerChosen", "StartingPlayerDrawn", "BonusRowRevealed",
   "CharactersDealt", "CountriesDealt", "RatingTokensPlaced", "TilesRemovedUnseen", "ProjectPilesDealt",
   "ParkRoundBegan", "ParkRoundEnded", "ProjectsLaidOut", "IncomeCollected", "GameEnded", "ParkGameEnded",

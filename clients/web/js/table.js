@@ -1,9 +1,13 @@
 // The playing screen of one game: the table drawn from the view and kept up to date in place
 // (morph.js: only what changed changes, what moved glides), the seat's moves built by picking on it
 // (picks.js), live updates over the WebSocket, each seat's last move marked, a log in words, turns
-// and results said to screen readers, refusals as messages, the final scores rule by rule.
+// and results said to screen readers, refusals as messages, the final scores rule by rule. The seat
+// is the player's (its cookie, docs/players.md), or one whose token this browser kept before players;
+// the tab's title and icon say when the table awaits it (and a notification, when allowed and away).
 
 import { call, get, post, catalog, components, commandId, seatOf, keepSeat, forgetSeat, ApiError } from "./api.js";
+import { player, defaultName, sit } from "./player.js";
+import { showTitle, tellAwaited, notificationsHere, permission, askPermission } from "./notify.js";
 import { h, clear, message, errorMessage, setStatus, humanize, pill, announce, plural, colourOf } from "./ui.js";
 import { Live } from "./live.js";
 import { nameIndex, richNames, describeCommand, actorOf, listWords, seatNamer, botTitle, botNote, BOT_LEVELS } from "./names.js";
@@ -31,6 +35,8 @@ const WORDS = {
   watchLink: "watch link",
   spectators: (n) => (n ? `${plural(n, "spectator")} watching` : "no spectators"),
   yourName: "your name",
+  botKind: "bot kind",
+  bots: (label) => `${label} bots`,
   free: "free",
   sitHere: "Sit here",
   fillBots: "Fill the other seats with bots",
@@ -62,11 +68,39 @@ const WORDS = {
   log: "What happened",
   logLabel: "what happened, latest turn first",
   nothingYet: "Nothing yet.",
+  rated: "rated",
+  outOfTime: " · out of time",
+  ranOut: (name) => `${name} ran out of time: `,
+  youRanOut: "Your time ran out: move now to stay, or the others may let a bot play on.",
+  keepWaiting: "Wait for them",
+  letBotPlayOn: "Let a bot play on",
+  invite: (name) => `Invite someone to take ${name}'s seat`,
+  inviteLink: (name) => `Invitation to ${name}'s seat`,
+  copy: "Copy the link",
+  copied: "The invitation link is copied: send it to whoever should take the seat.",
+  copyByHand: "Select the link and copy it.",
+  inviting: "Inviting",
+  notifyMe: "Notify me in this browser when it is my move",
+  clock: (left, bank) => ` ⏱ ${left}${bank ? ` + ${bank} bank` : ""}`,
+  days: (d, h) => `${d} d${h ? ` ${h} h` : ""}`,
+  hours: (h, m) => `${h} h${m ? ` ${m} min` : ""}`,
+  minutes: (m, s) => `${m} min${s ? ` ${s} s` : ""}`,
+  seconds: (s) => `${s} s`,
 };
+
+// A time left, in words: "1 d 4 h", "3 h 20 min", "4 min 30 s", "45 s".
+function duration(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const [d, h, m] = [Math.floor(s / 86400), Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60)];
+  if (d) return WORDS.days(d, h);
+  if (h) return WORDS.hours(h, m);
+  if (m) return WORDS.minutes(m, s % 60);
+  return WORDS.seconds(s);
+}
 
 // The table's own facts: seats, leaving, calling off, rematch, clocks (the table is read again).
 const TABLE_FACTS = new Set(["TableOpened", "SeatTaken", "SeatResigned", "TableCancelled", "RematchOpened",
-  "ClockTicked", "TimeRanOut"]);
+  "ClockTicked", "TimeRanOut", "TimeExtended", "SeatOffered", "SeatTakenOver"]);
 export class TableScreen {
   constructor(root, gameId, { spectate = false } = {}) {
     this.root = root;
@@ -94,7 +128,9 @@ export class TableScreen {
     this.playing = false;
     this.nextAt = 0;
     this.pace = PACES[localStorage.getItem("ludoteca.pace")] !== undefined ? localStorage.getItem("ludoteca.pace") : "normal";
-    this.typedName = localStorage.getItem("ludoteca.name") || "";
+    this.typedName = defaultName();
+    this.rated = false; // the table counts on ratings (its TableOpened says so: the view does not)
+    this.invites = new Map(); // seat -> the invitation link this page made for it
     this.botKind = "casual"; // the bots "fill the other seats" seats: a named level (docs/bots.md)
     this.onKey = (e) => { if (e.key === "Escape" && this.builder) this.builder.cancel(); };
   }
@@ -102,23 +138,32 @@ export class TableScreen {
   async start() {
     clear(this.root, h("p", {}, WORDS.loading));
     try {
-      this.table = await this.fetchTable();
-    } catch (err) {
-      if (err instanceof ApiError && (err.code === "unknown_token" || err.code === "not_seated") && this.token) {
-        forgetSeat(this.gameId); // a token this server no longer knows: watch instead
+      try {
+        this.table = await this.fetchTable();
+      } catch (err) {
+        if (!(err instanceof ApiError && (err.code === "unknown_token" || err.code === "not_seated") && this.token)) throw err;
+        forgetSeat(this.gameId); // a token this server no longer knows: the player's seat, or watch
         this.token = null;
         this.table = await this.fetchTable();
-      } else {
-        clear(this.root, h("p", { class: "message error" }, err.message));
-        return;
       }
+    } catch (err) {
+      clear(this.root, h("p", { class: "message error" }, err.message));
+      return;
+    }
+    if (this.stopped) return;
+    // The browser's player sits here: its socket sees the table as its seat (a hello cannot ask to
+    // watch while the cookie signs a player in), so the watch link opens the seat.
+    if (this.spectate && this.table.seat !== null) {
+      location.replace(`#/game/${this.gameId}`);
+      return;
     }
     this.comp = await components(this.table.game).catch(() => ({}));
     this.screen = screenOf(this.table.game);
     this.names = richNames(nameIndex(this.comp, this.screen), this.screen, this.comp);
     this.story = new Story({ names: this.names, seatName: (s) => this.seatName(s), screen: this.screen, comp: this.comp });
     this.title = (await catalog().catch(() => [])).find((g) => g.game === this.table.game)?.title || humanize(this.table.game);
-    document.title = `${this.title}: Ludoteca`;
+    if (this.stopped) return;
+    showTitle(this.title, this.awaitsMe());
     this.version = this.table.version;
     this.wasFinished = this.table.status === "finished";
     const seatName = (s) => this.seatName(s);
@@ -165,6 +210,7 @@ export class TableScreen {
     if (this.builder && this.builder.undrag) this.builder.undrag();
     document.removeEventListener("keydown", this.onKey);
     if (this.live) this.live.stop();
+    showTitle();
   }
 
   seatName(seat) {
@@ -176,6 +222,7 @@ export class TableScreen {
   see(events, live) {
     const told = [];
     for (const ev of events) {
+      if (ev.event.type === "TableOpened") this.rated = !!ev.event.rated;
       this.undo.see(ev.version, ev.event);
       const line = this.story.see(ev.version, ev.event);
       if (line && !told.includes(line)) told.push(line);
@@ -242,13 +289,23 @@ export class TableScreen {
     } else if (msg.view) {
       this.table.awaiting = msg.view.awaiting || this.table.awaiting;
     }
-    this.sayTurn();
+    this.sayTurn(live);
     this.scheduleDraw();
   }
 
-  // Turn changes and the result, for screen readers.
-  sayTurn() {
+  // Whether the table awaits this page's seat now.
+  awaitsMe() {
     const t = this.table;
+    if (!t || t.status !== "active" || t.seat === null) return false;
+    return ((t.view && t.view.awaiting) || t.awaiting || []).some((a) => a.seat === t.seat);
+  }
+
+  // Turn changes and the result, for screen readers; the tab's title and icon say "your move" while
+  // the table awaits the seat, and a notification says it when it comes to, the person being elsewhere.
+  sayTurn(live = false) {
+    const t = this.table;
+    showTitle(this.title, this.awaitsMe());
+    if (live && this.awaitsMe() && !this.wasMine) tellAwaited(this.title, this.gameId);
     if (t.status === "finished" && !this.wasFinished) {
       this.wasFinished = true;
       const o = t.outcome;
@@ -307,6 +364,7 @@ export class TableScreen {
       h("h1", {}, this.title || t.game),
       pill(WORDS.status[t.status] || t.status, "status-" + t.status),
       seat === null ? pill(WORDS.watching, "spectator") : pill(WORDS.youAre(this.seatName(seat)), "you"),
+      this.rated ? pill(WORDS.rated, "rated") : null,
       this.watchers(),
       h("span", { class: "grow" }),
       h("a", { href: `#/replay/${this.gameId}` }, WORDS.replay), " · ",
@@ -409,32 +467,35 @@ export class TableScreen {
     const seats = t.seats || [];
     const free = seats.filter((s) => s === null).length;
     // What the person typed and chose is kept here, not read from these elements: the page keeps
-    // the elements it first drew (morph.js), and these are drawn afresh each time.
+    // the elements it first drew (morph.js), and these are drawn afresh each time. A player sits
+    // under its own name; a newcomer names the player it becomes.
     const nameInput = h("input", { type: "text", maxlength: 40, placeholder: WORDS.yourName, value: this.typedName, "aria-label": WORDS.yourName,
       "data-key": "name", oninput: (e) => { this.typedName = e.target.value; } });
-    const botKind = h("select", { "aria-label": "bot kind", "data-key": "bot-kind", "data-testid": "bot-kind",
+    const botKind = h("select", { "aria-label": WORDS.botKind, "data-key": "bot-kind", "data-testid": "bot-kind",
       onchange: (e) => { this.botKind = e.target.value; } },
-    BOT_LEVELS.map(([value, label]) => h("option", { value, selected: value === this.botKind }, `${label} bots`)));
+    BOT_LEVELS.map(([value, label]) => h("option", { value, selected: value === this.botKind }, WORDS.bots(label))));
     return h("div", { class: "seat-bar", "data-testid": "seats" },
       seats.map((s, i) => h("span", { class: ["seat-chip", s ? "taken" : "free"], "data-seat": i },
         `${i + 1}. `, s ? this.seatName(i) : WORDS.free, s && s.bot ? ` (${botNote(s.bot)})` : "",
         !s && t.seat === null ? h("button", { class: "take-seat", onclick: () => this.takeSeat(i, this.typedName) }, WORDS.sitHere) : null)),
       h("span", { class: "seat-actions" },
-        t.seat === null ? nameInput : null,
-        free ? [botKind, h("button", { class: "fill-bots", "data-testid": "fill-bots", onclick: () => this.fillBots(this.botKind) },
+        t.seat === null && !player() ? nameInput : null,
+        free && !this.rated ? [botKind, h("button", { class: "fill-bots", "data-testid": "fill-bots", onclick: () => this.fillBots(this.botKind) },
           WORDS.fillBots)] : null));
   }
 
-  // Resign, undo, call off and rematch: the table's own commands (docs/table-services.md).
+  // Resign, undo, call off and rematch: the table's own commands (docs/table-services.md); a seat
+  // out of time, for the others to choose; a vacated seat, offered to a newcomer by a link.
   tableActions() {
     const t = this.table;
-    const seated = t.seat !== null && this.token;
+    const seated = t.seat !== null;
+    const inGame = t.status === "active" && seated && !(t.resigned || []).includes(t.seat);
     const creator = localStorage.getItem(`ludoteca.creator.${this.gameId}`);
     const buttons = [];
     if (t.status === "open" && creator) {
       buttons.push(h("button", { "data-testid": "call-off", onclick: () => this.callOff(creator) }, WORDS.callOff));
     }
-    if (t.status === "active" && seated && !(t.resigned || []).includes(t.seat)) {
+    if (inGame) {
       buttons.push(h("button", { "data-testid": "undo", class: "undo", hidden: !this.undo.has(t.seat),
         onclick: () => this.send({ type: "Undo" }) }, WORDS.undo));
       buttons.push(h("button", { "data-testid": "resign", onclick: () => this.resign() }, WORDS.resign(botTitle(t.takeover))));
@@ -442,11 +503,68 @@ export class TableScreen {
     if (t.status === "finished" && seated && !t.outcome?.reason?.includes("cancelled")) {
       buttons.push(h("button", { "data-testid": "rematch", onclick: () => this.rematch() }, t.rematch ? WORDS.joinRematch : WORDS.rematch));
     }
+    if (seated && t.status !== "finished" && notificationsHere() && permission() === "default") {
+      buttons.push(h("button", { "data-testid": "allow-notifications", onclick: async () => { await askPermission(); this.draw(); } }, WORDS.notifyMe));
+    }
+    const late = new Set(t.out_of_time || []);
     const present = (t.seats || []).map((s, i) => (s ? h("span", { class: ["seat-chip", this.present(i) ? "present" : null], "data-seat": i },
       this.present(i) ? h("span", { class: "presence-dot", "aria-hidden": "true" }, "● ") : null,
       this.seatName(i), s.bot ? ` (${botNote(s.bot)})` : "", this.present(i) ? h("span", { class: "sr-only" }, WORDS.connected) : null,
-      (t.resigned || []).includes(i) ? WORDS.left : "", this.clockOf(i)) : null));
-    return h("div", { class: "table-actions" }, t.status !== "open" ? present : null, buttons);
+      (t.resigned || []).includes(i) ? WORDS.left : "", late.has(i) ? WORDS.outOfTime : "", this.clockOf(i)) : null));
+    return h("div", { class: "table-actions" }, t.status !== "open" ? present : null, buttons,
+      t.status === "active" ? [...late].map((s) => this.lateSeat(s, inGame)) : null,
+      inGame ? this.vacated().map((s) => this.inviteRow(s)) : null);
+  }
+
+  // A seat whose time ran out at a table over days (docs/table-services.md, "Turn clocks"): the
+  // others choose between waiting for it and letting the table's bot play on; the seat itself is told.
+  lateSeat(seat, inGame) {
+    const t = this.table;
+    if (seat === t.seat) return h("p", { class: "late", "data-testid": `late-${seat}` }, WORDS.youRanOut);
+    return h("p", { class: "late", "data-testid": `late-${seat}`, "data-key": `late:${seat}` }, WORDS.ranOut(this.seatName(seat)),
+      inGame ? [
+        h("button", { "data-testid": "keep-waiting", onclick: () => this.send({ type: "KeepWaiting", seat }) }, WORDS.keepWaiting), " ",
+        h("button", { "data-testid": "let-bot-play-on", onclick: () => this.send({ type: "LetBotPlayOn", seat }) }, WORDS.letBotPlayOn)] : null);
+  }
+
+  // The seats a bot plays on for since their person left: any seat still in the game may offer one.
+  vacated() {
+    const t = this.table;
+    return (t.resigned || []).filter((s) => t.seats[s] && t.seats[s].bot);
+  }
+
+  inviteRow(seat) {
+    const link = this.invites.get(seat);
+    const name = this.seatName(seat);
+    if (!link) {
+      return h("p", { class: "invite", "data-key": `invite:${seat}` },
+        h("button", { "data-testid": `invite-${seat}`, onclick: () => this.invite(seat) }, WORDS.invite(name)));
+    }
+    const field = h("input", { type: "text", readonly: true, value: link, size: 48, "aria-label": WORDS.inviteLink(name),
+      "data-testid": `invite-link-${seat}`, "data-key": `invite-link:${seat}`, onfocus: (e) => e.target.select() });
+    return h("p", { class: "invite", "data-key": `invite:${seat}` }, field, " ",
+      h("button", { "data-testid": `copy-invite-${seat}`, onclick: () => this.copy(link, seat) }, WORDS.copy));
+  }
+
+  async invite(seat) {
+    try {
+      const answer = await post(`/games/${this.gameId}/invites`, { seat }, { token: this.token });
+      this.invites.set(seat, `${location.origin}${location.pathname}#/invite/${answer.invite}`);
+      this.draw();
+    } catch (err) {
+      errorMessage(err, WORDS.inviting);
+    }
+  }
+
+  async copy(link, seat) {
+    try {
+      await navigator.clipboard.writeText(link);
+      message(WORDS.copied, "info");
+    } catch {
+      const field = this.screenEl.querySelector(`[data-testid="invite-link-${seat}"]`);
+      if (field) field.select();
+      message(WORDS.copyByHand, "info");
+    }
   }
 
   present(seat) {
@@ -454,11 +572,14 @@ export class TableScreen {
     return !!(p && p.seats.some((s) => s.seat === seat));
   }
 
+  // A seat's time left, and its bank: counted down from when its clock started, while it runs.
   clockOf(seat) {
     const c = (this.table.clocks || [])[seat];
     if (!c) return "";
-    const seconds = Math.max(0, Math.round(c.left_ms / 1000));
-    return h("span", { class: ["clock", c.running_since_ms !== null ? "running" : null] }, ` ⏱ ${seconds} s`);
+    const running = c.running_since_ms !== null && c.running_since_ms !== undefined;
+    const left = running ? c.left_ms - Math.max(0, Date.now() - c.running_since_ms) : c.left_ms;
+    const bank = (c.bank_ms || 0) + Math.min(0, left);
+    return h("span", { class: ["clock", running ? "running" : null] }, WORDS.clock(duration(left), bank > 0 ? duration(bank) : null));
   }
 
   async resign() {
@@ -480,6 +601,7 @@ export class TableScreen {
   async rematch() {
     try {
       const answer = await post(`/games/${this.gameId}/rematch`, {}, { token: this.token });
+      // The rematch answers a seat token even to a player (its seat is not the player's): kept here.
       keepSeat(answer.game_id, { seat: answer.seat, token: answer.token, game: this.table.game });
       window.location.hash = `#/game/${answer.game_id}`;
     } catch (err) {
@@ -574,14 +696,11 @@ export class TableScreen {
 
   // --- seats -----------------------------------------------------------------------
 
+  // Sit down as the browser's player (made first, with the name typed, for a newcomer).
   async takeSeat(seat, name) {
-    if (name) localStorage.setItem("ludoteca.name", name);
     try {
-      const body = { seat };
-      if (name) body.name = name;
-      const answer = await post(`/games/${this.gameId}/seats`, body);
-      keepSeat(this.gameId, { seat: answer.seat, token: answer.token, game: this.table.game });
-      this.token = answer.token;
+      const answer = await sit(this.gameId, this.table.game, name, { seat });
+      this.token = seatOf(this.gameId)?.token || null; // a stranger's seat when no player could be made
       message(WORDS.youSit(answer.seat + 1), "info");
       this.table = await this.fetchTable();
       this.version = Math.max(this.version, this.table.version);
