@@ -11,6 +11,7 @@ import msgspec
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
+import words
 from domain.bots import BOTS, bot_spec, parse_bot
 from domain.clock import Clock
 from domain.engine import Pick, Step
@@ -33,6 +34,7 @@ from server.service.errors import (
 from server.service.games import CommandAnswer, Games, Seated
 from server.service.lobby import Joined, Lobby, NewGame, Rematch, seat_name
 from server.service.senders import Holder
+from server.service.words import words_of
 from server.web.auth import bearer, require_admin
 from server.web.requests import Picks, client_address
 
@@ -62,6 +64,25 @@ class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
     command: msgspec.Raw
     command_id: str
     expected_version: int | None = None
+
+
+Messages = dict[str, dict[str, str]]  # part ("refusals", "terms", "log") -> key -> message
+
+
+class Words(msgspec.Struct):
+    """Every message a frontend renders in one language (docs/i18n.md): the table's and the server's
+    (``table``: refusals, terms, the table's log lines), and each game's, by game id."""
+
+    lang: str
+    table: Messages
+    games: dict[str, Messages]
+
+
+class Languages(msgspec.Struct):
+    """The languages this server speaks: each has a full set of catalogs at ``/api/v1/words/{lang}``."""
+
+    languages: list[str]
+    default: str
 
 
 class Catalog(msgspec.Struct):
@@ -140,7 +161,7 @@ async def read_body(request: Request, limit: int | None = None, media: tuple[str
     its Content-Type is one of ``media``: a browser's cross-origin "simple" request (text/plain, a
     form, an untyped blob) is sent without asking first, so it must not be read as a command."""
     limit = limit or request.app.state.settings.max_body
-    too_large = TooLarge("too_large", f"A request body may hold at most {limit} bytes.")
+    too_large = TooLarge("too_large", f"A request body may hold at most {limit} bytes.", {"limit": limit})
     length = request.headers.get("content-length")
     if length is not None and length.isascii() and length.isdigit() and int(length) > limit:
         raise too_large
@@ -152,7 +173,9 @@ async def read_body(request: Request, limit: int | None = None, media: tuple[str
     given = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if given not in media:
         raise UnsupportedMedia(
-            "unsupported_media_type", f"Send the body with Content-Type: {media[0]}.", {"field": "Content-Type"}
+            "unsupported_media_type",
+            f"Send the body with Content-Type: {media[0]}.",
+            {"field": "Content-Type", "media": media[0]},
         )
     return body
 
@@ -170,7 +193,11 @@ def int_param(request: Request, name: str, default: int, low: int, high: int) ->
         return default
     # ASCII digits only: str.isdigit() also takes "²" and "٣", which int() then reads or refuses.
     if not (raw.isascii() and raw.isdigit() and low <= int(raw) <= high):
-        raise Invalid("malformed", f"'{name}' is a whole number from {low} to {high}.", {"field": name})
+        raise Invalid(
+            "malformed",
+            f"'{name}' is a whole number from {low} to {high}.",
+            {"field": name, "case": "range", "minimum": low, "maximum": high},
+        )
     return int(raw)
 
 
@@ -188,8 +215,21 @@ async def get_catalog(request: Request) -> Response:
 async def get_components(request: Request) -> Response:
     game = games_of(request).games.get(request.path_params["game"])
     if game is None:
-        raise NotFound("not_found", "This server has no such game.")
+        raise NotFound("not_found", "This server has no such game.", {"case": "game_type"})
     return answer(GameComponents(game.id, game.title, game.components))
+
+
+async def get_languages(request: Request) -> Response:
+    return answer(Languages(list(words.LANGUAGES), words.DEFAULT))
+
+
+async def get_words(request: Request) -> Response:
+    lang = request.path_params["lang"]
+    if lang not in words.LANGUAGES:
+        message = f"There is no catalog for that language; languages: {', '.join(words.LANGUAGES)}."
+        raise NotFound("unknown_language", message, {"field": "lang", "languages": list(words.LANGUAGES)})
+    found = words_of(games_of(request).games.values(), lang)
+    return answer(Words(found["lang"], found["table"], found["games"]))
 
 
 async def create_game(request: Request) -> Response:
@@ -200,7 +240,7 @@ async def create_game(request: Request) -> Response:
         except ValueError:
             known = sorted(BOTS)
             message = f"There is no bot {body.takeover!r} to play on for a seat that leaves; bots: {', '.join(known)}."
-            raise Refused("no_such_bot", message, {"field": "takeover", "bots": known}) from None
+            raise Refused("no_such_bot", message, {"field": "takeover", "bots": known, "bot": body.takeover}) from None
     created = await lobby_of(request).create(
         body.game,
         body.players,
@@ -224,11 +264,13 @@ async def rematch(request: Request) -> Response:
 async def list_games(request: Request) -> Response:
     status = request.query_params.get("status", "open")
     if status not in ("open", "active", "finished"):
-        raise Invalid("malformed", "'status' is open, active or finished.", {"field": "status"})
+        raise Invalid("malformed", "'status' is open, active or finished.", {"field": "status", "case": "status"})
     limit = int_param(request, "limit", 50, 1, 200)
     cursor = request.query_params.get("cursor")
     if cursor is not None and not (cursor.isascii() and cursor.isdigit()):
-        raise Invalid("malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor"})
+        raise Invalid(
+            "malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor", "case": "cursor"}
+        )
     entries, next_cursor = await lobby_of(request).list_games(status, limit, int(cursor) if cursor else None)
     return answer(GameList(entries, next_cursor))
 
@@ -238,13 +280,15 @@ async def take_seat(request: Request) -> Response:
     if body.bot is not None and body.bot not in BOTS:
         known = sorted(BOTS)
         message = f"There is no bot {body.bot!r}; bots: {', '.join(known)}."
-        raise Refused("no_such_bot", message, {"field": "bot", "bots": known})
+        raise Refused("no_such_bot", message, {"field": "bot", "bots": known, "bot": body.bot})
     if body.level is not None:
         levels = list(BOTS[body.bot].levels) if body.bot is not None else []
         if body.level not in levels:
             whose = f"The {body.bot} bot" if body.bot is not None else "A person"
             message = f"{whose} has no level {body.level}" + (f"; levels: {levels}." if levels else ".")
-            raise Refused("no_such_level", message, {"field": "level", "levels": levels})
+            raise Refused(
+                "no_such_level", message, {"field": "level", "levels": levels, "level": body.level, "bot": body.bot}
+            )
     name = seat_name(body.name)
     game_id = request.path_params["game_id"]
     bot = bot_spec(body.bot, body.level) if body.bot is not None else None
@@ -323,7 +367,9 @@ async def healthz(request: Request) -> Response:
     Redis is part of this process failing: 503 while it is being restarted."""
     embedded = getattr(request.app.state, "embedded", None)
     if embedded is not None and not embedded.running:
-        raise Unavailable("store_unavailable", "The embedded Redis is down; it is being restarted.")
+        raise Unavailable(
+            "store_unavailable", "The embedded Redis is down; it is being restarted.", {"case": "restarting"}
+        )
     return answer(Health("ok"))
 
 
@@ -357,6 +403,18 @@ class Endpoint:
 
 GAME = (404, 401, 403, 503)
 ENDPOINTS: list[Endpoint] = [
+    Endpoint("GET", "/words", get_languages, "The languages this server's messages are written in", Languages),
+    Endpoint(
+        "GET",
+        "/words/{lang}",
+        get_words,
+        "Every message catalog in one language (refusals, terms, log lines), to render codes as words",
+        Words,
+        200,
+        None,
+        (),
+        (404,),
+    ),
     Endpoint("GET", "/games/catalog", get_catalog, "The games this server hosts, with their options", Catalog),
     Endpoint(
         "GET",
