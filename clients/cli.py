@@ -407,10 +407,16 @@ def option_text(voice: Voice, option: Option) -> str:
     if option.kind == "seat" and isinstance(option.value, int):
         word = voice.seat(option.value)
     elif option.field == "type":
-        word = voice.term("move", option.value)
+        return move_text(voice, option.value)
     else:
         word = voice.term("name", option.value) if isinstance(option.value, str) else shown
     return shown if word == shown else voice("option", value=shown, word=word)
+
+
+def move_text(voice: Voice, move: Any) -> str:
+    """A move's type as one types it, with its word."""
+    word = voice.term("move", move)
+    return value_text(move) if word == value_text(move) else voice("option", value=value_text(move), word=word)
 
 
 def fields_text(voice: Voice, options: list[Option]) -> list[tuple[str, list[Option]]]:
@@ -441,7 +447,7 @@ def fit(line: str) -> str:
 def step_lines(voice: Voice, move: AsyncMove) -> list[str]:
     """The step after the picks, for people: the command made, if any, then each option (with the command it ends
     the move with), and how to go on."""
-    made = [option_text(voice, Option(p.field, p.value)) if p.field == "type" else pick_arg(p) for p in move.picks]
+    made = [move_text(voice, p.value) if p.field == "type" else pick_arg(p) for p in move.picks]
     lines = [voice("step", picks=made, version=move.version)]
     picks = " ".join(f"--pick {shlex.quote(pick_arg(p))}" for p in move.picks)
     if move.command is not None:

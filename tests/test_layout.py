@@ -179,7 +179,7 @@ def test_every_library_the_shipped_packages_import_is_a_runtime_dependency() -> 
         re.split(r"[\[<>=~!; ]", requirement, maxsplit=1)[0].lower().replace("_", "-")
         for requirement in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     }
-    ours = {"domain", "projections", "server", "clients"}
+    ours = {"domain", "projections", "server", "clients", "words"}
     distributions = packages_distributions()
     missing: dict[str, list[str]] = {}
     for package in sorted(ours):
