@@ -316,7 +316,7 @@ async def test_a_refused_moves_request_on_the_socket_errors_with_its_request_id(
             assert error["details"]["field"] == details["field"], error
         await watcher.send(json.dumps({"type": "moves", "picks": [pick("type", "PlaceCards")], "request_id": "w"}))
         error = await receive(watcher)
-        assert (error["error"], error["request_id"], error["details"]) == ("not_offered", "w", {"field": "picks[0]"})
+        assert (error["error"], error["request_id"], error["details"]["field"]) == ("not_offered", "w", "picks[0]")
         await watcher.send(json.dumps({"type": "moves", "picks": [], "request_id": "w2"}))
         assert await receive(watcher) == {
             "type": "step",
