@@ -363,6 +363,8 @@ async def send(client: AsyncClient, args: argparse.Namespace) -> None:
         if args.command is not None:
             raise Trouble("json_or_picks")
         move = await build(client, args.game_id, args.pick)
+        if move.command is None:
+            raise Trouble("incomplete", fields=sorted({o.field for o in move.options}))
         command, version = move.ready(), move.version
     elif args.command is None:
         raise Trouble("command_needed")
