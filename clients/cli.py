@@ -213,7 +213,7 @@ def outcome_lines(voice: Voice, table: TableView) -> list[str]:
     scores = outcome.get("scores") or []
     places = outcome.get("places") or [0] * len(scores)
     rows = sorted(range(len(scores)), key=lambda s: (places[s], s))
-    return [f"  {voice('place', place=places[s]):>5}  {voice.seat(s):<28} {scores[s]}" for s in rows]
+    return ["  " + voice("score", place=places[s], who=voice.seat(s), score=scores[s]) for s in rows]
 
 
 def table_summary(voice: Voice, table: TableView) -> list[str]:

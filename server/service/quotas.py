@@ -17,8 +17,9 @@ from server.storage.quotas import HOUR_MS, HourlyCounts
 class Quota:
     """``limit`` of ``what`` an hour for one address (0: no limit), and how a refusal reads."""
 
-    what: str  # "games", "seats": part of the key and of the refusal's code
+    what: str  # "games", "seats": part of the key
     limit: int
+    code: str  # the refusal's code (its message is the catalogs', docs/i18n.md)
     sentence: str  # "This address may open {limit} tables an hour"
 
 
@@ -27,8 +28,8 @@ class Quotas:
 
     def __init__(self, counts: HourlyCounts, games_per_hour: int, seats_per_hour: int) -> None:
         self.counts = counts
-        self.games = Quota("games", games_per_hour, "This address may open {limit} games an hour")
-        self.seats = Quota("seats", seats_per_hour, "This address may take {limit} seats an hour")
+        self.games = Quota("games", games_per_hour, "too_many_games", "This address may open {limit} games an hour")
+        self.seats = Quota("seats", seats_per_hour, "too_many_seats", "This address may take {limit} seats an hour")
 
     async def take(self, quota: Quota, client: str | None, now_ms: int) -> None:
         """Count one of ``quota`` for ``client``; 429 past the limit (with when to try again)."""
@@ -37,7 +38,7 @@ class Quotas:
         if await self.counts.add(quota.what, client, now_ms) > quota.limit:
             retry_after = ((now_ms // HOUR_MS + 1) * HOUR_MS - now_ms) // 1000 + 1
             raise TooMany(
-                f"too_many_{quota.what}",
+                quota.code,
                 quota.sentence.format(limit=quota.limit) + "; try again later.",
                 {"limit": quota.limit, "retry_after": retry_after},
             )
