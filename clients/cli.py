@@ -290,6 +290,7 @@ async def join(client: AsyncClient, args: argparse.Namespace) -> None:
         emit(joined)
         return
     if joined.token is None:
+        await know_table(args.voice, client, await client.table(args.game_id))
         note(args.voice("bot_seated", bot=args.bot, seat=joined.seat, game_id=args.game_id))
         return
     say(joined.token)
@@ -618,7 +619,8 @@ async def bots(client: AsyncClient, args: argparse.Namespace) -> None:
     mine = client.token if args.mine else None
     if args.mine and mine is None:
         raise Trouble("mine_needs_token")
-    seats, table = await run_bots(client.base_url, args.game, args.seed, on_update, args.name, mine)
+    name = args.name or voice("bot_name")
+    seats, table = await run_bots(client.base_url, args.game, args.seed, on_update, name, mine)
     progress.done(f"({voice('status', status=table.status)})")
     if args.json:
         emit(
@@ -827,7 +829,7 @@ def add_client_verbs(verbs: Subparsers) -> None:
     p = verb("bots", bots, "random bots take a table's free seats over the API and play until the game ends")
     p.add_argument("--game", required=True, metavar="GAME_ID")
     p.add_argument("--seed", type=int)
-    p.add_argument("--name", default="Random bot", help="the bots' names: NAME 1, NAME 2...")
+    p.add_argument("--name", help="the bots' names: NAME 1, NAME 2... (default: 'Random bot' in your language)")
     p.add_argument("--mine", action="store_true", help="a random bot plays your own seat (the token's) too")
     add_play_verbs(verbs, common)
 

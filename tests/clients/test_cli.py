@@ -8,15 +8,21 @@ import contextlib
 import io
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
+import words
 from clients.bots import run_bots
 from clients.python import AsyncClient, Progress
+from domain.catalog import GAMES
 from server.cli import main
 from tests.clients.conftest import Running
 from tests.server.conftest import ADMIN
+from words.format import Choice, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -373,3 +379,83 @@ def test_the_cli_writes_out_every_control_and_bidi_character_it_would_print() ->
 
     assert printable("Eve\x1b[2J\u009b31m\u202eX\u2066") == "Eve\\u001b[2J\\u009b31m\\u202eX\\u2066"
     assert printable("two\nlines\tkept") == "two\nlines\tkept"
+
+
+def english_only() -> set[str]:
+    """Every word the CLI or the server's catalogs say in English and never in Galician (codes, ids and names
+    aside): what a Galician reader must not meet."""
+    catalogs = {lang: [words.read("clients")[lang], words.read("server.service")[lang]] for lang in ("en", "gl")}
+    for lang in catalogs:
+        catalogs[lang] += [game.words[lang] for game in GAMES.values()]
+
+    def said(lang: str) -> set[str]:
+        texts = [
+            text
+            for catalog in catalogs[lang]
+            for part in catalog.values()
+            for key, text in part.items()
+            if not key.startswith(("name.", "game."))  # proper names stay as printed
+        ]
+        return {w.lower() for t in texts for piece in plain_text(parse(t)) for w in re.findall(r"[A-Za-zÀ-ÿ']+", piece)}
+
+    printed = {
+        w.lower()
+        for game in GAMES.values()
+        for name in re.findall(r"'name': '([^']*)'", str(msgspec.to_builtins(game.components)))
+        for w in re.findall(r"[A-Za-zÀ-ÿ']+", name)
+    }  # the names cards, bands and places are printed with stay as printed
+    return {w for w in said("en") - said("gl") - printed if len(w) > 2}
+
+
+def plain_text(nodes: Any) -> list[str]:
+    """The literal text of a parsed message, in every case of its choices (placeholders and case names aside)."""
+    found: list[str] = []
+    for node in nodes:
+        if isinstance(node, str):
+            found.append(re.sub(r"\b[A-Z_]{3,}\b", " ", node))  # NAME, COMMAND: what to type, not words
+        elif isinstance(node, Choice):
+            for body in node.cases.values():
+                found += plain_text(body)
+    return found
+
+
+def words_met(text: str) -> set[str]:
+    """The words of ``text`` a person reads: not codes (``not_your_turn``, ``DrawFromDeck``), ids or flags."""
+    text = re.sub(r"\{[^{}]*\}", " ", text)  # a command shown as JSON is code to type
+    return {w.lower() for w in re.findall(r"(?<![\w-])[A-Za-zÀ-ÿ']+(?![\w-])", text) if not re.search(r"[a-z][A-Z]", w)}
+
+
+async def test_a_galician_reader_plays_a_whole_game_without_meeting_an_english_word(server: Running) -> None:
+    english = english_only()
+    assert {"draws", "places", "awaiting", "seat", "turn"} <= english
+    met: list[str] = []
+
+    async def gl(*args: str, token: str | None = None, code: int = 0) -> str:
+        got, out, err = await cli(server, *args, token=token, lang="gl_ES.UTF-8")
+        assert got == code, err
+        met.append(out + err)
+        return out + err
+
+    game_id = (await gl("new", "vilar-de-mouros", "--players", "2")).split()[0]
+    ana = (await gl("join", game_id, "--name", "Ana", "--seat", "0")).split()[0]
+    assert "posto 0" in met[-1]
+    await gl("join", game_id, "--bot", "random", "--name", "Rui")  # a name of its own: the default is stored in English
+    assert "Vilar de Mouros" in await gl("show", game_id)
+    table = json.loads(await ok(server, "show", game_id, "--json"))
+    if table["awaiting"][0]["seat"] == 0:
+        assert "xogadas" in await gl("legal", game_id, token=ana)
+        assert "Coller da baralla" in await gl("legal", game_id, "--pick", "DrawFromDeck", token=ana)
+        assert " colle " in await gl("send", game_id, "--pick", "DrawFromDeck", token=ana)
+        refused = await gl("send", game_id, "--pick", "TakeBonus", token=ana, code=1)
+    else:
+        refused = await gl("send", game_id, '{"type": "DrawFromDeck"}', token=ana, code=1)
+    assert "ludoteca: 422 " in refused
+    # the rest of the game: a bot plays Ana's seat, and she reads the whole log as it happens, then the scores
+    code, out, err = await ludoteca(server, "bots", "--game", game_id, "--mine", token=ana, lang="gl_ES.UTF-8")
+    assert code == 0, err
+    met.append(out + err)
+    assert "puntuacións finais:" in out and "1.º" in out
+    log = await gl("replay", game_id)
+    assert "Ábrese unha mesa de Vilar de Mouros para 2 xogadores." in log and "Rematou a partida." in log
+    leaked = {w for text in met for w in words_met(text)} & english
+    assert not leaked, [line for text in met for line in text.splitlines() if words_met(line) & leaked]
