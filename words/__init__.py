@@ -12,8 +12,19 @@ from importlib import resources
 
 import msgspec
 
-LANGUAGES = ("en", "pt", "gl", "es")  # every catalog has one file for each
-DEFAULT = "en"
+
+class Languages(msgspec.Struct):
+    languages: list[str]
+    cldr: dict[str, str]
+    about: str = ""
+
+
+# The languages, as data (words/words/languages.json): adding one adds files, not code.
+_RAW = resources.files(__package__).joinpath("words", "languages.json").read_bytes()
+_KNOWN = msgspec.json.decode(_RAW, type=Languages)
+LANGUAGES: tuple[str, ...] = tuple(_KNOWN.languages)  # every catalog has one file for each
+DEFAULT = LANGUAGES[0]
+CLDR: dict[str, str] = {lang: _KNOWN.cldr.get(lang, lang) for lang in LANGUAGES}  # pt is Portugal's: pt_PT
 
 Catalog = dict[str, dict[str, str]]  # part ("refusals", "terms", "log", "lines") -> key -> message
 

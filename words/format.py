@@ -28,11 +28,10 @@ from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
-from words import DEFAULT, LANGUAGES
+from words import CLDR, DEFAULT, LANGUAGES
 
-# The CLDR locale of each language: ``pt`` is European Portuguese (its plural rules and list
-# patterns differ from Brazil's: 0 is "other" in Portugal, "one" in Brazil).
-CLDR = {"en": "en", "pt": "pt_PT", "gl": "gl", "es": "es"}
+# CLDR: the locale of each language; ``pt`` is European Portuguese (its plural rules and list patterns
+# differ from Brazil's: 0 is "other" in Portugal, "one" in Brazil).
 
 
 class MessageError(ValueError):
