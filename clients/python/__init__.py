@@ -65,6 +65,7 @@ from clients.python.models import (
 from clients.python.moves import AsyncMove, Move
 from clients.python.progress import Progress
 from clients.python.sync import Client, Stream
+from clients.python.words import Phrasebook
 
 __all__ = [
     "DEFAULT_URL",
@@ -98,6 +99,7 @@ __all__ = [
     "NewGame",
     "NotFound",
     "Option",
+    "Phrasebook",
     "Pick",
     "Presence",
     "Progress",
