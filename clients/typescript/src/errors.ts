@@ -56,6 +56,7 @@ export const ENVELOPE_CODES = [
   "store_unavailable",
   "internal",
   "http_error",
+  "unknown_language",
 ] as const;
 
 /** What this client says of itself: the socket gave up reconnecting, or the history was reset. */
