@@ -65,7 +65,10 @@ NOT_STARTED = "The game has not started yet: it starts when every seat is taken.
 
 
 class Rejected(Exception):
-    """A command that breaks a rule: ``code`` is stable, ``message`` is for players."""
+    """A command that breaks a rule: ``code`` is stable, ``details`` hold every parameter of its message, and
+    ``message`` is the English sentence. Readers get it in their own language from the game's catalog
+    (``words/<lang>.json``: the code's message formatted with the details), so a parameter the sentence names
+    must be in ``details`` (tests/test_words.py renders refusals met in random games and compares)."""
 
     def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")
