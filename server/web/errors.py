@@ -84,6 +84,7 @@ def http_answer(exc: AppError, to: Reader | None = None) -> Response:
     response = Response(
         encode(ErrorBody(exc.code, to.message(exc), exc.details)), status_of(exc), media_type="application/json"
     )
+    response.headers["Content-Language"] = to.lang  # the language of its message
     if "retry_after" in exc.details:
         response.headers["Retry-After"] = str(exc.details["retry_after"])
     return response

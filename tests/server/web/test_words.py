@@ -45,6 +45,7 @@ async def test_a_rest_refusal_is_written_in_the_accept_language_with_the_same_co
     assert (answer.status_code, body["error"]) == (422, "not_your_turn")
     assert body["message"] == NOT_YOUR_TURN[lang].format(who=name)
     assert body["details"]["names"] == [name]  # every parameter is in the details: any client can say it
+    assert answer.headers["Content-Language"] == lang
 
 
 async def test_no_accept_language_or_one_we_do_not_speak_is_english(server: Running) -> None:
