@@ -291,6 +291,9 @@ def test_refusals_met_in_random_games_say_in_english_what_the_rules_said_and_in_
 
     def resend(state: Any, step: int) -> None:
         rng = random.Random(step)
+        for awaited in game.awaited(state):  # what a seat is awaited for has a word, in every language
+            if f"awaiting.{awaited.reason}" not in CATALOGS[package_of(game)][words.DEFAULT]["terms"]:
+                wrong.append(("awaiting", awaited.reason))
         pool.extend(c for a in game.awaited(state) if (c := game.random_command(state, a.seat, rng)) is not None)
         for _ in range(4):
             command, seat = rng.choice(pool), rng.randrange(len(game.awaited(state)) + 1)
