@@ -2,7 +2,8 @@
 
 The format is a small subset of ICU MessageFormat, written out in docs/i18n.md:
 
-- ``{name}``: a parameter (a number in the language's digits, a list joined by commas);
+- ``{name}``: a parameter (a whole number as its digits, a decimal the language's way, a list joined by
+  commas); ``{name, number}`` writes a number the language's way (``12 345`` in pt, ``12,345`` in en);
 - ``{name, plural, =0 {...} one {...} other {...}}``: CLDR plural categories of the language, ``=N``
   before them, ``#`` the number inside (a list counts as its length);
 - ``{name, select, a {...} other {...}}``: one text per value (gender, or which case a code names;
@@ -41,7 +42,7 @@ class MessageError(ValueError):
 @dataclass(frozen=True)
 class Arg:
     name: str
-    kind: str = ""  # "", "list", "term", "seat"
+    kind: str = ""  # "", "number", "list", "term", "seat"
     style: str = ""  # a term's kind
 
 
@@ -138,7 +139,7 @@ def _argument(text: str, at: int, in_plural: bool) -> tuple[Node, int]:
     if at < len(text) and text[at] == ",":
         style, at = _word(text, _skip(text, at + 1))
         at = _skip(text, at)
-    if kind not in ("list", "term", "seat") or (kind == "term") != bool(style):
+    if kind not in ("list", "term", "seat", "number") or (kind == "term") != bool(style):
         raise MessageError(f"unknown argument type {kind!r} {style!r} in {text!r}")
     if at >= len(text) or text[at] != "}":
         raise MessageError(f"expected '}}' at {at} in {text!r}")
@@ -228,7 +229,7 @@ class Words:
             return self.seat(value)
         if arg.kind == "list" and isinstance(value, list | tuple):
             return format_list([self.value(v) for v in value], locale=_locale(self.lang)) if value else ""
-        return self.value(value)
+        return self.value(value, grouped=arg.kind == "number")
 
     def term(self, kind: str, value: Any) -> str:
         return self.terms.get(f"{kind}.{value}", self.value(value))
@@ -240,9 +241,11 @@ class Words:
             return self.format(self.terms["seat"], {"number": seat + 1})
         return self.value(seat)
 
-    def value(self, value: Any) -> str:
+    def value(self, value: Any, grouped: bool = False) -> str:
         if isinstance(value, bool) or value is None:
             return str(value).lower() if value is not None else ""
+        if isinstance(value, int) and not grouped:
+            return str(value)  # versions, seats, counts: digits as they are (``{n, number}`` groups them)
         if isinstance(value, int | float):
             return str(format_decimal(value, locale=_locale(self.lang)))
         if isinstance(value, list | tuple):

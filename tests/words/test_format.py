@@ -33,9 +33,10 @@ def test_a_list_counts_as_its_length_and_joins_the_languages_way() -> None:
     }
 
 
-def test_numbers_are_written_with_the_languages_digits() -> None:
-    assert Words("en").format("{n}", {"n": 12345}) == "12,345"
-    assert Words("pt").format("{n}", {"n": 12345}) == "12\u00a0345"
+def test_numbers_are_written_with_the_languages_digits_when_asked() -> None:
+    assert Words("en").format("{n, number}", {"n": 12345}) == "12,345"
+    assert Words("pt").format("{n, number}", {"n": 12345}) == "12\u00a0345"
+    assert Words("pt").format("{n} {x}", {"n": 12345, "x": 1.5}) == "12345 1,5"  # a version stays its digits
 
 
 def test_select_reads_true_false_and_a_hidden_null() -> None:
