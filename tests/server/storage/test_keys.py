@@ -23,8 +23,12 @@ CONNECTIONS = {"server.storage.connection", "server.storage.resp.client"}
 
 def modules() -> dict[str, ast.Module]:
     found = {}
-    for path in sorted(SERVER.glob("*.py")):
-        found[f"server.{path.stem}"] = ast.parse(path.read_text(), str(path))
+    for path in sorted(SERVER.rglob("*.py")):
+        if "bench" in path.relative_to(SERVER).parts:
+            continue
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        found[name] = ast.parse(path.read_text(), str(path))
+    assert "server.service.games" in found and "server.storage.store" in found  # every layer is looked at
     return found
 
 
