@@ -26,7 +26,6 @@ from typing import Any, TypeAlias
 import httpx
 import msgspec
 
-import words
 from clients.bots import play_random, run_bots
 from clients.python import (
     DEFAULT_URL,
@@ -42,8 +41,9 @@ from clients.python import (
     Update,
     parse_log,
 )
+from clients.python import message_format as words
+from clients.python.message_format import Words as Formatter
 from clients.python.words import Phrasebook, user_language
-from words.format import Words as Formatter
 
 Verb = Callable[[AsyncClient, argparse.Namespace], Awaitable[Any]]
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"

@@ -47,7 +47,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
-from words import Catalog
+from domain.words import Catalog
 
 Seat = int
 Viewer = int | None  # a seat; None is the spectator; FULL sees everything

@@ -14,12 +14,12 @@ from typing import Any
 import msgspec
 import pytest
 
-import words
+from domain import words
 from domain.catalog import GAMES
 from domain.engine import AnyGame, Ctx, Rejected
 from domain.table import TABLE_EVENTS, decide_game
+from domain.words.format import Words, parameters, parse, terms_named
 from tests.domain.contract import random_game
-from words.format import Words, parameters, parse, terms_named
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {  # every folder that holds a catalog, by the package that reads it

@@ -9,7 +9,7 @@ client renders them where the reader is::
     say.refusal("not_your_turn", {"names": ["Rui"]})                 # "It is not your turn: ..."
     say.term("move", "PlaceCards")                                  # "Place cards"
 
-The message format is written out in docs/i18n.md (``words.format`` renders it).
+The message format is written out in docs/i18n.md (``clients.python.message_format`` renders it).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import words
+from clients.python import message_format as words
+from clients.python.message_format import Words as Formatter
+from clients.python.message_format import parse
 from clients.python.models import Words
-from words.format import Words as Formatter
-from words.format import parse
 
 
 def user_language(environ: Mapping[str, str] | None = None) -> str:

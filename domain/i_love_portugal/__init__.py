@@ -5,7 +5,7 @@ Rules page and rulings: docs/games/i-love-portugal.md.
 
 from __future__ import annotations
 
-import words
+from domain import words
 from domain.engine import Game
 from domain.i_love_portugal.cards import BOARD
 from domain.i_love_portugal.commands import Command

@@ -5,7 +5,7 @@ Rules page and rulings: docs/games/itchy-feet.md.
 
 from __future__ import annotations
 
-import words
+from domain import words
 from domain.engine import Game
 from domain.itchy_feet.cards import CARD_FILE
 from domain.itchy_feet.commands import Command

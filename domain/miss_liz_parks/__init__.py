@@ -6,7 +6,7 @@ Rules page and rulings: docs/games/miss-liz-parks.md.
 
 from __future__ import annotations
 
-import words
+from domain import words
 from domain.engine import Game
 from domain.miss_liz_parks.commands import Command
 from domain.miss_liz_parks.components import COMPONENTS

@@ -5,7 +5,7 @@ Rules page and rulings: docs/games/vilar-de-mouros.md.
 
 from __future__ import annotations
 
-import words
+from domain import words
 from domain.engine import Game
 from domain.vilar_de_mouros.cards import CARD_FILE
 from domain.vilar_de_mouros.commands import Command, DrawFromCentre

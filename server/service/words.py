@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import words
+from domain import words
 from domain.engine import AnyGame
+from domain.words.format import Words, negotiate
 from server.service.errors import AppError
-from words.format import Words, negotiate
 
 SHARED: dict[str, words.Catalog] = words.read(__package__ or "server.service")
 

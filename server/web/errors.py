@@ -15,7 +15,7 @@ import msgspec
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
-import words
+from domain import words
 from domain.engine import AnyGame
 from server.service.codec import encode
 from server.service.errors import (

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-import words
+from domain import words
 from domain.engine import AnyGame
 from server.web.rest import ENDPOINTS, Endpoint
 from server.web.schema import Contract

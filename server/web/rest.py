@@ -11,7 +11,7 @@ import msgspec
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
-import words
+from domain import words
 from domain.bots import BOTS, bot_spec, parse_bot
 from domain.clock import Clock
 from domain.engine import Pick, Step

@@ -15,14 +15,14 @@ from typing import Any
 
 import msgspec
 
-import words
 from clients.bots import run_bots
 from clients.python import AsyncClient, Progress
+from domain import words
 from domain.catalog import GAMES
+from domain.words.format import Choice, parse
 from server.cli import main
 from tests.clients.conftest import Running
 from tests.server.conftest import ADMIN
-from words.format import Choice, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-import words
+from domain import words
 from domain.catalog import GAMES
+from domain.words.format import Words
 from server.service.words import SHARED
 from tests.server.conftest import Running
-from words.format import Words
 
 # Expected from the catalogs by hand, so that a catalog that renders the wrong text fails here too.
 NOT_YOUR_TURN = {

@@ -1,21 +1,10 @@
-"""The message format: a message in, the text in one language out.
+"""The message format on the client's side: a message of a catalog the server serves
+(``GET /api/v1/words/{lang}``) in, the text in one language out.
 
-The format is a small subset of ICU MessageFormat, written out in docs/i18n.md:
-
-- ``{name}``: a parameter (a whole number as its digits, a decimal the language's way, a list joined by
-  commas); ``{name, number}`` writes a number the language's way (``12 345`` in pt, ``12,345`` in en);
-- ``{name, plural, =0 {...} one {...} other {...}}``: CLDR plural categories of the language, ``=N``
-  before them, ``#`` the number inside (a list counts as its length);
-- ``{name, select, a {...} other {...}}``: one text per value (gender, or which case a code names;
-  ``true``/``false`` for a yes-or-no, ``null`` for a value hidden from the reader);
-- ``{name, list}``: a list of words joined the language's way ("Ana, Rui e Eva");
-- ``{name, term, kind}``: the catalog's term ``kind.<value>`` (a list: each term, joined as a list);
-  a value with no term is shown as it is (proper names stay as printed);
-- ``{name, seat}``: a seat's name, as the caller knows them, else the term ``seat`` ("Player {number}").
-
-Apostrophes are plain text (unlike ICU, which quotes with them): "it's" and "d'Ana" need no escape,
-and no message needs a literal brace. Babel gives the CLDR rules (plural categories, list patterns,
-digits), as the browser's Intl does for the web table.
+The client speaks only HTTP and WebSocket, so it renders with a formatter of its own: the same
+subset of ICU MessageFormat the server renders its ``message`` with (docs/i18n.md), on Babel.
+tests/clients/test_message_format.py holds the two to each other over every message of every
+catalog, and the languages here to the server's.
 """
 
 from __future__ import annotations
@@ -23,13 +12,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from typing import Any
 
+import msgspec
 from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
-from words import CLDR, DEFAULT, LANGUAGES
+# The languages every catalog has a file for, the first the default, and the CLDR locale of each whose
+# rules are not those of its bare code (pt is Portugal's).
+LANGUAGES: tuple[str, ...] = ("en", "pt", "gl", "es")
+DEFAULT = LANGUAGES[0]
+CLDR: dict[str, str] = {"en": "en", "pt": "pt_PT", "gl": "gl", "es": "es"}
+
+Catalog = dict[str, dict[str, str]]  # part ("refusals", "terms", "log", "lines") -> key -> message
+
 
 # CLDR: the locale of each language; ``pt`` is European Portuguese (its plural rules and list patterns
 # differ from Brazil's: 0 is "other" in Portugal, "one" in Brazil).
@@ -273,3 +271,22 @@ def negotiate(accept_language: str | None) -> str | None:
         if weight > 0 and lang in LANGUAGES:
             asked.append((-weight, i, lang))
     return min(asked)[2] if asked else None
+
+
+def read(package: str) -> dict[str, Catalog]:
+    """The catalogs of ``package`` by language, read from its ``words/<lang>.json`` data files the way
+    the games read their components (package data, once, at import); every language must be there."""
+    folder = resources.files(package).joinpath("words")
+    catalogs: dict[str, Catalog] = {}
+    for lang in LANGUAGES:
+        raw = folder.joinpath(f"{lang}.json").read_bytes()
+        catalogs[lang] = msgspec.json.decode(raw, type=dict[str, dict[str, str]])
+    return catalogs
+
+
+def format_lang(locale: str | None) -> str | None:
+    """One of our languages from a POSIX locale (``gl_ES.UTF-8``, ``pt_PT``, ``C``), or ``None``."""
+    if not locale:
+        return None
+    lang = locale.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    return lang if lang in LANGUAGES else None

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-import words
-from words.format import MessageError, Words, negotiate, parameters
+from domain import words
+from domain.words.format import MessageError, Words, negotiate, parameters
 
 CARDS = "{count, plural, =0 {no cards} one {# card} other {# cards}}"
 CARTAS = "{count, plural, one {# carta} other {# cartas}}"

@@ -1,8 +1,9 @@
-"""Words in the reader's language: the languages, the catalogs, and (``words.format``) the message format.
+"""Words in the reader's language: the languages, the catalogs, and (``domain.words.format``) the message format.
 
-Shared by the domain (each game's catalogs beside its rules), the server (the ``message`` beside each
-code) and the clients (the CLI, the SDK): it knows no game, no route and no key, and imports nothing of
-the application. A catalog is one JSON file per language in a package's ``words/`` folder
+Used by each game (its catalogs beside its rules) and by the server (the ``message`` beside each code,
+and the catalogs it serves at ``GET /api/v1/words/{lang}``); it knows no game, no route and no key. The
+clients render those catalogs with a formatter of their own (clients/python/message_format.py). A
+catalog is one JSON file per language in a package's ``words/`` folder
 (``domain/vilar_de_mouros/words/gl.json``): adding a language is adding a file to each, no code.
 """
 
@@ -19,7 +20,7 @@ class Languages(msgspec.Struct):
     about: str = ""
 
 
-# The languages, as data (words/words/languages.json): adding one adds files, not code.
+# The languages, as data (domain/words/words/languages.json): adding one adds files, not code.
 _RAW = resources.files(__package__).joinpath("words", "languages.json").read_bytes()
 _KNOWN = msgspec.json.decode(_RAW, type=Languages)
 LANGUAGES: tuple[str, ...] = tuple(_KNOWN.languages)  # every catalog has one file for each
