@@ -1,13 +1,14 @@
 """The client verbs of the ``ludoteca`` command, on the SDK (clients.python); they speak only the public API.
 
 For people (text; ``--json`` for scripts): ``games``, ``new``, ``join``, ``watch``, ``replay``, ``export``,
-``import``, ``bots``, and ``show``, ``legal``, ``send`` (``legal GAME --pick MOVE --pick VALUE ...`` builds a move
-one pick at a time, ``send GAME --pick ...`` sends it). For scripts, printing JSON (one value a line), the
-older ``ludoteca play catalog | components | create | games | join | show | legal | moves | send | events |
-replay | watch | bot``. Every verb takes ``--url`` (``$LUDOTECA_URL``, default http://127.0.0.1:8000) and ``--token``
-(``$LUDOTECA_TOKEN``); ``export`` and ``import`` take ``--admin-token`` (``$LUDOTECA_ADMIN_TOKEN``). A refusal
-prints the API's error on stderr (as JSON with ``--json`` and under ``play``) and exits with 1. Long work
-draws a progress line on stderr.
+``import``, ``bots``, ``player`` and ``mine`` (a player's tables), and ``show``, ``legal``, ``send``
+(``legal GAME --pick MOVE --pick VALUE ...`` builds a move one pick at a time, ``send GAME --pick ...`` sends
+it). For scripts, printing JSON (one value a line), the older ``ludoteca play catalog | components | create |
+games | join | show | legal | moves | send | events | replay | watch | bot``. Every verb takes ``--url``
+(``$LUDOTECA_URL``, default http://127.0.0.1:8000) and ``--token`` (``$LUDOTECA_TOKEN``: a seat's or a
+player's); ``export`` and ``import`` take ``--admin-token`` (``$LUDOTECA_ADMIN_TOKEN``). A refusal prints the
+API's error on stderr (as JSON with ``--json`` and under ``play``) and exits with 1. Long work draws a progress
+line on stderr.
 """
 
 from __future__ import annotations
@@ -295,6 +296,50 @@ async def join(client: AsyncClient, args: argparse.Namespace) -> None:
         return
     say(joined.token)
     note(args.voice("seated", seat=joined.seat, game_id=args.game_id))
+
+
+async def mine(client: AsyncClient, args: argparse.Namespace) -> None:
+    """The player's tables, those awaiting it first (the token must be a player's)."""
+    found = await client.my_tables(args.limit)
+    if args.json:
+        emit(found)
+        return
+    if not found.tables:
+        say("you sit at no table yet (take a seat with your player token: ludoteca join GAME)")
+        return
+    for table in found.tables:
+        what = f"your move ({table.awaiting})" if table.awaiting else table.status
+        say(f"{table.game_id:<18} {table.game:<18} seat {table.seat}  v{table.version:<5} {what}")
+
+
+async def player(client: AsyncClient, args: argparse.Namespace) -> None:
+    """A player: make one, see it, rename it, a one-time code, sign in with one, sign out, erase."""
+    action = args.action
+    if action in ("new", "sign-in"):
+        signed = await (client.make_player(args.value, args.lang) if action == "new" else client.sign_in(args.value))
+        if args.json:
+            emit(signed)
+            return
+        say(signed.token)
+        note(f"{signed.player.name} ({signed.player.player_id}); the token above is shown once: "
+             "export LUDOTECA_TOKEN=<it>")  # fmt: skip
+        return
+    if action == "code":
+        code = await client.sign_in_code()
+        emit(code) if args.json else say(code.code)
+        if not args.json:
+            note(f"type it on the other device within {code.expires_in // 60} minutes: ludoteca player sign-in CODE")
+        return
+    if action in ("sign-out", "sign-out-everywhere"):
+        out = await (client.sign_out() if action == "sign-out" else client.sign_out_everywhere())
+        emit(out) if args.json else say(f"signed out {out.signed_out} token{'s' * (out.signed_out != 1)}")
+        return
+    if action == "erase":
+        erased = await client.erase_player()
+        emit(erased) if args.json else say(f"erased player {erased.player_id}")
+        return
+    me = await (client.change_player(args.value, args.lang) if action == "rename" else client.player())
+    emit(me) if args.json else say(f"{me.name} ({me.player_id}){f', {me.lang}' if me.lang else ''}")
 
 
 async def show(client: AsyncClient, args: argparse.Namespace) -> None:
@@ -619,14 +664,17 @@ async def bots(client: AsyncClient, args: argparse.Namespace) -> None:
     mine = client.token if args.mine else None
     if args.mine and mine is None:
         raise Trouble("mine_needs_token")
+    own = table.seat if mine else None  # the seat the token holds
     name = args.name or voice("bot_name")
     seats, table = await run_bots(client.base_url, args.game, args.seed, on_update, name, mine)
     progress.done(f"({voice('status', status=table.status)})")
+    taken = [s.seat for s in seats]
     if args.json:
         emit(
             {
                 "game_id": table.game_id,
-                "seats": [s.seat for s in seats],
+                "seats": taken,
+                "mine": own,
                 "status": table.status,
                 "version": table.version,
                 "outcome": table.outcome,
@@ -634,7 +682,9 @@ async def bots(client: AsyncClient, args: argparse.Namespace) -> None:
         )
         return
     voice.names.update(names_of(table))
-    say(voice("bots_played", seats=[s.seat for s in seats], game_id=table.game_id))
+    say(voice("bots_played", seats=sorted([*taken, *([own] if own is not None else [])]), game_id=table.game_id))
+    if own is not None:
+        say(voice("bots_played_yours", seat=own))
     for line in table_summary(voice, table):
         say(line)
 
@@ -804,6 +854,14 @@ def add_client_verbs(verbs: Subparsers) -> None:
     p.add_argument("--name")
     p.add_argument("--bot", help="seat a bot the server plays (random, greedy) instead of yourself")
     verb("show", show, "the table as the token's seat (or a spectator) sees it").add_argument("game_id")
+    p = verb("mine", mine, "your tables (a player's token), those awaiting you first")
+    p.add_argument("--limit", type=int, help="list at most this many tables")
+    p = verb("player", player, "a player who comes back: new NAME, me, rename NAME, code, sign-in CODE, sign-out...")
+    p.add_argument(
+        "action", choices=["new", "me", "rename", "code", "sign-in", "sign-out", "sign-out-everywhere", "erase"]
+    )
+    p.add_argument("value", nargs="?", default=None, help="the name (new, rename) or the code (sign-in)")
+    p.add_argument("--lang", choices=["pt", "gl", "es", "en"], help="the player's language")
     p = verb("legal", legal, "the moves the token's seat may make now; with --pick, the next step of one")
     p.add_argument("game_id")
     pick_argument(p, str, "a pick toward a move: its type first (e.g. PlaceCards), then FIELD=VALUE or VALUE")

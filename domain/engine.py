@@ -184,6 +184,10 @@ def no_proposals(state: Any, seat: Seat) -> list[Any]:
     return []
 
 
+def no_bounds(state: Any) -> list[tuple[Place, frozenset[str]]]:
+    return []
+
+
 @dataclass(frozen=True)
 class Strategy:
     """What a game tells the bots (domain/bots/) beyond its rules: how each seat stands on the way
@@ -197,17 +201,30 @@ class Strategy:
       those places when a bot imagines a world it cannot tell from the real one (an opponent's
       hand and draw pile are one pool; the tiles of the piles another). ``place`` is the card's
       path in the state's plain data, such as ``("hands", 1, 0)``.
+    - ``bounds(state)``: what every seat knows of where hidden cards may lie: the hidden places
+      under each path hold only cards of its set (Itchy Feet's deck, once shuffled from the
+      discard pile, holds only cards that lay there face up). Only public facts of the state.
     - ``proposals(state, seat)``: complete commands a player would consider that picking at
       random seldom reaches (the streets that join a building to the Entrance, a trade of spare
       cards for wanted ones); bots weigh them beside those they reach through the picks. Only
       from what ``seat`` may see; whatever decide refuses is dropped.
     - ``spread``: about the lead, in points, that decides a game (the searching bot's scale).
+    - ``rivalry``: how much the best opponent's points count against a seat's own when a bot
+      judges where it stands: 1 where a point taken from the leader is worth a point gained; less
+      in a race, where a move that only holds another back is undone the next turn (Itchy Feet's
+      steals), and an exchange that helps both (a trade) is worth taking.
+    - ``samples``: how many imagined worlds greedy judges each move in, its mean the move's worth:
+      1 where one world tells the moves apart; more where a move's worth is a chance (a steal's
+      random card, whether a trade's target holds what is asked and takes the offer).
     """
 
     points: Callable[[Any], Sequence[float]]
     pool: Callable[[Place, str], str] = one_pool
+    bounds: Callable[[Any], Sequence[tuple[Place, frozenset[str]]]] = no_bounds
     proposals: Callable[[Any, Seat], Sequence[Any]] = no_proposals
     spread: float = 10.0
+    rivalry: float = 1.0
+    samples: int = 1
 
 
 @dataclass(frozen=True)

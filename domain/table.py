@@ -42,12 +42,16 @@ class TableOpened(messages.Event):
     # The bot that plays on a seat whose player leaves, resigns or runs out of time: a bot's
     # name, with its level after a colon ("strong:2"); the server checks it names a bot it has.
     takeover: str = TAKEOVER_BOT
+    rated: bool = False  # the result counts on the players' ratings (players only, no bots)
 
 
 class SeatTaken(messages.Event):
     seat: int
     name: str = ""
     bot: str | None = None
+    # The player who took the seat, by its id alone: a player's name is kept outside the stream
+    # (it can change, and be erased), so ``name`` is empty then.
+    player: str | None = None
 
 
 Leaving = Literal["resigned", "dropped", "timed_out"]
@@ -59,6 +63,23 @@ class SeatResigned(messages.Event):
     seat: int
     reason: Leaving = "resigned"
     bot: str | None = None  # the bot that plays the seat on; None when the game ends with it
+
+
+class SeatOffered(messages.Event):
+    """``by``, still in the game, offered the seat a bot plays on for (since its person left) to a
+    newcomer, through an invitation."""
+
+    seat: int
+    by: int
+
+
+class SeatTakenOver(messages.Event):
+    """A newcomer took over the offered ``seat`` from the bot: a new tenure of the seat begins here
+    (its player's id, and no name, when a player took it)."""
+
+    seat: int
+    name: str = ""
+    player: str | None = None
 
 
 class TableCancelled(messages.Event):
@@ -79,9 +100,17 @@ class ClockTicked(messages.Event):
 
 
 class TimeRanOut(messages.Event):
-    """The seat's clock ran out; what follows is the table's policy (a default move, or leaving)."""
+    """The seat's clock ran out; what follows is the table's policy (a default move, leaving, or
+    the other seats' choice between waiting and a bot playing on)."""
 
     seat: int
+
+
+class TimeExtended(messages.Event):
+    """``by`` chose to wait for ``seat``, whose time had run out: its clock runs again for a move."""
+
+    seat: int
+    by: int
 
 
 class Undoable(messages.Event):
@@ -110,6 +139,9 @@ TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (
     StepsUndone,
     ClockTicked,
     TimeRanOut,
+    TimeExtended,
+    SeatOffered,
+    SeatTakenOver,
 )
 
 
@@ -135,7 +167,20 @@ class TimeUp(messages.Command):
     move: dict[str, Any] | None = None
 
 
-TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (Resign, Undo, TimeUp)
+class KeepWaiting(messages.Command):
+    """Wait for ``seat``, whose time ran out at a table that asks: its clock runs again for a move."""
+
+    seat: int
+
+
+class LetBotPlayOn(messages.Command):
+    """Let the table's bot play on for ``seat``, whose time ran out at a table that asks (the seat
+    leaves the game, ``timed_out``, as with the ``time_out`` policy)."""
+
+    seat: int
+
+
+TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (Resign, Undo, TimeUp, KeepWaiting, LetBotPlayOn)
 # Board Game Arena's policy says what may be taken back (domain/undo.py); this says how often:
 # a turn may undo this many times, so that a step and its undo in a loop cannot grow the log
 # while the game stands still (counted from the last step that cannot be taken back).
@@ -164,6 +209,15 @@ class SeatInfo(msgspec.Struct, frozen=True):
     seat: int
     name: str
     bot: str | None = None
+    player: str | None = None  # the player's id, for a seat a player took (its name comes from outside the stream)
+
+
+class Tenure(msgspec.Struct, frozen=True):
+    """A seat taken over at ``since`` (a version): its former holder's player, if one held it, left."""
+
+    seat: int
+    since: int
+    former: str | None = None
 
 
 class Table(msgspec.Struct, frozen=True):
@@ -187,6 +241,10 @@ class Table(msgspec.Struct, frozen=True):
     reserved: tuple[int, ...] = ()  # seats kept for the people of the game before (a rematch)...
     reserved_until_ms: int = 0  # ...until then, on the shared clock
     takeover: str = TAKEOVER_BOT  # the bot that plays on a seat that leaves (TableOpened.takeover)
+    out_of_time: tuple[int, ...] = ()  # seats whose time ran out, the others to choose what follows (``ask``)
+    offered: tuple[int, ...] = ()  # seats a bot plays on for, offered to newcomers
+    tenures: tuple[Tenure, ...] = ()  # each takeover (results count per tenure)
+    rated: bool = False  # the result counts on the players' ratings (TableOpened.rated)
 
     @property
     def seats_taken(self) -> int:
@@ -284,12 +342,14 @@ def open_table(
     reserved: tuple[int, ...] = (),
     reserved_until_ms: int = 0,
     takeover: str = TAKEOVER_BOT,
+    rated: bool = False,
 ) -> TableOpened:
     """Check a new table's size, options and clock; the fact that opens it (``reserved``: the
     seats a rematch keeps for its people until ``reserved_until_ms``; ``takeover``: the bot
-    that plays on a seat that leaves, already checked by the caller, who knows the bots)."""
-    if turn_clock is not None and not 1 <= turn_clock.seconds <= 7 * 24 * 3600:
-        raise Rejected("bad_clock", "A turn clock gives 1 second to 7 days.", {"field": "clock.seconds"})
+    that plays on a seat that leaves, already checked by the caller, who knows the bots;
+    ``rated``: its result counts on its players' ratings)."""
+    if turn_clock is not None:
+        clock.check(turn_clock)
     if not game.min_players <= players <= game.max_players:
         raise Rejected(
             "bad_players",
@@ -322,7 +382,11 @@ def open_table(
         reserved=reserved,
         reserved_until_ms=reserved_until_ms if reserved else 0,
         takeover=takeover,
+        rated=rated,
     )
+
+
+RATED_PLAYERS_ONLY = "A rated table seats players only, and no bots: sit down with a player's token."
 
 
 def default_name(seat: Seat, bot: str | None = None) -> str:
@@ -334,14 +398,24 @@ def default_name(seat: Seat, bot: str | None = None) -> str:
 
 
 def take_seat(
-    game: AnyGame, table: Table, seat: Seat | None, name: str, bot: str | None, ctx: Ctx, claim: bool = False
+    game: AnyGame,
+    table: Table,
+    seat: Seat | None,
+    name: str,
+    bot: str | None,
+    ctx: Ctx,
+    claim: bool = False,
+    player: str | None = None,
 ) -> list[Any]:
     """A seat taken (the chosen one, or the first free one); play starts when the last one is.
 
     A rematch keeps its people's seats for them for a while: only their own claim (``claim``)
-    takes a kept seat before ``reserved_until_ms``."""
+    takes a kept seat before ``reserved_until_ms``. A player's seat (``player``, its id) keeps
+    no name in the stream."""
     if table.state is not None:
         raise Rejected("game_started", "This game has already started; every seat is taken.", {"case": "seat"})
+    if table.rated and (player is None or bot is not None):
+        raise Rejected("rated_needs_players", RATED_PLAYERS_ONLY)
     free = [i for i, s in enumerate(table.seats) if s is None]
     kept = set(table.reserved) if not claim and ctx.now_ms < table.reserved_until_ms else set()
     if seat is None:
@@ -361,7 +435,10 @@ def take_seat(
             f"Seat {seat} is kept for its player from the last game for now.",
             {"field": "seat", "seat": seat},
         )
-    events: list[Any] = [SeatTaken(seat=seat, name=name or default_name(seat, bot), bot=bot)]
+    if player is not None:
+        events: list[Any] = [SeatTaken(seat=seat, player=player)]
+    else:
+        events = [SeatTaken(seat=seat, name=name or default_name(seat, bot), bot=bot)]
     if len(free) == 1:
         events += game.setup(game.initial(table.players, table.options), ctx)
         if table.clock is not None:
@@ -383,6 +460,29 @@ def resign(game: AnyGame, table: Table, seat: Seat, reason: Leaving = "resigned"
     if too_few_remain(evolve(game, table, left)):
         left = SeatResigned(seat=seat, reason=reason, bot=None)
     return [left]
+
+
+def offer_seat(game: AnyGame, table: Table, seat: Seat, by: Seat) -> list[Any]:
+    """``by`` offers ``seat``, which a bot plays on for since its person left, to a newcomer."""
+    if status(game, table) != "active":
+        raise Rejected("game_not_active", "Only a seat of a game under way can be offered.", {"case": "offer"})
+    held = table.seats[seat] if 0 <= seat < table.players else None
+    if held is None or seat not in table.resigned or held.bot is None:
+        raise Rejected("seat_not_vacated", "Only a seat a bot plays on for, since its person left, can be offered.")
+    if by < 0 or by >= table.players or by in table.resigned:
+        raise Rejected("not_yours_to_offer", "The seats still in the game offer a vacated seat.")
+    return [SeatOffered(seat=seat, by=by)]
+
+
+def take_over(game: AnyGame, table: Table, seat: Seat, name: str, player: str | None) -> list[Any]:
+    """A newcomer takes the offered ``seat`` over from the bot."""
+    if status(game, table) != "active" or seat not in table.offered:
+        raise Rejected("seat_not_offered", "That seat is no longer offered: it was taken, or the game is over.")
+    if table.rated and player is None:
+        raise Rejected("rated_needs_players", RATED_PLAYERS_ONLY)
+    if player is not None:
+        return [SeatTakenOver(seat=seat, player=player)]
+    return [SeatTakenOver(seat=seat, name=name or default_name(seat))]
 
 
 def cancel(game: AnyGame, table: Table) -> list[Any]:
@@ -455,12 +555,13 @@ def _opened(game: AnyGame, event: TableOpened) -> Table:
         reserved=event.reserved,
         reserved_until_ms=event.reserved_until_ms,
         takeover=event.takeover,
+        rated=event.rated,
     )
 
 
 def _seat_taken(game: AnyGame, table: Table, event: SeatTaken) -> Table:
     seats = list(table.seats)
-    seats[event.seat] = SeatInfo(event.seat, event.name, event.bot)
+    seats[event.seat] = SeatInfo(event.seat, event.name, event.bot, event.player)
     state = table.state
     if all(s is not None for s in seats):
         state = game.initial(table.players, table.options)
@@ -486,10 +587,17 @@ def _seat_resigned(game: AnyGame, table: Table, event: SeatResigned) -> Table:
     seats = list(table.seats)
     left = seats[event.seat]
     assert left is not None
-    seats[event.seat] = SeatInfo(left.seat, left.name, event.bot)
+    seats[event.seat] = SeatInfo(left.seat, left.name, event.bot, left.player)
     resigned = (*table.resigned, event.seat)
+    out = tuple(s for s in table.out_of_time if s != event.seat)
     return msgspec.structs.replace(
-        table, seats=tuple(seats), resigned=resigned, checkpoints=(), undos=0, version=table.version + 1
+        table,
+        seats=tuple(seats),
+        resigned=resigned,
+        checkpoints=(),
+        undos=0,
+        out_of_time=out,
+        version=table.version + 1,
     )
 
 
@@ -497,12 +605,40 @@ def _clock_ticked(game: AnyGame, table: Table, event: ClockTicked) -> Table:
     if table.clock is None or table.state is None:
         return msgspec.structs.replace(table, version=table.version + 1)
     awaited = {a.seat for a in game.awaited(table.state)} if outcome(game, table) is None else set()
-    clocks = clock.tick(table.clocks or clock.stopped(table.players), awaited, event.seat, event.at_ms)
-    return msgspec.structs.replace(table, clocks=clocks, version=table.version + 1)
+    out = tuple(s for s in table.out_of_time if s != event.seat)  # a seat out of time that acted is back
+    ticking = table.clocks or clock.stopped(table.players)
+    clocks = clock.tick(ticking, awaited, event.seat, event.at_ms, table.clock, frozenset(out))
+    return msgspec.structs.replace(table, clocks=clocks, out_of_time=out, version=table.version + 1)
 
 
 def _time_ran_out(game: AnyGame, table: Table, event: TimeRanOut) -> Table:
-    return msgspec.structs.replace(table, version=table.version + 1)
+    asks = table.clock is not None and table.clock.on_timeout == "ask"
+    out = (*table.out_of_time, event.seat) if asks and event.seat not in table.out_of_time else table.out_of_time
+    return msgspec.structs.replace(table, out_of_time=out, version=table.version + 1)
+
+
+def _time_extended(game: AnyGame, table: Table, event: TimeExtended) -> Table:
+    out = tuple(s for s in table.out_of_time if s != event.seat)  # the tick after it starts the seat's clock
+    return msgspec.structs.replace(table, out_of_time=out, version=table.version + 1)
+
+
+def _seat_offered(game: AnyGame, table: Table, event: SeatOffered) -> Table:
+    offered = table.offered if event.seat in table.offered else (*table.offered, event.seat)
+    return msgspec.structs.replace(table, offered=offered, version=table.version + 1)
+
+
+def _seat_taken_over(game: AnyGame, table: Table, event: SeatTakenOver) -> Table:
+    seats = list(table.seats)
+    former = seats[event.seat]
+    seats[event.seat] = SeatInfo(event.seat, event.name, None, event.player)
+    return msgspec.structs.replace(
+        table,
+        seats=tuple(seats),
+        resigned=tuple(s for s in table.resigned if s != event.seat),
+        offered=tuple(s for s in table.offered if s != event.seat),
+        tenures=(*table.tenures, Tenure(event.seat, table.version + 1, former.player if former else None)),
+        version=table.version + 1,
+    )
 
 
 def _table_cancelled(game: AnyGame, table: Table, event: TableCancelled) -> Table:
@@ -522,6 +658,9 @@ _TABLE_FACTS: dict[type[Any], Callable[[AnyGame, Table, Any], Table]] = {
     SeatResigned: _seat_resigned,
     ClockTicked: _clock_ticked,
     TimeRanOut: _time_ran_out,
+    TimeExtended: _time_extended,
+    SeatOffered: _seat_offered,
+    SeatTakenOver: _seat_taken_over,
     TableCancelled: _table_cancelled,
     RematchOpened: _rematch_opened,
 }
@@ -562,6 +701,8 @@ def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> l
         raise Rejected("game_over", "This game is over.")
     if isinstance(command, TimeUp):
         return time_up(game, table, command, seat, ctx)
+    if isinstance(command, KeepWaiting | LetBotPlayOn):
+        return ticked(table, choose_after_timeout(game, table, command, seat), seat, ctx)
     if isinstance(command, Resign):
         events = resign(game, table, seat, bot=table.takeover)
     elif isinstance(command, Undo):
@@ -652,6 +793,8 @@ def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) 
         return ticked(
             table, [TimeRanOut(seat=late), *resign(game, table, late, "timed_out", table.takeover)], late, ctx
         )
+    if table.clock.on_timeout == "ask":  # the seat is never dropped silently: the others choose
+        return ticked(table, [TimeRanOut(seat=late)], None, ctx)
     if command.move is None:
         raise Rejected(
             "no_default_move", "A default move is needed when time runs out.", {"field": "move", "case": "missing"}
@@ -663,6 +806,20 @@ def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) 
         raise Rejected("no_default_move", f"That default move is not a command: {exc}.", details) from None
     played = [e for e in decide(game, table, move, late, ctx) if not isinstance(e, Undoable)]  # no taking it back
     return [TimeRanOut(seat=late), *played]
+
+
+def choose_after_timeout(game: AnyGame, table: Table, command: KeepWaiting | LetBotPlayOn, seat: Seat) -> list[Any]:
+    """Another seat's choice for a seat whose time ran out: wait for it, or let the bot play on."""
+    late = command.seat
+    if late not in table.out_of_time:
+        raise Rejected(
+            "not_out_of_time", f"Seat {late} has time left; nothing to choose.", {"field": "seat", "seat": late}
+        )
+    if seat < 0 or seat == late or seat in table.resigned:
+        raise Rejected("not_yours_to_choose", "The other seats still in the game choose for a seat out of time.")
+    if isinstance(command, KeepWaiting):
+        return [TimeExtended(seat=late, by=seat)]
+    return resign(game, table, late, "timed_out", table.takeover)
 
 
 def late_seat(table: Table, window: str) -> Seat | None:

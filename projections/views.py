@@ -12,12 +12,12 @@ revealed table is the full view, naming the viewer in its ``viewer`` field.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import msgspec
 
-from domain.clock import Clock
+from domain.clock import Clock, bank_left
 from domain.engine import FULL, NO_MOVE, AnyGame, Awaited, Pick, Rejected, Step, Viewer
 from domain.table import TABLE_EVENTS, TAKEOVER_BOT, SeatInfo, Status, Table, outcome, status
 
@@ -33,6 +33,7 @@ class SeatClock(msgspec.Struct):
     seat: int
     running_since_ms: int | None
     left_ms: int
+    bank_ms: int = 0  # what is left in the seat's time bank, drawn on once ``left_ms`` is spent
 
 
 class SeatPresence(msgspec.Struct, frozen=True):
@@ -67,6 +68,7 @@ class TableView(msgspec.Struct, kw_only=True):
     rules: int = 1  # the rules version the table opened with
     clock: Clock | None = None  # the table's turn clock, if it has one
     clocks: list[SeatClock] = []  # each seat's clock, once the game has started
+    out_of_time: list[int] = []  # seats whose time ran out, the others to choose: KeepWaiting or LetBotPlayOn
     presence: Present | None = None  # who is connected now (the server fills it in)
     takeover: str = TAKEOVER_BOT  # the bot that plays on a seat that leaves ("greedy", "strong:2"...)
 
@@ -108,8 +110,25 @@ def game_view(game: AnyGame, table: Table, viewer: Viewer, current: Status | Non
     return msgspec.structs.replace(everything, **over) if over else everything
 
 
-def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> TableView:
-    """The table as ``viewer`` sees it now (``FULL`` for everything)."""
+FORMER_PLAYER = "A former player"  # the name of a seat whose player erased itself
+
+
+def seats_named(table: Table, names: Mapping[str, str]) -> list[SeatInfo | None]:
+    """The table's seats, a player's seat named as its player is now (``names``: player id -> name;
+    a player missing from it is one that erased itself)."""
+    return [
+        seat
+        if seat is None or seat.player is None
+        else msgspec.structs.replace(seat, name=names.get(seat.player, FORMER_PLAYER))
+        for seat in table.seats
+    ]
+
+
+def table_view(
+    game: AnyGame, game_id: str, table: Table, viewer: Viewer, names: Mapping[str, str] | None = None
+) -> TableView:
+    """The table as ``viewer`` sees it now (``FULL`` for everything); ``names``: the names of the
+    players seated at it (see :func:`seats_named`), ``None`` for a table no player sits at."""
     current = status(game, table)
     ended = outcome(game, table) if current == "finished" else None
     return TableView(
@@ -119,7 +138,7 @@ def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> Tab
         version=table.version,
         seat=viewer if viewer is not None and viewer != FULL else None,
         players=table.players,
-        seats=list(table.seats),
+        seats=list(table.seats) if names is None else seats_named(table, names),
         awaiting=[] if table.state is None or current == "finished" else game.awaited(table.state),
         view=game_view(game, table, viewer, current),
         outcome=ended,
@@ -128,6 +147,7 @@ def table_view(game: AnyGame, game_id: str, table: Table, viewer: Viewer) -> Tab
         rules=table.rules,
         clock=table.clock,
         clocks=seat_clocks(table),
+        out_of_time=list(table.out_of_time),
         takeover=table.takeover,
     )
 
@@ -139,7 +159,7 @@ def seat_clocks(table: Table) -> list[SeatClock]:
     out = []
     for seat, since in enumerate(table.clocks.since):
         left = budget if table.clock.per == "move" else budget - table.clocks.spent[seat]
-        out.append(SeatClock(seat, since, max(0, left)))
+        out.append(SeatClock(seat, since, max(0, left), bank_left(table.clock, table.clocks, seat)))
     return out
 
 

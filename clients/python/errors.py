@@ -90,6 +90,18 @@ class TooMany(ApiError):
 
     status_code = 429
 
+    def pause(self) -> float | None:
+        """Seconds to wait before sending the same request again, for a seat's rate (``too_many``: a
+        short wait refills its bucket); ``None`` for an hourly quota, which only time lifts."""
+        after = self.details.get("retry_after") if isinstance(self.details, dict) else None
+        if self.code != "too_many" or not isinstance(after, int | float):
+            return None
+        return min(float(after), RATE_PAUSE_MOST)
+
+
+RATE_RETRIES = 8  # times a request refused for the seat's rate is sent again before the refusal is raised
+RATE_PAUSE_MOST = 2.0  # seconds
+
 
 class ServerError(ApiError):
     status_code = 500

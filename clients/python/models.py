@@ -130,10 +130,180 @@ class Joined(msgspec.Struct):
     token: str | None = None
 
 
+class RatedPlayer(msgspec.Struct):
+    """A player's rating in one game: ``rating`` is mu - 3 sigma; ``provisional`` before its fifth rated game."""
+
+    game: str
+    player_id: str
+    name: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    provisional: bool
+
+
+class Leaderboard(msgspec.Struct):
+    game: str
+    players: list[RatedPlayer]
+    next_cursor: int | None = None
+
+
+class RatingPoint(msgspec.Struct):
+    game: str
+    game_id: str
+    place: int
+    mu: float
+    sigma: float
+    rating: float
+
+
+class PlayerPage(msgspec.Struct):
+    """A player's public page: its ratings, their history, games played and won."""
+
+    player_id: str
+    name: str
+    public: bool = False  # until the player made its page public, the page holds its name alone
+    ratings: list[RatedPlayer] = []
+    history: list[RatingPoint] = []
+    games: int = 0
+    wins: int = 0
+
+
+class QuietHours(msgspec.Struct):
+    """Hours in which nothing is sent (``"22:00"`` to ``"07:30"`` in an IANA time zone)."""
+
+    start: str
+    end: str
+    time_zone: str = "UTC"
+
+
+class NotificationSettings(msgspec.Struct):
+    """What a player is told, how, and when not (docs/players.md, "Notifications")."""
+
+    events: list[str]
+    channels: list[str]
+    quiet_hours: QuietHours | None = None
+    away_only: bool = True
+    email: str | None = None
+    webhook: bool = False
+    email_sending: bool = False
+
+
+class Webhook(msgspec.Struct):
+    """A player's webhook: its URL, its body's form (json, discord, slack) and the secret that signs it."""
+
+    url: str
+    format: str
+    secret: str
+    created_ms: int = 0
+
+
+class WebhookDropped(msgspec.Struct):
+    deleted: bool
+
+
+class Unsubscribed(msgspec.Struct):
+    unsubscribed: bool = True
+
+
+class Invite(msgspec.Struct):
+    """An invitation to take over a vacated seat: hand ``invite`` to the newcomer."""
+
+    game_id: str
+    seat: int
+    invite: str
+
+
 class SeatInfo(msgspec.Struct):
     seat: int
     name: str
     bot: str | None = None
+    player: str | None = None  # the id of the player whose seat it is
+
+
+class Player(msgspec.Struct):
+    """A player: its id, its name, the language it chose."""
+
+    player_id: str
+    name: str
+    lang: str | None = None
+    created_ms: int = 0
+    public: bool = False  # its page is shown to anyone
+
+
+class SignedIn(msgspec.Struct):
+    """A player and a token that signs it in (shown once: keep it)."""
+
+    player: Player
+    token: str
+
+
+class SignInCode(msgspec.Struct):
+    """A one-time code to type on another device, and how many seconds it holds."""
+
+    code: str
+    expires_in: int
+
+
+class MyTable(msgspec.Struct):
+    """A table the player sits at, and what the game awaits from it now (``None``: nothing)."""
+
+    game_id: str
+    game: str
+    status: str
+    seat: int
+    version: int
+    awaiting: str | None = None
+    since_ms: int = 0
+
+
+class MyTables(msgspec.Struct):
+    tables: list[MyTable]
+    next_cursor: int | None = None
+
+
+class SignedOut(msgspec.Struct):
+    signed_out: int
+
+
+class Erased(msgspec.Struct):
+    player_id: str
+    erased: bool = True
+
+
+class SignInMethods(msgspec.Struct):
+    """How a player may sign in on the server: one-time codes, passkeys, its identity provider."""
+
+    codes: bool = True
+    passkeys: bool = True
+    oidc: bool = False
+
+
+class PasskeyOptions(msgspec.Struct):
+    """WebAuthn options in their JSON form, for the browser's ``parseCreationOptionsFromJSON`` or
+    ``parseRequestOptionsFromJSON``; good once, for ``expires_in`` seconds."""
+
+    options: dict[str, Any]
+    expires_in: int
+
+
+class Passkey(msgspec.Struct):
+    passkey_id: str
+    name: str
+    created_ms: int
+    last_used_ms: int | None = None
+    synced: bool = False
+
+
+class PasskeyList(msgspec.Struct):
+    passkeys: list[Passkey]
+
+
+class PasskeyDeleted(msgspec.Struct):
+    passkey_id: str
+    deleted: bool = True
 
 
 class Awaited(msgspec.Struct):
@@ -146,7 +316,9 @@ class TableClock(msgspec.Struct, kw_only=True):
 
     per: str = "move"
     seconds: int = 60
-    on_timeout: str = "bot_move"
+    on_timeout: str = "bot_move"  # bot_move, time_out, or ask (the other seats choose)
+    bank: int = 0  # seconds a seat may draw on past a move's time
+    credit: int = 0  # seconds its bank grows after each of its moves
 
 
 class SeatClock(msgspec.Struct):
@@ -155,6 +327,7 @@ class SeatClock(msgspec.Struct):
     seat: int
     running_since_ms: int | None = None
     left_ms: int = 0
+    bank_ms: int = 0
 
 
 class TableView(msgspec.Struct, kw_only=True):
@@ -177,6 +350,7 @@ class TableView(msgspec.Struct, kw_only=True):
     rules: int = 1  # the rules version the table opened with
     presence: Presence | None = None  # who is connected now
     takeover: str = "greedy"  # the bot that plays on for a seat that leaves ("strong:2"...)
+    out_of_time: list[int] = []  # seats whose time ran out, the others to choose: KeepWaiting or LetBotPlayOn
 
     @property
     def finished(self) -> bool:

@@ -16,30 +16,48 @@ from websockets.sync.client import ClientConnection, connect
 from clients.python import calls
 from clients.python.aio import DEFAULT_URL, ws_url
 from clients.python.calls import Call
-from clients.python.errors import ApiError, error_from
+from clients.python.errors import RATE_RETRIES, ApiError, TooMany, error_from
 from clients.python.models import (
     Catalog,
     CommandAnswer,
+    Erased,
     EventPage,
     GameComponents,
     GameList,
     Health,
     Imported,
+    Invite,
     Joined,
+    Leaderboard,
     LegalCommands,
     LobbyEntry,
     LogLine,
     MoveStep,
+    MyTables,
     NewGame,
+    NotificationSettings,
+    Passkey,
+    PasskeyDeleted,
+    PasskeyList,
+    PasskeyOptions,
     Pick,
+    Player,
+    PlayerPage,
     Rematch,
     ServerMessage,
+    SignedIn,
+    SignedOut,
+    SignInCode,
+    SignInMethods,
     Status,
     StepMessage,
     TableClock,
     TableView,
+    Unsubscribed,
     Update,
     VersionedEvent,
+    Webhook,
+    WebhookDropped,
     Words,
 )
 from clients.python.moves import Move, Start, starting
@@ -95,6 +113,19 @@ class Client:
         return headers
 
     def run(self, call: Call[T], progress: Progress | None = None) -> T:
+        """Send one call; its answer, read; an :class:`ApiError` subclass for a refusal. A refusal for
+        the seat's rate (``429 too_many``) is sent again after the pause it asks for, a few times."""
+        for _ in range(RATE_RETRIES):
+            try:
+                return self.run_once(call, progress)
+            except TooMany as exc:
+                pause = exc.pause()
+                if pause is None:
+                    raise
+                time.sleep(pause)
+        return self.run_once(call, progress)
+
+    def run_once(self, call: Call[T], progress: Progress | None = None) -> T:
         headers = self.headers(call)
         if progress is None or call.body is None:
             content: Any = call.body
@@ -108,6 +139,8 @@ class Client:
         try:
             if response.status_code >= 400:
                 raise error_from(response.status_code, response.read(), response.reason_phrase)
+            if call.location:
+                return call.read(response.headers.get("location", "").encode())
             if progress is None or call.body is not None:
                 return call.read(response.read())
             total = response.headers.get("content-length")
@@ -136,10 +169,15 @@ class Client:
         return self.run(calls.components(game))
 
     def create(
-        self, game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | None = None
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        clock: TableClock | str | None = None,
+        rated: bool = False,
     ) -> NewGame:
         """Open a table (with a turn clock, if given); its lobby entry and the creator's token."""
-        return self.run(calls.create(game, players, options, clock))
+        return self.run(calls.create(game, players, options, clock, rated))
 
     def call_off(self, game_id: str) -> LobbyEntry:
         """Call off a table that has not started; this client's token must be its creator's."""
@@ -161,8 +199,21 @@ class Client:
                 return
             cursor = answer.next_cursor
 
-    def join(self, game_id: str, name: str | None = None, seat: int | None = None, bot: str | None = None) -> Joined:
-        return self.run(calls.join(game_id, name, seat, bot))
+    def join(
+        self,
+        game_id: str,
+        name: str | None = None,
+        seat: int | None = None,
+        bot: str | None = None,
+        invite: str | None = None,
+    ) -> Joined:
+        """Take a seat (the first free one without ``seat``), or the seat ``invite`` offers; keep the token.
+        This client's token is unchanged (a player's token makes the seat the player's)."""
+        return self.run(calls.join(game_id, name, seat, bot, invite))
+
+    def invite(self, game_id: str, seat: int) -> Invite:
+        """Offer ``seat``, vacated (a bot plays on for it), to a newcomer: an invitation to hand on."""
+        return self.run(calls.invite(game_id, seat))
 
     def table(self, game_id: str) -> TableView:
         return self.run(calls.table(game_id))
@@ -207,6 +258,115 @@ class Client:
 
     def import_log(self, log: bytes | Iterable[LogLine], progress: Progress | None = None) -> Imported:
         return self.run(calls.import_log(log), progress)
+
+    # --- signing in: passkeys, the identity provider -------------------------------------------------
+
+    def sign_in_methods(self) -> SignInMethods:
+        """How a player may sign in on this server (codes, passkeys, its identity provider)."""
+        return self.run(calls.sign_in_methods())
+
+    def passkey_options(self) -> PasskeyOptions:
+        """Options to register a passkey for this client's player: hand ``options`` to the browser's
+        ``navigator.credentials.create`` (``PublicKeyCredential.parseCreationOptionsFromJSON``)."""
+        return self.run(calls.passkey_options())
+
+    def register_passkey(self, credential: Mapping[str, Any], name: str | None = None) -> Passkey:
+        """Keep the passkey the browser made from those options (its ``toJSON()``)."""
+        return self.run(calls.register_passkey(credential, name))
+
+    def passkeys(self) -> PasskeyList:
+        """The player's passkeys."""
+        return self.run(calls.passkeys())
+
+    def delete_passkey(self, passkey_id: str) -> PasskeyDeleted:
+        return self.run(calls.delete_passkey(passkey_id))
+
+    def passkey_sign_in_options(self) -> PasskeyOptions:
+        """Options to sign in with a passkey: hand ``options`` to ``navigator.credentials.get``."""
+        return self.run(calls.passkey_sign_in_options())
+
+    def sign_in_with_passkey(self, credential: Mapping[str, Any]) -> SignedIn:
+        """Sign in with the browser's answer to those options: a new token of the passkey's player."""
+        return self.run(calls.sign_in_with_passkey(credential))
+
+    def oidc_start(self, then: str | None = None) -> str:
+        """Begin a sign-in through the server's identity provider: the URL to open in a browser (this
+        client keeps the state's cookie, for ``oidc_callback``)."""
+        return self.run(calls.oidc_start(then))
+
+    def oidc_callback(self, code: str, state: str) -> SignedIn:
+        """Finish it with the ``code`` and ``state`` the provider sent back: a token of the person's player."""
+        return self.run(calls.oidc_callback(code, state))
+
+    # --- players -----------------------------------------------------------------------------------
+
+    def make_player(self, name: str, lang: str | None = None) -> SignedIn:
+        """Make a player (a name, no password); its token is shown once: give it to this client with
+        ``use_token`` (or a new client) to act as the player, at every seat it takes."""
+        return self.run(calls.make_player(name, lang))
+
+    def sign_in(self, code: str) -> SignedIn:
+        """Sign in with a one-time code shown on a signed-in device: a new token of the same player."""
+        return self.run(calls.sign_in(code))
+
+    def player(self) -> Player:
+        """The player this client's token signs in."""
+        return self.run(calls.player())
+
+    def change_player(self, name: str | None = None, lang: str | None = None, public: bool | None = None) -> Player:
+        """Rename the player, choose its language, or show its page to anyone (``public``)."""
+        return self.run(calls.change_player(name, lang, public))
+
+    def webhook(self) -> Webhook:
+        """The player's webhook (404 ``no_webhook`` when none is set)."""
+        return self.run(calls.webhook())
+
+    def set_webhook(self, url: str, format: str = "json", new_secret: bool = False) -> Webhook:
+        """Where the player's notices are posted (json, discord or slack bodies), signed with its secret."""
+        return self.run(calls.set_webhook(url, format, new_secret))
+
+    def drop_webhook(self) -> WebhookDropped:
+        return self.run(calls.drop_webhook())
+
+    def notifications(self) -> NotificationSettings:
+        return self.run(calls.notifications())
+
+    def change_notifications(self, **changes: Any) -> NotificationSettings:
+        """Any of ``events``, ``channels``, ``quiet_hours``, ``away_only``, ``email``."""
+        return self.run(calls.change_notifications(**changes))
+
+    def unsubscribe(self, token: str) -> Unsubscribed:
+        """One-click unsubscribe, with the token of an email's link (RFC 8058)."""
+        return self.run(calls.unsubscribe(token))
+
+    def unsubscribe_page(self, token: str) -> str:
+        return self.run(calls.unsubscribe_page(token))
+
+    def player_page(self, player_id: str) -> PlayerPage:
+        """A player's public page: its ratings, their history, games played and won."""
+        return self.run(calls.player_page(player_id))
+
+    def leaderboard(self, game: str, limit: int | None = None, cursor: int | None = None) -> Leaderboard:
+        """A game's best players by rating (past their provisional games)."""
+        return self.run(calls.leaderboard(game, limit, cursor))
+
+    def erase_player(self) -> Erased:
+        """Erase the player: its name, tokens and list of seats (its games keep only its id)."""
+        return self.run(calls.erase_player())
+
+    def my_tables(self, limit: int | None = None, cursor: int | None = None) -> MyTables:
+        """The player's tables: those awaiting it first, then in play, open, finished."""
+        return self.run(calls.my_tables(limit, cursor))
+
+    def sign_in_code(self) -> SignInCode:
+        """A one-time code to sign the same player in on another device (ten minutes)."""
+        return self.run(calls.sign_in_code())
+
+    def sign_out(self) -> SignedOut:
+        return self.run(calls.sign_out())
+
+    def sign_out_everywhere(self) -> SignedOut:
+        return self.run(calls.sign_out_everywhere())
 
     def health(self) -> Health:
         return self.run(calls.health())

@@ -74,6 +74,7 @@ from domain.itchy_feet.events import (
     TurnEnded,
     TurnPassed,
 )
+from domain.itchy_feet.memory import remember
 from domain.itchy_feet.state import (
     Options,
     State,
@@ -155,6 +156,11 @@ def _to_discard(state: State, seat: int, cards: tuple[str, ...]) -> State:
 
 
 def evolve(state: State, event: Event) -> State:
+    """``state`` once ``event`` happened, each viewer's memory of the hands with it (memory.py)."""
+    return remember(_evolve(state, event), event)
+
+
+def _evolve(state: State, event: Event) -> State:
     # Cases are tried in order: the most frequent facts of a game come first (a replay applies thousands).
     match event:
         case TravelTurnBegan(seat=seat):
@@ -177,7 +183,7 @@ def evolve(state: State, event: Event) -> State:
         case ItchyDeckShuffled(order=order):
             return replace(state, deck=order or ())
         case DiscardPileReshuffled(order=order):
-            return replace(state, deck=order or (), discard=())
+            return replace(state, deck=order or (), discard=(), reshuffled=tuple(sorted(state.discard)))
         case CharactersDealt(characters=characters):
             return replace(state, characters=characters)
         case PassportReceived(seat=seat, card=card):

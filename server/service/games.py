@@ -54,12 +54,13 @@ from server.service.errors import (
 from server.service.rates import SeatRates
 from server.service.senders import Acting, Holder, Person, Sender
 from server.service.tables import GAME_ID_BYTES, UNKNOWN_GAME, Loaded, Tables, valid_game_id
-from server.service.tokens import token_hash
+from server.service.tokens import is_player_token, player_seat_key, token_hash
 from server.storage.index import LobbyIndex
+from server.storage.players import PlayerRegistry
 from server.storage.schedule import Schedule
 from server.storage.store import Appended, AppendResult, CommandKey, Conflict, Duplicate, EventStore, Head
 
-__all__ = ["GAME_ID_BYTES", "Change", "CommandAnswer", "Games", "Listener", "Seated", "valid_game_id"]
+__all__ = ["GAME_ID_BYTES", "Change", "CommandAnswer", "Games", "Keeper", "Listener", "Seated", "valid_game_id"]
 
 log = logging.getLogger("ludoteca.games")
 
@@ -106,6 +107,7 @@ class Change:
     events: Sequence[Any]
     before_head: Head | None
     after_head: Head
+    by: str | None = None  # the sender's scope (``seat:0``, ``bot:1``, ``clock``); ``None``: the table's own facts
 
 
 class Listener(Protocol):
@@ -119,6 +121,14 @@ class Listener(Protocol):
     def appended(self, change: Change) -> None: ...
 
     def not_appended(self, game_id: str, version: int) -> None: ...
+
+
+class Keeper(Protocol):
+    """Something that writes down what an append means before its command is answered (the
+    notifications' outbox): awaited after every append this replica makes, so that what it keeps
+    outlives a replica killed once the answer is sent. A failure is logged, never the command's."""
+
+    async def keep(self, change: Change) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +170,9 @@ class Games:
 
     ``tables``: the table cache; ``index`` and ``schedule``: where an append files the game's
     status and its open windows; ``rates``: the seats' token buckets; ``metrics``: what the
-    service counts; ``listeners`` hear of every append (this replica's feeds, the bots' alarm).
+    service counts; ``players``: who signs in with a player's token, and players' names;
+    ``listeners`` hear of every append (this replica's feeds, the bots' alarm); ``keepers`` write
+    down what it means before the command is answered (the notifications' outbox).
     """
 
     def __init__(
@@ -171,15 +183,19 @@ class Games:
         schedule: Schedule,
         rates: SeatRates,
         metrics: Metrics,
+        players: PlayerRegistry,
         listeners: Iterable[Listener] = (),
         command_retries: int = 5,
+        keepers: Iterable[Keeper] = (),
     ) -> None:
         self.store = store
+        self.players = players
         self.tables = tables
         self.games = tables.games
         self.index = index
         self.schedule = schedule
         self.listeners = tuple(listeners)
+        self.keepers = tuple(keepers)
         self.rates = rates
         self.metrics = metrics
         self.command_retries = command_retries
@@ -200,21 +216,32 @@ class Games:
 
     # -- seats -------------------------------------------------------------------
 
+    async def seat_key(self, token: str) -> str:
+        """Where a token's seat is found in a game's tokens: a seat token by its hash, a player's token
+        by the player it signs in (looked up every time, so that a token signed out stops at once)."""
+        if not is_player_token(token):
+            return token_hash(token)
+        player_id = await self.players.player_of(token_hash(token))
+        if player_id is None:
+            raise Unauthorized("unknown_token", "That token is not known here (signed out, or never issued).")
+        return player_seat_key(player_id)
+
     async def seated(self, game_id: str, token: str | None) -> Seated:
         """The game, caught up, and who is asking: a seat, or ``None`` for a spectator (404 before 401:
         an unknown game is unknown to everyone)."""
-        hashed = token_hash(token) if token is not None else None
+        hashed = await self.seat_key(token) if token is not None else None
         loaded = await self.tables.look(game_id, hashed)
         seat = loaded.look.seat
         if token is not None and seat is None:
-            seat = await self.seat_of(game_id, token)
+            seat = await self.seat_of(game_id, token, hashed)
         return Seated(game_id, loaded.game, loaded.table, seat)
 
-    async def seat_of(self, game_id: str, token: str | None) -> int | None:
-        """The seat a token holds in this game; ``None`` for a spectator (no token)."""
+    async def seat_of(self, game_id: str, token: str | None, hashed: str | None = None) -> int | None:
+        """The seat a token holds in this game; ``None`` for a spectator (no token). ``hashed``: the
+        token's :meth:`seat_key`, if the caller has it."""
         if token is None:
             return None
-        hashed = token_hash(token)
+        hashed = hashed or await self.seat_key(token)
         seat = self.tables.seat_of(game_id, hashed)
         if seat is None:
             seat = await self.store.seat_for_token(game_id, hashed)
@@ -223,6 +250,8 @@ class Games:
             return seat
         if not valid_game_id(game_id) or not await self.store.exists(game_id):
             raise UnknownGame("unknown_game", UNKNOWN_GAME)
+        if is_player_token(token):
+            return None  # a player with no seat here watches, as anyone may
         other, _, _ = token.partition(".")
         if (
             other != game_id
@@ -258,8 +287,9 @@ class Games:
     async def _handle(
         self, game_id: str, sender: Sender, body: bytes, command_id: str, expected_version: int | None
     ) -> tuple[str, CommandAnswer]:
-        hashed = token_hash(sender.token) if isinstance(sender, Holder) and sender.token is not None else None
-        acting: Acting = Person(await self.seat_of(game_id, sender.token)) if isinstance(sender, Holder) else sender
+        holder = sender.token if isinstance(sender, Holder) else None
+        hashed = await self.seat_key(holder) if holder is not None else None
+        acting: Acting = Person(await self.seat_of(game_id, holder, hashed)) if isinstance(sender, Holder) else sender
         key = CommandKey(acting.scope, command_id, acting.seat if isinstance(acting, Person) else None)
         seat: int = 0
         command: Any = None
@@ -457,7 +487,8 @@ class Games:
                 for listener in self.listeners:
                     listener.not_appended(game_id, after.version)
         if isinstance(result, Appended):
-            await self._landed(Change(game_id, game, table, after, events, head, result.head))
+            by = command.sender if command is not None else None
+            await self._landed(Change(game_id, game, table, after, events, head, result.head, by))
             if self.tables.snapshots.due(table.version, after.version):
                 self.tables.keep_snapshot(game_id, after, result.head)  # in the background, after the append
         elif isinstance(result, Conflict) and result.current_version < table.version:
@@ -473,6 +504,11 @@ class Games:
                 listener.appended(change)
             except Exception:  # never fail the append that called it: the sweeps cover what it missed
                 log.exception("%r failed to hear of an append to %s", listener, game_id)
+        for keeper in self.keepers:
+            try:
+                await keeper.keep(change)
+            except Exception:  # the append landed: its command is answered whatever the keeper met
+                log.exception("%r failed to keep what an append to %s means", keeper, game_id)
         await self.file_windows(game_id, game, change.after)
         if status(game, change.before) != status(game, change.after):
             meta = await self.store.meta(game_id)
@@ -503,8 +539,13 @@ class Games:
 
     # -- reads ---------------------------------------------------------------------
 
-    def view(self, at: Seated) -> TableView:
-        return table_view(at.game, at.game_id, at.table, at.seat)
+    async def names(self, table: Table) -> dict[str, str] | None:
+        """The names of the players seated at ``table`` now (``None``: no player sits at it)."""
+        ids = [seat.player for seat in table.seats if seat is not None and seat.player is not None]
+        return await self.players.names(ids) if ids else None
+
+    async def view(self, at: Seated) -> TableView:
+        return table_view(at.game, at.game_id, at.table, at.seat, await self.names(at.table))
 
     async def events(self, at: Seated, after: int, limit: int) -> tuple[int, list[VersionedEvent]]:
         events = await self.tables.read(at.game, at.game_id, after, min(at.table.version, after + limit))
@@ -524,7 +565,7 @@ class Games:
                 raise Forbidden("game_not_finished", "Other seats' views open up once the game is over.")
             viewer = FULL if as_ == "full" else self._seat_param(as_, table.players)
         then = await self.tables.table_at(at.game_id, version)  # from the nearest snapshot, not version 1
-        return table_view(game, at.game_id, then, viewer)
+        return table_view(game, at.game_id, then, viewer, await self.names(then))
 
     @staticmethod
     def _seat_param(value: str, players: int) -> int:

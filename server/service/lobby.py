@@ -9,15 +9,28 @@ import hmac
 import logging
 import secrets
 import unicodedata
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
 from domain.clock import Clock
 from domain.engine import AnyGame, Rejected
-from domain.table import TAKEOVER_BOT, Table, TableOpened, cancel, fold, open_rematch, open_table, status, take_seat
+from domain.table import (
+    TAKEOVER_BOT,
+    Table,
+    TableOpened,
+    cancel,
+    fold,
+    offer_seat,
+    open_rematch,
+    open_table,
+    status,
+    take_over,
+    take_seat,
+)
 from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
-from server.service.codec import encode
+from server.service.codec import GameCodec, encode
 from server.service.errors import (
     BAD_JSON,
     AppError,
@@ -35,9 +48,10 @@ from server.service.errors import (
 from server.service.games import GAME_ID_BYTES, Games
 from server.service.quotas import Quotas
 from server.service.tables import UNKNOWN_GAME
-from server.service.tokens import new_token, token_hash
+from server.service.tokens import address_key, invite_key, new_token, player_seat_key, token_hash
 from server.storage.botqueue import BotQueue
 from server.storage.index import STATUSES, LobbyIndex
+from server.storage.players import PlayerRegistry
 from server.storage.store import Appended
 
 log = logging.getLogger(__name__)
@@ -54,6 +68,18 @@ class NewGame(LobbyEntry, kw_only=True):
     creator_token: str
 
 
+GONE = -1  # a token entry the append deletes (server/storage/store.py)
+
+
+class Invite(msgspec.Struct):
+    """An invitation to take over a vacated seat: keep the token secret, hand it to the newcomer
+    (``POST /games/{game_id}/seats {"invite": token}``)."""
+
+    game_id: str
+    seat: int
+    invite: str
+
+
 class Rematch(msgspec.Struct):
     """A seat of a finished game, seated again at its rematch: the same seat, a new token."""
 
@@ -66,9 +92,16 @@ class Lobby:
     """Tables opened and sat at, over the game service; what one address may take is counted in ``quotas``."""
 
     def __init__(
-        self, games: Games, index: LobbyIndex, quotas: Quotas, bots: BotQueue, max_open_games: int = 0
+        self,
+        games: Games,
+        index: LobbyIndex,
+        quotas: Quotas,
+        bots: BotQueue,
+        players: PlayerRegistry,
+        max_open_games: int = 0,
     ) -> None:
         self.games = games
+        self.players = players
         self.store = games.store
         self.index = index
         self.quotas = quotas
@@ -85,6 +118,7 @@ class Lobby:
         game_id: str | None = None,
         reserved: tuple[tuple[int, ...], int] = ((), 0),
         takeover: str = TAKEOVER_BOT,
+        rated: bool = False,
     ) -> NewGame:
         """Open a table (``game_id``: a chosen id, for a rematch; None: a new random one; ``reserved``:
         the seats a rematch keeps for its people, and until when on the shared clock; ``takeover``:
@@ -95,7 +129,7 @@ class Lobby:
                 "unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game", "game": kind}
             )
         try:
-            opened = open_table(game, players, options, turn_clock, *reserved, takeover)
+            opened = open_table(game, players, options, turn_clock, *reserved, takeover, rated)
         except Rejected as exc:
             raise refused(exc, game.id) from None
         game_id = game_id or secrets.token_hex(GAME_ID_BYTES)
@@ -163,6 +197,7 @@ class Lobby:
                     new_id,
                     reserved=(people, until),
                     takeover=table.takeover,
+                    rated=table.rated,
                 )
             except Conflict as exc:
                 if exc.code != "game_exists":
@@ -200,13 +235,16 @@ class Lobby:
         token: str | None = None,
         claim: bool = False,
         client: str | None = None,
+        player: str | None = None,
     ) -> Joined:
         """Take a seat for a person (who gets its token) or for a bot the server plays (no token:
         the seat's ``bot`` field, in the stream, tells every replica to play it).
 
         ``token``: the person's token, when the server derived it (a rematch); asking again with
         it answers the seat it already holds. ``claim``: a rematch's person taking the seat kept for it.
-        ``client``: the address asking, counted against its hourly seats (none for the server's own)."""
+        ``client``: the address asking, counted against its hourly seats (none for the server's own).
+        ``player``: the signed-in player taking the seat, which then belongs to it (its token acts
+        there too); a player holds one seat of a table at most."""
         if bot is not None:  # in the bots' queue before the seat is: a crash between the two loses no bot
             await self.bots.enlist(game_id, await self.store.now_ms())
         elif token is None:
@@ -215,16 +253,102 @@ class Lobby:
             held = await self.store.seat_for_token(game_id, token_hash(token))
             if held is not None:
                 return Joined(held, token)
+        if player is not None:
+            held = await self.store.seat_for_token(game_id, player_seat_key(player))
+            if held is not None:
+                raise Conflict("seat_held", f"You already sit at seat {held} of this table.", {"seat": held})
         ctx = await self.games.ctx()
         await self.quotas.take(self.quotas.seats, client, ctx.now_ms)
 
         def sit_down(game: AnyGame, table: Table) -> list[Any]:
-            return take_seat(game, table, seat, name, bot, ctx, claim)  # a bot's default name: "Greedy bot 2"
+            return take_seat(game, table, seat, name, bot, ctx, claim, player)  # a bot's default name: "Greedy bot 2"
 
-        events, _ = await self.games.facts(
-            game_id, sit_down, lambda events: {token_hash(token): events[0].seat} if token else None
-        )
+        address = await self._rated_address(game_id, client)
+
+        def tokens(events: list[Any]) -> dict[str, int] | None:
+            if token is None:
+                return None
+            held = {token_hash(token): events[0].seat}
+            if player is not None:
+                held[player_seat_key(player)] = events[0].seat
+            if address is not None:
+                held[address] = events[0].seat
+            return held
+
+        events, _ = await self.games.facts(game_id, sit_down, tokens)
+        if player is not None:
+            await self.players.sat(player, game_id, events[0].seat, ctx.now_ms)
         return Joined(events[0].seat, token)
+
+    async def _rated_address(self, game_id: str, client: str | None) -> str | None:
+        """At a rated table, the entry that keeps the seat taken from ``client``'s address (a person with
+        several players at one rated table would rate itself): refused if that address holds one."""
+        if client is None:
+            return None
+        _, table = await self.games.load(game_id)
+        if not table.rated:
+            return None
+        address = address_key(client)
+        if await self.store.seat_for_token(game_id, address) is not None:
+            raise Conflict(
+                "rated_one_per_address",
+                "A rated table seats one player from each address; this address holds a seat there already.",
+            )
+        return address
+
+    async def invite(self, game_id: str, token: str | None, seat: int) -> Invite:
+        """The caller's seat, still in the game, offers ``seat`` (a bot plays on for it since its person
+        left) to a newcomer: an invitation that seats whoever holds it there, until someone does."""
+        at = await self.games.seated(game_id, token)
+        if at.seat is None:
+            raise Forbidden(
+                "spectator",
+                "Only a seat still in the game can offer a vacated one; take a seat first.",
+                {"case": "offer"},
+            )
+        invite = f"{game_id}.{new_token()}"
+
+        def offer(game: AnyGame, table: Table) -> list[Any]:
+            assert at.seat is not None
+            return offer_seat(game, table, seat, at.seat)
+
+        await self.games.facts(game_id, offer, lambda events: {invite_key(invite): seat})
+        return Invite(game_id, seat, invite)
+
+    async def take_over(
+        self, game_id: str, invite: str, name: str, client: str | None = None, player: str | None = None
+    ) -> Joined:
+        """A newcomer with an invitation takes the offered seat over from the bot: a token of its own,
+        and the seat's whole history as the seat saw it (its feed is the seat's)."""
+        seat = await self.store.seat_for_token(game_id, invite_key(invite))
+        if seat is None:
+            if not await self.store.exists(game_id):
+                raise UnknownGame("unknown_game", "There is no game with that id.")
+            raise Refused("unknown_invite", "That invitation is not one of this table's.", {"field": "invite"})
+        if player is not None:
+            held = await self.store.seat_for_token(game_id, player_seat_key(player))
+            if held is not None and held != seat:
+                raise Conflict("seat_held", f"You already sit at seat {held} of this table.", {"seat": held})
+        await self.quotas.take(self.quotas.seats, client, await self.store.now_ms())
+        token = f"{game_id}.{new_token()}"
+
+        def sit_down(game: AnyGame, table: Table) -> list[Any]:
+            return take_over(game, table, seat, name, player)
+
+        # The seat's former holder (its tokens, its player) no longer acts there once it is taken over.
+        former = await self.store.tokens_of_seat(game_id, seat)
+
+        def tokens(events: list[Any]) -> dict[str, int]:
+            held = {key: GONE for key in former if not key.startswith("invite:")}
+            held[token_hash(token)] = seat
+            if player is not None:
+                held[player_seat_key(player)] = seat
+            return held
+
+        await self.games.facts(game_id, sit_down, tokens)
+        if player is not None:
+            await self.players.sat(player, game_id, seat, await self.store.now_ms())
+        return Joined(seat, token)
 
     async def census(self) -> dict[str, int]:
         """How many tables the lobby index holds, by status."""
@@ -258,37 +382,7 @@ class Lobby:
 
     async def import_log(self, lines: list[bytes]) -> str:
         """A new game from an exported log (JSON lines of ``{"version", "event"}``)."""
-        try:
-            entries = [LOG_LINE.decode(line) for line in lines if line.strip()]
-            if not entries:
-                raise Invalid("malformed", "The log is empty.", {"field": "log", "case": "empty_log"})
-            kind = msgspec.convert(entries[0].event, TableOpened).game
-            codec = self.games.tables.codecs[kind]
-            # A log written by older code is lifted by the game's upcasters (docs/table-services.md).
-            events = [msgspec.convert(codec.game.upcast(e.event, e.schema), codec.events_type) for e in entries]
-        except BAD_JSON as exc:
-            raise malformed(exc, prefix="log") from None
-        except KeyError:
-            raise Invalid(
-                "unknown_game_type", "This server does not host that game.", {"field": "log", "case": "log"}
-            ) from None
-        if any(e.schema > codec.game.event_schema for e in entries):
-            raise Invalid(
-                "malformed", "That log comes from a newer server.", {"field": "log.schema", "case": "newer_log"}
-            )
-        if [e.version for e in entries] != list(range(1, len(entries) + 1)):
-            raise Invalid(
-                "malformed",
-                "Versions must run 1, 2, 3... with no gap.",
-                {"field": "log.version", "case": "log_versions"},
-            )
-        try:
-            table = fold(codec.game, None, events)
-        except Exception:  # a log that does not fold is not a game
-            raise Invalid(
-                "malformed", "Those events do not make a game.", {"field": "log", "case": "not_a_game"}
-            ) from None
-        assert table is not None
+        codec, events, table = fold_log(self.games.tables.codecs, lines)
         if status(codec.game, table) != "finished":
             # An unfinished game would come back with no seat tokens: nobody could play it.
             raise Invalid("unfinished_log", "Only the log of a finished game can be imported.", {"field": "log"})
@@ -296,7 +390,8 @@ class Lobby:
         entry = lobby_entry(codec.game, game_id, table)
         sequence = await self.index.next_sequence()
         now = await self.store.now_ms()  # an imported game is kept a whole retention again
-        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now}
+        # An imported game is another copy of a game played elsewhere: the rater leaves it ("imported").
+        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now, "imported": 1}
         await self.store.append(game_id, 0, [encode(e) for e in events], schema=codec.game.event_schema, meta=meta)
         await self.index.file(game_id, entry.status, sequence, now)
         return game_id
@@ -341,3 +436,33 @@ def seat_name(name: str) -> str:
             {"field": "name", "case": "length", "most": NAME_MOST},
         )
     return cleaned
+
+
+def fold_log(codecs: Mapping[str, GameCodec], lines: list[bytes]) -> tuple[GameCodec, list[Any], Table]:
+    """An exported log's game, events and table (``400 malformed`` for a log that is no game)."""
+    try:
+        entries = [LOG_LINE.decode(line) for line in lines if line.strip()]
+        if not entries:
+            raise Invalid("malformed", "The log is empty.", {"field": "log", "case": "empty_log"})
+        kind = msgspec.convert(entries[0].event, TableOpened).game
+        codec = codecs[kind]
+        # A log written by older code is lifted by the game's upcasters (docs/table-services.md).
+        events = [msgspec.convert(codec.game.upcast(e.event, e.schema), codec.events_type) for e in entries]
+    except BAD_JSON as exc:
+        raise malformed(exc, prefix="log") from None
+    except KeyError:
+        raise Invalid(
+            "unknown_game_type", "This server does not host that game.", {"field": "log", "case": "log"}
+        ) from None
+    if any(e.schema > codec.game.event_schema for e in entries):
+        raise Invalid("malformed", "That log comes from a newer server.", {"field": "log.schema", "case": "newer_log"})
+    if [e.version for e in entries] != list(range(1, len(entries) + 1)):
+        raise Invalid(
+            "malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version", "case": "log_versions"}
+        )
+    try:
+        table = fold(codec.game, None, events)
+    except Exception:  # a log that does not fold is not a game
+        raise Invalid("malformed", "Those events do not make a game.", {"field": "log", "case": "not_a_game"}) from None
+    assert table is not None
+    return codec, events, table

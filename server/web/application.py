@@ -25,7 +25,8 @@ from server.service.errors import STORE_DOWN, AppError, ErrorBody, StoreError
 from server.web.errors import http_answer, reader
 from server.web.metrics import scrape
 from server.web.middleware import HttpMiddleware
-from server.web.rest import ENDPOINTS, STORE_TROUBLE, Handler, answer, healthz, readyz
+from server.web.requests import Handler, answer
+from server.web.rest import ENDPOINTS, STORE_TROUBLE, healthz, readyz
 from server.web.websocket import game_socket
 
 log = logging.getLogger("ludoteca")

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any
 
 import msgspec
 from starlette.requests import HTTPConnection, Request
@@ -14,33 +12,40 @@ from starlette.responses import Response
 from domain import words
 from domain.bots import BOTS, bot_spec, parse_bot
 from domain.clock import Clock
-from domain.engine import Pick, Step
+from domain.clock import preset as clock_preset
+from domain.engine import Pick, Rejected, Step
 from domain.table import TAKEOVER_BOT, status
 from projections.lobby import CatalogEntry, GameComponents, LobbyEntry, catalog
 from projections.views import TableView, VersionedEvent
 from server.runtime.tasks import Trouble
-from server.service.codec import encode
 from server.service.errors import (
-    BAD_JSON,
     AppError,
+    Forbidden,
     Invalid,
     NotFound,
     Refused,
-    TooLarge,
     Unavailable,
-    UnsupportedMedia,
-    malformed,
+    refused,
 )
 from server.service.games import CommandAnswer, Games, Seated
-from server.service.lobby import Joined, Lobby, NewGame, Rematch, seat_name
+from server.service.lobby import Invite, Joined, Lobby, NewGame, Rematch, seat_name
 from server.service.senders import Holder
+from server.service.tokens import is_player_token
 from server.service.words import words_of
 from server.web.auth import bearer, require_admin
-from server.web.requests import Picks, client_address
-
-T = TypeVar("T")
-Handler = Callable[[Request], Awaitable[Response]]
-
+from server.web.notices import NOTICE_ENDPOINTS
+from server.web.players import PLAYER_ENDPOINTS
+from server.web.requests import (
+    JSON_LINES,
+    Endpoint,
+    Picks,
+    answer,
+    client_address,
+    int_param,
+    read_body,
+    read_json,
+)
+from server.web.signin import SIGN_IN_ENDPOINTS
 
 # -- bodies and answers -----------------------------------------------------------
 
@@ -49,8 +54,10 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     game: str
     players: int
     options: dict[str, Any] = {}
-    clock: Clock | None = None  # a turn clock for every seat (docs/table-services.md)
+    # A turn clock for every seat, or a preset's name ("live", "one-day", "three-days"; docs/table-services.md).
+    clock: Clock | str | None = None
     takeover: str | None = None  # the bot that plays on a seat that leaves: "greedy" (default), "strong:2"...
+    rated: bool = False  # the result counts on the players' ratings (players only, no bots)
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
@@ -58,6 +65,11 @@ class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
     seat: int | None = None
     bot: str | None = None  # "random", "greedy" or "strong": a bot the server plays takes the seat
     level: int | None = None  # the bot's level, for a bot that has levels (strong: 1 to 5; default 3)
+    invite: str | None = None  # an invitation to take over a vacated seat (POST .../invites)
+
+
+class OfferSeat(msgspec.Struct, forbid_unknown_fields=True):
+    seat: int  # a seat the bot plays on for since its person left
 
 
 class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
@@ -138,10 +150,6 @@ class Health(msgspec.Struct):
 # -- helpers ---------------------------------------------------------------------------
 
 
-def answer(value: Any, status: int = 200) -> Response:
-    return Response(encode(value), status, media_type="application/json")
-
-
 def games_of(request: HTTPConnection) -> Games:
     games: Games = request.app.state.games
     return games
@@ -150,55 +158,6 @@ def games_of(request: HTTPConnection) -> Games:
 def lobby_of(request: HTTPConnection) -> Lobby:
     lobby: Lobby = request.app.state.lobby
     return lobby
-
-
-JSON = ("application/json",)
-JSON_LINES = ("application/x-ndjson", "application/jsonl")
-
-
-async def read_body(request: Request, limit: int | None = None, media: tuple[str, ...] = JSON) -> bytes:
-    """The body, refused with 413 past the configured limit (64 KiB by default), and with 415 unless
-    its Content-Type is one of ``media``: a browser's cross-origin "simple" request (text/plain, a
-    form, an untyped blob) is sent without asking first, so it must not be read as a command."""
-    limit = limit or request.app.state.settings.max_body
-    too_large = TooLarge("too_large", f"A request body may hold at most {limit} bytes.", {"limit": limit})
-    length = request.headers.get("content-length")
-    if length is not None and length.isascii() and length.isdigit() and int(length) > limit:
-        raise too_large
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise too_large
-    given = request.headers.get("content-type", "").partition(";")[0].strip().lower()
-    if given not in media:
-        raise UnsupportedMedia(
-            "unsupported_media_type",
-            f"Send the body with Content-Type: {media[0]}.",
-            {"field": "Content-Type", "media": media[0]},
-        )
-    return body
-
-
-async def read_json(request: Request, kind: type[T]) -> T:
-    try:
-        return msgspec.json.decode(await read_body(request), type=kind)
-    except BAD_JSON as exc:
-        raise malformed(exc) from None
-
-
-def int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    # ASCII digits only: str.isdigit() also takes "²" and "٣", which int() then reads or refuses.
-    if not (raw.isascii() and raw.isdigit() and low <= int(raw) <= high):
-        raise Invalid(
-            "malformed",
-            f"'{name}' is a whole number from {low} to {high}.",
-            {"field": name, "case": "range", "minimum": low, "maximum": high},
-        )
-    return int(raw)
 
 
 async def seated(request: HTTPConnection) -> Seated:
@@ -241,13 +200,18 @@ async def create_game(request: Request) -> Response:
             known = sorted(BOTS)
             message = f"There is no bot {body.takeover!r} to play on for a seat that leaves; bots: {', '.join(known)}."
             raise Refused("no_such_bot", message, {"field": "takeover", "bots": known, "bot": body.takeover}) from None
+    try:
+        turn_clock = clock_preset(body.clock) if isinstance(body.clock, str) else body.clock
+    except Rejected as exc:
+        raise refused(exc) from None
     created = await lobby_of(request).create(
         body.game,
         body.players,
         body.options,
         client_address(request),
-        body.clock,
+        turn_clock,
         takeover=body.takeover or TAKEOVER_BOT,
+        rated=body.rated,
     )
     return answer(created, 201)
 
@@ -291,14 +255,37 @@ async def take_seat(request: Request) -> Response:
             )
     name = seat_name(body.name)
     game_id = request.path_params["game_id"]
+    token = bearer(request)
+    # A player's token seats the player (a seat token of another table is no one's to sit with).
+    signed = body.bot is None and token is not None and is_player_token(token)
+    player = await request.app.state.players.signed_in(token) if signed else None
+    if body.invite is not None:
+        if body.bot is not None or body.seat is not None:
+            raise Invalid(
+                "malformed", "An invitation names its seat, for a person.", {"field": "invite", "case": "invite"}
+            )
+        joined = await lobby_of(request).take_over(game_id, body.invite, name, client_address(request), player)
+        return answer(joined, 201)
     bot = bot_spec(body.bot, body.level) if body.bot is not None else None
-    joined = await lobby_of(request).join(game_id, body.seat, name, bot, client=client_address(request))
+    joined = await lobby_of(request).join(game_id, body.seat, name, bot, client=client_address(request), player=player)
     return answer(joined, 201)
+
+
+async def invite(request: Request) -> Response:
+    token = bearer(request)
+    if token is None:  # before the body: a spectator is told so whatever it sent
+        raise Forbidden(
+            "spectator",
+            "Only a seat still in the game can offer a vacated one; take a seat first.",
+            {"case": "offer"},
+        )
+    body = await read_json(request, OfferSeat)
+    return answer(await lobby_of(request).invite(request.path_params["game_id"], token, body.seat), 201)
 
 
 async def get_game(request: Request) -> Response:
     at = await seated(request)
-    view = games_of(request).view(at)
+    view = await games_of(request).view(at)
     view.presence = await request.app.state.attendance.present(at.game_id)
     return answer(view)
 
@@ -386,23 +373,8 @@ async def readyz(request: Request) -> Response:
 # -- the routes, as data -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Endpoint:
-    method: Literal["GET", "POST", "DELETE"]
-    path: str
-    handler: Handler
-    summary: str
-    answer: Any = None
-    status: int = 200
-    body: Any = None
-    query: tuple[str, ...] = ()
-    errors: tuple[int, ...] = ()
-    seat: bool = False  # takes a seat token (optional: without one, the caller is a spectator)
-    admin: bool = False
-
-
 GAME = (404, 401, 403, 503)
-ENDPOINTS: list[Endpoint] = [
+WORD_ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/words", get_languages, "The languages this server's messages are written in", Languages),
     Endpoint(
         "GET",
@@ -415,6 +387,9 @@ ENDPOINTS: list[Endpoint] = [
         (),
         (404,),
     ),
+]
+
+GAME_ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/games/catalog", get_catalog, "The games this server hosts, with their options", Catalog),
     Endpoint(
         "GET",
@@ -485,7 +460,19 @@ ENDPOINTS: list[Endpoint] = [
         201,
         TakeSeat,
         (),
-        (400, 404, 409, 413, 415, 422, 429, 503),
+        (400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
+    ),
+    Endpoint(
+        "POST",
+        "/games/{game_id}/invites",
+        invite,
+        "Offer a seat a bot plays on for (its person left) to a newcomer: an invitation to hand on",
+        Invite,
+        201,
+        OfferSeat,
+        (),
+        (400, 401, 403, 404, 409, 413, 415, 422, 503),
+        seat=True,
     ),
     Endpoint(
         "GET",
@@ -572,3 +559,5 @@ ENDPOINTS: list[Endpoint] = [
         admin=True,
     ),
 ]
+
+ENDPOINTS: list[Endpoint] = [*WORD_ENDPOINTS, *GAME_ENDPOINTS, *PLAYER_ENDPOINTS, *NOTICE_ENDPOINTS, *SIGN_IN_ENDPOINTS]

@@ -44,6 +44,7 @@ from typing import Any, Union
 import msgspec
 
 from domain.bots import BOTS
+from domain.clock import MOST_SECONDS
 from domain.engine import AnyGame
 from domain.table import TABLE_COMMANDS, TABLE_EVENTS, Abandoned
 from projections.updates import Update
@@ -81,7 +82,8 @@ SOCKET_MESSAGES: tuple[type[msgspec.Struct], ...] = (
 SOCKET_MESSAGES += (websocket.ErrorMessage, Update, feeds.Reset, Present)
 RENAMED = {"Present": "Presence"}  # the table's ``presence`` and the socket's message are one thing
 COMMAND_ID = {"minLength": 1, "maxLength": 100}  # checked by POST /commands (docs/API.md: 1 to 100 characters)
-CLOCK_SECONDS = {"minimum": 1, "maximum": 7 * 24 * 3600}  # domain.table.open_table: 1 second to 7 days
+CLOCK_SECONDS = {"minimum": 1, "maximum": MOST_SECONDS}  # domain.clock.check: 1 second to 30 days
+CLOCK_BANK = {"minimum": 0, "maximum": MOST_SECONDS}
 # What the socket's and the REST bodies' fields mean (their structs carry no descriptions).
 DESCRIPTIONS = {
     ("HelloMessage", None): "The first message of every socket; the server then catches the client up.",
@@ -343,6 +345,8 @@ class Contract:
             "The game's printed parts as its data file holds them (cards, map, tiles), each value with its source."
         )
         d["Clock"]["properties"]["seconds"].update(CLOCK_SECONDS)
+        d["Clock"]["properties"]["bank"].update(CLOCK_BANK)
+        d["Clock"]["properties"]["credit"].update(CLOCK_BANK)
         seat = d["TakeSeat"]["properties"]
         most = max((g.max_players for g in self.games), default=1)
         seat["seat"] = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": most - 1}, {"type": "null"}]}

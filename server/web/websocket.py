@@ -41,6 +41,7 @@ from server.service.session import Hello as SessionHello
 from server.service.session import Opening, Session, Sessions
 from server.service.sockets import Sockets
 from server.service.words import language
+from server.web.auth import cookie_token
 from server.web.errors import ErrorMessage, Reader, reader, socket_error
 from server.web.requests import Picks, client_address, origin_allowed
 
@@ -142,6 +143,7 @@ async def serve_socket(websocket: WebSocket) -> None:
         return
     await websocket.accept()
     to = reader(websocket)  # the upgrade's Accept-Language, until the hello names a language
+    signed_in = cookie_token(websocket)  # the web table's player, when its hello names no token
     forget_headers(websocket)
     game_id = websocket.path_params["game_id"]
     try:
@@ -167,6 +169,8 @@ async def serve_socket(websocket: WebSocket) -> None:
         return
     if hello.lang is not None:  # a language we do not have keeps the upgrade's
         to = Reader(language(hello.lang, to.lang), to.games)
+    if hello.token is None and signed_in is not None:
+        hello = msgspec.structs.replace(hello, token=signed_in)
     joined = await join(websocket, app.state.sessions, game_id, hello, to)
     if joined is None:
         return

@@ -148,6 +148,26 @@ async def test_games_new_join_show_legal_and_send(server: Running) -> None:
     assert code == 1 and "422 no_such_bot" in err
 
 
+async def test_a_player_is_made_signs_in_elsewhere_and_lists_its_tables_awaiting_it_first(server: Running) -> None:
+    phone = (await ok(server, "player", "new", "Ana", "--lang", "gl")).strip()
+    assert phone.startswith("player.")
+    assert (await ok(server, "player", "me", token=phone)).startswith("Ana (p")
+    game_id = (await ok(server, "new", "vilar-de-mouros", "--players", "2")).strip()
+    assert "seat 0" in (await cli(server, "join", game_id, token=phone))[2]
+    await ok(server, "join", game_id, "--name", "Rui")
+    code = (await ok(server, "player", "code", token=phone)).strip()
+    laptop = (await ok(server, "player", "sign-in", code)).strip()
+    mine = await ok(server, "mine", token=laptop)
+    assert mine.startswith(game_id) and "seat 0" in mine
+    table = await ok_json(server, "show", game_id, "--json", token=laptop)
+    waiting = "your move" in mine
+    assert waiting == any(a["seat"] == 0 for a in table["awaiting"])
+    assert (await ok_json(server, "player", "rename", "Ana Sousa", "--json", token=laptop))["name"] == "Ana Sousa"
+    assert (await ok(server, "player", "sign-out-everywhere", token=laptop)).strip() == "signed out 2 tokens"
+    status, _, err = await cli(server, "mine", token=phone)
+    assert status == 1 and "401 unknown_token" in err
+
+
 async def test_bots_fill_the_free_seats_and_watch_follows_live_to_the_scores(server: Running) -> None:
     async with AsyncClient(server.url) as client:
         game_id = (await client.create("vilar-de-mouros", 3)).game_id
@@ -167,6 +187,17 @@ async def test_bots_fill_the_free_seats_and_watch_follows_live_to_the_scores(ser
     assert "takes seat" in lines[1] and "The game is over." in watched
     assert lines[-4].startswith("finished at version") and lines[-3].strip().startswith("1st")
     assert "awaiting" in watched
+
+
+async def test_bots_mine_says_it_played_your_seat_when_no_seat_was_free(server: Running) -> None:
+    async with AsyncClient(server.url) as client:
+        game_id = (await client.create("vilar-de-mouros", 2)).game_id
+        human = await client.join(game_id, name="Ana", seat=0)
+        await client.join(game_id, bot="greedy")
+    code, out, err = await cli(server, "bots", "--game", game_id, "--mine", token=human.token)
+    assert code == 0, err
+    assert f"bots played seat 0 of {game_id}" in out and "seat 0 is yours" in out and "final scores:" in out, out
+    assert "no free seat" not in out
 
 
 async def test_replay_export_and_import_round_trip(server: Running, tmp_path: Path) -> None:

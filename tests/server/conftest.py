@@ -31,6 +31,8 @@ ADMIN = "admin-token-for-tests"
 NO_QUOTAS: dict[str, Any] = {
     "create_per_hour": 0,
     "seats_per_hour": 0,
+    "players_per_hour": 0,
+    "codes_per_hour": 0,
     "ws_per_address": 0,
     "ws_rate": 1000.0,
     "ws_burst": 1000,

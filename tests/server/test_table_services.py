@@ -94,7 +94,10 @@ async def test_a_clock_that_runs_out_plays_the_greedy_move_for_the_seat(api: Run
     game_id = (await open_table(api, game, 2, clock=clock))["game_id"]
     tokens = await api.seat_all(game_id, 2)
     start = await table(api, game_id)
-    assert start["clock"] == clock and [c["left_ms"] for c in start["clocks"]] == [1000, 1000]
+    assert start["clock"] == {**clock, "bank": 0, "credit": 0} and [c["left_ms"] for c in start["clocks"]] == [
+        1000,
+        1000,
+    ]
     late = start["awaiting"][0]["seat"]
     assert start["clocks"][late]["running_since_ms"] is not None
     moved = await until(api, game_id, lambda t: t["version"] > start["version"], 10)
@@ -120,6 +123,83 @@ async def test_a_clock_runs_out_on_a_replica_started_after_every_other_stopped(
         assert moved["version"] > start["version"], "the clock was lost with the replicas"
         r = await second.get(f"/api/v1/games/{game_id}/events", None, after=start["version"])
         assert r.json()["events"][0]["event"]["type"] == "TimeRanOut"
+
+
+async def test_a_one_day_clock_is_a_preset_with_a_time_bank(api: Running) -> None:
+    game_id = (await open_table(api, "itchy-feet", 2, clock="one-day"))["game_id"]
+    await api.seat_all(game_id, 2)
+    start = await table(api, game_id)
+    day = 24 * 3600
+    assert start["clock"] == {"per": "move", "seconds": day, "on_timeout": "ask", "bank": 2 * day, "credit": day // 2}
+    assert [c["bank_ms"] for c in start["clocks"]] == [2 * day * 1000] * 2
+    unknown = await api.http.post("/api/v1/games", json={"game": "itchy-feet", "players": 2, "clock": "one-week"})
+    assert unknown.status_code == 422 and unknown.json()["error"] == "bad_clock"
+
+
+async def test_a_day_scale_seat_out_of_time_waits_for_the_others_to_choose_across_a_restart_of_every_replica(
+    redis: aioredis.Redis, redis_url: str
+) -> None:
+    """The one-day profile shortened to a second a move and a second of bank: the late seat is never
+    dropped silently; the other waits for it once, then lets the bot play on."""
+    clock = {"per": "move", "seconds": 1, "bank": 1, "credit": 0, "on_timeout": "ask"}
+    async with running(quick_settings(redis_url)) as first:
+        game_id = (await open_table(first, "vilar-de-mouros", 3, clock=clock))["game_id"]
+        tokens = await first.seat_all(game_id, 3)
+        start = await table(first, game_id)
+    late = start["awaiting"][0]["seat"]
+    await asyncio.sleep(2.2)  # the move's time and the bank run out while no replica is up
+    async with running(quick_settings(redis_url)) as second:
+        out = await until(second, game_id, lambda t: t["out_of_time"], 10)
+        assert out["out_of_time"] == [late] and out["resigned"] == [], "the clock was lost, or the seat dropped"
+        other = tokens[(late + 1) % 3]  # with three seats the game goes on once the late one leaves
+        own = await second.send(game_id, tokens[late], {"type": "KeepWaiting", "seat": late})
+        assert own.status_code == 422 and own.json()["error"] == "not_yours_to_choose"
+        waited = await second.send(game_id, other, {"type": "KeepWaiting", "seat": late})
+        assert waited.status_code == 200, waited.text
+        assert [e["event"]["type"] for e in waited.json()["events"]] == ["TimeExtended", "ClockTicked"]
+        again = await until(second, game_id, lambda t: t["out_of_time"], 10)  # a second's move, then out again
+        assert again["out_of_time"] == [late]
+        handed = await second.send(game_id, other, {"type": "LetBotPlayOn", "seat": late})
+        assert handed.status_code == 200, handed.text
+        after = await table(second, game_id)
+        assert after["resigned"] == [late] and after["out_of_time"] == [] and after["seats"][late]["bot"] == "greedy"
+
+
+async def test_a_vacated_seat_is_offered_by_invitation_and_a_newcomer_takes_it_over_seeing_what_it_saw(
+    api: Running,
+) -> None:
+    game_id = (await open_table(api, "vilar-de-mouros", 3))["game_id"]
+    tokens = await api.seat_all(game_id, 3)
+    assert (await api.send(game_id, tokens[2], {"type": "Resign"})).status_code == 200
+    left = await table(api, game_id)
+    assert left["resigned"] == [2] and left["seats"][2]["bot"] == "greedy"
+    seat_saw = (await api.get(f"/api/v1/games/{game_id}/events", tokens[2])).json()["events"]
+    auth = {"Authorization": f"Bearer {tokens[0]}"}
+    offered = await api.http.post(f"/api/v1/games/{game_id}/invites", json={"seat": 2}, headers=auth)
+    assert offered.status_code == 201, offered.text
+    invite = offered.json()["invite"]
+    refused = await api.http.post(f"/api/v1/games/{game_id}/invites", json={"seat": 1}, headers=auth)
+    assert refused.status_code == 422 and refused.json()["error"] == "seat_not_vacated"
+    nobody = await api.http.post(f"/api/v1/games/{game_id}/invites", json={"seat": 2})
+    assert nobody.status_code == 403 and nobody.json()["error"] == "spectator"
+    taken = await api.http.post(f"/api/v1/games/{game_id}/seats", json={"invite": invite, "name": "Eva"})
+    assert taken.status_code == 201 and taken.json()["seat"] == 2, taken.text
+    eva = taken.json()["token"]
+    now = await table(api, game_id, eva)
+    assert now["seat"] == 2 and now["resigned"] == [] and now["seats"][2] == {
+        "seat": 2, "name": "Eva", "bot": None, "player": None
+    }  # fmt: skip
+    # The newcomer is shown exactly what the seat saw before: its whole redacted history.
+    as_seat = (await api.get(f"/api/v1/games/{game_id}/events", eva)).json()["events"]
+    assert as_seat[: len(seat_saw)] == seat_saw
+    assert as_seat[-1]["event"] == {"type": "SeatTakenOver", "seat": 2, "name": "Eva", "player": None}
+    # The one who left does not act there again: its token is the former tenure's.
+    former = await api.send(game_id, tokens[2], {"type": "DrawFromDeck"})
+    assert former.status_code == 401 and former.json()["error"] == "unknown_token"
+    again = await api.http.post(f"/api/v1/games/{game_id}/seats", json={"invite": invite})
+    assert again.status_code == 422 and again.json()["error"] == "seat_not_offered"
+    forged = await api.http.post(f"/api/v1/games/{game_id}/seats", json={"invite": f"{game_id}.nope"})
+    assert forged.status_code == 422 and forged.json()["error"] == "unknown_invite"
 
 
 async def test_a_clock_under_time_out_hands_the_seat_to_a_bot(api: Running) -> None:

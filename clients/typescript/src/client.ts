@@ -1,26 +1,45 @@
 // Every REST route of the API (docs/API.md, "Routes"), as one method each, answering the generated types.
-import { apiError, LudotecaError, Unreachable } from "./errors.js";
+import { apiError, LudotecaError, TooMany, Unreachable } from "./errors.js";
 import type {
   Catalog,
   Clock,
   Command,
   CommandAnswer,
+  Dropped,
+  Erased,
   EventPage,
   GameComponents,
   GameId,
   GameList,
   Health,
   Imported,
+  Invite,
   Joined,
+  Leaderboard,
+  NotificationChanges,
+  NotificationSettings,
   LegalCommands,
   LobbyEntry,
   LogLine,
   MoveStep,
+  MyTables,
   NewGame,
+  Passkey,
+  PasskeyDeleted,
+  PasskeyList,
+  PasskeyOptions,
   Pick,
+  Player,
+  PlayerPage,
   Rematch,
   Languages,
+  SignedIn,
+  SignedOut,
+  SignInCode,
+  SignInMethods,
   TableView,
+  Unsubscribed,
+  Webhook,
   VersionedEvent,
   Words,
 } from "./generated/types.js";
@@ -42,6 +61,7 @@ export const ROUTES = {
   "GET /api/v1/games": "games",
   "POST /api/v1/games/import": "importLog",
   "POST /api/v1/games/{game_id}/seats": "join",
+  "POST /api/v1/games/{game_id}/invites": "invite",
   "GET /api/v1/games/{game_id}": "table",
   "GET /api/v1/games/{game_id}/legal-commands": "legal",
   "POST /api/v1/games/{game_id}/moves": "moves",
@@ -52,10 +72,37 @@ export const ROUTES = {
   "GET /api/v1/games/{game_id}/ws": "watch",
   "GET /healthz": "health",
   "GET /readyz": "ready",
+  "POST /api/v1/players": "makePlayer",
+  "POST /api/v1/players/sign-in": "signIn",
+  "GET /api/v1/players/me": "player",
+  "PATCH /api/v1/players/me": "changePlayer",
+  "DELETE /api/v1/players/me": "erasePlayer",
+  "GET /api/v1/players/me/tables": "myTables",
+  "POST /api/v1/players/me/codes": "signInCode",
+  "POST /api/v1/players/me/sign-out": "signOut",
+  "POST /api/v1/players/me/sign-out-everywhere": "signOutEverywhere",
+  "GET /api/v1/players/me/webhook": "webhook",
+  "PUT /api/v1/players/me/webhook": "setWebhook",
+  "DELETE /api/v1/players/me/webhook": "dropWebhook",
+  "GET /api/v1/players/me/notifications": "notifications",
+  "PATCH /api/v1/players/me/notifications": "changeNotifications",
+  "POST /api/v1/unsubscribe": "unsubscribe",
+  "GET /api/v1/unsubscribe": "unsubscribePage",
+  "GET /api/v1/players/{player_id}": "playerPage",
+  "GET /api/v1/leaderboards/{game}": "leaderboard",
+  "GET /api/v1/players/sign-in": "signInMethods",
+  "POST /api/v1/players/me/passkeys/options": "passkeyOptions",
+  "POST /api/v1/players/me/passkeys": "registerPasskey",
+  "GET /api/v1/players/me/passkeys": "passkeys",
+  "DELETE /api/v1/players/me/passkeys/{passkey_id}": "deletePasskey",
+  "POST /api/v1/players/passkeys/options": "passkeySignInOptions",
+  "POST /api/v1/players/passkeys/sign-in": "signInWithPasskey",
+  "GET /api/v1/players/oidc/start": "oidcStartUrl",
+  "GET /api/v1/players/oidc/callback": "oidcCallback",
 } as const;
 
 export interface ClientOptions {
-  /** A seat token (or the admin's, or a table's creator token); none: a spectator. */
+  /** A seat token, a player's token (or the admin's, or a table's creator token); none: a spectator. */
   token?: string | null;
   /** How long one request may take, in milliseconds (10 s). */
   timeoutMs?: number;
@@ -78,13 +125,15 @@ export interface SendOptions {
 type Query = Record<string, string | number | null | undefined>;
 
 interface Call {
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   query?: Query;
   body?: unknown;
   text?: string; // a body already written (JSON lines)
 }
 
+const RATE_RETRIES = 8; // times a request refused for the seat's rate is sent again before the refusal is thrown
+const RATE_PAUSE_MOST_S = 2;
 const game = (gameId: string, rest = "") => `/api/v1/games/${encodeURIComponent(gameId)}${rest}`;
 
 /** One caller of one server: a spectator without a token, else the seat (or the admin) its token names. */
@@ -134,9 +183,10 @@ export class Client {
     gameKind: G,
     players: number,
     options: Record<string, unknown> = {},
-    clock: Clock | null = null,
+    clock: Clock | "live" | "one-day" | "three-days" | null = null,
+    rated = false,
   ): Promise<NewGame> {
-    const body = { game: gameKind, players, options, ...(clock ? { clock } : {}) };
+    const body = { game: gameKind, players, options, ...(clock ? { clock } : {}), ...(rated ? { rated } : {}) };
     return this.json({ method: "POST", path: "/api/v1/games", body });
   }
 
@@ -155,9 +205,17 @@ export class Client {
     return this.json({ method: "GET", path: "/api/v1/games", query });
   }
 
-  /** Take a seat (the first free one without `seat`); `bot`: a bot the server plays takes it (token null). */
-  join(gameId: string, seat: { name?: string; seat?: number | null; bot?: "random" | "greedy" | null } = {}): Promise<Joined> {
+  /** Take a seat (the first free one without `seat`); `bot`: a bot the server plays takes it (token null); `invite`: the vacated seat an invitation offers. */
+  join(
+    gameId: string,
+    seat: { name?: string; seat?: number | null; bot?: "random" | "greedy" | null; invite?: string } = {},
+  ): Promise<Joined> {
     return this.json({ method: "POST", path: game(gameId, "/seats"), body: seat });
+  }
+
+  /** Offer a seat a bot plays on for (its person left) to a newcomer: an invitation to hand on (this client's seat, still in the game). */
+  invite(gameId: string, seat: number): Promise<Invite> {
+    return this.json({ method: "POST", path: game(gameId, "/invites"), body: { seat } });
   }
 
   // -- one game ---------------------------------------------------------------------------------------
@@ -220,6 +278,146 @@ export class Client {
     return this.json({ method: "POST", path: "/api/v1/games/import", text });
   }
 
+  // -- players -----------------------------------------------------------------------------------------
+
+  /** Make a player (a name, no password); its token is shown once: act as the player with `asSeat(token)`. */
+  makePlayer(name: string, lang: "pt" | "gl" | "es" | "en" | null = null): Promise<SignedIn> {
+    return this.json({ method: "POST", path: "/api/v1/players", body: { name, ...(lang ? { lang } : {}) } });
+  }
+
+  /** Sign in with a one-time code shown on a signed-in device: a new token of the same player. */
+  signIn(code: string): Promise<SignedIn> {
+    return this.json({ method: "POST", path: "/api/v1/players/sign-in", body: { code } });
+  }
+
+  /** The player this client's token signs in. */
+  player(): Promise<Player> {
+    return this.json({ method: "GET", path: "/api/v1/players/me" });
+  }
+
+  /** Rename the player, or choose its language. */
+  changePlayer(changes: { name?: string; lang?: "pt" | "gl" | "es" | "en"; public?: boolean }): Promise<Player> {
+    return this.json({ method: "PATCH", path: "/api/v1/players/me", body: changes });
+  }
+
+  /** The player's webhook (404 no_webhook when none is set). */
+  webhook(): Promise<Webhook> {
+    return this.json({ method: "GET", path: "/api/v1/players/me/webhook" });
+  }
+
+  /** Where the player's notices are posted (json, discord or slack bodies), signed with its secret. */
+  setWebhook(url: string, format: "json" | "discord" | "slack" = "json", newSecret = false): Promise<Webhook> {
+    return this.json({ method: "PUT", path: "/api/v1/players/me/webhook", body: { url, format, new_secret: newSecret } });
+  }
+
+  dropWebhook(): Promise<Dropped> {
+    return this.json({ method: "DELETE", path: "/api/v1/players/me/webhook" });
+  }
+
+  /** What the player is told, how, and when not. */
+  notifications(): Promise<NotificationSettings> {
+    return this.json({ method: "GET", path: "/api/v1/players/me/notifications" });
+  }
+
+  changeNotifications(changes: Partial<NotificationChanges>): Promise<NotificationSettings> {
+    return this.json({ method: "PATCH", path: "/api/v1/players/me/notifications", body: changes });
+  }
+
+  /** One-click unsubscribe, with the token of an email's link (RFC 8058). */
+  unsubscribe(token: string): Promise<Unsubscribed> {
+    return this.json({ method: "POST", path: "/api/v1/unsubscribe", query: { token } });
+  }
+
+  /** The page an email's unsubscribe link opens (HTML; opening it changes nothing). */
+  unsubscribePage(token: string): Promise<string> {
+    return this.text({ method: "GET", path: "/api/v1/unsubscribe", query: { token } });
+  }
+
+  /** A player's public page: its ratings, their history, games played and won (404 unless it made it public). */
+  playerPage(playerId: string): Promise<PlayerPage> {
+    return this.json({ method: "GET", path: `/api/v1/players/${encodeURIComponent(playerId)}` });
+  }
+
+  /** A game's best players by rating (past their provisional games), a page at a time. */
+  leaderboard(gameKind: GameId, query: { limit?: number; cursor?: number | null } = {}): Promise<Leaderboard> {
+    return this.json({ method: "GET", path: `/api/v1/leaderboards/${encodeURIComponent(gameKind)}`, query });
+  }
+
+  /** Erase the player: its name, tokens and list of seats (its games keep only its id). */
+  erasePlayer(): Promise<Erased> {
+    return this.json({ method: "DELETE", path: "/api/v1/players/me" });
+  }
+
+  /** The player's tables: those awaiting it first, then in play, open, finished. */
+  myTables(query: { limit?: number; cursor?: number | null } = {}): Promise<MyTables> {
+    return this.json({ method: "GET", path: "/api/v1/players/me/tables", query });
+  }
+
+  /** A one-time code to sign the same player in on another device (ten minutes). */
+  signInCode(): Promise<SignInCode> {
+    return this.json({ method: "POST", path: "/api/v1/players/me/codes" });
+  }
+
+  signOut(): Promise<SignedOut> {
+    return this.json({ method: "POST", path: "/api/v1/players/me/sign-out" });
+  }
+
+  signOutEverywhere(): Promise<SignedOut> {
+    return this.json({ method: "POST", path: "/api/v1/players/me/sign-out-everywhere" });
+  }
+
+  // -- signing in: passkeys, the identity provider ----------------------------------------------------
+
+  /** How a player may sign in on this server (codes, passkeys, its identity provider). */
+  signInMethods(): Promise<SignInMethods> {
+    return this.json({ method: "GET", path: "/api/v1/players/sign-in" });
+  }
+
+  /** Options to register a passkey: `navigator.credentials.create({ publicKey:
+   * PublicKeyCredential.parseCreationOptionsFromJSON(options) })`. */
+  passkeyOptions(): Promise<PasskeyOptions> {
+    return this.json({ method: "POST", path: "/api/v1/players/me/passkeys/options" });
+  }
+
+  /** Keep the passkey the browser made from those options (`credential.toJSON()`). */
+  registerPasskey(credential: Record<string, unknown>, name: string | null = null): Promise<Passkey> {
+    const body = { credential, ...(name === null ? {} : { name }) };
+    return this.json({ method: "POST", path: "/api/v1/players/me/passkeys", body });
+  }
+
+  /** The player's passkeys. */
+  passkeys(): Promise<PasskeyList> {
+    return this.json({ method: "GET", path: "/api/v1/players/me/passkeys" });
+  }
+
+  deletePasskey(passkeyId: string): Promise<PasskeyDeleted> {
+    return this.json({ method: "DELETE", path: `/api/v1/players/me/passkeys/${encodeURIComponent(passkeyId)}` });
+  }
+
+  /** Options to sign in with a passkey: `navigator.credentials.get({ publicKey:
+   * PublicKeyCredential.parseRequestOptionsFromJSON(options) })`. */
+  passkeySignInOptions(): Promise<PasskeyOptions> {
+    return this.json({ method: "POST", path: "/api/v1/players/passkeys/options" });
+  }
+
+  /** Sign in with the browser's answer to those options (`credential.toJSON()`). */
+  signInWithPasskey(credential: Record<string, unknown>): Promise<SignedIn> {
+    return this.json({ method: "POST", path: "/api/v1/players/passkeys/sign-in", body: { credential } });
+  }
+
+  /** Where to send the browser to sign in through the server's identity provider (`location.assign(...)`);
+   * with `then`, the provider's answer lands there signed in (the cookie set). No request is made here:
+   * the state travels in a cookie of the browser that follows the redirects. */
+  oidcStartUrl(then: string | null = null): string {
+    const query = then === null ? "" : `?then=${encodeURIComponent(then)}`;
+    return `${this.baseUrl}/api/v1/players/oidc/start${query}`;
+  }
+
+  /** Finish a sign-in with the provider's `code` and `state` (in the browser that began it: its cookie). */
+  oidcCallback(code: string, state: string): Promise<SignedIn> {
+    return this.json({ method: "GET", path: "/api/v1/players/oidc/callback", query: { code, state } });
+  }
+
   // -- the server -------------------------------------------------------------------------------------
 
   health(): Promise<Health> {
@@ -258,7 +456,20 @@ export class Client {
     return JSON.parse(await this.text(call)) as T;
   }
 
+  /** Sends a call; a refusal for the seat's rate (`429 too_many`) is sent again after the pause it asks for, a few times. */
   private async text(call: Call): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.textOnce(call);
+      } catch (error) {
+        const after = error instanceof TooMany && error.code === "too_many" ? error.details.retry_after : undefined;
+        if (typeof after !== "number" || attempt >= RATE_RETRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(after, RATE_PAUSE_MOST_S) * 1000));
+      }
+    }
+  }
+
+  private async textOnce(call: Call): Promise<string> {
     const url = new URL(this.baseUrl + call.path);
     for (const [name, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined && value !== null) url.searchParams.set(name, String(value));

@@ -3,7 +3,7 @@
 
 import { get, post, catalog, keepSeat, mySeats } from "./api.js";
 import { h, clear, errorMessage, humanize } from "./ui.js";
-import { seatNamer } from "./names.js";
+import { seatNamer, BOT_LEVELS } from "./names.js";
 
 function optionInput(name, value, bounds) {
   const id = `opt-${name}`;
@@ -66,8 +66,8 @@ function gameForm(entry, nameInput) {
     h("option", { value: "game:900" }, "15 minutes a game"));
   // who plays on for a seat whose player leaves (the server's default: greedy)
   const takeover = h("select", { "data-field": "takeover", "aria-label": "bot for a seat that leaves" },
-    h("option", { value: "" }, "a greedy bot"), h("option", { value: "random" }, "a random bot"),
-    [1, 2, 3, 4, 5].map((level) => h("option", { value: `strong:${level}` }, `a strong bot, level ${level}`)));
+    h("option", { value: "" }, "a casual bot"),
+    BOT_LEVELS.filter(([value]) => value !== "casual").map(([value, label]) => h("option", { value }, `a ${label} bot`)));
   const form = h("form", { class: "game-form panel", "data-game": entry.game },
     h("h3", {}, entry.title),
     h("div", { class: "muted" }, `${entry.min_players}–${entry.max_players} players`),

@@ -124,8 +124,17 @@ export function seatNamer(seats) {
   };
 }
 
+// The named levels of the server's bots, weakest first (docs/bots.md), and the random bot.
+export const BOT_LEVELS = [["beginner", "beginner"], ["casual", "casual"], ["skilled", "skilled"], ["expert", "expert"], ["random", "random"]];
+
 // A bot kind as the table names it: "greedy" -> "a greedy bot", "strong:2" -> "a strong bot (level 2)".
 export function botTitle(kind) {
   const [bot, level] = String(kind || "greedy").split(":");
   return `a ${bot} bot${level ? ` (level ${level})` : ""}`;
+}
+
+// What a seat's chip says of the bot that holds it: "bot", or "bot, level 5" for a bot with levels.
+export function botNote(kind) {
+  const level = String(kind || "").split(":")[1];
+  return level ? `bot, level ${level}` : "bot";
 }

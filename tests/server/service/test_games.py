@@ -23,6 +23,7 @@ from server.storage.botqueue import BotQueue
 from server.storage.connection import Client
 from server.storage.index import LobbyIndex
 from server.storage.keys import EVENTS
+from server.storage.players import PlayerRegistry
 from server.storage.quotas import HourlyCounts
 from server.storage.schedule import Schedule
 from server.storage.store import EventStore
@@ -34,12 +35,18 @@ def replica(store: EventStore, tables: Tables | None = None) -> Games:
     """A replica's game service over ``store`` (its own table cache unless given one)."""
     tables = tables or Tables(store, GAMES, 1000)
     redis = store.redis
-    return Games(store, tables, LobbyIndex(redis), Schedule(redis), SeatRates(20, 40), Metrics())
+    return Games(store, tables, LobbyIndex(redis), Schedule(redis), SeatRates(20, 40), Metrics(), PlayerRegistry(redis))
+
+
+def lobby_over(games: Games, index: LobbyIndex | None = None) -> Lobby:
+    """A replica's lobby over ``games``, with no quotas."""
+    redis = games.store.redis
+    quotas = Quotas(HourlyCounts(redis), 0, 0)
+    return Lobby(games, index or LobbyIndex(redis), quotas, BotQueue(redis), PlayerRegistry(redis))
 
 
 async def started(games: Games, players: int = 2) -> tuple[str, list[str]]:
-    redis = games.store.redis
-    lobby = Lobby(games, LobbyIndex(redis), Quotas(HourlyCounts(redis), 0, 0), BotQueue(redis))
+    lobby = lobby_over(games)
     game_id = (await lobby.create(KIND, players, {})).game_id
     tokens = []
     for _ in range(players):
@@ -137,7 +144,7 @@ async def test_rebuilding_the_lobby_index_skips_a_stream_no_game_of_this_server_
     game_id, _ = await started(games)
     await store.redis.xadd(EVENTS.at(game_id="bench bare 1"), {"e": "x"})
     index = LobbyIndex(store.redis)
-    lobby = Lobby(replica(store), index, Quotas(HourlyCounts(store.redis), 0, 0), BotQueue(store.redis))
+    lobby = lobby_over(replica(store), index)
     assert await lobby.rebuild_index() == 1
     listed = [game for status in ("open", "active", "finished") for game in (await index.list_games(status, 10))[0]]
     assert listed == [game_id]

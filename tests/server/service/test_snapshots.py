@@ -14,18 +14,14 @@ from hypothesis import strategies as st
 from domain.catalog import GAMES
 from domain.table import SeatInfo, Table, fold
 from server.service.codec import encode
-from server.service.lobby import Lobby
-from server.service.quotas import Quotas
 from server.service.senders import Holder
 from server.service.snapshots import Envelope, Snapshots
 from server.service.tables import Tables
-from server.storage.botqueue import BotQueue
 from server.storage.connection import connect
 from server.storage.index import LobbyIndex
-from server.storage.quotas import HourlyCounts
 from server.storage.store import EventStore, Head
 from server.workers import housekeeping
-from tests.server.service.test_games import a_legal_command, replica, started
+from tests.server.service.test_games import a_legal_command, lobby_over, replica, started
 from tests.support.games import play_to_end
 from tests.support.long_game import LONG_GAME, append_log, long_log
 
@@ -229,10 +225,7 @@ async def test_an_imported_game_carries_no_snapshots_and_gets_them_as_it_is_read
     lines = [b'{"version":%d,"schema":%d,"event":%s}' % (v, game.event_schema, encode(e)) for v, e in enumerate(log, 1)]
     tables = Tables(store, GAMES, snapshot_every=50)
     games = replica(store, tables)
-    redis = store.redis
-    game_id = await Lobby(games, LobbyIndex(redis), Quotas(HourlyCounts(redis), 0, 0), BotQueue(redis)).import_log(
-        lines
-    )
+    game_id = await lobby_over(games).import_log(lines)
     assert await kept(store, game_id) == []
     _, table = await tables.load(game_id)
     await tables.written()
@@ -245,7 +238,7 @@ async def test_an_open_game_that_expires_takes_its_snapshots_with_it(store: Even
     tables = Tables(store, GAMES, snapshot_every=1)
     index = LobbyIndex(store.redis)
     games = replica(store, tables)
-    lobby = Lobby(games, index, Quotas(HourlyCounts(store.redis), 0, 0), BotQueue(store.redis))
+    lobby = lobby_over(games, index)
     game_id = (await lobby.create("vilar-de-mouros", 3, {})).game_id
     await lobby.join(game_id, None, "", None)
     await tables.written()

@@ -95,7 +95,7 @@ export type MissLizParksCommand =
  * Anything a seat may send: the table's commands or its game's own.
  */
 export type Command = TableCommand | GameCommand;
-export type TableCommand = Resign | Undo | TimeUp;
+export type TableCommand = Resign | Undo | TimeUp | KeepWaiting | LetBotPlayOn;
 /**
  * An event of a game's stream, as the viewer may see it: the table's or its game's own.
  */
@@ -109,7 +109,10 @@ export type TableEvent =
   | Undoable
   | StepsUndone
   | ClockTicked
-  | TimeRanOut;
+  | TimeRanOut
+  | TimeExtended
+  | SeatOffered
+  | SeatTakenOver;
 /**
  * Vilar de Mouros: an event of the game's own.
  */
@@ -319,11 +322,27 @@ export interface VilarDeMourosCreateGame {
   game: "vilar-de-mouros";
   players: number;
   options?: VilarDeMourosOptions;
-  clock?: Clock | null;
+  clock?: string | Clock | null;
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
+  rated?: boolean;
 }
 /**
  * A table's clock setting, chosen when the table opens.
@@ -331,37 +350,87 @@ export interface VilarDeMourosCreateGame {
 export interface Clock {
   per?: "game" | "move";
   seconds?: number;
-  on_timeout?: "bot_move" | "time_out";
+  on_timeout?: "ask" | "bot_move" | "time_out";
+  bank?: number;
+  credit?: number;
 }
 export interface ILovePortugalCreateGame {
   game: "i-love-portugal";
   players: number;
   options?: ILovePortugalOptions;
-  clock?: Clock | null;
+  clock?: string | Clock | null;
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
+  rated?: boolean;
 }
 export interface ItchyFeetCreateGame {
   game: "itchy-feet";
   players: number;
   options?: ItchyFeetOptions;
-  clock?: Clock | null;
+  clock?: string | Clock | null;
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
+  rated?: boolean;
 }
 export interface MissLizParksCreateGame {
   game: "miss-liz-parks";
   players: number;
   options?: MissLizParksOptions;
-  clock?: Clock | null;
+  clock?: string | Clock | null;
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
+  rated?: boolean;
 }
 /**
  * A table just opened, with the token that lets its creator call it off before it starts.
@@ -408,15 +477,28 @@ export interface TakeSeat {
    */
   name?: string;
   seat?: number | null;
-  bot?: ("greedy" | "random" | "strong") | null;
+  bot?: ("beginner" | "casual" | "expert" | "greedy" | "random" | "skilled" | "strong") | null;
   /**
    * The bot's level, for a bot that has levels (strong: 1 to 5, default 3), else 422 no_such_level. Stored with the bot: the seat's bot reads 'strong:4'.
    */
   level?: number | null;
+  invite?: string | null;
 }
 export interface Joined {
   seat: number;
   token: string | null;
+}
+export interface OfferSeat {
+  seat: number;
+}
+/**
+ * An invitation to take over a vacated seat: keep the token secret, hand it to the newcomer
+ * (``POST /games/{game_id}/seats {"invite": token}``).
+ */
+export interface Invite {
+  game_id: string;
+  seat: number;
+  invite: string;
 }
 /**
  * The answer of ``GET /games/{id}``: the envelope every game shares.
@@ -437,6 +519,7 @@ export interface TableView {
   rules?: number;
   clock?: Clock | null;
   clocks?: SeatClock[];
+  out_of_time?: number[];
   presence?: Presence | null;
   takeover?: string;
 }
@@ -444,6 +527,7 @@ export interface SeatInfo {
   seat: number;
   name: string;
   bot?: string | null;
+  player?: string | null;
 }
 /**
  * One seat the game waits for, and what for (``action``, ``place``, ``discard``...).
@@ -550,6 +634,7 @@ export interface ItchyFeetSeatView {
   country: string | null;
   travelled: string[];
   character?: string | null;
+  known?: string[] | null;
 }
 export interface ItchyFeetTradeView {
   window: string;
@@ -812,6 +897,7 @@ export interface SeatClock {
   seat: number;
   running_since_ms: number | null;
   left_ms: number;
+  bank_ms?: number;
 }
 /**
  * Who is at a game's table now: the connected seats and how many spectators watch.
@@ -1169,6 +1255,21 @@ export interface TimeUp {
     [k: string]: unknown | undefined;
   } | null;
 }
+/**
+ * Wait for ``seat``, whose time ran out at a table that asks: its clock runs again for a move.
+ */
+export interface KeepWaiting {
+  type: "KeepWaiting";
+  seat: number;
+}
+/**
+ * Let the table's bot play on for ``seat``, whose time ran out at a table that asks (the seat
+ * leaves the game, ``timed_out``, as with the ``time_out`` policy).
+ */
+export interface LetBotPlayOn {
+  type: "LetBotPlayOn";
+  seat: number;
+}
 export interface CommandAnswer {
   version: number;
   events: VersionedEvent[];
@@ -1189,12 +1290,14 @@ export interface TableOpened {
   reserved?: number[];
   reserved_until_ms?: number;
   takeover?: string;
+  rated?: boolean;
 }
 export interface SeatTaken {
   type: "SeatTaken";
   seat: number;
   name?: string;
   bot?: string | null;
+  player?: string | null;
 }
 /**
  * A seat left a game under way: by resigning, dropped after a long disconnection, or out of time.
@@ -1245,11 +1348,39 @@ export interface ClockTicked {
   seat?: number | null;
 }
 /**
- * The seat's clock ran out; what follows is the table's policy (a default move, or leaving).
+ * The seat's clock ran out; what follows is the table's policy (a default move, leaving, or
+ * the other seats' choice between waiting and a bot playing on).
  */
 export interface TimeRanOut {
   type: "TimeRanOut";
   seat: number;
+}
+/**
+ * ``by`` chose to wait for ``seat``, whose time had run out: its clock runs again for a move.
+ */
+export interface TimeExtended {
+  type: "TimeExtended";
+  seat: number;
+  by: number;
+}
+/**
+ * ``by``, still in the game, offered the seat a bot plays on for (since its person left) to a
+ * newcomer, through an invitation.
+ */
+export interface SeatOffered {
+  type: "SeatOffered";
+  seat: number;
+  by: number;
+}
+/**
+ * A newcomer took over the offered ``seat`` from the bot: a new tenure of the seat begins here
+ * (its player's id, and no name, when a player took it).
+ */
+export interface SeatTakenOver {
+  type: "SeatTakenOver";
+  seat: number;
+  name?: string;
+  player?: string | null;
 }
 /**
  * The game cards were shuffled; ``order`` is top first (secret from every seat).
@@ -1938,6 +2069,202 @@ export interface MissLizParksParkGameEnded {
 export interface EventPage {
   version: number;
   events: VersionedEvent[];
+}
+export interface NewPlayer {
+  name: string;
+  lang?: string | null;
+}
+/**
+ * A player and a token that signs it in (keep the token: it is shown once).
+ */
+export interface SignedIn {
+  player: Player;
+  token: string;
+}
+/**
+ * A player as it sees itself.
+ */
+export interface Player {
+  player_id: string;
+  name: string;
+  lang?: string | null;
+  created_ms?: number;
+  public?: boolean;
+}
+export interface CodeSignIn {
+  code: string;
+}
+export interface PlayerChanges {
+  name?: string | null;
+  lang?: string | null;
+  public?: boolean | null;
+}
+export interface Erased {
+  player_id: string;
+  erased?: boolean;
+}
+export interface MyTables {
+  tables: MyTable[];
+  next_cursor?: number | null;
+}
+/**
+ * A table the player sits at, and whether it waits for the player (and what for).
+ */
+export interface MyTable {
+  game_id: string;
+  game: string;
+  status: string;
+  seat: number;
+  version: number;
+  awaiting?: string | null;
+  since_ms?: number;
+}
+/**
+ * A one-time code to sign the same player in on another device, and for how long it holds.
+ */
+export interface SignInCode {
+  code: string;
+  expires_in: number;
+}
+export interface SignedOut {
+  signed_out: number;
+}
+/**
+ * A player's page: its name, and, once it made the page public, its ratings, their history,
+ * games played and won.
+ */
+export interface PlayerPage {
+  player_id: string;
+  name: string;
+  public: boolean;
+  ratings?: RatedPlayer[];
+  history?: RatingPoint[];
+  games?: number;
+  wins?: number;
+}
+export interface RatedPlayer {
+  game: string;
+  player_id: string;
+  name: string;
+  rating: number;
+  mu: number;
+  sigma: number;
+  games: number;
+  wins: number;
+  provisional: boolean;
+}
+/**
+ * A player's rating in one game after one rated table.
+ */
+export interface RatingPoint {
+  game: string;
+  game_id: string;
+  place: number;
+  mu: number;
+  sigma: number;
+  rating: number;
+}
+export interface Leaderboard {
+  game: string;
+  players: RatedPlayer[];
+  next_cursor?: number | null;
+}
+/**
+ * A player's webhook: where notices are posted, in which form, and the secret that signs them.
+ */
+export interface Webhook {
+  url: string;
+  format: "discord" | "json" | "slack";
+  secret: string;
+  created_ms: number;
+}
+export interface WebhookChange {
+  url: string;
+  format?: "discord" | "json" | "slack";
+  new_secret?: boolean;
+}
+export interface Dropped {
+  deleted: boolean;
+}
+/**
+ * A player's notification settings, as it reads them.
+ */
+export interface NotificationSettings {
+  events: ("ended" | "move" | "rematch" | "trade" | "window")[];
+  channels: ("email" | "webhook")[];
+  quiet_hours: QuietHours | null;
+  away_only: boolean;
+  email: string | null;
+  webhook: boolean;
+  email_sending: boolean;
+}
+/**
+ * Hours in which nothing is sent: what comes meanwhile waits for their end.
+ */
+export interface QuietHours {
+  start: string;
+  end: string;
+  time_zone?: string;
+}
+/**
+ * The settings to change; those left out stay. ``null`` removes the email address or the quiet hours.
+ */
+export interface NotificationChanges {
+  events?: ("ended" | "move" | "rematch" | "trade" | "window")[];
+  channels?: ("email" | "webhook")[];
+  quiet_hours?: QuietHours | null;
+  away_only?: boolean;
+  email?: string | null;
+}
+export interface Unsubscribed {
+  unsubscribed?: boolean;
+}
+/**
+ * How a player may sign in on this server.
+ */
+export interface SignInMethods {
+  codes?: boolean;
+  passkeys?: boolean;
+  oidc?: boolean;
+}
+/**
+ * What to hand the browser: ``options`` as WebAuthn's JSON form, for
+ * ``PublicKeyCredential.parseCreationOptionsFromJSON`` (registering) or ``parseRequestOptionsFromJSON``
+ * (signing in); good for ``expires_in`` seconds, once.
+ */
+export interface PasskeyOptions {
+  options: {
+    [k: string]: unknown | undefined;
+  };
+  expires_in: number;
+}
+export interface PasskeyRegistration {
+  credential: {
+    [k: string]: unknown | undefined;
+  };
+  name?: string | null;
+}
+/**
+ * One of the player's passkeys, as the player sees it.
+ */
+export interface Passkey {
+  passkey_id: string;
+  name: string;
+  created_ms: number;
+  last_used_ms?: number | null;
+  synced?: boolean;
+}
+export interface PasskeyList {
+  passkeys: Passkey[];
+}
+export interface PasskeyDeleted {
+  passkey_id: string;
+  deleted?: boolean;
+}
+export interface PasskeySignIn {
+  credential: {
+    [k: string]: unknown | undefined;
+  };
 }
 /**
  * The first message of every socket; the server then catches the client up.
