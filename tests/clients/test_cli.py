@@ -12,6 +12,7 @@ import re
 import sys
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import msgspec
 
@@ -61,18 +62,13 @@ def in_process(argv: list[str], lang: str = "C") -> tuple[int, str, str]:
     """``ludoteca ARGV`` in this process under the locale ``lang`` (C: English), its stdout and stderr captured
     (for a thread: see ``cli``)."""
     out, err = io.TextIOWrapper(io.BytesIO(), "utf-8"), io.TextIOWrapper(io.BytesIO(), "utf-8")
-    was = os.environ.get("LC_ALL")
-    os.environ["LC_ALL"] = lang
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    # The width is set too: a test runner's worker may hold a terminal of its own width.
+    shell = {"LC_ALL": lang, "COLUMNS": "160"}
+    with mock.patch.dict(os.environ, shell), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(argv)
         except SystemExit as exc:
             code = int(exc.code or 0)
-        finally:
-            if was is None:
-                os.environ.pop("LC_ALL", None)
-            else:
-                os.environ["LC_ALL"] = was
     texts = []
     for stream in (out, err):
         stream.flush()
