@@ -41,11 +41,13 @@ through ``Ctx`` and their results are written into events, so a replay needs no 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
+
+from domain.words import Catalog
 
 Seat = int
 Viewer = int | None  # a seat; None is the spectator; FULL sees everything
@@ -59,8 +61,14 @@ E = TypeVar("E")
 R = TypeVar("R")
 
 
+NOT_STARTED = "The game has not started yet: it starts when every seat is taken."  # every game's, and the table's
+
+
 class Rejected(Exception):
-    """A command that breaks a rule: ``code`` is stable, ``message`` is for players."""
+    """A command that breaks a rule: ``code`` is stable, ``details`` hold every parameter of its message, and
+    ``message`` is the English sentence. Readers get it in their own language from the game's catalog
+    (``words/<lang>.json``: the code's message formatted with the details), so a parameter the sentence names
+    must be in ``details`` (tests/test_words.py renders refusals met in random games and compares)."""
 
     def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")
@@ -250,6 +258,9 @@ class Game(Generic[S, C, E, R]):
     most_events: int = MOST_EVENTS
     strategy: Strategy | None = None  # what bots are told beyond the rules (None: they weigh no points)
     undoable: frozenset[type[Any]] | None = None  # the command types that may ever be taken back (None: all)
+    # The game's words by language (``words/<lang>.json`` beside its rules): its refusals, terms and log
+    # lines, read like its components; the server renders a refusal's ``message`` from them (docs/i18n.md).
+    words: Mapping[str, Catalog] = field(default_factory=dict)
 
     @property
     def event_schema(self) -> int:
@@ -271,7 +282,7 @@ class Game(Generic[S, C, E, R]):
                 raise Rejected(
                     "not_offered",
                     f"That cannot be picked now ({pick.field} {pick.value!r}); pick one of the options offered.",
-                    {"field": f"picks[{i}]"},
+                    {"field": f"picks[{i}]", "pick": pick.field, "value": pick.value},
                 )
         return self.moves(state, seat, made)
 

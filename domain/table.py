@@ -19,7 +19,7 @@ import msgspec.inspect
 
 from domain import clock, messages
 from domain.clock import Clock, Clocks
-from domain.engine import CLOCK, AnyGame, Ctx, Deadline, Outcome, Rejected, Seat
+from domain.engine import CLOCK, NOT_STARTED, AnyGame, Ctx, Deadline, Outcome, Rejected, Seat
 from domain.undo import RecordingRng, can_undo
 
 Status = Literal["open", "active", "finished"]
@@ -354,23 +354,25 @@ def open_table(
         raise Rejected(
             "bad_players",
             f"{game.title} is played by {game.min_players} to {game.max_players} players.",
-            {"field": "players"},
+            {"field": "players", "title": game.title, "minimum": game.min_players, "maximum": game.max_players},
         )
     unknown = sorted(set(options) - set(game.options_type.__struct_fields__))
     if unknown:
-        raise Rejected("bad_options", f"{game.title} has no option {unknown[0]!r}.", {"field": f"options.{unknown[0]}"})
+        details = {"field": f"options.{unknown[0]}", "case": "unknown", "option": unknown[0], "title": game.title}
+        raise Rejected("bad_options", f"{game.title} has no option {unknown[0]!r}.", details)
     for name, (least, most) in option_bounds(game.options_type).items():
         value = options.get(name)
         if isinstance(value, int | float) and not isinstance(value, bool) and not least <= value <= most:
             raise Rejected(
                 "out_of_bounds",
                 f"The option {name} of {game.title} takes a whole number from {least} to {most}.",
-                {"field": f"options.{name}", "minimum": least, "maximum": most},
+                {"field": f"options.{name}", "minimum": least, "maximum": most, "option": name, "title": game.title},
             )
     try:
         decoded = msgspec.convert(options, game.options_type)
     except msgspec.ValidationError as exc:
-        raise Rejected("bad_options", f"Those options do not fit {game.title}: {exc}.", {"field": "options"}) from None
+        details = {"field": "options", "case": "fit", "title": game.title, "reason": str(exc)}
+        raise Rejected("bad_options", f"Those options do not fit {game.title}: {exc}.", details) from None
     return TableOpened(
         game=game.id,
         players=players,
@@ -411,7 +413,7 @@ def take_seat(
     takes a kept seat before ``reserved_until_ms``. A player's seat (``player``, its id) keeps
     no name in the stream."""
     if table.state is not None:
-        raise Rejected("game_started", "This game has already started; every seat is taken.")
+        raise Rejected("game_started", "This game has already started; every seat is taken.", {"case": "seat"})
     if table.rated and (player is None or bot is not None):
         raise Rejected("rated_needs_players", RATED_PLAYERS_ONLY)
     free = [i for i, s in enumerate(table.seats) if s is None]
@@ -422,12 +424,16 @@ def take_seat(
             raise Rejected("seats_kept", "The free seats are kept for the players of the last game for now.")
         seat = open_seats[0]
     elif not 0 <= seat < table.players:
-        raise Rejected("no_such_seat", f"Seats run from 0 to {table.players - 1}.", {"field": "seat"})
+        raise Rejected(
+            "no_such_seat", f"Seats run from 0 to {table.players - 1}.", {"field": "seat", "most": table.players - 1}
+        )
     elif seat not in free:
-        raise Rejected("seat_taken", f"Seat {seat} is already taken.", {"field": "seat"})
+        raise Rejected("seat_taken", f"Seat {seat} is already taken.", {"field": "seat", "seat": seat})
     elif seat in kept:
         raise Rejected(
-            "seat_kept", f"Seat {seat} is kept for its player from the last game for now.", {"field": "seat"}
+            "seat_kept",
+            f"Seat {seat} is kept for its player from the last game for now.",
+            {"field": "seat", "seat": seat},
         )
     if player is not None:
         events: list[Any] = [SeatTaken(seat=seat, player=player)]
@@ -443,7 +449,11 @@ def take_seat(
 def resign(game: AnyGame, table: Table, seat: Seat, reason: Leaving = "resigned", bot: str | None = None) -> list[Any]:
     """``seat`` leaves the game under way; ``bot`` plays it on unless too few would remain."""
     if status(game, table) != "active":
-        raise Rejected("game_not_active", "Only a game under way can be left; this one has not started or is over.")
+        raise Rejected(
+            "game_not_active",
+            "Only a game under way can be left; this one has not started or is over.",
+            {"case": "leave"},
+        )
     if seat in table.resigned:
         raise Rejected("already_resigned", "You have already left this game.")
     left = SeatResigned(seat=seat, reason=reason, bot=bot)
@@ -455,7 +465,7 @@ def resign(game: AnyGame, table: Table, seat: Seat, reason: Leaving = "resigned"
 def offer_seat(game: AnyGame, table: Table, seat: Seat, by: Seat) -> list[Any]:
     """``by`` offers ``seat``, which a bot plays on for since its person left, to a newcomer."""
     if status(game, table) != "active":
-        raise Rejected("game_not_active", "Only a seat of a game under way can be offered.")
+        raise Rejected("game_not_active", "Only a seat of a game under way can be offered.", {"case": "offer"})
     held = table.seats[seat] if 0 <= seat < table.players else None
     if held is None or seat not in table.resigned or held.bot is None:
         raise Rejected("seat_not_vacated", "Only a seat a bot plays on for, since its person left, can be offered.")
@@ -478,7 +488,7 @@ def take_over(game: AnyGame, table: Table, seat: Seat, name: str, player: str | 
 def cancel(game: AnyGame, table: Table) -> list[Any]:
     """The creator calls off a table that has not started."""
     if table.cancelled or table.state is not None:
-        raise Rejected("game_started", "Only a table that has not started can be called off.")
+        raise Rejected("game_started", "Only a table that has not started can be called off.", {"case": "cancel"})
     return [TableCancelled()]
 
 
@@ -492,7 +502,7 @@ def open_rematch(game: AnyGame, table: Table, game_id: str) -> list[Any]:
 def undo(game: AnyGame, table: Table, seat: Seat, version: int | None = None) -> list[Any]:
     """``seat`` takes back its last step, or every step after ``version``."""
     if status(game, table) != "active":
-        raise Rejected("game_not_active", "Only a game under way has steps to take back.")
+        raise Rejected("game_not_active", "Only a game under way has steps to take back.", {"case": "undo"})
     if table.undos >= MOST_UNDOS:
         raise Rejected(
             "undo_limit",
@@ -512,7 +522,7 @@ def undo(game: AnyGame, table: Table, seat: Seat, version: int | None = None) ->
         raise Rejected(
             "cannot_undo",
             f"You can go back to version {', '.join(map(str, mine))}, not {version}.",
-            {"field": "version"},
+            {"field": "version", "versions": mine, "version": version},
         )
     return [StepsUndone(seat=seat, version=version)]
 
@@ -678,7 +688,7 @@ def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> l
     """A seat's command, checked against the table first and then the game's rules."""
     current = status(game, table)
     if current == "open":
-        raise Rejected("game_not_started", "The game starts when every seat is taken.")
+        raise Rejected("game_not_started", NOT_STARTED)
     if current == "finished":
         ended = outcome(game, table)
         if isinstance(ended, Abandoned) and ended.reason == "too_long":
@@ -686,7 +696,7 @@ def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> l
                 "game_too_long",
                 f"This game has gone on for {table.version} moves and events, the most a game of {game.title} "
                 "may have: it is over with no winner, and nothing more can be played.",
-                {"most": game.most_events},
+                {"most": game.most_events, "version": table.version, "title": game.title},
             )
         raise Rejected("game_over", "This game is over.")
     if isinstance(command, TimeUp):
@@ -719,24 +729,32 @@ def check_awaited(game: AnyGame, state: Any, seat: Seat, names: Sequence[str] = 
     window, and whether its time has come, the game judges."""
     if seat == CLOCK:
         if not game.deadlines(state):
-            raise Rejected("window_closed", "No window of the game is open for the clock to close.")
+            raise Rejected("window_closed", "No window of the game is open for the clock to close.", {"case": "none"})
         return
     awaited = game.awaited(state)
     if any(a.seat == seat for a in awaited):
         return
     seats = list(dict.fromkeys(a.seat for a in awaited))
-    details: dict[str, Any] = {"awaiting": seats}
+    details: dict[str, Any] = {"awaiting": seats, "names": _names(seats, names)}
     if len(seats) == 1:
         details["turn"] = seats[0]
     raise Rejected("not_your_turn", f"It is not your turn: the game awaits {_whom(seats, names)}.", details)
 
 
+def _names(seats: Sequence[Seat], names: Sequence[str]) -> list[str]:
+    """The names of ``seats`` (``Player 2`` for a seat without a name): the refusal's parameter, so that any
+    language can say whom the game awaits."""
+    return [names[s] if s < len(names) and names[s] else f"Player {s + 1}" for s in seats]
+
+
 def _whom(seats: Sequence[Seat], names: Sequence[str]) -> str:
-    """``Ana``, ``Ana and Rui``, ``Ana, Rui and Eva`` (``Player 2`` for a seat without a name)."""
+    """``Ana``, ``Ana and Rui``, ``Ana, Rui, and Eva``: the English list (CLDR's, as the catalogs render it)."""
     if not seats:
         return "nobody now"
-    told = [names[s] if s < len(names) and names[s] else f"Player {s + 1}" for s in seats]
-    return told[0] if len(told) == 1 else f"{', '.join(told[:-1])} and {told[-1]}"
+    told = _names(seats, names)
+    if len(told) < 3:
+        return " and ".join(told)
+    return f"{', '.join(told[:-1])}, and {told[-1]}"
 
 
 def seat_names(table: Table) -> list[str]:
@@ -749,7 +767,7 @@ def decide_game(game: AnyGame, state: Any, command: Any, seat: Seat, ctx: Ctx, n
     if game.outcome(state) is not None:
         raise Rejected("game_over", "This game is over.")
     if seat != CLOCK and not game.awaited(state):  # at rest, only before the opening facts
-        raise Rejected("game_not_started", "The game has not started yet.")
+        raise Rejected("game_not_started", NOT_STARTED)
     check_awaited(game, state, seat, names)
     return game.decide(state, command, seat, ctx)
 
@@ -767,7 +785,7 @@ def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) 
         raise Rejected("not_the_clock", "Only the clock says when time is up.")
     late = late_seat(table, command.window)
     if table.clock is None or table.clocks is None or late is None:
-        raise Rejected("window_closed", "That clock is no longer running.")
+        raise Rejected("window_closed", "That clock is no longer running.", {"case": "clock"})
     due = clock.due_ms(table.clock, table.clocks, late)
     if due is None or ctx.now_ms < due:
         raise Rejected("not_yet", "That clock has time left.")
@@ -778,11 +796,14 @@ def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) 
     if table.clock.on_timeout == "ask":  # the seat is never dropped silently: the others choose
         return ticked(table, [TimeRanOut(seat=late)], None, ctx)
     if command.move is None:
-        raise Rejected("no_default_move", "A default move is needed when time runs out.", {"field": "move"})
+        raise Rejected(
+            "no_default_move", "A default move is needed when time runs out.", {"field": "move", "case": "missing"}
+        )
     try:
         move = msgspec.convert(command.move, game.command_type)
     except msgspec.ValidationError as exc:
-        raise Rejected("no_default_move", f"That default move is not a command: {exc}.", {"field": "move"}) from None
+        details = {"field": "move", "case": "invalid", "reason": str(exc)}
+        raise Rejected("no_default_move", f"That default move is not a command: {exc}.", details) from None
     played = [e for e in decide(game, table, move, late, ctx) if not isinstance(e, Undoable)]  # no taking it back
     return [TimeRanOut(seat=late), *played]
 
@@ -791,7 +812,9 @@ def choose_after_timeout(game: AnyGame, table: Table, command: KeepWaiting | Let
     """Another seat's choice for a seat whose time ran out: wait for it, or let the bot play on."""
     late = command.seat
     if late not in table.out_of_time:
-        raise Rejected("not_out_of_time", f"Seat {late} has time left; nothing to choose.", {"field": "seat"})
+        raise Rejected(
+            "not_out_of_time", f"Seat {late} has time left; nothing to choose.", {"field": "seat", "seat": late}
+        )
     if seat < 0 or seat == late or seat in table.resigned:
         raise Rejected("not_yours_to_choose", "The other seats still in the game choose for a seat out of time.")
     if isinstance(command, KeepWaiting):

@@ -63,7 +63,7 @@ def test_the_readmes_cli_block_runs_top_to_bottom_on_the_quick_starts_server(
     assert done.returncode == 0, f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
     out = done.stdout
     assert "finished at version" in out, "watch follows the game to its final scores"
-    assert re.search(r"bots played seat \d \(yours\) of [0-9a-f]{16}", out), "bots --mine says it played your seat"
+    assert re.search(r"seat \d is yours: a bot played it for you", out), "bots --mine says it played your seat"
     assert "no free seat" not in out
     assert (tmp_path / "game.jsonl").read_text().count("\n") > 40
 

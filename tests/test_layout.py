@@ -1,6 +1,7 @@
 """The folders are the architecture: imports run one way, between packages and between the server's layers.
 
-``server -> projections -> domain``; ``clients`` speaks only HTTP and WebSocket. Inside ``server/``:
+``server -> projections -> domain``; ``clients`` speaks only HTTP and WebSocket (it renders the catalogs the
+server serves with a message format of its own). Inside ``server/``:
 ``web -> service <- workers``, ``service -> storage``, ``runtime`` imports nothing of the application,
 the hand-written protocol code is reached only through its own layer, and nothing in the product
 imports the bench but the CLI's ``bench`` verb. Each rule names what a folder may never import;
@@ -40,6 +41,7 @@ NEVER: dict[str, tuple[str, ...]] = {
     ),
     "projections": ("server", "clients", *WEB_FRAMEWORK, *REDIS_LIBRARY),
     "clients": ("server", "projections", "domain"),
+    # the message format and the languages: shared by every side, it knows none of them
     # the application: no adapter, no worker, no web framework, no Redis client
     "server/service": ("server.web", "server.workers", "server.bench", *TOP, *WEB_FRAMEWORK, *REDIS_LIBRARY),
     # every Redis key: facts in, facts out; never the service's refusals or the game's types

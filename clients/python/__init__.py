@@ -87,6 +87,7 @@ from clients.python.models import (
 from clients.python.moves import AsyncMove, Move
 from clients.python.progress import Progress
 from clients.python.sync import Client, Stream
+from clients.python.words import Phrasebook
 
 __all__ = [
     "DEFAULT_URL",
@@ -130,6 +131,7 @@ __all__ = [
     "PasskeyDeleted",
     "PasskeyList",
     "PasskeyOptions",
+    "Phrasebook",
     "Pick",
     "Player",
     "PlayerPage",

@@ -56,10 +56,12 @@ from clients.python.models import (
     VersionedEvent,
     Webhook,
     WebhookDropped,
+    Words,
 )
 from clients.python.moves import AsyncMove, Start, starting
 from clients.python.progress import Progress, chunks
 from clients.python.stream import ENDED, Request, Resumer
+from clients.python.words import user_language
 
 T = TypeVar("T")
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -94,9 +96,12 @@ class AsyncClient:
         max_reconnects: int = 8,
         *,
         transport: httpx.AsyncBaseTransport | None = None,
+        lang: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
+        # The language of the server's error messages (and of ``words()``): the user's locale (LANG), else English.
+        self.lang = lang or user_language()
         self.timeout = timeout
         self.max_reconnects = max_reconnects
         self.resumes = 0  # how many times watch() reconnected and resumed, over every watch
@@ -115,10 +120,11 @@ class AsyncClient:
 
     def as_seat(self, token: str | None) -> AsyncClient:
         """Another client of the same server, for what ``token`` holds (``None``: a spectator)."""
-        return AsyncClient(self.base_url, token, self.timeout, self.max_reconnects)
+        return AsyncClient(self.base_url, token, self.timeout, self.max_reconnects, lang=self.lang)
 
     def headers(self, call: Call[Any]) -> dict[str, str]:
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        headers["Accept-Language"] = self.lang
         if call.body is not None:
             headers["Content-Type"] = call.content_type
         return headers
@@ -167,6 +173,14 @@ class AsyncClient:
             await response.aclose()
 
     # --- REST: one method per route (calls.ROUTES) --------------------------------------------
+
+    async def languages(self) -> dict[str, Any]:
+        """The languages the server's messages are written in, and its default."""
+        return await self.run(calls.languages())
+
+    async def words(self, lang: str | None = None) -> Words:
+        """Every message catalog in ``lang`` (default: this client's language), to render codes and events."""
+        return await self.run(calls.words(lang or self.lang))
 
     async def catalog(self) -> Catalog:
         """The games this server hosts, each with its options and their defaults."""
@@ -456,7 +470,7 @@ class AsyncStream:
     def __init__(self, client: AsyncClient, game_id: str, after: int = 0, check: str | None = None) -> None:
         self.client = client
         self.game_id = game_id
-        self.state = Resumer(client.token, after, check, client.max_reconnects)
+        self.state = Resumer(client.token, after, check, client.max_reconnects, lang=client.lang)
         self.pending: deque[Update] = deque()  # updates read while waiting for a step
         self.ended = False
         self._ws: WebSocket | None = None

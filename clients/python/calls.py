@@ -51,6 +51,7 @@ from clients.python.models import (
     Unsubscribed,
     Webhook,
     WebhookDropped,
+    Words,
 )
 
 T = TypeVar("T")
@@ -60,6 +61,8 @@ ENCODER = msgspec.json.Encoder()
 
 # (method, path as /openapi.json writes it) -> the client method that calls it
 ROUTES: dict[tuple[str, str], str] = {
+    ("GET", "/api/v1/words"): "languages",
+    ("GET", "/api/v1/words/{lang}"): "words",
     ("GET", "/api/v1/games/catalog"): "catalog",
     ("GET", "/api/v1/games/catalog/{game}"): "components",
     ("POST", "/api/v1/games"): "create",
@@ -153,6 +156,14 @@ def json_body(value: Any) -> bytes:
 
 def catalog() -> Call[Catalog]:
     return Call("GET", f"{API}/games/catalog", decoder(Catalog))
+
+
+def languages() -> Call[dict[str, Any]]:
+    return Call("GET", f"{API}/words", decoder(dict[str, Any]))
+
+
+def words(lang: str) -> Call[Words]:
+    return Call("GET", f"{API}/words/{quote(lang, safe='')}", decoder(Words))
 
 
 def components(game: str) -> Call[GameComponents]:

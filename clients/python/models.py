@@ -457,10 +457,23 @@ class LogLine(msgspec.Struct, kw_only=True):
 # --- the WebSocket's messages (docs/API.md, "WebSocket"; docs/asyncapi.yaml) -------------------------
 
 
-class Hello(msgspec.Struct, tag="hello", tag_field="type"):
+class Hello(msgspec.Struct, tag="hello", tag_field="type", omit_defaults=True):
     token: str | None = None
     after: int = 0
     check: str | None = None  # the ``check`` of the update at ``after``: other events there get a reset
+    lang: str | None = None  # the language of the socket's error messages (pt, gl, es, en)
+
+
+Messages = dict[str, dict[str, str]]  # part ("refusals", "terms", "log") -> key -> message
+
+
+class Words(msgspec.Struct):
+    """Every message catalog of one language (GET /api/v1/words/{lang}): the table's and the server's, and
+    each game's by id; :class:`clients.python.words.Phrasebook` renders codes and events with them."""
+
+    lang: str
+    table: Messages
+    games: dict[str, Messages]
 
 
 class MovesMessage(msgspec.Struct, tag="moves", tag_field="type"):

@@ -58,10 +58,12 @@ from clients.python.models import (
     VersionedEvent,
     Webhook,
     WebhookDropped,
+    Words,
 )
 from clients.python.moves import Move, Start, starting
 from clients.python.progress import Progress, chunks
 from clients.python.stream import ENDED, Request, Resumer
+from clients.python.words import user_language
 
 T = TypeVar("T")
 
@@ -80,9 +82,12 @@ class Client:
         max_reconnects: int = 8,
         *,
         transport: httpx.BaseTransport | None = None,
+        lang: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
+        # The language of the server's error messages (and of ``words()``): the user's locale (LANG), else English.
+        self.lang = lang or user_language()
         self.timeout = timeout
         self.max_reconnects = max_reconnects
         self.resumes = 0
@@ -98,10 +103,11 @@ class Client:
         self._http.close()
 
     def as_seat(self, token: str | None) -> Client:
-        return Client(self.base_url, token, self.timeout, self.max_reconnects)
+        return Client(self.base_url, token, self.timeout, self.max_reconnects, lang=self.lang)
 
     def headers(self, call: Call[Any]) -> dict[str, str]:
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        headers["Accept-Language"] = self.lang
         if call.body is not None:
             headers["Content-Type"] = call.content_type
         return headers
@@ -149,6 +155,12 @@ class Client:
             response.close()
 
     # --- REST: one method per route (calls.ROUTES) --------------------------------------------
+
+    def languages(self) -> dict[str, Any]:
+        return self.run(calls.languages())
+
+    def words(self, lang: str | None = None) -> Words:
+        return self.run(calls.words(lang or self.lang))
 
     def catalog(self) -> Catalog:
         return self.run(calls.catalog())
@@ -400,7 +412,7 @@ class Stream:
     def __init__(self, client: Client, game_id: str, after: int = 0, check: str | None = None) -> None:
         self.client = client
         self.game_id = game_id
-        self.state = Resumer(client.token, after, check, client.max_reconnects)
+        self.state = Resumer(client.token, after, check, client.max_reconnects, lang=client.lang)
         self.pending: deque[Update] = deque()
         self.ended = False
         self._ws: ClientConnection | None = None

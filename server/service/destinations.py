@@ -109,27 +109,30 @@ def is_public(ip: IP) -> bool:
     return ip.is_global and not ip.is_multicast and not any(ip.version == n.version and ip in n for n in SPECIAL)
 
 
-def bad_url(why: str) -> Refused:
-    return Refused("bad_webhook_url", f"That webhook URL cannot be used: {why}.", {"field": "url"})
+def bad_url(case: str, why: str) -> Refused:
+    """``422 bad_webhook_url``; ``case`` names which ``why`` it is (its words are the catalogs', docs/i18n.md)."""
+    return Refused(
+        "bad_webhook_url", f"That webhook URL cannot be used: {why}.", {"field": "url", "case": case, "most": URL_MOST}
+    )
 
 
 def read_url(url: str, allowed: Allowed) -> Target:
     """``url`` as a target; ``422 bad_webhook_url`` for one that is not an http(s) URL the server may call."""
     if len(url) > URL_MOST or any(c.isspace() or ord(c) < 32 for c in url):
-        raise bad_url(f"it has spaces or control characters, or is over {URL_MOST} characters")
+        raise bad_url("characters", f"it has spaces or control characters, or is over {URL_MOST} characters")
     try:
         parts = urllib.parse.urlsplit(url)
         port = parts.port
     except ValueError:
-        raise bad_url("it is not a URL") from None
+        raise bad_url("not_a_url", "it is not a URL") from None
     host = parts.hostname or ""
     scheme = parts.scheme.lower()
     if scheme not in ("https", "http") or not host:
-        raise bad_url("it is not an https:// URL")
+        raise bad_url("not_https", "it is not an https:// URL")
     if parts.username is not None or parts.password is not None:
-        raise bad_url("it carries a user name or password")
+        raise bad_url("credentials", "it carries a user name or password")
     if scheme == "http" and not allowed.host(host):
-        raise bad_url("it is not https (plain http is for hosts the operator allows)")
+        raise bad_url("plain_http", "it is not https (plain http is for hosts the operator allows)")
     target = parts.path or "/"
     if parts.query:
         target += "?" + parts.query

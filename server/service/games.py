@@ -153,7 +153,9 @@ def may_act(table: Table, sender: Acting) -> int:
     their seat), may not act."""
     if isinstance(sender, Person):
         if sender.seat is None:
-            raise Forbidden("spectator", "Spectators cannot send commands; take a seat and send its token.")
+            raise Forbidden(
+                "spectator", "Spectators cannot send commands; take a seat and send its token.", {"case": "command"}
+            )
         if sender.seat in table.resigned:
             raise Forbidden("resigned", "You left this game; a bot plays your seat now.")
     assert sender.seat is not None
@@ -307,7 +309,9 @@ class Games:
                 self.charge(game_id, seat)
             if not 1 <= len(command_id) <= COMMAND_ID_MOST:
                 raise Invalid(
-                    "malformed", f"A command_id has 1 to {COMMAND_ID_MOST} characters.", {"field": "command_id"}
+                    "malformed",
+                    f"A command_id has 1 to {COMMAND_ID_MOST} characters.",
+                    {"field": "command_id", "case": "length", "most": COMMAND_ID_MOST},
                 )
             command = self.decode_command(game, body)
             body_hash = hashlib.sha256(encode(command)).hexdigest()
@@ -333,7 +337,9 @@ class Games:
         commands over REST and its sockets on this replica (a spectator has none to take from);
         ``TooMany`` when it is empty."""
         if seat is not None and not self.rates.allow(game_id, seat):
-            raise TooMany("too_many", "Too many requests from this seat; slow down.", {"retry_after": 1})
+            raise TooMany(
+                "too_many", "Too many requests from this seat; slow down.", {"retry_after": 1, "case": "requests"}
+            )
 
     def decode_command(self, game: AnyGame, body: bytes) -> Any:
         try:
@@ -395,7 +401,11 @@ class Games:
             else:
                 if reads:
                     if reads >= self.command_retries:
-                        raise VersionConflict("version_conflict", "The game kept changing; send the command again.")
+                        raise VersionConflict(
+                            "version_conflict",
+                            "The game kept changing; send the command again.",
+                            {"case": "kept_changing"},
+                        )
                     self.metrics.retries.labels(game.id).inc()
                 reads += 1
                 loaded = await self.tables.look(game_id, command=command)
@@ -413,7 +423,7 @@ class Games:
                 raise VersionConflict(
                     "version_conflict",
                     f"The game is at version {table.version}, not {expected_version}.",
-                    {"version": table.version},
+                    {"version": table.version, "expected": expected_version, "case": "expected"},
                 )
             try:
                 events = decide(game, table, Ctx(rng=self.rng, now_ms=now_ms))
@@ -421,7 +431,7 @@ class Games:
                 if optimistic:
                     optimistic = False
                     continue
-                raise refused(exc) from None
+                raise refused(exc, game.id) from None
             if not events and command is None:
                 return Landed(game, table, table, [])
             after, result = await self._append(
@@ -437,7 +447,9 @@ class Games:
                 optimistic = False
             elif expected_version is not None:
                 raise VersionConflict(
-                    "version_conflict", "Another command landed first.", {"version": result.current_version}
+                    "version_conflict",
+                    "Another command landed first.",
+                    {"version": result.current_version, "case": "landed_first"},
                 )
 
     async def _append(
@@ -542,7 +554,11 @@ class Games:
     async def replay(self, at: Seated, version: int, as_: str | None) -> TableView:
         game, table = at.game, at.table
         if not 1 <= version <= table.version:
-            raise Invalid("no_such_version", f"Versions run from 1 to {table.version}.", {"field": "version"})
+            raise Invalid(
+                "no_such_version",
+                f"Versions run from 1 to {table.version}.",
+                {"field": "version", "most": table.version},
+            )
         viewer: Viewer = at.seat
         if as_ is not None and as_ != str(at.seat):
             if status(game, table) != "finished":
@@ -555,7 +571,11 @@ class Games:
     def _seat_param(value: str, players: int) -> int:
         if value.isascii() and value.isdigit() and int(value) < players:
             return int(value)
-        raise Invalid("malformed", f"'as' is a seat from 0 to {players - 1}, or 'full'.", {"field": "as"})
+        raise Invalid(
+            "malformed",
+            f"'as' is a seat from 0 to {players - 1}, or 'full'.",
+            {"field": "as", "case": "as", "most": players - 1},
+        )
 
     def legal(self, at: Seated) -> tuple[Step, list[Any], bool, list[int]]:
         """The caller's first step of a move, the commands of its moves that are few (and whether
@@ -572,7 +592,7 @@ class Games:
         try:
             return move_step(at.game, at.table, at.seat, picks)
         except Rejected as exc:
-            raise refused(exc) from None
+            raise refused(exc, at.game.id) from None
 
     async def export_lines(self, game_id: str) -> list[bytes]:
         """The whole log, one ``{"version", "schema", "event"}`` JSON object a line."""

@@ -47,6 +47,7 @@ from server.service.errors import (
 )
 from server.service.games import GAME_ID_BYTES, Games
 from server.service.quotas import Quotas
+from server.service.tables import UNKNOWN_GAME
 from server.service.tokens import address_key, invite_key, new_token, player_seat_key, token_hash
 from server.storage.botqueue import BotQueue
 from server.storage.index import STATUSES, LobbyIndex
@@ -124,11 +125,13 @@ class Lobby:
         the bot that plays on a seat that leaves, a bot this server has)."""
         game = self.games.games.get(kind)
         if game is None:
-            raise Invalid("unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
+            raise Invalid(
+                "unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game", "game": kind}
+            )
         try:
             opened = open_table(game, players, options, turn_clock, *reserved, takeover, rated)
         except Rejected as exc:
-            raise refused(exc) from None
+            raise refused(exc, game.id) from None
         game_id = game_id or secrets.token_hex(GAME_ID_BYTES)
         creator = f"{game_id}.{new_token()}"
         table = fold(game, None, [opened])
@@ -149,9 +152,11 @@ class Lobby:
         """The creator calls off a table that has not started (it is kept, finished, with its log)."""
         meta = await self.store.meta(game_id)
         if not meta:
-            raise UnknownGame("unknown_game", "There is no game with that id.")
+            raise UnknownGame("unknown_game", UNKNOWN_GAME)
         if token is None:
-            raise Unauthorized("missing_token", "Calling a table off needs the token its creator was given.")
+            raise Unauthorized(
+                "missing_token", "Calling a table off needs the token its creator was given.", {"case": "creator"}
+            )
         if not hmac.compare_digest(meta.get("creator", ""), token_hash(token)):
             raise Forbidden("not_creator", "Only the person who opened this table may call it off.")
         _, table = await self.games.facts(game_id, cancel)
@@ -167,7 +172,9 @@ class Lobby:
         again answers the same seat and token."""
         at = await self.games.seated(game_id, token)
         if at.seat is None or token is None:
-            raise Forbidden("spectator", "Only a seat of the finished game may ask for its rematch.")
+            raise Forbidden(
+                "spectator", "Only a seat of the finished game may ask for its rematch.", {"case": "rematch"}
+            )
         table = at.table
         if status(at.game, table) != "finished" or table.cancelled:
             raise Refused("game_not_over", "A rematch is offered once the game is over.")
@@ -294,7 +301,11 @@ class Lobby:
         left) to a newcomer: an invitation that seats whoever holds it there, until someone does."""
         at = await self.games.seated(game_id, token)
         if at.seat is None:
-            raise Forbidden("spectator", "Only a seat still in the game can offer a vacated one; take a seat first.")
+            raise Forbidden(
+                "spectator",
+                "Only a seat still in the game can offer a vacated one; take a seat first.",
+                {"case": "offer"},
+            )
         invite = f"{game_id}.{new_token()}"
 
         def offer(game: AnyGame, table: Table) -> list[Any]:
@@ -419,7 +430,11 @@ def seat_name(name: str) -> str:
             kept.append(char)
     cleaned = " ".join("".join(kept).split())
     if len(cleaned) > NAME_MOST:
-        raise Invalid("malformed", f"A name has at most {NAME_MOST} characters.", {"field": "name"})
+        raise Invalid(
+            "malformed",
+            f"A name has at most {NAME_MOST} characters.",
+            {"field": "name", "case": "length", "most": NAME_MOST},
+        )
     return cleaned
 
 
@@ -428,7 +443,7 @@ def fold_log(codecs: Mapping[str, GameCodec], lines: list[bytes]) -> tuple[GameC
     try:
         entries = [LOG_LINE.decode(line) for line in lines if line.strip()]
         if not entries:
-            raise Invalid("malformed", "The log is empty.", {"field": "log"})
+            raise Invalid("malformed", "The log is empty.", {"field": "log", "case": "empty_log"})
         kind = msgspec.convert(entries[0].event, TableOpened).game
         codec = codecs[kind]
         # A log written by older code is lifted by the game's upcasters (docs/table-services.md).
@@ -436,14 +451,18 @@ def fold_log(codecs: Mapping[str, GameCodec], lines: list[bytes]) -> tuple[GameC
     except BAD_JSON as exc:
         raise malformed(exc, prefix="log") from None
     except KeyError:
-        raise Invalid("unknown_game_type", "This server does not host that game.", {"field": "log"}) from None
+        raise Invalid(
+            "unknown_game_type", "This server does not host that game.", {"field": "log", "case": "log"}
+        ) from None
     if any(e.schema > codec.game.event_schema for e in entries):
-        raise Invalid("malformed", "That log comes from a newer server.", {"field": "log.schema"})
+        raise Invalid("malformed", "That log comes from a newer server.", {"field": "log.schema", "case": "newer_log"})
     if [e.version for e in entries] != list(range(1, len(entries) + 1)):
-        raise Invalid("malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version"})
+        raise Invalid(
+            "malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version", "case": "log_versions"}
+        )
     try:
         table = fold(codec.game, None, events)
     except Exception:  # a log that does not fold is not a game
-        raise Invalid("malformed", "Those events do not make a game.", {"field": "log"}) from None
+        raise Invalid("malformed", "Those events do not make a game.", {"field": "log", "case": "not_a_game"}) from None
     assert table is not None
     return codec, events, table

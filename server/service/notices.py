@@ -339,16 +339,20 @@ class Notices:
             return None
         for name, value in (("start", quiet.start), ("end", quiet.end)):
             if not CLOCK_TIME.fullmatch(value):
-                where = {"field": f"quiet_hours.{name}"}
+                where = {"field": f"quiet_hours.{name}", "case": "time_of_day", "name": name}
                 raise Refused("bad_quiet_hours", f"'{name}' is a time of day, 'HH:MM'.", where)
         if quiet.start == quiet.end:
-            raise Refused("bad_quiet_hours", "Quiet hours start and end at different times.", {"field": "quiet_hours"})
+            raise Refused(
+                "bad_quiet_hours",
+                "Quiet hours start and end at different times.",
+                {"field": "quiet_hours", "case": "same_times"},
+            )
         try:
             zoneinfo.ZoneInfo(quiet.time_zone)
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             raise Refused(
                 "bad_quiet_hours", "'time_zone' is an IANA time zone, such as 'Europe/Lisbon'.",
-                {"field": "quiet_hours.time_zone"},
+                {"field": "quiet_hours.time_zone", "case": "time_zone"},
             ) from None  # fmt: skip
         return quiet
 
@@ -364,7 +368,11 @@ class Notices:
         """Set the player's webhook after checking its URL (and every address its host resolves to)."""
         player_id = await self.players.signed_in(token)
         if change.format not in FORMS:  # the type says so; a guard for the stored value
-            raise Invalid("malformed", f"'format' is one of {', '.join(FORMS)}.", {"field": "format"})
+            raise Invalid(
+                "malformed",
+                f"'format' is one of {', '.join(FORMS)}.",
+                {"field": "format", "case": "one_of", "allowed": list(FORMS)},
+            )
         target = read_url(change.url.strip(), self.config.allowed)
         await addresses(target, self.config.allowed, self.config.webhook_timeout)
         before = webhook_of(await self._fields(player_id))

@@ -111,7 +111,9 @@ class OpenIDConnect:
         ``own_callback``: this server's callback as the browser reaches it (used unless one is set)."""
         provider = self._provider()
         if then is not None and not (then.startswith("/") and not then.startswith(("//", "/\\"))):
-            raise Invalid("malformed", "'then' is a path on this server, such as '/'.", {"field": "then"})
+            raise Invalid(
+                "malformed", "'then' is a path on this server, such as '/'.", {"field": "then", "case": "then"}
+            )
         quotas = self.players.quotas
         await quotas.take(quotas.sign_ins, client, await self.players.now_ms())
         metadata = await self._metadata(provider)
@@ -119,7 +121,7 @@ class OpenIDConnect:
         state = secrets.token_urlsafe(32)
         pending = Pending(secrets.token_urlsafe(48), secrets.token_urlsafe(24), redirect, then)
         if not await self.challenges.put(KIND, state, msgspec.json.encode(pending).decode(), STATE_TTL_MS):
-            raise Invalid("malformed", "That state is in use; start again.")
+            raise Invalid("malformed", "That state is in use; start again.", {"case": "state_in_use"})
         url = prepare_grant_uri(
             metadata["authorization_endpoint"],
             provider.client_id,
@@ -162,7 +164,11 @@ class OpenIDConnect:
             found = await self._get_json(provider.issuer.rstrip("/") + "/.well-known/openid-configuration")
             if found.get("issuer") != provider.issuer:  # OpenID Connect Discovery 1.0, section 4.3
                 named = found.get("issuer")
-                raise Unavailable("oidc_unavailable", f"The identity provider calls itself {named!r}, not the issuer.")
+                raise Unavailable(
+                    "oidc_unavailable",
+                    f"The identity provider calls itself {named!r}, not the issuer.",
+                    {"case": "issuer", "named": str(named)},
+                )
             self.metadata = found
         return self.metadata
 
@@ -194,7 +200,11 @@ class OpenIDConnect:
             tokens = {}
         if answer.status_code != 200 or not isinstance(tokens, dict) or not isinstance(tokens.get("id_token"), str):
             reason = tokens.get("error", answer.status_code) if isinstance(tokens, dict) else answer.status_code
-            raise Unauthorized("oidc_failed", f"The identity provider refused the sign-in's code ({reason}).")
+            raise Unauthorized(
+                "oidc_failed",
+                f"The identity provider refused the sign-in's code ({reason}).",
+                {"case": "code", "reason": str(reason)},
+            )
         return tokens
 
     async def _id_token(
@@ -215,9 +225,15 @@ class OpenIDConnect:
             )
             claims.validate(leeway=LEEWAY_S)
         except (JoseError, ValueError, TypeError, KeyError) as exc:
-            raise Unauthorized("oidc_failed", f"The identity provider's ID token does not check out ({exc}).") from None
+            raise Unauthorized(
+                "oidc_failed",
+                f"The identity provider's ID token does not check out ({exc}).",
+                {"case": "id_token", "reason": str(exc)},
+            ) from None
         if not isinstance(claims.get("sub"), str) or not claims["sub"]:
-            raise Unauthorized("oidc_failed", "The identity provider's ID token names no subject.")
+            raise Unauthorized(
+                "oidc_failed", "The identity provider's ID token names no subject.", {"case": "no_subject"}
+            )
         return dict(claims)
 
     async def _get_json(self, url: str) -> dict[str, Any]:
@@ -233,7 +249,11 @@ class OpenIDConnect:
 
     @staticmethod
     def _unavailable(reason: object) -> Unavailable:
-        return Unavailable("oidc_unavailable", f"The identity provider cannot be reached or read ({reason}).")
+        return Unavailable(
+            "oidc_unavailable",
+            f"The identity provider cannot be reached or read ({reason}).",
+            {"case": "unreachable", "reason": str(reason)},
+        )
 
     @staticmethod
     def _unknown_state() -> Unauthorized:

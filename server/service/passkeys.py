@@ -111,7 +111,9 @@ def client_data(credential: dict[str, Any]) -> dict[str, Any]:
             raise ValueError("no challenge")
         return data
     except (KeyError, TypeError, ValueError) as exc:
-        raise Unauthorized("passkey_invalid", f"That is not a passkey's answer ({exc}).") from None
+        raise Unauthorized(
+            "passkey_invalid", f"That is not a passkey's answer ({exc}).", {"case": "unreadable", "reason": str(exc)}
+        ) from None
 
 
 class Passkeys:
@@ -170,7 +172,11 @@ class Passkeys:
                 expected_origin=list(party.origins),
             )
         except (WebAuthnException, KeyError, TypeError, ValueError) as exc:
-            raise Unauthorized("passkey_invalid", f"That passkey does not check out: {exc}.") from None
+            raise Unauthorized(
+                "passkey_invalid",
+                f"That passkey does not check out: {exc}.",
+                {"case": "registration", "reason": str(exc)},
+            ) from None
         passkey_id = bytes_to_base64url(verified.credential_id)
         stored = Stored(
             public_key=bytes_to_base64url(verified.credential_public_key),
@@ -216,7 +222,9 @@ class Passkeys:
         player_id = await self.store.owner(passkey_id) if isinstance(passkey_id, str) and passkey_id else None
         record = await self.store.get(player_id, passkey_id) if player_id and isinstance(passkey_id, str) else None
         if player_id is None or record is None or not isinstance(passkey_id, str):
-            raise Unauthorized("unknown_passkey", "That passkey is not known here (deleted, or never registered).")
+            raise Unauthorized(
+                "unknown_passkey", "That passkey is not known here (deleted, or never registered).", {"case": "unknown"}
+            )
         stored = STORED.decode(record)
         try:
             verified = verify_authentication_response(
@@ -231,13 +239,17 @@ class Passkeys:
             if handle and base64url_to_bytes(handle) != player_id.encode():
                 raise ValueError("the passkey names another player")
         except (WebAuthnException, KeyError, TypeError, ValueError) as exc:
-            raise Unauthorized("passkey_invalid", f"That passkey's answer does not check out: {exc}.") from None
+            raise Unauthorized(
+                "passkey_invalid",
+                f"That passkey's answer does not check out: {exc}.",
+                {"case": "sign_in", "reason": str(exc)},
+            ) from None
         used = msgspec.structs.replace(
             stored, sign_count=verified.new_sign_count, last_used_ms=await self.players.now_ms(),
             synced=verified.credential_backed_up,
         )  # fmt: skip
         if not await self.store.update(player_id, passkey_id, msgspec.json.encode(used).decode()):
-            raise Unauthorized("unknown_passkey", "That passkey was deleted meanwhile.")
+            raise Unauthorized("unknown_passkey", "That passkey was deleted meanwhile.", {"case": "deleted"})
         return await self.players.sign_in_as(player_id)
 
     # -- checks ------------------------------------------------------------------------------
@@ -245,7 +257,7 @@ class Passkeys:
     async def _issue(self, kind: str, challenge: bytes, holder: str) -> None:
         # 64 random bytes: a collision is out of reach, but a challenge in use is never overwritten.
         if not await self.challenges.put(kind, bytes_to_base64url(challenge), holder, self.timeout_ms):
-            raise Invalid("malformed", "That challenge is in use; ask for new options.")
+            raise Invalid("malformed", "That challenge is in use; ask for new options.", {"case": "challenge_in_use"})
 
     @staticmethod
     def _expired() -> Unauthorized:

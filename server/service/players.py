@@ -111,7 +111,7 @@ class Players:
     async def signed_in(self, token: str | None) -> str:
         """The id of the player ``token`` signs in; 401 otherwise."""
         if token is None:
-            raise Unauthorized("missing_token", "Sign in first: send your player token.")
+            raise Unauthorized("missing_token", "Sign in first: send your player token.", {"case": "player"})
         if not is_player_token(token):
             raise Unauthorized("not_a_player_token", "That is a seat's token; a player's token starts with 'player.'.")
         player_id = await self.registry.player_of(token_hash(token))
@@ -122,7 +122,7 @@ class Players:
     async def player(self, player_id: str) -> Player:
         fields = await self.registry.get(player_id)
         if fields is None:  # erased while a token was still being read
-            raise Unauthorized("unknown_token", "That player is no longer here.")
+            raise Unauthorized("unknown_token", "That player is no longer here.", {"case": "player_gone"})
         return Player(
             player_id,
             fields.get("name", ""),
@@ -184,7 +184,7 @@ class Players:
     async def sign_in_as(self, player_id: str) -> SignedIn:
         """A new token of ``player_id``, which a sign-in proved (a code, a passkey, the identity provider)."""
         if await self.registry.get(player_id) is None:  # erased meanwhile: no token for nobody
-            raise Unauthorized("unknown_token", "That player is no longer here.")
+            raise Unauthorized("unknown_token", "That player is no longer here.", {"case": "player_gone"})
         token = new_player_token()
         await self.registry.add_token(player_id, token_hash(token))
         return SignedIn(await self.player(player_id), token)
@@ -257,11 +257,17 @@ class Players:
     def _name(name: str) -> str:
         cleaned = seat_name(name)
         if not cleaned:
-            raise Invalid("malformed", "A player needs a name (1 to 40 characters).", {"field": "name"})
+            raise Invalid(
+                "malformed", "A player needs a name (1 to 40 characters).", {"field": "name", "case": "player_name"}
+            )
         return cleaned
 
     @staticmethod
     def _lang(lang: str) -> str:
         if lang not in LANGUAGES:
-            raise Invalid("malformed", f"'lang' is one of {', '.join(LANGUAGES)}.", {"field": "lang"})
+            raise Invalid(
+                "malformed",
+                f"'lang' is one of {', '.join(LANGUAGES)}.",
+                {"field": "lang", "case": "one_of", "allowed": list(LANGUAGES)},
+            )
         return lang

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from domain import words
 from domain.engine import AnyGame
 from server.service.players import MY_TABLES_MOST
 from server.web.requests import Endpoint
@@ -41,6 +42,8 @@ SEAT_OPTIONAL: Security = [{}, {"seat": []}]  # without a token, the caller is a
 SEAT: Security = [{"seat": []}]  # without one: 403 spectator
 PLAYER: Security = [{"player": []}, {"player_cookie": []}]
 SECURITY: dict[str, Security] = {
+    "get_languages": NONE,
+    "get_words": NONE,
     "get_catalog": NONE,
     "get_components": NONE,
     "create_game": NONE,
@@ -152,6 +155,16 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
 # Any string reaches the route (DELETE /games/catalog is DELETE /games/{game_id}): an id that is not
 # 16 lowercase hex characters is one more unknown game, 404 unknown_game.
 GAME_ID = {"type": "string", "description": "16 lowercase hex characters; anything else is 404 unknown_game"}
+LANG = {"type": "string", "enum": list(words.LANGUAGES), "description": "pt (European Portuguese), gl, es or en"}
+# Every answer's error ``message`` is written in the language a request asks for (docs/i18n.md).
+ACCEPT_LANGUAGE = {
+    "name": "Accept-Language",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "example": "gl-ES, gl;q=0.9, en;q=0.5"},
+    "description": "The language of an error's message: the first of pt, gl, es, en it names (default en); "
+    "error codes and details do not change",
+}
 NDJSON = {
     "type": "string",
     "description": "JSON lines, each one a LogLine (#/components/schemas/LogLine)",
@@ -226,7 +239,7 @@ PASSKEY_ID = {"type": "string", "description": "A passkey's id (base64url), as G
 def path_parameter(name: str, contract: Contract) -> dict[str, Any]:
     if name == "player_id":
         return {"name": name, "in": "path", "required": True, "schema": PLAYER_ID}
-    schema = GAME_ID if name == "game_id" else PASSKEY_ID if name == "passkey_id" else schema_ref("GameId")
+    schema = {"game_id": GAME_ID, "lang": LANG, "passkey_id": PASSKEY_ID}.get(name) or schema_ref("GameId")
     return {"name": name, "in": "path", "required": True, "schema": schema}
 
 
@@ -250,6 +263,7 @@ def operation(contract: Contract, endpoint: Endpoint) -> dict[str, Any]:
     }
     parameters = [path_parameter(p, contract) for p in re.findall(r"{(\w+)}", endpoint.path)]
     parameters += [{"name": q, "in": "query", "required": False, "schema": QUERY[name, q]} for q in endpoint.query]
+    parameters.append(ACCEPT_LANGUAGE)
     if parameters:
         op["parameters"] = parameters
     if endpoint.body is not None:

@@ -9,6 +9,7 @@ import msgspec
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
+from domain import words
 from domain.bots import BOTS, bot_spec, parse_bot
 from domain.clock import Clock
 from domain.clock import preset as clock_preset
@@ -30,6 +31,7 @@ from server.service.games import CommandAnswer, Games, Seated
 from server.service.lobby import Invite, Joined, Lobby, NewGame, Rematch, seat_name
 from server.service.senders import Holder
 from server.service.tokens import is_player_token
+from server.service.words import words_of
 from server.web.auth import bearer, require_admin
 from server.web.notices import NOTICE_ENDPOINTS
 from server.web.players import PLAYER_ENDPOINTS
@@ -74,6 +76,25 @@ class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
     command: msgspec.Raw
     command_id: str
     expected_version: int | None = None
+
+
+Messages = dict[str, dict[str, str]]  # part ("refusals", "terms", "log") -> key -> message
+
+
+class Words(msgspec.Struct):
+    """Every message a frontend renders in one language (docs/i18n.md): the table's and the server's
+    (``table``: refusals, terms, the table's log lines), and each game's, by game id."""
+
+    lang: str
+    table: Messages
+    games: dict[str, Messages]
+
+
+class Languages(msgspec.Struct):
+    """The languages this server speaks: each has a full set of catalogs at ``/api/v1/words/{lang}``."""
+
+    languages: list[str]
+    default: str
 
 
 class Catalog(msgspec.Struct):
@@ -153,8 +174,21 @@ async def get_catalog(request: Request) -> Response:
 async def get_components(request: Request) -> Response:
     game = games_of(request).games.get(request.path_params["game"])
     if game is None:
-        raise NotFound("not_found", "This server has no such game.")
+        raise NotFound("not_found", "This server has no such game.", {"case": "game_type"})
     return answer(GameComponents(game.id, game.title, game.components))
+
+
+async def get_languages(request: Request) -> Response:
+    return answer(Languages(list(words.LANGUAGES), words.DEFAULT))
+
+
+async def get_words(request: Request) -> Response:
+    lang = request.path_params["lang"]
+    if lang not in words.LANGUAGES:
+        message = f"There is no catalog for that language; languages: {', '.join(words.LANGUAGES)}."
+        raise NotFound("unknown_language", message, {"field": "lang", "languages": list(words.LANGUAGES)})
+    found = words_of(games_of(request).games.values(), lang)
+    return answer(Words(found["lang"], found["table"], found["games"]))
 
 
 async def create_game(request: Request) -> Response:
@@ -165,7 +199,7 @@ async def create_game(request: Request) -> Response:
         except ValueError:
             known = sorted(BOTS)
             message = f"There is no bot {body.takeover!r} to play on for a seat that leaves; bots: {', '.join(known)}."
-            raise Refused("no_such_bot", message, {"field": "takeover", "bots": known}) from None
+            raise Refused("no_such_bot", message, {"field": "takeover", "bots": known, "bot": body.takeover}) from None
     try:
         turn_clock = clock_preset(body.clock) if isinstance(body.clock, str) else body.clock
     except Rejected as exc:
@@ -194,11 +228,13 @@ async def rematch(request: Request) -> Response:
 async def list_games(request: Request) -> Response:
     status = request.query_params.get("status", "open")
     if status not in ("open", "active", "finished"):
-        raise Invalid("malformed", "'status' is open, active or finished.", {"field": "status"})
+        raise Invalid("malformed", "'status' is open, active or finished.", {"field": "status", "case": "status"})
     limit = int_param(request, "limit", 50, 1, 200)
     cursor = request.query_params.get("cursor")
     if cursor is not None and not (cursor.isascii() and cursor.isdigit()):
-        raise Invalid("malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor"})
+        raise Invalid(
+            "malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor", "case": "cursor"}
+        )
     entries, next_cursor = await lobby_of(request).list_games(status, limit, int(cursor) if cursor else None)
     return answer(GameList(entries, next_cursor))
 
@@ -208,13 +244,15 @@ async def take_seat(request: Request) -> Response:
     if body.bot is not None and body.bot not in BOTS:
         known = sorted(BOTS)
         message = f"There is no bot {body.bot!r}; bots: {', '.join(known)}."
-        raise Refused("no_such_bot", message, {"field": "bot", "bots": known})
+        raise Refused("no_such_bot", message, {"field": "bot", "bots": known, "bot": body.bot})
     if body.level is not None:
         levels = list(BOTS[body.bot].levels) if body.bot is not None else []
         if body.level not in levels:
             whose = f"The {body.bot} bot" if body.bot is not None else "A person"
             message = f"{whose} has no level {body.level}" + (f"; levels: {levels}." if levels else ".")
-            raise Refused("no_such_level", message, {"field": "level", "levels": levels})
+            raise Refused(
+                "no_such_level", message, {"field": "level", "levels": levels, "level": body.level, "bot": body.bot}
+            )
     name = seat_name(body.name)
     game_id = request.path_params["game_id"]
     token = bearer(request)
@@ -223,7 +261,9 @@ async def take_seat(request: Request) -> Response:
     player = await request.app.state.players.signed_in(token) if signed else None
     if body.invite is not None:
         if body.bot is not None or body.seat is not None:
-            raise Invalid("malformed", "An invitation names its seat, for a person.", {"field": "invite"})
+            raise Invalid(
+                "malformed", "An invitation names its seat, for a person.", {"field": "invite", "case": "invite"}
+            )
         joined = await lobby_of(request).take_over(game_id, body.invite, name, client_address(request), player)
         return answer(joined, 201)
     bot = bot_spec(body.bot, body.level) if body.bot is not None else None
@@ -234,7 +274,11 @@ async def take_seat(request: Request) -> Response:
 async def invite(request: Request) -> Response:
     token = bearer(request)
     if token is None:  # before the body: a spectator is told so whatever it sent
-        raise Forbidden("spectator", "Only a seat still in the game can offer a vacated one; take a seat first.")
+        raise Forbidden(
+            "spectator",
+            "Only a seat still in the game can offer a vacated one; take a seat first.",
+            {"case": "offer"},
+        )
     body = await read_json(request, OfferSeat)
     return answer(await lobby_of(request).invite(request.path_params["game_id"], token, body.seat), 201)
 
@@ -310,7 +354,9 @@ async def healthz(request: Request) -> Response:
     Redis is part of this process failing: 503 while it is being restarted."""
     embedded = getattr(request.app.state, "embedded", None)
     if embedded is not None and not embedded.running:
-        raise Unavailable("store_unavailable", "The embedded Redis is down; it is being restarted.")
+        raise Unavailable(
+            "store_unavailable", "The embedded Redis is down; it is being restarted.", {"case": "restarting"}
+        )
     return answer(Health("ok"))
 
 
@@ -328,6 +374,21 @@ async def readyz(request: Request) -> Response:
 
 
 GAME = (404, 401, 403, 503)
+WORD_ENDPOINTS: list[Endpoint] = [
+    Endpoint("GET", "/words", get_languages, "The languages this server's messages are written in", Languages),
+    Endpoint(
+        "GET",
+        "/words/{lang}",
+        get_words,
+        "Every message catalog in one language (refusals, terms, log lines), to render codes as words",
+        Words,
+        200,
+        None,
+        (),
+        (404,),
+    ),
+]
+
 GAME_ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/games/catalog", get_catalog, "The games this server hosts, with their options", Catalog),
     Endpoint(
@@ -499,4 +560,4 @@ GAME_ENDPOINTS: list[Endpoint] = [
     ),
 ]
 
-ENDPOINTS: list[Endpoint] = [*GAME_ENDPOINTS, *PLAYER_ENDPOINTS, *NOTICE_ENDPOINTS, *SIGN_IN_ENDPOINTS]
+ENDPOINTS: list[Endpoint] = [*WORD_ENDPOINTS, *GAME_ENDPOINTS, *PLAYER_ENDPOINTS, *NOTICE_ENDPOINTS, *SIGN_IN_ENDPOINTS]

@@ -32,6 +32,7 @@ import type {
   Player,
   PlayerPage,
   Rematch,
+  Languages,
   SignedIn,
   SignedOut,
   SignInCode,
@@ -40,6 +41,7 @@ import type {
   Unsubscribed,
   Webhook,
   VersionedEvent,
+  Words,
 } from "./generated/types.js";
 import { newCommandId } from "./ids.js";
 import { Live, type LiveOptions, type WebSocketClass } from "./live.js";
@@ -49,6 +51,8 @@ export const DEFAULT_URL = "http://127.0.0.1:8000";
 
 /** (method and path as /openapi.json writes them) -> the method of `Client` that calls it. */
 export const ROUTES = {
+  "GET /api/v1/words": "languages",
+  "GET /api/v1/words/{lang}": "words",
   "GET /api/v1/games/catalog": "catalog",
   "GET /api/v1/games/catalog/{game}": "components",
   "POST /api/v1/games": "create",
@@ -106,6 +110,9 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** The WebSocket class for `watch` (the global one; on Node 20, the `ws` package's). */
   WebSocket?: WebSocketClass;
+  /** The language of the server's error messages (pt, gl, es, en): sent as Accept-Language and in the hello.
+   * None: the server's default (English), or what the browser's own Accept-Language asks for. */
+  lang?: string;
 }
 
 export interface SendOptions {
@@ -144,6 +151,19 @@ export class Client {
   /** Another client of the same server, for what `token` holds (null: a spectator). */
   asSeat(token: string | null): Client {
     return new Client(this.baseUrl, { ...this.options, token });
+  }
+
+  // -- words ------------------------------------------------------------------------------------------
+
+  /** The languages the server's messages are written in, and its default. */
+  languages(): Promise<Languages> {
+    return this.json({ method: "GET", path: "/api/v1/words" });
+  }
+
+  /** Every message catalog in `lang` (this client's, else English), to render codes and events (docs/i18n.md). */
+  words(lang?: string): Promise<Words> {
+    const which = lang ?? this.options.lang ?? "en";
+    return this.json({ method: "GET", path: `/api/v1/words/${encodeURIComponent(which)}` });
   }
 
   // -- the lobby --------------------------------------------------------------------------------------
@@ -456,6 +476,7 @@ export class Client {
     }
     const headers: Record<string, string> = {};
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (this.options.lang) headers["Accept-Language"] = this.options.lang;
     let body: string | undefined;
     if (call.text !== undefined) {
       body = call.text;

@@ -94,6 +94,7 @@ export const ENVELOPE_CODES = [
   "wrong_origin",
   "internal",
   "http_error",
+  "unknown_language",
 ] as const;
 
 /** What this client says of itself: the socket gave up reconnecting, or the history was reset. */

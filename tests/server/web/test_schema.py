@@ -284,6 +284,7 @@ async def test_each_routes_security_is_what_the_server_asks(server: Running) -> 
         if endpoint.seat:
             assert {"seat": []} in security
         path = "/api/v1" + endpoint.path.replace("{game_id}", game_id).replace("{game}", "vilar-de-mouros")
+        path = path.replace("{lang}", "gl")
         body: dict[str, Any] | None = {"picks": []} if endpoint.handler.__name__ == "build_move" else None
         if endpoint.handler.__name__ == "send_command":
             body = {"command": {"type": "Resign"}, "command_id": "no-token"}

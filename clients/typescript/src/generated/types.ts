@@ -219,7 +219,7 @@ export interface ErrorBody {
    */
   error: string;
   /**
-   * English text for people; it may change.
+   * Text for people in the language the request's Accept-Language asks for (pt, gl, es; else English); it may change. Programs read `error` and `details` (docs/i18n.md renders them in any language).
    */
   message: string;
   details?: {
@@ -228,6 +228,38 @@ export interface ErrorBody {
 }
 export interface Health {
   status: string;
+}
+/**
+ * The languages this server speaks: each has a full set of catalogs at ``/api/v1/words/{lang}``.
+ */
+export interface Languages {
+  languages: string[];
+  default: string;
+}
+/**
+ * Every message a frontend renders in one language (docs/i18n.md): the table's and the server's
+ * (``table``: refusals, terms, the table's log lines), and each game's, by game id.
+ */
+export interface Words {
+  lang: string;
+  table: {
+    [k: string]:
+      | {
+          [k: string]: string | undefined;
+        }
+      | undefined;
+  };
+  games: {
+    [k: string]:
+      | {
+          [k: string]:
+            | {
+                [k: string]: string | undefined;
+              }
+            | undefined;
+        }
+      | undefined;
+  };
 }
 export interface Catalog {
   games: CatalogEntry[];
@@ -2255,6 +2287,10 @@ export interface HelloMessage {
    * The `check` of the update that brought version `after`. If the game's history holds other events at that version now (writes lost and written past), the server sends `reset` and closes with 4009. Null, empty or left out: no check.
    */
   check?: string | null;
+  /**
+   * The language of this socket's `error` messages: pt (European Portuguese), gl, es or en. Left out, or one the server has no catalog for: the upgrade request's Accept-Language, else English. Codes never change.
+   */
+  lang?: string | null;
 }
 /**
  * A seat's command, with the meaning (and the idempotency) of POST /games/{id}/commands.
@@ -2315,11 +2351,11 @@ export interface ErrorMessage {
    */
   error: string;
   /**
-   * English text for people; it may change.
+   * Text for people, in the hello's `lang` (else the upgrade's Accept-Language, else English); it may change. Programs read `error` and `details` (docs/i18n.md renders them in any language).
    */
   message: string;
   /**
-   * Often empty; field names a bad field, version the current version on a conflict.
+   * The code's parameters: every value its message names (field names a bad field, version the current version on a conflict, case which of a code's situations it is).
    */
   details?: {
     [k: string]: unknown | undefined;
