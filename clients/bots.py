@@ -1,11 +1,17 @@
-"""Bots that play seats through the public API (the SDK), like any other client: random legal play, each move
-built pick by pick from the step the server offers."""
+"""Bots that play seats through the public API (the SDK), like any other client: each move built pick by pick
+from the step the server offers.
+
+This is the protocol an outside bot follows (docs/bots.md, "Outside bots"): it holds a seat's token, wakes on
+every update of the game's socket, and when an update awaits its seat walks the picks of that update's step
+(``Walk``: any chooser, random here) and sends the command with the update's version as ``expected_version``.
+``play_seat`` is that loop for any walk, ``play_random`` the random walk, ``against`` a series of games of a
+walk against one of the server's bots (a named level), for its rating on the ladder."""
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from clients.python import ApiError, AsyncClient, AsyncMove, Conflict, Joined, TableView, Update
@@ -17,15 +23,18 @@ RETRY = frozenset({"version_conflict", "not_your_turn", "not_now", "window_close
 TAKEN = frozenset({"seat_taken", "version_conflict"})
 
 
-async def play_random(
-    client: AsyncClient, game_id: str, seed: int | None = None, max_commands: int = 100_000
+Walk = Callable[[AsyncMove, random.Random], Awaitable["dict[str, Any] | None"]]  # a bot: its command, pick by pick
+
+
+async def play_seat(
+    client: AsyncClient, game_id: str, walk: Walk, seed: int | None = None, max_commands: int = 100_000
 ) -> TableView:
-    """Play the seat ``client.token`` holds with random legal moves until the game ends; the final table.
+    """Play the seat ``client.token`` holds with ``walk`` until the game ends; the final table.
 
     It wakes on every update of the game's socket. An update to a seat the game awaits carries the first step of
-    its move: from there it walks the picks at random (:func:`random_walk`, asking the server for each step, so
-    every legal move can be chosen, however many commands it has), with a ``random.Random(seed)``, and sends the
-    command with the update's version as ``expected_version``.
+    its move: ``walk`` builds a command from there (asking the server for each further step), with a
+    ``random.Random(seed)``, and the command is sent with the update's version as ``expected_version``. A
+    refusal that means the table moved on meanwhile waits for the next update.
     """
     if client.token is None:
         raise ValueError("a bot needs a seat token (--token or LUDOTECA_TOKEN)")
@@ -40,7 +49,7 @@ async def play_random(
         if update.step is None or update.step.empty:
             continue  # not awaited, or awaited for something only a deadline ends: wait for the next update
         try:
-            command = await random_walk(await client.move(game_id, update), rng)
+            command = await walk(await client.move(game_id, update), rng)
             if command is None:
                 continue
             await client.send(game_id, command, expected_version=update.version)
@@ -51,6 +60,35 @@ async def play_random(
         if sent >= max_commands:
             raise RuntimeError(f"the bot sent {sent} commands and the game is not over")
     raise RuntimeError("the game's socket ended before the game did")
+
+
+async def play_random(
+    client: AsyncClient, game_id: str, seed: int | None = None, max_commands: int = 100_000
+) -> TableView:
+    """Play the seat ``client.token`` holds with random legal moves (:func:`random_walk`) until the game ends."""
+    return await play_seat(client, game_id, random_walk, seed, max_commands)
+
+
+async def against(
+    base_url: str, game: str, walk: Walk, level: str = "casual", games: int = 4, players: int = 2, seed: int = 0
+) -> list[float]:
+    """``games`` games of ``walk`` in one seat (each seat in turn) against the server's ``level`` bot in every
+    other: the walk's share of each game's win (1 alone first, 1/k among k winners, else 0). Its win share
+    against a level of the ladder rates it there (docs/bots.md, "Outside bots")."""
+    shares = []
+    async with AsyncClient(base_url) as lobby:
+        for i in range(games):
+            table = await lobby.create(game, players)
+            mine = i % players
+            joined = await lobby.join(table.game_id, "Outside bot", mine)
+            for seat in range(players):
+                if seat != mine:
+                    await lobby.join(table.game_id, seat=seat, bot=level)
+            async with lobby.as_seat(joined.token) as me:
+                final = await play_seat(me, table.game_id, walk, seed + i)
+            winners = (final.outcome or {}).get("winners", [])
+            shares.append(1 / len(winners) if mine in winners else 0.0)
+    return shares
 
 
 async def random_walk(move: AsyncMove, rng: random.Random) -> dict[str, Any] | None:

@@ -42,6 +42,9 @@ from clients.python import (
     Update,
     parse_log,
 )
+from clients.python import message_format as words
+from clients.python.message_format import Words as Formatter
+from clients.python.words import Phrasebook, user_language
 
 Verb = Callable[[AsyncClient, argparse.Namespace], Awaitable[Any]]
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -107,77 +110,149 @@ def seat_or_full(text: str) -> int | str:
 
 # --- text for people ---------------------------------------------------------------------------------
 
+# The CLI's own lines, one catalog per language (clients/words/<lang>.json); the game's words (its log lines,
+# terms and refusals) come from the server (GET /api/v1/words/{lang}). docs/i18n.md says how to add a language.
+LINES: dict[str, words.Catalog] = words.read("clients")
+
+
+class Trouble(ValueError):
+    """A mistake on the command line, said with one of the CLI's lines (``key``) and its parameters."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+class Voice:
+    """What the CLI says, in the user's language (LANG, else English): its own lines, and once it knows the
+    game, the game's words over them (log lines, moves, fields, what a seat is awaited for, seat names)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.lines = LINES.get(lang, LINES[words.DEFAULT])["lines"]
+        self.book: Phrasebook | None = None
+        self.game: str | None = None
+        self.names: dict[int, str] = {}
+
+    def __call__(self, key: str, **params: Any) -> str:
+        return Formatter(self.lang, self.terms(), self.seat_list()).format(self.lines[key], params)
+
+    def terms(self) -> dict[str, str]:
+        return self.book.terms if self.book is not None else {}
+
+    def seat_list(self) -> list[str]:
+        return [self.names.get(s, "") for s in range(max(self.names, default=-1) + 1)]
+
+    async def learn(self, client: AsyncClient, game: str) -> None:
+        """Fetch the game's words (once), and the printed names of its parts (cards, places, tiles)."""
+        if self.game == game:
+            return
+        self.book = Phrasebook(await client.words(self.lang), game)
+        self.book.with_names(printed_names((await client.components(game)).components))
+        self.game = game
+
+    def event(self, event: dict[str, Any]) -> str:
+        if self.book is None:
+            return str(event.get("type", "?"))
+        self.book.names = self.seat_list()
+        return self.book.event(event)
+
+    def term(self, kind: str, value: Any) -> str:
+        return self.book.term(kind, value) if self.book is not None else value_text(value)
+
+    def seat(self, seat: int) -> str:
+        return self("seat_named", name=self.names[seat], seat=seat) if seat in self.names else self("seat", seat=seat)
+
+
+def printed_names(components: Any) -> dict[str, str]:
+    """Every ``{"id", "name"}`` in a game's components: the names its parts are printed with."""
+    found: dict[str, str] = {}
+    stack = [components]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if isinstance(value.get("id"), str) and isinstance(value.get("name"), str):
+                found[value["id"]] = value["name"]
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return found
+
 
 def compact(value: Any, limit: int = 60) -> str:
     text = value if isinstance(value, str) else msgspec.json.encode(value).decode()
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def event_line(version: int, event: dict[str, Any]) -> str:
-    fields = " ".join(f"{k}={compact(v)}" for k, v in event.items() if k != "type")
-    line = f"{version:>6}  {event.get('type', '?'):<22} {fields}".rstrip()
-    width = max(60, shutil.get_terminal_size((160, 24)).columns)
-    return line if len(line) <= width else line[: width - 1] + "…"
+def event_line(voice: Voice, version: int, event: dict[str, Any]) -> str:
+    return fit(f"{version:>6}  {voice.event(event)}")
 
 
-def seat_name(names: dict[int, str], seat: int) -> str:
-    return f"{names[seat]} (seat {seat})" if seat in names else f"seat {seat}"
-
-
-def awaiting_text(awaiting: Any, names: dict[int, str]) -> str:
-    if not isinstance(awaiting, list) or not awaiting:
-        return "nobody"
-    parts = []
+def awaiting_text(voice: Voice, awaiting: Any) -> str:
+    if not isinstance(awaiting, list):
+        awaiting = []
+    told = []
     for a in awaiting:
         seat, reason = (a.seat, a.reason) if not isinstance(a, dict) else (a.get("seat"), a.get("reason"))
-        parts.append(f"{seat_name(names, seat)}: {reason}" if isinstance(seat, int) else str(reason))
-    return ", ".join(parts)
+        if isinstance(seat, int):
+            told.append(voice("awaited", who=voice.seat(seat), reason=voice.term("awaiting", reason)))
+    return voice("awaiting", who=told)
 
 
 def names_of(table: TableView) -> dict[int, str]:
     return {s.seat: s.name for s in table.seats if s is not None}
 
 
-SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+async def know_table(voice: Voice, client: AsyncClient, table: TableView) -> None:
+    await voice.learn(client, table.game)
+    voice.names.update(names_of(table))
 
 
-def ordinal(place: int) -> str:
-    return f"{place}{SUFFIX.get(place if place < 20 else place % 10, 'th')}"
-
-
-def outcome_lines(table: TableView) -> list[str]:
+def outcome_lines(voice: Voice, table: TableView) -> list[str]:
     outcome = table.outcome or {}
     scores = outcome.get("scores") or []
     places = outcome.get("places") or [0] * len(scores)
-    names = names_of(table)
     rows = sorted(range(len(scores)), key=lambda s: (places[s], s))
-    return [f"  {ordinal(places[s]):>4}  {seat_name(names, s):<28} {scores[s]}" for s in rows]
+    return ["  " + voice("score", place=places[s], who=voice.seat(s), score=scores[s]) for s in rows]
 
 
-def table_summary(table: TableView) -> list[str]:
-    names = names_of(table)
+def table_summary(voice: Voice, table: TableView) -> list[str]:
     seated = sum(1 for s in table.seats if s is not None)
     lines = [
-        f"{table.game} {table.game_id}: {table.status} at version {table.version}, "
-        f"{seated}/{table.players} seats taken, viewed as {viewer_text(table)}"
+        voice(
+            "summary",
+            game=table.game,
+            game_id=table.game_id,
+            status=table.status,
+            version=table.version,
+            seated=seated,
+            players=table.players,
+            viewer=viewer_of(table),
+        )
     ]
     if table.status == "active":
-        lines.append(f"awaiting {awaiting_text(table.awaiting, names)}")
+        lines.append(awaiting_text(voice, table.awaiting))
     if table.finished:
-        lines += ["final scores:", *outcome_lines(table)]
+        lines += [voice("final_scores"), *outcome_lines(voice, table)]
     return lines
 
 
-def viewer_text(table: TableView) -> str:
+def viewer_of(table: TableView) -> str | int:
     if isinstance(table.view, dict) and table.view.get("viewer") == -1:
-        return "everyone (full view)"
-    return "a spectator" if table.seat is None else f"seat {table.seat}"
+        return "full"
+    return "spectator" if table.seat is None else table.seat
+
+
+def who_am_i(voice: Voice, table: TableView) -> str:
+    return voice("spectator") if table.seat is None else voice.seat(table.seat)
 
 
 # --- the verbs for people ------------------------------------------------------------------------------
 
 
 async def games(client: AsyncClient, args: argparse.Namespace) -> None:
+    voice: Voice = args.voice
     catalog = (await client.catalog()).games
     tables = []
     async for entry in client.all_games(args.status):
@@ -187,16 +262,16 @@ async def games(client: AsyncClient, args: argparse.Namespace) -> None:
     if args.json:
         emit({"catalog": catalog, "games": tables})
         return
-    say(f"{'GAME':<18} {'TITLE':<40} {'PLAYERS':<8} OPTIONS")
+    say(voice("games_header"))
     for game in catalog:
         options = " ".join(f"{k}={compact(v)}" for k, v in game.options.items()) or "-"
         say(f"{game.game:<18} {game.title:<40} {game.min_players}-{game.max_players:<6} {options}")
     say()
     if not tables:
-        say(f"no {args.status} tables (open one: ludoteca new GAME --players N)")
+        say(voice("no_tables", status=args.status))
         return
-    say(f"{args.status} tables:")
-    say(f"{'GAME_ID':<18} {'GAME':<18} SEATS")
+    say(voice("tables", status=args.status))
+    say(voice("tables_header"))
     for entry in tables:
         say(f"{entry.game_id:<18} {entry.game:<18} {entry.seats_taken}/{entry.players}")
 
@@ -207,7 +282,7 @@ async def new(client: AsyncClient, args: argparse.Namespace) -> None:
         emit(entry)
         return
     say(entry.game_id)
-    note(f"opened a {entry.game} table for {entry.players}: ludoteca join {entry.game_id} --name NAME")
+    note(args.voice("opened", game=entry.game, players=entry.players, game_id=entry.game_id))
 
 
 async def join(client: AsyncClient, args: argparse.Namespace) -> None:
@@ -216,11 +291,12 @@ async def join(client: AsyncClient, args: argparse.Namespace) -> None:
         emit(joined)
         return
     if joined.token is None:
-        note(f"a {args.bot} bot took seat {joined.seat} at {args.game_id}; the server plays it")
+        await know_table(args.voice, client, await client.table(args.game_id))
+        note(args.voice("bot_seated", bot=args.bot, seat=joined.seat, game_id=args.game_id))
         return
     say(joined.token)
-    note(f"seat {joined.seat} at {args.game_id}; the token above is shown once: export LUDOTECA_TOKEN=<it>")
-    note(f"this device's entropy for the deal: {joined.entropy} (the seat's SeatTaken shows it; docs/fair-play.md)")
+    note(args.voice("seated", seat=joined.seat, game_id=args.game_id))
+    note(args.voice("seat_entropy", entropy=joined.entropy))
 
 
 async def mine(client: AsyncClient, args: argparse.Namespace) -> None:
@@ -272,12 +348,14 @@ async def show(client: AsyncClient, args: argparse.Namespace) -> None:
     if args.json:
         emit(table)
         return
-    for line in table_summary(table):
+    await know_table(args.voice, client, table)
+    for line in table_summary(args.voice, table):
         say(line)
 
 
 async def legal(client: AsyncClient, args: argparse.Namespace) -> None:
     """The seat's moves now (each move, and for the few, their commands), or the next step after ``--pick``s."""
+    voice: Voice = args.voice
     if args.wait:
         await wait_for_turn(client, args.game_id)
     if args.pick:
@@ -285,8 +363,8 @@ async def legal(client: AsyncClient, args: argparse.Namespace) -> None:
         if args.json:
             emit(MoveStep(move.version, list(move.picks), move.step))
             return
-        table = await client.table(args.game_id)
-        for line in step_lines(move, names_of(table)):
+        await know_table(voice, client, await client.table(args.game_id))
+        for line in step_lines(voice, move):
             say(line)
         return
     answer = await client.legal(args.game_id)
@@ -294,31 +372,32 @@ async def legal(client: AsyncClient, args: argparse.Namespace) -> None:
         emit(answer)
         return
     table = await client.table(args.game_id)
-    names = names_of(table)
+    await know_table(voice, client, table)
     if not answer.step.options:
-        say(f"nothing to do at version {answer.version} ({nobody_moves(table, names)})")
+        say(nobody_moves(voice, table, answer.version))
         return
     moves = len(answer.step.options)
-    who = "a spectator" if table.seat is None else seat_name(names, table.seat)
-    say(f"{who}, at version {answer.version}: {moves} move{'s' * (moves != 1)}")
+    say(voice("moves", who=who_am_i(voice, table), version=answer.version, count=moves))
     for option in answer.step.options:
+        label = option_text(voice, option)
         listed = answer.commands_of(str(option.value))
         if listed is not None and len(listed) <= FEW:
             for i, command in enumerate(listed):
-                say(f"  {value_text(option.value) if i == 0 else '':<20} {compact(command, 1000)}")
+                say(f"  {label if i == 0 else '':<34} {compact(command, 1000)}")
             continue
         after = await client.moves(args.game_id, [option.pick])
-        count = f"{len(listed)} commands: " if listed is not None else ""
-        say(fit(f"  {value_text(option.value):<20} {count}{next_picks(after.step, names)}"))
-    say(f"send a command: ludoteca send {args.game_id} 'COMMAND'")
-    say(f"or build one pick by pick: ludoteca legal {args.game_id} --pick MOVE [--pick VALUE ...]")
+        rest = next_picks(voice, after.step)
+        row = voice("commands", count=len(listed), next=rest) if listed is not None else rest
+        say(fit(f"  {label:<34} {row}"))
+    say(voice("send_hint", game_id=args.game_id))
+    say(voice("pick_hint", game_id=args.game_id))
 
 
 async def wait_for_turn(client: AsyncClient, game_id: str) -> None:
     """Return once the game awaits the token's seat, or is over (following the game's socket)."""
     table = await client.table(game_id)
     if table.seat is None:
-        raise ValueError("--wait waits for your seat's turn: give its token (--token or LUDOTECA_TOKEN)")
+        raise Trouble("wait_needs_token")
     if table.finished or table.awaits(table.seat):
         return
     async for update in client.watch(game_id, after=table.version):
@@ -329,11 +408,13 @@ async def wait_for_turn(client: AsyncClient, game_id: str) -> None:
 async def send(client: AsyncClient, args: argparse.Namespace) -> None:
     if args.pick:
         if args.command is not None:
-            raise ValueError("give the command as JSON or build it with --pick, not both")
+            raise Trouble("json_or_picks")
         move = await build(client, args.game_id, args.pick)
+        if move.command is None:
+            raise Trouble("incomplete", fields=sorted({o.field for o in move.options}))
         command, version = move.ready(), move.version
     elif args.command is None:
-        raise ValueError("give the command as JSON, or build it with --pick (ludoteca legal shows the picks)")
+        raise Trouble("command_needed")
     else:
         command, version = args.command, None
     expected = args.expected_version if args.expected_version is not None else version
@@ -341,8 +422,9 @@ async def send(client: AsyncClient, args: argparse.Namespace) -> None:
     if args.json:
         emit(answer)
         return
+    await know_table(args.voice, client, await client.table(args.game_id))
     for event in answer.events:
-        say(event_line(event.version, event.event))
+        say(event_line(args.voice, event.version, event.event))
 
 
 # --- building a move from the command line --------------------------------------------------------------
@@ -351,13 +433,14 @@ FEW = 6  # a move with at most this many commands is shown as its commands, else
 FIELD = re.compile(r"[a-z_][a-z0-9_]*")
 
 
-def nobody_moves(table: TableView, names: dict[int, str]) -> str:
+def nobody_moves(voice: Voice, table: TableView, version: int) -> str:
     if table.finished:
-        return "the game is over"
+        return voice("nothing_over", version=version)
     if table.status == "open":
-        return "the table waits for players"
-    who = "a spectator" if table.seat is None else seat_name(names, table.seat)
-    return f"viewed as {who}; awaiting {awaiting_text(table.awaiting, names)}"
+        return voice("nothing_open", version=version)
+    return voice(
+        "nothing_else", version=version, who=who_am_i(voice, table), awaiting=awaiting_text(voice, table.awaiting)
+    )
 
 
 def value_text(value: Any) -> str:
@@ -367,30 +450,41 @@ def value_text(value: Any) -> str:
     return value if isinstance(value, str) else msgspec.json.encode(value).decode()
 
 
-def option_text(option: Option, names: dict[int, str]) -> str:
+def option_text(voice: Voice, option: Option) -> str:
+    """An option as one types it, with the word for it when it is not the same (a move, a card's name, a seat's)."""
     shown = value_text(option.value)
-    if option.kind == "seat" and isinstance(option.value, int) and option.value in names:
-        return f"{shown} ({names[option.value]})"
-    return shown
+    if option.kind == "seat" and isinstance(option.value, int):
+        word = voice.seat(option.value)
+    elif option.field == "type":
+        return move_text(voice, option.value)
+    else:
+        word = voice.term("name", option.value) if isinstance(option.value, str) else shown
+    return shown if word == shown else voice("option", value=shown, word=word)
 
 
-def fields_text(options: list[Option]) -> list[tuple[str, list[Option]]]:
-    """The options by field, in the order offered, each field named with its kind when that says more."""
+def move_text(voice: Voice, move: Any) -> str:
+    """A move's type as one types it, with its word."""
+    word = voice.term("move", move)
+    return value_text(move) if word == value_text(move) else voice("option", value=value_text(move), word=word)
+
+
+def fields_text(voice: Voice, options: list[Option]) -> list[tuple[str, list[Option]]]:
+    """The options by field, in the order offered, each field with its word (and its name, to type it)."""
     groups: dict[str, list[Option]] = {}
     for option in options:
         groups.setdefault(option.field, []).append(option)
-    return [(f if group[0].kind in (f, "move") else f"{f} ({group[0].kind})", group) for f, group in groups.items()]
+    return [(voice("field", field=f, word=voice.term("field", f)), group) for f, group in groups.items()]
 
 
-def next_picks(step: Step, names: dict[int, str]) -> str:
-    """What to pick next, or the command the picks make, in one line."""
+def next_picks(voice: Voice, step: Step) -> str:
+    """What to pick next, or the command the picks make, in one line (the choices apart by " | ")."""
     parts = [
-        f"pick {label}, {len(group)} offered: {', '.join(option_text(o, names) for o in group)}"
-        for label, group in fields_text(step.options)
+        voice("offered", field=label, count=len(group), options=[option_text(voice, o) for o in group])
+        for label, group in fields_text(voice, step.options)
     ]
     if step.command is not None:
-        parts.insert(0, f"complete: {compact(step.command, 1000)}")
-    return "; or ".join(parts) or "nothing to pick"
+        parts.insert(0, voice("complete", command=compact(step.command, 1000)))
+    return " | ".join(parts) or voice("nothing_to_pick")
 
 
 def fit(line: str) -> str:
@@ -399,28 +493,30 @@ def fit(line: str) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
-def step_lines(move: AsyncMove, names: dict[int, str]) -> list[str]:
+def step_lines(voice: Voice, move: AsyncMove) -> list[str]:
     """The step after the picks, for people: the command made, if any, then each option (with the command it ends
     the move with), and how to go on."""
-    made = ", ".join(value_text(p.value) if p.field == "type" else pick_arg(p) for p in move.picks)
-    lines = [f"{made}, at version {move.version}:"]
+    made = [move_text(voice, p.value) if p.field == "type" else pick_arg(p) for p in move.picks]
+    lines = [voice("step", picks=made, version=move.version)]
     picks = " ".join(f"--pick {shlex.quote(pick_arg(p))}" for p in move.picks)
     if move.command is not None:
-        lines += [f"  complete: {compact(move.command, 1000)}", f"  send it: ludoteca send {move.game_id} {picks}"]
-    for label, group in fields_text(move.options):
-        lines.append(f"  {'or pick more' if move.command is not None else 'pick'} {label}:")
-        shown = [option_text(o, names) for o in group]
+        lines += [
+            "  " + voice("complete", command=compact(move.command, 1000)),
+            "  " + voice("send_it", game_id=move.game_id, picks=picks),
+        ]
+    for label, group in fields_text(voice, move.options):
+        lines.append("  " + voice("pick_more" if move.command is not None else "pick", field=label))
+        shown = [option_text(voice, o) for o in group]
         width = min(40, max(map(len, shown)))
         for text, option in zip(shown, group, strict=True):
             ends = f"  -> {compact(option.command, 1000)}" if option.command is not None else ""
             lines.append(f"    {text:<{width}}{ends}".rstrip())
     if move.options:
         verb = "send" if all(o.command is not None for o in move.options) else "legal"
-        lines.append(
-            f"  next: ludoteca {verb} {move.game_id} {picks} --pick {shlex.quote(move.options[0].field)}=VALUE"
-        )
+        field = shlex.quote(move.options[0].field)
+        lines.append("  " + voice("next", command=f"ludoteca {verb} {move.game_id} {picks} --pick {field}=VALUE"))
     if move.empty:
-        lines.append("  nothing: the seat has no such move now")
+        lines.append("  " + voice("no_such_move"))
     return lines
 
 
@@ -444,7 +540,7 @@ def resolve(text: str, options: list[Option]) -> Pick:
     matches = [o for o in options if names_value(text, o.value)]
     fields = sorted({o.field for o in matches or options})
     if len(fields) > 1:
-        raise ValueError(f"say which field {text!r} is for, as FIELD={text} ({' or '.join(fields)})")
+        raise Trouble("which_field", value=text, fields=fields)
     if matches:
         return matches[0].pick
     return Pick(fields[0] if fields else "type", json_value(text))
@@ -460,11 +556,11 @@ async def build(client: AsyncClient, game_id: str, picks: list[str]) -> AsyncMov
 
 async def watch(client: AsyncClient, args: argparse.Namespace) -> None:
     """Follow a game live: every event as it lands, whom the game awaits, and the final scores."""
-    names: dict[int, str] = {}
+    voice: Voice = args.voice
     if not args.json:
         table = await client.table(args.game_id)
-        names = names_of(table)
-        note(f"watching {table.game} {args.game_id} from version {args.after} (Ctrl-C to stop)")
+        await know_table(voice, client, table)
+        note(voice("watching", game=table.game, game_id=args.game_id, after=args.after))
     seen = 0
     last = [""]
     async for update in client.watch(args.game_id, args.after):
@@ -473,46 +569,49 @@ async def watch(client: AsyncClient, args: argparse.Namespace) -> None:
         if args.json:
             emit(update)
         else:
-            show_update(update, names, last)
+            show_update(voice, update, last)
         if args.count is not None and seen >= args.count:
             return
         if finished and not args.forever:
             break
     if not args.json:
         table = await client.table(args.game_id)
-        say(f"finished at version {table.version}:")
-        for line in outcome_lines(table):
+        voice.names.update(names_of(table))
+        say(voice("finished", version=table.version))
+        for line in outcome_lines(voice, table):
             say(line)
 
 
-def show_update(update: Update, names: dict[int, str], last: list[str]) -> None:
+def show_update(voice: Voice, update: Update, last: list[str]) -> None:
     """Print an update's events, then whom the game awaits when that changed (``last`` holds the previous)."""
     for item in update.events:
         event = item.event
         if event.get("type") == "SeatTaken" and isinstance(event.get("seat"), int):
-            names[event["seat"]] = str(event.get("name") or f"Player {event['seat'] + 1}")
-        say(event_line(item.version, event))
+            voice.names[event["seat"]] = str(event.get("name") or voice.seat(event["seat"]))
+        say(event_line(voice, item.version, event))
     if isinstance(update.view, dict):
-        awaited = awaiting_text(update.view.get("awaiting"), names)
+        awaited = awaiting_text(voice, update.view.get("awaiting"))
         if awaited != last[0]:
-            say(f"{'':>6}  -- awaiting {awaited}")
+            say(f"{'':>6}  -- {awaited}")
             last[0] = awaited
 
 
 async def replay(client: AsyncClient, args: argparse.Namespace) -> None:
     """The game as it was at ``--to`` (default: now), as ``--as`` saw it, with the events that led there."""
+    voice: Voice = args.voice
     version = args.to if args.to is not None else (await client.table(args.game_id)).version
     table = await client.replay(args.game_id, version, args.as_)
     if args.json:
         emit(table)
         return
-    progress = Progress("events", stream=sys.stderr)
+    await know_table(voice, client, table)
+    progress = Progress(voice("progress_events"), stream=sys.stderr)
     progress.start(version)
     async for item in client.all_events(args.game_id, 0, version):
-        say(event_line(item.version, item.event))
+        say(event_line(voice, item.version, item.event))
         progress.update(item.version)
     progress.done()
-    for line in table_summary(table):
+    for line in table_summary(voice, table):
         say(line)
     if args.view:
         say(msgspec.json.format(msgspec.json.encode(table.view), indent=2).decode())
@@ -521,60 +620,76 @@ async def replay(client: AsyncClient, args: argparse.Namespace) -> None:
 async def export(client: AsyncClient, args: argparse.Namespace) -> None:
     if args.as_ in (None, "server"):  # a seat's export is asked for with its own token
         client.token = args.admin_token or client.token
-    log = await client.export(args.game_id, Progress(f"export {args.game_id}", " B"), args.as_)
+    log = await client.export(
+        args.game_id, Progress(args.voice("progress_export", game_id=args.game_id), " B"), args.as_
+    )
     if args.out:
         Path(args.out).write_bytes(log)
     else:
         sys.stdout.buffer.write(log)
         sys.stdout.flush()
     lines = log.count(b"\n") - log.startswith(b'{"format"')  # the header is no event
-    note(f"{lines} events of {args.game_id}" + (f" in {args.out}" if args.out else ""))
+    note(args.voice("exported", count=lines, game_id=args.game_id, out=args.out or None))
 
 
 async def import_(client: AsyncClient, args: argparse.Namespace) -> None:
+    voice: Voice = args.voice
     client.token = args.admin_token or client.token
     log = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     try:
         lines = parse_log(log)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise ApiError(400, "malformed", f"{args.file} is not an export: {exc}", {"field": "log"}) from None
+        message = voice("not_an_export", file=args.file, reason=str(exc))
+        raise ApiError(400, "malformed", message, {"field": "log", "case": "not_an_export"}) from None
     if [line.version for line in lines] != list(range(1, len(lines) + 1)):
-        raise ApiError(400, "malformed", f"{args.file}: versions must run 1, 2, 3...", {"field": "log.version"})
-    imported = await client.import_log(log, Progress(f"import {len(lines)} events", " B"))
+        message = voice("log_versions", file=args.file)
+        raise ApiError(400, "malformed", message, {"field": "log.version", "case": "log_versions"})
+    progress = Progress(voice("progress_import", count=len(lines)), " B")
+    imported = await client.import_log(log, progress)
     if args.json:
         emit(imported)
         return
     say(imported.game_id)
-    note(f"imported {len(lines)} events as {imported.game_id}: ludoteca replay {imported.game_id}")
+    note(voice("imported", count=len(lines), game_id=imported.game_id))
 
 
 async def bots(client: AsyncClient, args: argparse.Namespace) -> None:
     """Random bots take the free seats and play until the game ends (over the API, like any client)."""
-    progress = Progress(f"bots at {args.game}: version", stream=sys.stderr)
+    voice: Voice = args.voice
+    progress = Progress(voice("progress_bots", game_id=args.game), stream=sys.stderr)
     progress.start(None)
+    table = await client.table(args.game)
+    await know_table(voice, client, table)
 
     def on_update(update: Update) -> None:
         awaited = update.view.get("awaiting") if isinstance(update.view, dict) else None
-        progress.update(update.version, f"(awaiting {awaiting_text(awaited, {})})")
+        progress.update(update.version, f"({awaiting_text(voice, awaited)})")
 
     mine = client.token if args.mine else None
     if args.mine and mine is None:
-        raise ValueError("--mine plays your own seat: give its token (--token or LUDOTECA_TOKEN)")
-    seats, table = await run_bots(client.base_url, args.game, args.seed, on_update, args.name, mine)
-    progress.done(f"({table.status})")
+        raise Trouble("mine_needs_token")
+    own = table.seat if mine else None  # the seat the token holds
+    name = args.name or voice("bot_name")
+    seats, table = await run_bots(client.base_url, args.game, args.seed, on_update, name, mine)
+    progress.done(f"({voice('status', status=table.status)})")
+    taken = [s.seat for s in seats]
     if args.json:
         emit(
             {
                 "game_id": table.game_id,
-                "seats": [s.seat for s in seats],
+                "seats": taken,
+                "mine": own,
                 "status": table.status,
                 "version": table.version,
                 "outcome": table.outcome,
             }
         )
         return
-    say(f"bots played seats {', '.join(str(s.seat) for s in seats) or 'none (no free seat)'} of {table.game_id}")
-    for line in table_summary(table):
+    voice.names.update(names_of(table))
+    say(voice("bots_played", seats=sorted([*taken, *([own] if own is not None else [])]), game_id=table.game_id))
+    if own is not None:
+        say(voice("bots_played_yours", seat=own))
+    for line in table_summary(voice, table):
         say(line)
 
 
@@ -656,8 +771,10 @@ async def play_bot(client: AsyncClient, args: argparse.Namespace) -> Any:
 
 def run(verb: Verb, json_errors: bool = False) -> Callable[[argparse.Namespace], int]:
     def call(args: argparse.Namespace) -> int:
+        voice = args.voice = Voice(user_language())
+
         async def go() -> Any:
-            async with AsyncClient(args.url, args.token or None) as client:
+            async with AsyncClient(args.url, args.token or None, lang=voice.lang) as client:
                 return await verb(client, args)
 
         try:
@@ -666,15 +783,19 @@ def run(verb: Verb, json_errors: bool = False) -> Callable[[argparse.Namespace],
             if json_errors or getattr(args, "json", False):
                 note(msgspec.json.encode(exc.to_json()).decode())
             else:
-                note(f"ludoteca: {exc.status} {exc.code}: {exc.message}")
+                # The server wrote the message in the user's language (the client sends it as Accept-Language).
+                note(voice("refused", status=exc.status, code=exc.code, message=exc.message))
             return 1
         except KeyboardInterrupt:
             return 130
         except (OSError, httpx.TransportError) as exc:
-            note(f"ludoteca: cannot reach {args.url}: {exc}")
+            note(voice("unreachable", url=args.url, reason=str(exc)))
             return 1
+        except Trouble as exc:
+            note(voice("trouble", message=voice(exc.key, **exc.params)))
+            return 2
         except (ValueError, RuntimeError) as exc:  # e.g. a bot without a seat token
-            note(f"ludoteca: {exc}")
+            note(voice("trouble", message=str(exc)))
             return 2
         if result is not None:
             emit(result)
@@ -775,7 +896,7 @@ def add_client_verbs(verbs: Subparsers) -> None:
     p = verb("bots", bots, "random bots take a table's free seats over the API and play until the game ends")
     p.add_argument("--game", required=True, metavar="GAME_ID")
     p.add_argument("--seed", type=int)
-    p.add_argument("--name", default="Random bot", help="the bots' names: NAME 1, NAME 2...")
+    p.add_argument("--name", help="the bots' names: NAME 1, NAME 2... (default: 'Random bot' in your language)")
     p.add_argument("--mine", action="store_true", help="a random bot plays your own seat (the token's) too")
     add_play_verbs(verbs, common)
 

@@ -114,13 +114,19 @@ MOST_SECONDS = 30 * DAY  # a move's time, a game's or a bank: up to a month
 def check(clock: Clock) -> None:
     """Refuse a clock that gives no sensible time (``bad_clock``, naming the field)."""
     if not 1 <= clock.seconds <= MOST_SECONDS:
-        raise Rejected("bad_clock", "A turn clock gives 1 second to 30 days.", {"field": "clock.seconds"})
+        raise Rejected(
+            "bad_clock", "A turn clock gives 1 second to 30 days.", {"field": "clock.seconds", "case": "seconds"}
+        )
     if not 0 <= clock.bank <= MOST_SECONDS:
-        raise Rejected("bad_clock", "A time bank holds up to 30 days.", {"field": "clock.bank"})
+        raise Rejected("bad_clock", "A time bank holds up to 30 days.", {"field": "clock.bank", "case": "bank"})
     if clock.bank and clock.per != "move":
-        raise Rejected("bad_clock", "A time bank goes with a clock per move.", {"field": "clock.bank"})
+        raise Rejected(
+            "bad_clock", "A time bank goes with a clock per move.", {"field": "clock.bank", "case": "bank_per"}
+        )
     if not 0 <= clock.credit <= clock.bank:
-        raise Rejected("bad_clock", "A bank's credit is at most the bank itself.", {"field": "clock.credit"})
+        raise Rejected(
+            "bad_clock", "A bank's credit is at most the bank itself.", {"field": "clock.credit", "case": "credit"}
+        )
 
 
 def preset(name: str) -> Clock:
@@ -129,6 +135,8 @@ def preset(name: str) -> Clock:
     if found is None:
         known = ", ".join(PRESETS)
         raise Rejected(
-            "bad_clock", f"There is no clock {name!r}; presets: {known}.", {"field": "clock", "presets": list(PRESETS)}
+            "bad_clock",
+            f"There is no clock {name!r}; presets: {known}.",
+            {"field": "clock", "case": "preset", "name": name, "presets": list(PRESETS)},
         )
     return found

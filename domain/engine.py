@@ -41,11 +41,13 @@ through ``Ctx`` and their results are written into events, so a replay needs no 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
+
+from domain.words import Catalog
 
 Seat = int
 Viewer = int | None  # a seat; None is the spectator; FULL sees everything
@@ -59,8 +61,14 @@ E = TypeVar("E")
 R = TypeVar("R")
 
 
+NOT_STARTED = "The game has not started yet: it starts when every seat is taken."  # every game's, and the table's
+
+
 class Rejected(Exception):
-    """A command that breaks a rule: ``code`` is stable, ``message`` is for players."""
+    """A command that breaks a rule: ``code`` is stable, ``details`` hold every parameter of its message, and
+    ``message`` is the English sentence. Readers get it in their own language from the game's catalog
+    (``words/<lang>.json``: the code's message formatted with the details), so a parameter the sentence names
+    must be in ``details`` (tests/test_words.py renders refusals met in random games and compares)."""
 
     def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")
@@ -176,6 +184,10 @@ def no_proposals(state: Any, seat: Seat) -> list[Any]:
     return []
 
 
+def no_bounds(state: Any) -> list[tuple[Place, frozenset[str]]]:
+    return []
+
+
 @dataclass(frozen=True)
 class Strategy:
     """What a game tells the bots (domain/bots/) beyond its rules: how each seat stands on the way
@@ -189,17 +201,30 @@ class Strategy:
       those places when a bot imagines a world it cannot tell from the real one (an opponent's
       hand and draw pile are one pool; the tiles of the piles another). ``place`` is the card's
       path in the state's plain data, such as ``("hands", 1, 0)``.
+    - ``bounds(state)``: what every seat knows of where hidden cards may lie: the hidden places
+      under each path hold only cards of its set (Itchy Feet's deck, once shuffled from the
+      discard pile, holds only cards that lay there face up). Only public facts of the state.
     - ``proposals(state, seat)``: complete commands a player would consider that picking at
       random seldom reaches (the streets that join a building to the Entrance, a trade of spare
       cards for wanted ones); bots weigh them beside those they reach through the picks. Only
       from what ``seat`` may see; whatever decide refuses is dropped.
     - ``spread``: about the lead, in points, that decides a game (the searching bot's scale).
+    - ``rivalry``: how much the best opponent's points count against a seat's own when a bot
+      judges where it stands: 1 where a point taken from the leader is worth a point gained; less
+      in a race, where a move that only holds another back is undone the next turn (Itchy Feet's
+      steals), and an exchange that helps both (a trade) is worth taking.
+    - ``samples``: how many imagined worlds greedy judges each move in, its mean the move's worth:
+      1 where one world tells the moves apart; more where a move's worth is a chance (a steal's
+      random card, whether a trade's target holds what is asked and takes the offer).
     """
 
     points: Callable[[Any], Sequence[float]]
     pool: Callable[[Place, str], str] = one_pool
+    bounds: Callable[[Any], Sequence[tuple[Place, frozenset[str]]]] = no_bounds
     proposals: Callable[[Any, Seat], Sequence[Any]] = no_proposals
     spread: float = 10.0
+    rivalry: float = 1.0
+    samples: int = 1
 
 
 @dataclass(frozen=True)
@@ -233,6 +258,9 @@ class Game(Generic[S, C, E, R]):
     most_events: int = MOST_EVENTS
     strategy: Strategy | None = None  # what bots are told beyond the rules (None: they weigh no points)
     undoable: frozenset[type[Any]] | None = None  # the command types that may ever be taken back (None: all)
+    # The game's words by language (``words/<lang>.json`` beside its rules): its refusals, terms and log
+    # lines, read like its components; the server renders a refusal's ``message`` from them (docs/i18n.md).
+    words: Mapping[str, Catalog] = field(default_factory=dict)
 
     @property
     def event_schema(self) -> int:
@@ -254,7 +282,7 @@ class Game(Generic[S, C, E, R]):
                 raise Rejected(
                     "not_offered",
                     f"That cannot be picked now ({pick.field} {pick.value!r}); pick one of the options offered.",
-                    {"field": f"picks[{i}]"},
+                    {"field": f"picks[{i}]", "pick": pick.field, "value": pick.value},
                 )
         return self.moves(state, seat, made)
 

@@ -20,7 +20,7 @@ import msgspec.inspect
 from domain import clock, fair, messages
 from domain.cards import replaced
 from domain.clock import Clock, Clocks
-from domain.engine import CLOCK, FULL, AnyGame, Ctx, Deadline, Outcome, Rejected, Rng, Seat, Viewer
+from domain.engine import CLOCK, FULL, NOT_STARTED, AnyGame, Ctx, Deadline, Outcome, Rejected, Rng, Seat, Viewer
 from domain.fair import FAIR_EVENTS, CardsOpened, Commitment, DeckCommitted, SeedRevealed
 from domain.undo import RecordingRng, can_undo
 from domain.visibility import Rule, secret
@@ -49,6 +49,7 @@ class TableOpened(messages.Event):
     # table is over, and its commitment, SHA-256 of it, for everyone (tables from before: None).
     seed: str | None = None
     seed_hash: str | None = None
+    rated: bool = False  # the result counts on the players' ratings (players only, no bots)
 
 
 class SeatTaken(messages.Event):
@@ -70,6 +71,23 @@ class SeatResigned(messages.Event):
     seat: int
     reason: Leaving = "resigned"
     bot: str | None = None  # the bot that plays the seat on; None when the game ends with it
+
+
+class SeatOffered(messages.Event):
+    """``by``, still in the game, offered the seat a bot plays on for (since its person left) to a
+    newcomer, through an invitation."""
+
+    seat: int
+    by: int
+
+
+class SeatTakenOver(messages.Event):
+    """A newcomer took over the offered ``seat`` from the bot: a new tenure of the seat begins here
+    (its player's id, and no name, when a player took it)."""
+
+    seat: int
+    name: str = ""
+    player: str | None = None
 
 
 class TableCancelled(messages.Event):
@@ -131,6 +149,8 @@ TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (
     TimeRanOut,
     TimeExtended,
     *FAIR_EVENTS,
+    SeatOffered,
+    SeatTakenOver,
 )
 
 # Who sees which fields of the table's own facts (domain/visibility.py); the rest are public.
@@ -214,6 +234,14 @@ class SeatInfo(msgspec.Struct, frozen=True):
     player: str | None = None  # the player's id, for a seat a player took (its name comes from outside the stream)
 
 
+class Tenure(msgspec.Struct, frozen=True):
+    """A seat taken over at ``since`` (a version): its former holder's player, if one held it, left."""
+
+    seat: int
+    since: int
+    former: str | None = None
+
+
 class Table(msgspec.Struct, frozen=True):
     """Everything known about one game at one version."""
 
@@ -243,6 +271,9 @@ class Table(msgspec.Struct, frozen=True):
     entropies: tuple[str, ...] = ()
     key: str | None = None
     commitments: tuple[Commitment, ...] = ()
+    offered: tuple[int, ...] = ()  # seats a bot plays on for, offered to newcomers
+    tenures: tuple[Tenure, ...] = ()  # each takeover (results count per tenure)
+    rated: bool = False  # the result counts on the players' ratings (TableOpened.rated)
 
     @property
     def seats_taken(self) -> int:
@@ -341,34 +372,38 @@ def open_table(
     reserved_until_ms: int = 0,
     takeover: str = TAKEOVER_BOT,
     seed: str | None = None,
+    rated: bool = False,
 ) -> TableOpened:
     """Check a new table's size, options and clock; the fact that opens it (``reserved``: the
     seats a rematch keeps for its people until ``reserved_until_ms``; ``takeover``: the bot
     that plays on a seat that leaves, already checked by the caller, who knows the bots;
-    ``seed``: the server seed every shuffle and draw will come from, in hex, committed to here)."""
+    ``seed``: the server seed every shuffle and draw will come from, in hex, committed to here;
+    ``rated``: its result counts on its players' ratings)."""
     if turn_clock is not None:
         clock.check(turn_clock)
     if not game.min_players <= players <= game.max_players:
         raise Rejected(
             "bad_players",
             f"{game.title} is played by {game.min_players} to {game.max_players} players.",
-            {"field": "players"},
+            {"field": "players", "title": game.title, "minimum": game.min_players, "maximum": game.max_players},
         )
     unknown = sorted(set(options) - set(game.options_type.__struct_fields__))
     if unknown:
-        raise Rejected("bad_options", f"{game.title} has no option {unknown[0]!r}.", {"field": f"options.{unknown[0]}"})
+        details = {"field": f"options.{unknown[0]}", "case": "unknown", "option": unknown[0], "title": game.title}
+        raise Rejected("bad_options", f"{game.title} has no option {unknown[0]!r}.", details)
     for name, (least, most) in option_bounds(game.options_type).items():
         value = options.get(name)
         if isinstance(value, int | float) and not isinstance(value, bool) and not least <= value <= most:
             raise Rejected(
                 "out_of_bounds",
                 f"The option {name} of {game.title} takes a whole number from {least} to {most}.",
-                {"field": f"options.{name}", "minimum": least, "maximum": most},
+                {"field": f"options.{name}", "minimum": least, "maximum": most, "option": name, "title": game.title},
             )
     try:
         decoded = msgspec.convert(options, game.options_type)
     except msgspec.ValidationError as exc:
-        raise Rejected("bad_options", f"Those options do not fit {game.title}: {exc}.", {"field": "options"}) from None
+        details = {"field": "options", "case": "fit", "title": game.title, "reason": str(exc)}
+        raise Rejected("bad_options", f"Those options do not fit {game.title}: {exc}.", details) from None
     return TableOpened(
         game=game.id,
         players=players,
@@ -380,7 +415,11 @@ def open_table(
         takeover=takeover,
         seed=seed,
         seed_hash=fair.seed_hash(seed) if seed is not None else None,
+        rated=rated,
     )
+
+
+RATED_PLAYERS_ONLY = "A rated table seats players only, and no bots: sit down with a player's token."
 
 
 def default_name(seat: Seat, bot: str | None = None) -> str:
@@ -409,7 +448,9 @@ def take_seat(
     no name in the stream. ``entropy``: what the seat's device drew (a bot's seat takes none);
     the setup draws on the chance of every seat's (``chance(table, entropy)``, in ``ctx``)."""
     if table.state is not None:
-        raise Rejected("game_started", "This game has already started; every seat is taken.")
+        raise Rejected("game_started", "This game has already started; every seat is taken.", {"case": "seat"})
+    if table.rated and (player is None or bot is not None):
+        raise Rejected("rated_needs_players", RATED_PLAYERS_ONLY)
     free = [i for i, s in enumerate(table.seats) if s is None]
     kept = set(table.reserved) if not claim and ctx.now_ms < table.reserved_until_ms else set()
     if seat is None:
@@ -418,12 +459,16 @@ def take_seat(
             raise Rejected("seats_kept", "The free seats are kept for the players of the last game for now.")
         seat = open_seats[0]
     elif not 0 <= seat < table.players:
-        raise Rejected("no_such_seat", f"Seats run from 0 to {table.players - 1}.", {"field": "seat"})
+        raise Rejected(
+            "no_such_seat", f"Seats run from 0 to {table.players - 1}.", {"field": "seat", "most": table.players - 1}
+        )
     elif seat not in free:
-        raise Rejected("seat_taken", f"Seat {seat} is already taken.", {"field": "seat"})
+        raise Rejected("seat_taken", f"Seat {seat} is already taken.", {"field": "seat", "seat": seat})
     elif seat in kept:
         raise Rejected(
-            "seat_kept", f"Seat {seat} is kept for its player from the last game for now.", {"field": "seat"}
+            "seat_kept",
+            f"Seat {seat} is kept for its player from the last game for now.",
+            {"field": "seat", "seat": seat},
         )
     if player is not None:
         events: list[Any] = [SeatTaken(seat=seat, player=player, entropy=entropy)]
@@ -440,7 +485,11 @@ def take_seat(
 def resign(game: AnyGame, table: Table, seat: Seat, reason: Leaving = "resigned", bot: str | None = None) -> list[Any]:
     """``seat`` leaves the game under way; ``bot`` plays it on unless too few would remain."""
     if status(game, table) != "active":
-        raise Rejected("game_not_active", "Only a game under way can be left; this one has not started or is over.")
+        raise Rejected(
+            "game_not_active",
+            "Only a game under way can be left; this one has not started or is over.",
+            {"case": "leave"},
+        )
     if seat in table.resigned:
         raise Rejected("already_resigned", "You have already left this game.")
     left = SeatResigned(seat=seat, reason=reason, bot=bot)
@@ -449,10 +498,33 @@ def resign(game: AnyGame, table: Table, seat: Seat, reason: Leaving = "resigned"
     return [left]
 
 
+def offer_seat(game: AnyGame, table: Table, seat: Seat, by: Seat) -> list[Any]:
+    """``by`` offers ``seat``, which a bot plays on for since its person left, to a newcomer."""
+    if status(game, table) != "active":
+        raise Rejected("game_not_active", "Only a seat of a game under way can be offered.", {"case": "offer"})
+    held = table.seats[seat] if 0 <= seat < table.players else None
+    if held is None or seat not in table.resigned or held.bot is None:
+        raise Rejected("seat_not_vacated", "Only a seat a bot plays on for, since its person left, can be offered.")
+    if by < 0 or by >= table.players or by in table.resigned:
+        raise Rejected("not_yours_to_offer", "The seats still in the game offer a vacated seat.")
+    return [SeatOffered(seat=seat, by=by)]
+
+
+def take_over(game: AnyGame, table: Table, seat: Seat, name: str, player: str | None) -> list[Any]:
+    """A newcomer takes the offered ``seat`` over from the bot."""
+    if status(game, table) != "active" or seat not in table.offered:
+        raise Rejected("seat_not_offered", "That seat is no longer offered: it was taken, or the game is over.")
+    if table.rated and player is None:
+        raise Rejected("rated_needs_players", RATED_PLAYERS_ONLY)
+    if player is not None:
+        return [SeatTakenOver(seat=seat, player=player)]
+    return [SeatTakenOver(seat=seat, name=name or default_name(seat))]
+
+
 def cancel(game: AnyGame, table: Table) -> list[Any]:
     """The creator calls off a table that has not started."""
     if table.cancelled or table.state is not None:
-        raise Rejected("game_started", "Only a table that has not started can be called off.")
+        raise Rejected("game_started", "Only a table that has not started can be called off.", {"case": "cancel"})
     return sealed(game, table, [TableCancelled()])
 
 
@@ -471,7 +543,7 @@ def open_rematch(game: AnyGame, table: Table, game_id: str) -> list[Any]:
 def undo(game: AnyGame, table: Table, seat: Seat, version: int | None = None) -> list[Any]:
     """``seat`` takes back its last step, or every step after ``version``."""
     if status(game, table) != "active":
-        raise Rejected("game_not_active", "Only a game under way has steps to take back.")
+        raise Rejected("game_not_active", "Only a game under way has steps to take back.", {"case": "undo"})
     if table.undos >= MOST_UNDOS:
         raise Rejected(
             "undo_limit",
@@ -491,7 +563,7 @@ def undo(game: AnyGame, table: Table, seat: Seat, version: int | None = None) ->
         raise Rejected(
             "cannot_undo",
             f"You can go back to version {', '.join(map(str, mine))}, not {version}.",
-            {"field": "version"},
+            {"field": "version", "versions": mine, "version": version},
         )
     return [StepsUndone(seat=seat, version=version)]
 
@@ -527,6 +599,7 @@ def _opened(game: AnyGame, event: TableOpened) -> Table:
         reserved=event.reserved,
         reserved_until_ms=event.reserved_until_ms,
         takeover=event.takeover,
+        rated=event.rated,
     )
 
 
@@ -621,6 +694,25 @@ def _time_extended(game: AnyGame, table: Table, event: TimeExtended) -> Table:
     return msgspec.structs.replace(table, out_of_time=out, version=table.version + 1)
 
 
+def _seat_offered(game: AnyGame, table: Table, event: SeatOffered) -> Table:
+    offered = table.offered if event.seat in table.offered else (*table.offered, event.seat)
+    return msgspec.structs.replace(table, offered=offered, version=table.version + 1)
+
+
+def _seat_taken_over(game: AnyGame, table: Table, event: SeatTakenOver) -> Table:
+    seats = list(table.seats)
+    former = seats[event.seat]
+    seats[event.seat] = SeatInfo(event.seat, event.name, None, event.player)
+    return msgspec.structs.replace(
+        table,
+        seats=tuple(seats),
+        resigned=tuple(s for s in table.resigned if s != event.seat),
+        offered=tuple(s for s in table.offered if s != event.seat),
+        tenures=(*table.tenures, Tenure(event.seat, table.version + 1, former.player if former else None)),
+        version=table.version + 1,
+    )
+
+
 def _table_cancelled(game: AnyGame, table: Table, event: TableCancelled) -> Table:
     return msgspec.structs.replace(table, cancelled=True, version=table.version + 1)
 
@@ -639,6 +731,8 @@ _TABLE_FACTS: dict[type[Any], Callable[[AnyGame, Table, Any], Table]] = {
     ClockTicked: _clock_ticked,
     TimeRanOut: _time_ran_out,
     TimeExtended: _time_extended,
+    SeatOffered: _seat_offered,
+    SeatTakenOver: _seat_taken_over,
     TableCancelled: _table_cancelled,
     RematchOpened: _rematch_opened,
     DeckCommitted: _deck_committed,
@@ -674,7 +768,7 @@ def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> l
 def _decided(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> list[Any]:
     current = status(game, table)
     if current == "open":
-        raise Rejected("game_not_started", "The game starts when every seat is taken.")
+        raise Rejected("game_not_started", NOT_STARTED)
     if current == "finished":
         ended = outcome(game, table)
         if isinstance(ended, Abandoned) and ended.reason == "too_long":
@@ -682,7 +776,7 @@ def _decided(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) ->
                 "game_too_long",
                 f"This game has gone on for {table.version} moves and events, the most a game of {game.title} "
                 "may have: it is over with no winner, and nothing more can be played.",
-                {"most": game.most_events},
+                {"most": game.most_events, "version": table.version, "title": game.title},
             )
         raise Rejected("game_over", "This game is over.")
     if isinstance(command, TimeUp):
@@ -715,24 +809,32 @@ def check_awaited(game: AnyGame, state: Any, seat: Seat, names: Sequence[str] = 
     window, and whether its time has come, the game judges."""
     if seat == CLOCK:
         if not game.deadlines(state):
-            raise Rejected("window_closed", "No window of the game is open for the clock to close.")
+            raise Rejected("window_closed", "No window of the game is open for the clock to close.", {"case": "none"})
         return
     awaited = game.awaited(state)
     if any(a.seat == seat for a in awaited):
         return
     seats = list(dict.fromkeys(a.seat for a in awaited))
-    details: dict[str, Any] = {"awaiting": seats}
+    details: dict[str, Any] = {"awaiting": seats, "names": _names(seats, names)}
     if len(seats) == 1:
         details["turn"] = seats[0]
     raise Rejected("not_your_turn", f"It is not your turn: the game awaits {_whom(seats, names)}.", details)
 
 
+def _names(seats: Sequence[Seat], names: Sequence[str]) -> list[str]:
+    """The names of ``seats`` (``Player 2`` for a seat without a name): the refusal's parameter, so that any
+    language can say whom the game awaits."""
+    return [names[s] if s < len(names) and names[s] else f"Player {s + 1}" for s in seats]
+
+
 def _whom(seats: Sequence[Seat], names: Sequence[str]) -> str:
-    """``Ana``, ``Ana and Rui``, ``Ana, Rui and Eva`` (``Player 2`` for a seat without a name)."""
+    """``Ana``, ``Ana and Rui``, ``Ana, Rui, and Eva``: the English list (CLDR's, as the catalogs render it)."""
     if not seats:
         return "nobody now"
-    told = [names[s] if s < len(names) and names[s] else f"Player {s + 1}" for s in seats]
-    return told[0] if len(told) == 1 else f"{', '.join(told[:-1])} and {told[-1]}"
+    told = _names(seats, names)
+    if len(told) < 3:
+        return " and ".join(told)
+    return f"{', '.join(told[:-1])}, and {told[-1]}"
 
 
 def seat_names(table: Table) -> list[str]:
@@ -745,7 +847,7 @@ def decide_game(game: AnyGame, state: Any, command: Any, seat: Seat, ctx: Ctx, n
     if game.outcome(state) is not None:
         raise Rejected("game_over", "This game is over.")
     if seat != CLOCK and not game.awaited(state):  # at rest, only before the opening facts
-        raise Rejected("game_not_started", "The game has not started yet.")
+        raise Rejected("game_not_started", NOT_STARTED)
     check_awaited(game, state, seat, names)
     return game.decide(state, command, seat, ctx)
 
@@ -763,7 +865,7 @@ def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) 
         raise Rejected("not_the_clock", "Only the clock says when time is up.")
     late = late_seat(table, command.window)
     if table.clock is None or table.clocks is None or late is None:
-        raise Rejected("window_closed", "That clock is no longer running.")
+        raise Rejected("window_closed", "That clock is no longer running.", {"case": "clock"})
     due = clock.due_ms(table.clock, table.clocks, late)
     if due is None or ctx.now_ms < due:
         raise Rejected("not_yet", "That clock has time left.")
@@ -774,11 +876,14 @@ def time_up(game: AnyGame, table: Table, command: TimeUp, seat: Seat, ctx: Ctx) 
     if table.clock.on_timeout == "ask":  # the seat is never dropped silently: the others choose
         return ticked(table, [TimeRanOut(seat=late)], None, ctx)
     if command.move is None:
-        raise Rejected("no_default_move", "A default move is needed when time runs out.", {"field": "move"})
+        raise Rejected(
+            "no_default_move", "A default move is needed when time runs out.", {"field": "move", "case": "missing"}
+        )
     try:
         move = msgspec.convert(command.move, game.command_type)
     except msgspec.ValidationError as exc:
-        raise Rejected("no_default_move", f"That default move is not a command: {exc}.", {"field": "move"}) from None
+        details = {"field": "move", "case": "invalid", "reason": str(exc)}
+        raise Rejected("no_default_move", f"That default move is not a command: {exc}.", details) from None
     played = [e for e in _decided(game, table, move, late, ctx) if not isinstance(e, Undoable)]  # no taking it back
     return [TimeRanOut(seat=late), *played]
 
@@ -787,7 +892,9 @@ def choose_after_timeout(game: AnyGame, table: Table, command: KeepWaiting | Let
     """Another seat's choice for a seat whose time ran out: wait for it, or let the bot play on."""
     late = command.seat
     if late not in table.out_of_time:
-        raise Rejected("not_out_of_time", f"Seat {late} has time left; nothing to choose.", {"field": "seat"})
+        raise Rejected(
+            "not_out_of_time", f"Seat {late} has time left; nothing to choose.", {"field": "seat", "seat": late}
+        )
     if seat < 0 or seat == late or seat in table.resigned:
         raise Rejected("not_yours_to_choose", "The other seats still in the game choose for a seat out of time.")
     if isinstance(command, KeepWaiting):

@@ -192,7 +192,9 @@ def move_step(game: AnyGame, table: Table, viewer: Viewer, picks: tuple[Pick, ..
     if not may_move(game, table, viewer):
         if picks:
             raise Rejected(
-                "not_offered", "Nothing can be picked now: this seat has no move to make.", {"field": "picks[0]"}
+                "not_offered",
+                "Nothing can be picked now: this seat has no move to make.",
+                {"field": "picks[0]", "pick": None},
             )
         return NO_MOVE
     assert viewer is not None

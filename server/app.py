@@ -21,31 +21,42 @@ from domain.engine import AnyGame
 from server.runtime.collector import Collector
 from server.runtime.metrics import Metrics
 from server.service.attendance import Attendance
+from server.service.destinations import Allowed
 from server.service.feeds import Feeds
 from server.service.games import Games
 from server.service.lobby import Lobby
+from server.service.notices import Announcer, NoticeConfig, Notices
+from server.service.oidc import OpenIDConnect, Provider
+from server.service.passkeys import Passkeys
 from server.service.players import Players
 from server.service.quotas import Quotas
 from server.service.rates import SeatRates
+from server.service.ratings import Ratings
 from server.service.session import Sessions
 from server.service.sockets import Sockets
 from server.service.tables import Tables
 from server.settings import Settings, token_problems
 from server.storage.botqueue import BotQueue
+from server.storage.challenges import Challenges
 from server.storage.checks import Checks
 from server.storage.connection import check_server, connect, initialize
 from server.storage.embedded import EmbeddedRedis, supervise
 from server.storage.index import LobbyIndex
 from server.storage.leases import Leases
+from server.storage.outbox import Outbox
+from server.storage.passkeys import PasskeyStore
 from server.storage.players import PlayerRegistry
 from server.storage.presence import Presence
 from server.storage.quotas import HourlyCounts
+from server.storage.ratings import RatingBook
 from server.storage.schedule import Schedule
 from server.storage.store import EventStore, Notifications
 from server.web.application import application
 from server.web.openapi import document
 from server.workers import absent, deadlines, housekeeping
+from server.workers import ratings as rater
 from server.workers.bots import BotAlarm, BotWorker
+from server.workers.notices import Courier, Smtp
 
 log = logging.getLogger("ludoteca")
 
@@ -74,6 +85,49 @@ def background(stack: contextlib.AsyncExitStack, work: Coroutine[Any, Any, None]
             await task
 
     stack.push_async_callback(stop)
+
+
+def notice_config(settings: Settings, allowed: Allowed) -> NoticeConfig:
+    """What notifications need of the settings; links go to ``LUDOTECA_PUBLIC_URL``, else where this
+    replica listens."""
+    public_url = settings.public_url or f"http://{settings.host}:{settings.port}"
+    return NoticeConfig(
+        public_url=public_url,
+        email_from=settings.smtp_from if settings.smtp_host else None,
+        email_every_ms=int(settings.email_every * 60_000),
+        allowed=allowed,
+        webhook_timeout=settings.webhook_timeout,
+        lease_ms=int(settings.outbox_lease * 1000),
+        retry_ms=int(settings.outbox_retry * 1000),
+        attempts=settings.outbox_attempts,
+        webhooks_per_hour=settings.webhooks_per_hour,
+        webhooks_per_host_hour=settings.webhooks_per_host_hour,
+        emails_per_hour=settings.emails_per_hour,
+        emails_per_address_hour=settings.emails_per_address_hour,
+    )
+
+
+def smtp(settings: Settings) -> Smtp | None:
+    if settings.smtp_host is None:
+        return None
+    return Smtp(
+        settings.smtp_host,
+        settings.smtp_port,
+        settings.smtp_tls,
+        settings.smtp_user,
+        settings.smtp_password,
+        timeout=max(settings.webhook_timeout, 10.0),
+    )
+
+
+def oidc_provider(settings: Settings) -> Provider | None:
+    """The operator's identity provider, when its issuer and this server's client id there are set."""
+    if not (settings.oidc_issuer and settings.oidc_client_id):
+        return None
+    return Provider(
+        settings.oidc_issuer, settings.oidc_client_id, settings.oidc_client_secret, settings.oidc_redirect,
+        settings.oidc_scopes,
+    )  # fmt: skip
 
 
 def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = GAMES) -> Starlette:
@@ -114,13 +168,16 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             stack.push_async_callback(feeds.close)
             alarm = BotAlarm(queue, store, settings.bot_delay_ms)
             registry = PlayerRegistry(redis)
+            outbox, counts = Outbox(redis), HourlyCounts(redis)
+            announcer = Announcer(registry, outbox, settings.smtp_host is not None, metrics)
             service = Games(
                 store, tables, index, schedule, rates, metrics, registry, (feeds, alarm),
-                command_retries=settings.command_retries,
+                command_retries=settings.command_retries, keepers=(announcer,),
             )  # fmt: skip
             quotas = Quotas(
-                HourlyCounts(redis), settings.create_per_hour, settings.seats_per_hour, settings.players_per_hour,
-                settings.codes_per_hour,
+                counts, settings.create_per_hour, settings.seats_per_hour, settings.players_per_hour,
+                settings.codes_per_hour, settings.destinations_per_hour, settings.sign_ins_per_hour,
+                settings.passkeys_per_hour,
             )  # fmt: skip
             lobby = Lobby(service, index, quotas, queue, registry, settings.max_open_games)
             if not await index.built():
@@ -128,7 +185,22 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             app.state.settings = settings
             app.state.games = service
             app.state.lobby = lobby
-            app.state.players = Players(registry, service, quotas)
+            passkey_store, challenges = PasskeyStore(redis), Challenges(redis)
+            players = Players(registry, service, quotas, passkey_store)
+            allowed = Allowed.of(settings.webhook_allow)
+            notices = Notices(
+                registry, players, service, outbox, counts, quotas, attendance, checks, metrics,
+                notice_config(settings, allowed),
+            )  # fmt: skip
+            players.on_erase.append(notices.forget)
+            app.state.players = players
+            book = RatingBook(redis)
+            players.on_erase.append(lambda player_id: book.forget_player(games, player_id))
+            app.state.ratings = ratings = Ratings(book, service, index, registry)
+            app.state.notices = notices
+            app.state.passkeys = Passkeys(passkey_store, challenges, players, settings.passkey_timeout)
+            app.state.oidc = OpenIDConnect(oidc_provider(settings), challenges, players)
+            stack.push_async_callback(app.state.oidc.close)
             app.state.feeds = feeds
             app.state.attendance = attendance
             app.state.sessions = Sessions(
@@ -146,10 +218,16 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             background(stack, feeds.sweep())
             background(stack, deadlines.run(service, schedule, settings.deadline_interval))
             background(stack, BotWorker(service, queue, leases, alarm, metrics).run())  # plays bot seats
+            courier = Courier(
+                notices, allowed, smtp(settings), senders=settings.outbox_senders, interval=settings.outbox_interval,
+                timeout=settings.webhook_timeout,
+            )  # fmt: skip
+            background(stack, courier.run())  # delivers the outbox's notifications
             policy = housekeeping.Policy(
                 settings.open_ttl, settings.archive_dir, settings.retention, settings.housekeeping_interval
             )
             background(stack, housekeeping.run(service, index, leases, policy))
+            background(stack, rater.run(ratings, leases, settings.rating_interval))
             if app.state.embedded is not None:  # restarted when it dies; the server stops if it keeps dying
                 background(stack, supervise(app.state.embedded, lambda: lose_store(app)))
             # What start-up built, and what outlives each full collection, is kept out of the

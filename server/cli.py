@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import concurrent.futures
 import dataclasses
-import functools
-import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
 from clients.cli import add_client_verbs
-from domain.bots import bot_for, play_out
-from domain.bots.play import lineup, seats_for, tally
 from domain.catalog import GAMES
 from projections.export import read as read_export
 from projections.verify import verify as check_export
+from server.duel import add_duel_verb
 from server.runtime import logs
 from server.settings import Settings
 from server.web.schema import add_schema_verb
@@ -83,6 +78,15 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
         rates = SeatRates(settings.ws_rate, settings.ws_burst)
         tables = Tables(store, GAMES, settings.cache_size)
         games = Games(store, tables, index, Schedule(redis), rates, Metrics(), PlayerRegistry(redis))
+        if args.action == "ratings":
+            from server.service.ratings import Ratings
+            from server.storage.ratings import RatingBook
+
+            ratings = Ratings(RatingBook(redis), games, index, PlayerRegistry(redis))
+            archive = Path(args.dir) if args.dir else settings.archive_dir
+            count = await ratings.rebuild(sorted(GAMES), archive)
+            print(f"rated {count} games again from their logs")
+            return 0
         if args.action == "expire":
             if args.older_than is None and settings.open_ttl <= 0:
                 print("open games never expire (LUDOTECA_OPEN_TTL=0); give --older-than", file=sys.stderr)
@@ -103,54 +107,6 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
         return 0
     finally:
         await redis.aclose()
-
-
-def duel_game(game_id: str, first: str, second: str, players: int, index: int, seed: int) -> tuple[int, Any]:
-    """One game of a duel (a worker process runs it): the first bot's seat and the outcome."""
-    game = GAMES[game_id]
-    bots = lineup(bot_for(first), bot_for(second), index, players)
-    return seats_for(index, players), play_out(game, bots, random.Random(seed + index))
-
-
-def duel(args: argparse.Namespace) -> int:
-    """One bot against another, in process (no Redis): the first bot's win share per game."""
-    kinds = [args.game] if args.game else sorted(GAMES)
-    unknown = [k for k in kinds if k not in GAMES]
-    if unknown:
-        print(f"no game {unknown[0]!r}; games: {', '.join(sorted(GAMES))}", file=sys.stderr)
-        return 2
-    try:
-        bot_for(args.first), bot_for(args.second)
-    except ValueError as exc:
-        print(f"ludoteca duel: {exc}", file=sys.stderr)
-        return 2
-    first, second = args.first, args.second
-    seats = f"{args.players}-seat" if args.players else "two-seat"
-    print(f"{first} against {second}, {args.games} {seats} games each, {first} in each seat in turn")
-    a, b = max(7, len(first)), max(7, len(second))
-    print(f"{'game':<18} {first:>{a}} {'ties':>5} {second:>{b}} {first + ' share':>13}")
-    for kind in kinds:
-        game = GAMES[kind]
-        players = args.players or 2
-        if not game.min_players <= players <= game.max_players:
-            print(f"{kind:<18} not played: {game.min_players} to {game.max_players} players")
-            continue
-        run = functools.partial(duel_game, kind, first, second, players, seed=args.seed)
-        if args.jobs > 1:
-            with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
-                results = list(pool.map(run, range(args.games)))
-        else:
-            results = [run(i) for i in range(args.games)]
-        figure = tally(kind, players, results)
-        low, high = figure.interval
-        print(f"{kind:<18} {figure.won:>{a}} {figure.tied:>5} {figure.lost:>{b}} {figure.share:>13.1%}")
-        unfinished = f"; {figure.unfinished} unfinished" if figure.unfinished else ""
-        print(
-            f"{'':<18} 95% interval {low:.1%} to {high:.1%}; fair share {figure.fair:.1%}, "
-            f"{figure.share / figure.fair:.2f}x{unfinished}",
-            flush=True,
-        )
-    return 0
 
 
 def verify(args: argparse.Namespace) -> int:
@@ -207,18 +163,12 @@ def parser() -> argparse.ArgumentParser:
     archive.add_argument(
         "--older-than", type=float, metavar="SECONDS", help="finished this long ago (LUDOTECA_RETENTION)"
     )
+    rerate = actions.add_parser("ratings", help="every rating again from the logs of the rated games")
+    rerate.add_argument("--dir", help="where archived games are (LUDOTECA_ARCHIVE_DIR)")
     expire = actions.add_parser("expire", help="delete open games that never filled")
     expire.add_argument("--older-than", type=float, metavar="SECONDS", help="created this long ago (LUDOTECA_OPEN_TTL)")
     manage.set_defaults(func=admin)
-    match = verbs.add_parser("duel", help="one bot against another, in process: the first bot's win share per game")
-    match.add_argument("first", nargs="?", default="greedy", help="the bot measured: random, greedy, strong[:level]")
-    match.add_argument("second", nargs="?", default="random", help="the bot in every other seat (default random)")
-    match.add_argument("--players", type=int, default=0, help="seats at each table (default 2)")
-    match.add_argument("--games", type=int, default=200, help="games per game kind (default 200)")
-    match.add_argument("--game", help="only this game (default: every game)")
-    match.add_argument("--seed", type=int, default=0, help="game i is dealt with seed + i (default 0)")
-    match.add_argument("--jobs", type=int, default=1, help="games played at once, one process each (default 1)")
-    match.set_defaults(func=duel)
+    add_duel_verb(verbs)
     check = verbs.add_parser(
         "verify", help="check an export's deals, draws, commitments and outcome (docs/fair-play.md)"
     )

@@ -42,7 +42,23 @@ class Settings:
     create_per_hour: int = 60  # tables one client address may open an hour (0: no limit)
     seats_per_hour: int = 240  # seats one client address may take an hour (0: no limit)
     players_per_hour: int = 30  # players one client address may make an hour (0: no limit)
+    rating_interval: float = 2.0  # seconds between the rater's looks at the games that finished
     codes_per_hour: int = 20  # one-time sign-in codes one client address may try an hour (0: no limit)
+    sign_ins_per_hour: int = 60  # passkey and identity-provider sign-ins one address may begin an hour (0: no limit)
+    passkeys_per_hour: int = 10  # passkey registrations one player may begin an hour (0: no limit)
+    # Passkeys (WebAuthn): the relying party's id (a domain) and the origins its pages are served from.
+    # None and empty: the host and origin each request was sent to (a server reached by one name).
+    passkey_rp_id: str | None = None
+    passkey_origins: tuple[str, ...] = field(default_factory=tuple)
+    passkey_timeout: float = 300.0  # seconds a passkey challenge holds (and the browser is told to wait)
+    # OpenID Connect: off unless the issuer and the client id are set.
+    oidc_issuer: str | None = None  # https://id.example.org (its /.well-known/openid-configuration is read)
+    oidc_client_id: str | None = None
+    oidc_client_secret: str | None = None  # None: a public client (PKCE alone)
+    # https://ludoteca.example.org/api/v1/players/oidc/callback, as registered; None: the callback as each
+    # sign-in's browser reached this server
+    oidc_redirect: str | None = None
+    oidc_scopes: str = "openid profile"
     # Addresses of the proxies whose X-Forwarded-For names the client (comma separated; "*": any).
     # None of them by default: a client cannot choose the address its quotas count against.
     trusted_proxies: tuple[str, ...] = field(default_factory=tuple)
@@ -55,6 +71,29 @@ class Settings:
     rematch_grace: float = 600.0  # seconds a rematch keeps its people's seats for them
     drop_after: float = 0.0  # seconds a seat's sockets may stay away before a bot takes it over (0: never)
     gc_thaw_interval: float = 3600.0  # seconds between full garbage collections of everything (0: never)
+    # -- notifications (docs/players.md "Notifications", docs/operations.md "Notifications") --
+    public_url: str | None = None  # where players reach this server, for links in notifications; None: host and port
+    smtp_host: str | None = None  # the operator's SMTP server; None: no email is sent
+    smtp_port: int = 587
+    smtp_from: str = "ludoteca@localhost"
+    smtp_tls: str = "starttls"  # starttls, tls (implicit, port 465) or none
+    smtp_user: str | None = None
+    smtp_password: str | None = field(default=None, repr=False)
+    email_every: float = 15.0  # minutes: at most one email a player this often; notices in between make a digest
+    # Hosts (names, addresses or networks) a webhook may name although they are loopback, private,
+    # link-local or metadata addresses, or use plain http. None by default.
+    webhook_allow: tuple[str, ...] = field(default_factory=tuple)
+    webhook_timeout: float = 5.0  # seconds a webhook delivery may take in all (resolving, connecting, answering)
+    outbox_lease: float = 60.0  # seconds a claimed delivery is left to its replica before another may send it
+    outbox_retry: float = 10.0  # seconds before the first retry of a failed delivery (doubling each time)
+    outbox_attempts: int = 8  # attempts at a delivery before it is given up
+    outbox_interval: float = 0.5  # seconds between each replica's looks at the outbox
+    outbox_senders: int = 8  # deliveries one replica sends at once
+    webhooks_per_hour: int = 120  # webhook deliveries one player may be sent an hour (0: no limit)
+    webhooks_per_host_hour: int = 3600  # webhook deliveries one receiving host may be sent an hour (0: no limit)
+    emails_per_hour: int = 8  # emails one player may be sent an hour (0: no limit)
+    emails_per_address_hour: int = 8  # emails one address may be sent an hour, whoever registered it (0: no limit)
+    destinations_per_hour: int = 20  # webhook URLs and email addresses one client address may set an hour (0: no limit)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -113,6 +152,17 @@ class Settings:
             seats_per_hour=whole("SEATS_PER_HOUR", default.seats_per_hour),
             players_per_hour=whole("PLAYERS_PER_HOUR", default.players_per_hour),
             codes_per_hour=whole("CODES_PER_HOUR", default.codes_per_hour),
+            rating_interval=decimal("RATING_INTERVAL", default.rating_interval),
+            sign_ins_per_hour=whole("SIGN_INS_PER_HOUR", default.sign_ins_per_hour),
+            passkeys_per_hour=whole("PASSKEYS_PER_HOUR", default.passkeys_per_hour),
+            passkey_rp_id=get("PASSKEY_RP_ID", "") or None,
+            passkey_origins=tuple(o.strip() for o in get("PASSKEY_ORIGINS", "").split(",") if o.strip()),
+            passkey_timeout=decimal("PASSKEY_TIMEOUT", default.passkey_timeout),
+            oidc_issuer=get("OIDC_ISSUER", "") or None,
+            oidc_client_id=get("OIDC_CLIENT_ID", "") or None,
+            oidc_client_secret=get("OIDC_CLIENT_SECRET", "") or None,
+            oidc_redirect=get("OIDC_REDIRECT", "") or None,
+            oidc_scopes=get("OIDC_SCOPES", default.oidc_scopes),
             trusted_proxies=tuple(p.strip() for p in get("TRUSTED_PROXIES", "").split(",") if p.strip()),
             max_open_games=whole("MAX_OPEN_GAMES", default.max_open_games),
             open_ttl=decimal("OPEN_TTL", default.open_ttl),
@@ -123,7 +173,36 @@ class Settings:
             drop_after=decimal("DROP_AFTER", default.drop_after),
             bot_delay_ms=whole("BOT_DELAY_MS", default.bot_delay_ms),
             gc_thaw_interval=decimal("GC_THAW_INTERVAL", default.gc_thaw_interval),
+            public_url=get("PUBLIC_URL", "").rstrip("/") or None,
+            smtp_host=get("SMTP_HOST", "") or None,
+            smtp_port=whole("SMTP_PORT", default.smtp_port),
+            smtp_from=get("SMTP_FROM", default.smtp_from),
+            smtp_tls=smtp_tls(get("SMTP_TLS", default.smtp_tls)),
+            smtp_user=get("SMTP_USER", "") or None,
+            smtp_password=get("SMTP_PASSWORD", "") or None,
+            email_every=decimal("EMAIL_EVERY", default.email_every),
+            webhook_allow=tuple(h.strip() for h in get("WEBHOOK_ALLOW", "").split(",") if h.strip()),
+            webhook_timeout=decimal("WEBHOOK_TIMEOUT", default.webhook_timeout),
+            outbox_lease=decimal("OUTBOX_LEASE", default.outbox_lease),
+            outbox_retry=decimal("OUTBOX_RETRY", default.outbox_retry),
+            outbox_attempts=whole("OUTBOX_ATTEMPTS", default.outbox_attempts),
+            outbox_interval=decimal("OUTBOX_INTERVAL", default.outbox_interval),
+            outbox_senders=whole("OUTBOX_SENDERS", default.outbox_senders),
+            webhooks_per_hour=whole("WEBHOOKS_PER_HOUR", default.webhooks_per_hour),
+            webhooks_per_host_hour=whole("WEBHOOKS_PER_HOST_HOUR", default.webhooks_per_host_hour),
+            emails_per_hour=whole("EMAILS_PER_HOUR", default.emails_per_hour),
+            emails_per_address_hour=whole("EMAILS_PER_ADDRESS_HOUR", default.emails_per_address_hour),
+            destinations_per_hour=whole("DESTINATIONS_PER_HOUR", default.destinations_per_hour),
         )
+
+
+SMTP_TLS = ("starttls", "tls", "none")
+
+
+def smtp_tls(value: str) -> str:
+    if value not in SMTP_TLS:
+        raise ValueError(f"LUDOTECA_SMTP_TLS is one of {', '.join(SMTP_TLS)}, not {value!r}.")
+    return value
 
 
 ADMIN_TOKEN_LEAST = 16  # characters: `openssl rand -base64 32` makes 44

@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import re
+import secrets
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -41,22 +42,39 @@ def run_shell(script: str, cwd: Path, env: dict[str, str], timeout: float) -> su
     )
 
 
+def client_env(url: str) -> dict[str, str]:
+    """A newcomer's shell: no LUDOTECA_ setting of ours, the ``ludoteca`` command on the PATH, and
+    LUDOTECA_URL naming the test's server (the README's server listens on its default port)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LUDOTECA_")}
+    return env | {"PATH": f"{BIN}{os.pathsep}{env.get('PATH', '')}", "LUDOTECA_URL": url}
+
+
 @pytest.mark.timeout(300)
-def test_the_readmes_cli_block_runs_top_to_bottom_to_the_end_of_a_game(
+def test_the_readmes_cli_block_runs_top_to_bottom_on_the_quick_starts_server(
     redis: aioredis.Redis, redis_url: str, tmp_path: Path
 ) -> None:
     script = fenced(ROOT / "README.md", "sh", "ludoteca games")
-    # The server as an operator runs it (bots without a pause to think, so the test is quick).
-    with Serve(free_port(), redis_url=redis_url, LUDOTECA_ADMIN_TOKEN=ADMIN, LUDOTECA_BOT_DELAY_MS="0") as serve:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("LUDOTECA_")}
-        env |= {"PATH": f"{BIN}{os.pathsep}{env.get('PATH', '')}", "LUDOTECA_URL": serve.url}
-        env["LUDOTECA_ADMIN_TOKEN"] = ADMIN  # the operator's, for `ludoteca import`
-        done = run_shell(script, tmp_path, env, 240)
+    # The server as the README's quick start runs it: `ludoteca serve` and nothing else (its own
+    # embedded Redis, no admin token, the bots' usual pause to think), on a free port.
+    serve = Serve(free_port(), data_dir=tmp_path / "ludoteca-data")
+    serve.environ = {k: v for k, v in serve.environ.items() if not k.startswith("LUDOTECA_")}
+    with serve:
+        done = run_shell(script, tmp_path, client_env(serve.url), 240)
     assert done.returncode == 0, f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
     out = done.stdout
     assert "finished at version" in out, "watch follows the game to its final scores"
+    assert re.search(r"seat \d is yours: a bot played it for you", out), "bots --mine says it played your seat"
+    assert "no free seat" not in out
     assert (tmp_path / "game.jsonl").read_text().count("\n") > 40
-    imported = out.strip().splitlines()[-1]
+
+    # The operator's import, against a server started with the token in ./admin-token.
+    operator = fenced(ROOT / "README.md", "sh", "export LUDOTECA_ADMIN_TOKEN=$(cat admin-token)")
+    token = secrets.token_urlsafe(32)
+    (tmp_path / "admin-token").write_text(token + "\n")
+    with Serve(free_port(), redis_url=redis_url, LUDOTECA_ADMIN_TOKEN=token) as serve:
+        done = run_shell(operator, tmp_path, client_env(serve.url), 60)
+    assert done.returncode == 0, f"stdout:\n{done.stdout[-3000:]}\nstderr:\n{done.stderr[-3000:]}"
+    imported = done.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"[0-9a-f]{16}", imported), "import prints the new game's id last"
 
 

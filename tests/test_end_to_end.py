@@ -32,7 +32,8 @@ async def test_a_four_player_game_is_played_to_its_final_scores_and_every_seat_s
     redis: aioredis.Redis, redis_url: str
 ) -> None:
     rng = random.Random(2026)
-    with Serve(free_port(), redis_url=redis_url) as serve:
+    # The seats' rate wide: four seats played as fast as a script goes (tests/security/test_rest_rate.py checks it).
+    with Serve(free_port(), redis_url=redis_url, LUDOTECA_WS_RATE="10000", LUDOTECA_WS_BURST="10000") as serve:
         async with httpx.AsyncClient(base_url=serve.url, timeout=10) as http:
             created = await http.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 4})
             game_id = created.json()["game_id"]

@@ -1,6 +1,7 @@
 """The folders are the architecture: imports run one way, between packages and between the server's layers.
 
-``server -> projections -> domain``; ``clients`` speaks only HTTP and WebSocket. Inside ``server/``:
+``server -> projections -> domain``; ``clients`` speaks only HTTP and WebSocket (it renders the catalogs the
+server serves with a message format of its own). Inside ``server/``:
 ``web -> service <- workers``, ``service -> storage``, ``runtime`` imports nothing of the application,
 the hand-written protocol code is reached only through its own layer, and nothing in the product
 imports the bench but the CLI's ``bench`` verb. Each rule names what a folder may never import;
@@ -40,6 +41,7 @@ NEVER: dict[str, tuple[str, ...]] = {
     ),
     "projections": ("server", "clients", *WEB_FRAMEWORK, *REDIS_LIBRARY),
     "clients": ("server", "projections", "domain"),
+    # the message format and the languages: shared by every side, it knows none of them
     # the application: no adapter, no worker, no web framework, no Redis client
     "server/service": ("server.web", "server.workers", "server.bench", *TOP, *WEB_FRAMEWORK, *REDIS_LIBRARY),
     # every Redis key: facts in, facts out; never the service's refusals or the game's types
@@ -67,6 +69,11 @@ FENCED: dict[str, tuple[str, ...]] = {
     "server.bench": ("server/bench", "server/cli.py"),
 }
 # ``server.cli`` reaches the bench from its ``bench`` verb only, imported when that verb runs.
+
+
+# Modules of the shipped packages that need an optional extra, which nothing the server or the
+# clients import: the games as a reinforcement-learning environment.
+OPTIONAL = {"projections/environment.py": "rl"}
 
 
 def imported_modules(source: str, filename: str = "<planted>") -> set[str]:
@@ -169,6 +176,12 @@ def test_serving_loads_no_bench() -> None:
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
+def test_no_module_the_server_or_the_clients_import_needs_an_optional_extra() -> None:
+    for path in [*(ROOT / "server").rglob("*.py"), *(ROOT / "clients").rglob("*.py")]:
+        assert not {"pettingzoo", "gymnasium"} & {m.split(".")[0] for m in imported_modules(path.read_text())}, path
+        assert "projections.environment" not in path.read_text(), path
+
+
 def test_every_library_the_shipped_packages_import_is_a_runtime_dependency() -> None:
     """`pip install .` (the README's first command) must bring everything the server and the
     clients import; a library only the tests install would break `ludoteca serve`."""
@@ -179,14 +192,18 @@ def test_every_library_the_shipped_packages_import_is_a_runtime_dependency() -> 
         re.split(r"[\[<>=~!; ]", requirement, maxsplit=1)[0].lower().replace("_", "-")
         for requirement in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     }
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     ours = {"domain", "projections", "server", "clients"}
     distributions = packages_distributions()
     missing: dict[str, list[str]] = {}
     for package in sorted(ours):
         for path in (ROOT / package).rglob("*.py"):
+            allowed = declared
+            if str(path.relative_to(ROOT)) in OPTIONAL:  # a module nothing the server runs imports
+                allowed = declared | {r.split(">")[0] for r in extras[OPTIONAL[str(path.relative_to(ROOT))]]}
             tops = {m.split(".")[0] for m in imported_modules(path.read_text(), str(path))}
             for module in tops - ours - set(sys.stdlib_module_names):
                 dists = {d.lower().replace("_", "-") for d in distributions.get(module, [module])}
-                if not dists & declared:
+                if not dists & allowed:
                     missing.setdefault(module, []).append(str(path.relative_to(ROOT)))
     assert missing == {}

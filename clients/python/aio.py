@@ -26,30 +26,44 @@ from clients.python.models import (
     GameList,
     Health,
     Imported,
+    Invite,
     Joined,
+    Leaderboard,
     LegalCommands,
     LobbyEntry,
     LogLine,
     MoveStep,
     MyTables,
     NewGame,
+    NotificationSettings,
+    Passkey,
+    PasskeyDeleted,
+    PasskeyList,
+    PasskeyOptions,
     Pick,
     Player,
+    PlayerPage,
     Rematch,
     ServerMessage,
     SignedIn,
     SignedOut,
     SignInCode,
+    SignInMethods,
     Status,
     StepMessage,
     TableClock,
     TableView,
+    Unsubscribed,
     Update,
     VersionedEvent,
+    Webhook,
+    WebhookDropped,
+    Words,
 )
 from clients.python.moves import AsyncMove, Start, starting
 from clients.python.progress import Progress, chunks
 from clients.python.stream import ENDED, Request, Resumer
+from clients.python.words import user_language
 
 T = TypeVar("T")
 DEFAULT_URL = "http://127.0.0.1:8000"
@@ -84,9 +98,12 @@ class AsyncClient:
         max_reconnects: int = 8,
         *,
         transport: httpx.AsyncBaseTransport | None = None,
+        lang: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
+        # The language of the server's error messages (and of ``words()``): the user's locale (LANG), else English.
+        self.lang = lang or user_language()
         self.timeout = timeout
         self.max_reconnects = max_reconnects
         self.resumes = 0  # how many times watch() reconnected and resumed, over every watch
@@ -105,10 +122,11 @@ class AsyncClient:
 
     def as_seat(self, token: str | None) -> AsyncClient:
         """Another client of the same server, for what ``token`` holds (``None``: a spectator)."""
-        return AsyncClient(self.base_url, token, self.timeout, self.max_reconnects)
+        return AsyncClient(self.base_url, token, self.timeout, self.max_reconnects, lang=self.lang)
 
     def headers(self, call: Call[Any]) -> dict[str, str]:
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        headers["Accept-Language"] = self.lang
         if call.body is not None:
             headers["Content-Type"] = call.content_type
         return headers
@@ -141,6 +159,8 @@ class AsyncClient:
             if response.status_code >= 400:
                 body = await response.aread()
                 raise error_from(response.status_code, body, response.reason_phrase)
+            if call.location:
+                return call.read(response.headers.get("location", "").encode())
             if progress is None or call.body is not None:
                 return call.read(await response.aread())
             total = response.headers.get("content-length")
@@ -156,6 +176,14 @@ class AsyncClient:
 
     # --- REST: one method per route (calls.ROUTES) --------------------------------------------
 
+    async def languages(self) -> dict[str, Any]:
+        """The languages the server's messages are written in, and its default."""
+        return await self.run(calls.languages())
+
+    async def words(self, lang: str | None = None) -> Words:
+        """Every message catalog in ``lang`` (default: this client's language), to render codes and events."""
+        return await self.run(calls.words(lang or self.lang))
+
     async def catalog(self) -> Catalog:
         """The games this server hosts, each with its options and their defaults."""
         return await self.run(calls.catalog())
@@ -165,10 +193,15 @@ class AsyncClient:
         return await self.run(calls.components(game))
 
     async def create(
-        self, game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | str | None = None
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        clock: TableClock | str | None = None,
+        rated: bool = False,
     ) -> NewGame:
         """Open a table (with a turn clock, if given); its lobby entry and the creator's token."""
-        return await self.run(calls.create(game, players, options, clock))
+        return await self.run(calls.create(game, players, options, clock, rated))
 
     async def call_off(self, game_id: str) -> LobbyEntry:
         """Call off a table that has not started; this client's token must be its creator's."""
@@ -202,14 +235,20 @@ class AsyncClient:
         name: str | None = None,
         seat: int | None = None,
         bot: str | None = None,
+        invite: str | None = None,
         entropy: str | None = None,
     ) -> Joined:
-        """Take a seat (the first free one without ``seat``); keep the token. This client's token is unchanged.
-        A person's seat sends ``entropy``, this device's own randomness for the table's chance (drawn here
-        unless given; a bot's seat sends none), kept in the answer: docs/fair-play.md."""
-        entropy = None if bot is not None else entropy or new_entropy()
-        answer = await self.run(calls.join(game_id, name, seat, bot, entropy))
+        """Take a seat (the first free one without ``seat``), or the seat ``invite`` offers; keep the token.
+        This client's token is unchanged (a player's token makes the seat the player's). A person's seat
+        sends ``entropy``, this device's own randomness for the table's chance (drawn here unless given; a
+        bot's seat sends none), kept in the answer: docs/fair-play.md."""
+        entropy = None if bot is not None or invite is not None else entropy or new_entropy()
+        answer = await self.run(calls.join(game_id, name, seat, bot, invite, entropy))
         return msgspec.structs.replace(answer, entropy=entropy or "")
+
+    async def invite(self, game_id: str, seat: int) -> Invite:
+        """Offer ``seat``, vacated (a bot plays on for it), to a newcomer: an invitation to hand on."""
+        return await self.run(calls.invite(game_id, seat))
 
     async def table(self, game_id: str) -> TableView:
         """The table as this client may see it."""
@@ -269,6 +308,45 @@ class AsyncClient:
         """A new game from an export (admin token); its new id."""
         return await self.run(calls.import_log(log), progress)
 
+    # --- signing in: passkeys, the identity provider -------------------------------------------------
+
+    async def sign_in_methods(self) -> SignInMethods:
+        """How a player may sign in on this server (codes, passkeys, its identity provider)."""
+        return await self.run(calls.sign_in_methods())
+
+    async def passkey_options(self) -> PasskeyOptions:
+        """Options to register a passkey for this client's player: hand ``options`` to the browser's
+        ``navigator.credentials.create`` (``PublicKeyCredential.parseCreationOptionsFromJSON``)."""
+        return await self.run(calls.passkey_options())
+
+    async def register_passkey(self, credential: Mapping[str, Any], name: str | None = None) -> Passkey:
+        """Keep the passkey the browser made from those options (its ``toJSON()``)."""
+        return await self.run(calls.register_passkey(credential, name))
+
+    async def passkeys(self) -> PasskeyList:
+        """The player's passkeys."""
+        return await self.run(calls.passkeys())
+
+    async def delete_passkey(self, passkey_id: str) -> PasskeyDeleted:
+        return await self.run(calls.delete_passkey(passkey_id))
+
+    async def passkey_sign_in_options(self) -> PasskeyOptions:
+        """Options to sign in with a passkey: hand ``options`` to ``navigator.credentials.get``."""
+        return await self.run(calls.passkey_sign_in_options())
+
+    async def sign_in_with_passkey(self, credential: Mapping[str, Any]) -> SignedIn:
+        """Sign in with the browser's answer to those options: a new token of the passkey's player."""
+        return await self.run(calls.sign_in_with_passkey(credential))
+
+    async def oidc_start(self, then: str | None = None) -> str:
+        """Begin a sign-in through the server's identity provider: the URL to open in a browser (this
+        client keeps the state's cookie, for ``oidc_callback``)."""
+        return await self.run(calls.oidc_start(then))
+
+    async def oidc_callback(self, code: str, state: str) -> SignedIn:
+        """Finish it with the ``code`` and ``state`` the provider sent back: a token of the person's player."""
+        return await self.run(calls.oidc_callback(code, state))
+
     # --- players -----------------------------------------------------------------------------------
 
     async def make_player(self, name: str, lang: str | None = None) -> SignedIn:
@@ -284,8 +362,44 @@ class AsyncClient:
         """The player this client's token signs in."""
         return await self.run(calls.player())
 
-    async def change_player(self, name: str | None = None, lang: str | None = None) -> Player:
-        return await self.run(calls.change_player(name, lang))
+    async def change_player(
+        self, name: str | None = None, lang: str | None = None, public: bool | None = None
+    ) -> Player:
+        """Rename the player, choose its language, or show its page to anyone (``public``)."""
+        return await self.run(calls.change_player(name, lang, public))
+
+    async def webhook(self) -> Webhook:
+        """The player's webhook (404 ``no_webhook`` when none is set)."""
+        return await self.run(calls.webhook())
+
+    async def set_webhook(self, url: str, format: str = "json", new_secret: bool = False) -> Webhook:
+        """Where the player's notices are posted (json, discord or slack bodies), signed with its secret."""
+        return await self.run(calls.set_webhook(url, format, new_secret))
+
+    async def drop_webhook(self) -> WebhookDropped:
+        return await self.run(calls.drop_webhook())
+
+    async def notifications(self) -> NotificationSettings:
+        return await self.run(calls.notifications())
+
+    async def change_notifications(self, **changes: Any) -> NotificationSettings:
+        """Any of ``events``, ``channels``, ``quiet_hours``, ``away_only``, ``email``."""
+        return await self.run(calls.change_notifications(**changes))
+
+    async def unsubscribe(self, token: str) -> Unsubscribed:
+        """One-click unsubscribe, with the token of an email's link (RFC 8058)."""
+        return await self.run(calls.unsubscribe(token))
+
+    async def unsubscribe_page(self, token: str) -> str:
+        return await self.run(calls.unsubscribe_page(token))
+
+    async def player_page(self, player_id: str) -> PlayerPage:
+        """A player's public page: its ratings, their history, games played and won."""
+        return await self.run(calls.player_page(player_id))
+
+    async def leaderboard(self, game: str, limit: int | None = None, cursor: int | None = None) -> Leaderboard:
+        """A game's best players by rating (past their provisional games)."""
+        return await self.run(calls.leaderboard(game, limit, cursor))
 
     async def erase_player(self) -> Erased:
         """Erase the player: its name, tokens and list of seats (its games keep only its id)."""
@@ -368,7 +482,7 @@ class AsyncStream:
     def __init__(self, client: AsyncClient, game_id: str, after: int = 0, check: str | None = None) -> None:
         self.client = client
         self.game_id = game_id
-        self.state = Resumer(client.token, after, check, client.max_reconnects)
+        self.state = Resumer(client.token, after, check, client.max_reconnects, lang=client.lang)
         self.pending: deque[Update] = deque()  # updates read while waiting for a step
         self.ended = False
         self._ws: WebSocket | None = None

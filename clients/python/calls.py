@@ -24,22 +24,35 @@ from clients.python.models import (
     GameList,
     Health,
     Imported,
+    Invite,
     Joined,
+    Leaderboard,
     LegalCommands,
     LobbyEntry,
     LogLine,
     MoveStep,
     MyTables,
     NewGame,
+    NotificationSettings,
+    Passkey,
+    PasskeyDeleted,
+    PasskeyList,
+    PasskeyOptions,
     Pick,
     Player,
+    PlayerPage,
     Rematch,
     SignedIn,
     SignedOut,
     SignInCode,
+    SignInMethods,
     Status,
     TableClock,
     TableView,
+    Unsubscribed,
+    Webhook,
+    WebhookDropped,
+    Words,
 )
 
 T = TypeVar("T")
@@ -49,6 +62,8 @@ ENCODER = msgspec.json.Encoder()
 
 # (method, path as /openapi.json writes it) -> the client method that calls it
 ROUTES: dict[tuple[str, str], str] = {
+    ("GET", "/api/v1/words"): "languages",
+    ("GET", "/api/v1/words/{lang}"): "words",
     ("GET", "/api/v1/games/catalog"): "catalog",
     ("GET", "/api/v1/games/catalog/{game}"): "components",
     ("POST", "/api/v1/games"): "create",
@@ -57,6 +72,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/games"): "games",
     ("POST", "/api/v1/games/import"): "import_log",
     ("POST", "/api/v1/games/{game_id}/seats"): "join",
+    ("POST", "/api/v1/games/{game_id}/invites"): "invite",
     ("GET", "/api/v1/games/{game_id}"): "table",
     ("GET", "/api/v1/games/{game_id}/legal-commands"): "legal",
     ("POST", "/api/v1/games/{game_id}/moves"): "moves",
@@ -78,6 +94,24 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/players/me/codes"): "sign_in_code",
     ("POST", "/api/v1/players/me/sign-out"): "sign_out",
     ("POST", "/api/v1/players/me/sign-out-everywhere"): "sign_out_everywhere",
+    ("GET", "/api/v1/players/me/webhook"): "webhook",
+    ("PUT", "/api/v1/players/me/webhook"): "set_webhook",
+    ("DELETE", "/api/v1/players/me/webhook"): "drop_webhook",
+    ("GET", "/api/v1/players/me/notifications"): "notifications",
+    ("PATCH", "/api/v1/players/me/notifications"): "change_notifications",
+    ("POST", "/api/v1/unsubscribe"): "unsubscribe",
+    ("GET", "/api/v1/unsubscribe"): "unsubscribe_page",
+    ("GET", "/api/v1/players/{player_id}"): "player_page",
+    ("GET", "/api/v1/leaderboards/{game}"): "leaderboard",
+    ("GET", "/api/v1/players/sign-in"): "sign_in_methods",
+    ("POST", "/api/v1/players/me/passkeys/options"): "passkey_options",
+    ("POST", "/api/v1/players/me/passkeys"): "register_passkey",
+    ("GET", "/api/v1/players/me/passkeys"): "passkeys",
+    ("DELETE", "/api/v1/players/me/passkeys/{passkey_id}"): "delete_passkey",
+    ("POST", "/api/v1/players/passkeys/options"): "passkey_sign_in_options",
+    ("POST", "/api/v1/players/passkeys/sign-in"): "sign_in_with_passkey",
+    ("GET", "/api/v1/players/oidc/start"): "oidc_start",
+    ("GET", "/api/v1/players/oidc/callback"): "oidc_callback",
 }
 
 
@@ -107,6 +141,7 @@ class Call(Generic[T]):
     body: bytes | None = None
     params: dict[str, Any] = field(default_factory=dict)
     content_type: str = "application/json"
+    location: bool = False  # the answer is a redirect: read its Location header, not its body
 
     def query(self) -> dict[str, Any]:
         return {k: v for k, v in self.params.items() if v is not None}
@@ -124,14 +159,28 @@ def catalog() -> Call[Catalog]:
     return Call("GET", f"{API}/games/catalog", decoder(Catalog))
 
 
+def languages() -> Call[dict[str, Any]]:
+    return Call("GET", f"{API}/words", decoder(dict[str, Any]))
+
+
+def words(lang: str) -> Call[Words]:
+    return Call("GET", f"{API}/words/{quote(lang, safe='')}", decoder(Words))
+
+
 def components(game: str) -> Call[GameComponents]:
     return Call("GET", f"{API}/games/catalog/{quote(game, safe='')}", decoder(GameComponents))
 
 
 def create(
-    game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | str | None = None
+    game: str,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    clock: TableClock | str | None = None,
+    rated: bool = False,
 ) -> Call[NewGame]:
     fields: dict[str, Any] = {"game": game, "players": players, "options": dict(options or {})}
+    if rated:
+        fields["rated"] = True
     if clock is not None:
         fields["clock"] = clock
     return Call("POST", f"{API}/games", decoder(NewGame), json_body(fields))
@@ -153,9 +202,14 @@ def games(status: Status = "open", limit: int | None = None, cursor: int | None 
 
 
 def join(
-    game_id: str, name: str | None = None, seat: int | None = None, bot: str | None = None, entropy: str | None = None
+    game_id: str,
+    name: str | None = None,
+    seat: int | None = None,
+    bot: str | None = None,
+    invite: str | None = None,
+    entropy: str | None = None,
 ) -> Call[Joined]:
-    body: dict[str, Any] = {}
+    body: dict[str, Any] = {} if invite is None else {"invite": invite}
     if name is not None:
         body["name"] = name
     if seat is not None:
@@ -165,6 +219,10 @@ def join(
     if entropy:
         body["entropy"] = entropy
     return Call("POST", game_path(game_id, "/seats"), decoder(Joined), json_body(body))
+
+
+def invite(game_id: str, seat: int) -> Call[Invite]:
+    return Call("POST", game_path(game_id, "/invites"), decoder(Invite), json_body({"seat": seat}))
 
 
 def table(game_id: str) -> Call[TableView]:
@@ -262,9 +320,48 @@ def player() -> Call[Player]:
     return Call("GET", f"{API}/players/me", decoder(Player))
 
 
-def change_player(name: str | None = None, lang: str | None = None) -> Call[Player]:
-    body = {k: v for k, v in (("name", name), ("lang", lang)) if v is not None}
+def change_player(name: str | None = None, lang: str | None = None, public: bool | None = None) -> Call[Player]:
+    body = {k: v for k, v in (("name", name), ("lang", lang), ("public", public)) if v is not None}
     return Call("PATCH", f"{API}/players/me", decoder(Player), json_body(body))
+
+
+def webhook() -> Call[Webhook]:
+    return Call("GET", f"{API}/players/me/webhook", decoder(Webhook))
+
+
+def set_webhook(url: str, format: str = "json", new_secret: bool = False) -> Call[Webhook]:
+    body = {"url": url, "format": format, "new_secret": new_secret}
+    return Call("PUT", f"{API}/players/me/webhook", decoder(Webhook), json_body(body))
+
+
+def drop_webhook() -> Call[WebhookDropped]:
+    return Call("DELETE", f"{API}/players/me/webhook", decoder(WebhookDropped))
+
+
+def notifications() -> Call[NotificationSettings]:
+    return Call("GET", f"{API}/players/me/notifications", decoder(NotificationSettings))
+
+
+def change_notifications(**changes: Any) -> Call[NotificationSettings]:
+    """Any of ``events``, ``channels``, ``quiet_hours``, ``away_only``, ``email`` (``None`` removes the last two)."""
+    return Call("PATCH", f"{API}/players/me/notifications", decoder(NotificationSettings), json_body(changes))
+
+
+def unsubscribe(token: str) -> Call[Unsubscribed]:
+    return Call("POST", f"{API}/unsubscribe", decoder(Unsubscribed), params={"token": token})
+
+
+def unsubscribe_page(token: str) -> Call[str]:
+    return Call("GET", f"{API}/unsubscribe", text, params={"token": token})
+
+
+def player_page(player_id: str) -> Call[PlayerPage]:
+    return Call("GET", f"{API}/players/{quote(player_id, safe='')}", decoder(PlayerPage))
+
+
+def leaderboard(game: str, limit: int | None = None, cursor: int | None = None) -> Call[Leaderboard]:
+    path = f"{API}/leaderboards/{quote(game, safe='')}"
+    return Call("GET", path, decoder(Leaderboard), params={"limit": limit, "cursor": cursor})
 
 
 def erase_player() -> Call[Erased]:
@@ -285,3 +382,44 @@ def sign_out() -> Call[SignedOut]:
 
 def sign_out_everywhere() -> Call[SignedOut]:
     return Call("POST", f"{API}/players/me/sign-out-everywhere", decoder(SignedOut))
+
+
+# --- signing in: passkeys, the identity provider ---------------------------------------------------------
+
+
+def sign_in_methods() -> Call[SignInMethods]:
+    return Call("GET", f"{API}/players/sign-in", decoder(SignInMethods))
+
+
+def passkey_options() -> Call[PasskeyOptions]:
+    return Call("POST", f"{API}/players/me/passkeys/options", decoder(PasskeyOptions))
+
+
+def register_passkey(credential: Mapping[str, Any], name: str | None = None) -> Call[Passkey]:
+    body: dict[str, Any] = {"credential": dict(credential)} | ({"name": name} if name is not None else {})
+    return Call("POST", f"{API}/players/me/passkeys", decoder(Passkey), json_body(body))
+
+
+def passkeys() -> Call[PasskeyList]:
+    return Call("GET", f"{API}/players/me/passkeys", decoder(PasskeyList))
+
+
+def delete_passkey(passkey_id: str) -> Call[PasskeyDeleted]:
+    return Call("DELETE", f"{API}/players/me/passkeys/{quote(passkey_id, safe='')}", decoder(PasskeyDeleted))
+
+
+def passkey_sign_in_options() -> Call[PasskeyOptions]:
+    return Call("POST", f"{API}/players/passkeys/options", decoder(PasskeyOptions))
+
+
+def sign_in_with_passkey(credential: Mapping[str, Any]) -> Call[SignedIn]:
+    body = json_body({"credential": dict(credential)})
+    return Call("POST", f"{API}/players/passkeys/sign-in", decoder(SignedIn), body)
+
+
+def oidc_start(then: str | None = None) -> Call[str]:
+    return Call("GET", f"{API}/players/oidc/start", text, params={"then": then}, location=True)
+
+
+def oidc_callback(code: str, state: str) -> Call[SignedIn]:
+    return Call("GET", f"{API}/players/oidc/callback", decoder(SignedIn), params={"code": code, "state": state})

@@ -134,6 +134,92 @@ class Joined(msgspec.Struct):
     entropy: str = ""
 
 
+class RatedPlayer(msgspec.Struct):
+    """A player's rating in one game: ``rating`` is mu - 3 sigma; ``provisional`` before its fifth rated game."""
+
+    game: str
+    player_id: str
+    name: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+    provisional: bool
+
+
+class Leaderboard(msgspec.Struct):
+    game: str
+    players: list[RatedPlayer]
+    next_cursor: int | None = None
+
+
+class RatingPoint(msgspec.Struct):
+    game: str
+    game_id: str
+    place: int
+    mu: float
+    sigma: float
+    rating: float
+
+
+class PlayerPage(msgspec.Struct):
+    """A player's public page: its ratings, their history, games played and won."""
+
+    player_id: str
+    name: str
+    public: bool = False  # until the player made its page public, the page holds its name alone
+    ratings: list[RatedPlayer] = []
+    history: list[RatingPoint] = []
+    games: int = 0
+    wins: int = 0
+
+
+class QuietHours(msgspec.Struct):
+    """Hours in which nothing is sent (``"22:00"`` to ``"07:30"`` in an IANA time zone)."""
+
+    start: str
+    end: str
+    time_zone: str = "UTC"
+
+
+class NotificationSettings(msgspec.Struct):
+    """What a player is told, how, and when not (docs/players.md, "Notifications")."""
+
+    events: list[str]
+    channels: list[str]
+    quiet_hours: QuietHours | None = None
+    away_only: bool = True
+    email: str | None = None
+    webhook: bool = False
+    email_sending: bool = False
+
+
+class Webhook(msgspec.Struct):
+    """A player's webhook: its URL, its body's form (json, discord, slack) and the secret that signs it."""
+
+    url: str
+    format: str
+    secret: str
+    created_ms: int = 0
+
+
+class WebhookDropped(msgspec.Struct):
+    deleted: bool
+
+
+class Unsubscribed(msgspec.Struct):
+    unsubscribed: bool = True
+
+
+class Invite(msgspec.Struct):
+    """An invitation to take over a vacated seat: hand ``invite`` to the newcomer."""
+
+    game_id: str
+    seat: int
+    invite: str
+
+
 class SeatInfo(msgspec.Struct):
     seat: int
     name: str
@@ -148,6 +234,7 @@ class Player(msgspec.Struct):
     name: str
     lang: str | None = None
     created_ms: int = 0
+    public: bool = False  # its page is shown to anyone
 
 
 class SignedIn(msgspec.Struct):
@@ -188,6 +275,39 @@ class SignedOut(msgspec.Struct):
 class Erased(msgspec.Struct):
     player_id: str
     erased: bool = True
+
+
+class SignInMethods(msgspec.Struct):
+    """How a player may sign in on the server: one-time codes, passkeys, its identity provider."""
+
+    codes: bool = True
+    passkeys: bool = True
+    oidc: bool = False
+
+
+class PasskeyOptions(msgspec.Struct):
+    """WebAuthn options in their JSON form, for the browser's ``parseCreationOptionsFromJSON`` or
+    ``parseRequestOptionsFromJSON``; good once, for ``expires_in`` seconds."""
+
+    options: dict[str, Any]
+    expires_in: int
+
+
+class Passkey(msgspec.Struct):
+    passkey_id: str
+    name: str
+    created_ms: int
+    last_used_ms: int | None = None
+    synced: bool = False
+
+
+class PasskeyList(msgspec.Struct):
+    passkeys: list[Passkey]
+
+
+class PasskeyDeleted(msgspec.Struct):
+    passkey_id: str
+    deleted: bool = True
 
 
 class Awaited(msgspec.Struct):
@@ -375,10 +495,23 @@ class ExportHeader(msgspec.Struct, kw_only=True):
 # --- the WebSocket's messages (docs/API.md, "WebSocket"; docs/asyncapi.yaml) -------------------------
 
 
-class Hello(msgspec.Struct, tag="hello", tag_field="type"):
+class Hello(msgspec.Struct, tag="hello", tag_field="type", omit_defaults=True):
     token: str | None = None
     after: int = 0
     check: str | None = None  # the ``check`` of the update at ``after``: other events there get a reset
+    lang: str | None = None  # the language of the socket's error messages (pt, gl, es, en)
+
+
+Messages = dict[str, dict[str, str]]  # part ("refusals", "terms", "log") -> key -> message
+
+
+class Words(msgspec.Struct):
+    """Every message catalog of one language (GET /api/v1/words/{lang}): the table's and the server's, and
+    each game's by id; :class:`clients.python.words.Phrasebook` renders codes and events with them."""
+
+    lang: str
+    table: Messages
+    games: dict[str, Messages]
 
 
 class MovesMessage(msgspec.Struct, tag="moves", tag_field="type"):

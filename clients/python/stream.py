@@ -64,10 +64,11 @@ class Resumer:
     failures: int = 0
     resumes: int = 0  # reconnections so far
     refusal: ErrorMessage | ResetMessage | None = None  # what the server said before it closed
+    lang: str | None = None  # the language of the server's error messages
 
     def hello(self) -> str:
         self.refusal = None
-        return ENCODER.encode(Hello(self.token, self.version, self.check or None)).decode()
+        return ENCODER.encode(Hello(self.token, self.version, self.check or None, self.lang)).decode()
 
     def read(self, raw: str | bytes) -> ServerMessage | None:
         """The message, read (``None`` for one this client does not know, or an update of a version it already

@@ -28,30 +28,44 @@ from clients.python.models import (
     GameList,
     Health,
     Imported,
+    Invite,
     Joined,
+    Leaderboard,
     LegalCommands,
     LobbyEntry,
     LogLine,
     MoveStep,
     MyTables,
     NewGame,
+    NotificationSettings,
+    Passkey,
+    PasskeyDeleted,
+    PasskeyList,
+    PasskeyOptions,
     Pick,
     Player,
+    PlayerPage,
     Rematch,
     ServerMessage,
     SignedIn,
     SignedOut,
     SignInCode,
+    SignInMethods,
     Status,
     StepMessage,
     TableClock,
     TableView,
+    Unsubscribed,
     Update,
     VersionedEvent,
+    Webhook,
+    WebhookDropped,
+    Words,
 )
 from clients.python.moves import Move, Start, starting
 from clients.python.progress import Progress, chunks
 from clients.python.stream import ENDED, Request, Resumer
+from clients.python.words import user_language
 
 T = TypeVar("T")
 
@@ -70,9 +84,12 @@ class Client:
         max_reconnects: int = 8,
         *,
         transport: httpx.BaseTransport | None = None,
+        lang: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.token = token
+        # The language of the server's error messages (and of ``words()``): the user's locale (LANG), else English.
+        self.lang = lang or user_language()
         self.timeout = timeout
         self.max_reconnects = max_reconnects
         self.resumes = 0
@@ -88,10 +105,11 @@ class Client:
         self._http.close()
 
     def as_seat(self, token: str | None) -> Client:
-        return Client(self.base_url, token, self.timeout, self.max_reconnects)
+        return Client(self.base_url, token, self.timeout, self.max_reconnects, lang=self.lang)
 
     def headers(self, call: Call[Any]) -> dict[str, str]:
         headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        headers["Accept-Language"] = self.lang
         if call.body is not None:
             headers["Content-Type"] = call.content_type
         return headers
@@ -123,6 +141,8 @@ class Client:
         try:
             if response.status_code >= 400:
                 raise error_from(response.status_code, response.read(), response.reason_phrase)
+            if call.location:
+                return call.read(response.headers.get("location", "").encode())
             if progress is None or call.body is not None:
                 return call.read(response.read())
             total = response.headers.get("content-length")
@@ -138,6 +158,12 @@ class Client:
 
     # --- REST: one method per route (calls.ROUTES) --------------------------------------------
 
+    def languages(self) -> dict[str, Any]:
+        return self.run(calls.languages())
+
+    def words(self, lang: str | None = None) -> Words:
+        return self.run(calls.words(lang or self.lang))
+
     def catalog(self) -> Catalog:
         return self.run(calls.catalog())
 
@@ -145,10 +171,15 @@ class Client:
         return self.run(calls.components(game))
 
     def create(
-        self, game: str, players: int, options: Mapping[str, Any] | None = None, clock: TableClock | str | None = None
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        clock: TableClock | str | None = None,
+        rated: bool = False,
     ) -> NewGame:
         """Open a table (with a turn clock, if given); its lobby entry and the creator's token."""
-        return self.run(calls.create(game, players, options, clock))
+        return self.run(calls.create(game, players, options, clock, rated))
 
     def call_off(self, game_id: str) -> LobbyEntry:
         """Call off a table that has not started; this client's token must be its creator's."""
@@ -178,11 +209,19 @@ class Client:
         name: str | None = None,
         seat: int | None = None,
         bot: str | None = None,
+        invite: str | None = None,
         entropy: str | None = None,
     ) -> Joined:
-        """Take a seat; a person's sends ``entropy`` (drawn here unless given), kept in the answer."""
-        entropy = None if bot is not None else entropy or new_entropy()
-        return msgspec.structs.replace(self.run(calls.join(game_id, name, seat, bot, entropy)), entropy=entropy or "")
+        """Take a seat (the first free one without ``seat``), or the seat ``invite`` offers; keep the token.
+        This client's token is unchanged (a player's token makes the seat the player's). A person's seat
+        sends ``entropy`` (drawn here unless given), kept in the answer."""
+        entropy = None if bot is not None or invite is not None else entropy or new_entropy()
+        answer = self.run(calls.join(game_id, name, seat, bot, invite, entropy))
+        return msgspec.structs.replace(answer, entropy=entropy or "")
+
+    def invite(self, game_id: str, seat: int) -> Invite:
+        """Offer ``seat``, vacated (a bot plays on for it), to a newcomer: an invitation to hand on."""
+        return self.run(calls.invite(game_id, seat))
 
     def table(self, game_id: str) -> TableView:
         return self.run(calls.table(game_id))
@@ -229,6 +268,45 @@ class Client:
     def import_log(self, log: bytes | Iterable[LogLine], progress: Progress | None = None) -> Imported:
         return self.run(calls.import_log(log), progress)
 
+    # --- signing in: passkeys, the identity provider -------------------------------------------------
+
+    def sign_in_methods(self) -> SignInMethods:
+        """How a player may sign in on this server (codes, passkeys, its identity provider)."""
+        return self.run(calls.sign_in_methods())
+
+    def passkey_options(self) -> PasskeyOptions:
+        """Options to register a passkey for this client's player: hand ``options`` to the browser's
+        ``navigator.credentials.create`` (``PublicKeyCredential.parseCreationOptionsFromJSON``)."""
+        return self.run(calls.passkey_options())
+
+    def register_passkey(self, credential: Mapping[str, Any], name: str | None = None) -> Passkey:
+        """Keep the passkey the browser made from those options (its ``toJSON()``)."""
+        return self.run(calls.register_passkey(credential, name))
+
+    def passkeys(self) -> PasskeyList:
+        """The player's passkeys."""
+        return self.run(calls.passkeys())
+
+    def delete_passkey(self, passkey_id: str) -> PasskeyDeleted:
+        return self.run(calls.delete_passkey(passkey_id))
+
+    def passkey_sign_in_options(self) -> PasskeyOptions:
+        """Options to sign in with a passkey: hand ``options`` to ``navigator.credentials.get``."""
+        return self.run(calls.passkey_sign_in_options())
+
+    def sign_in_with_passkey(self, credential: Mapping[str, Any]) -> SignedIn:
+        """Sign in with the browser's answer to those options: a new token of the passkey's player."""
+        return self.run(calls.sign_in_with_passkey(credential))
+
+    def oidc_start(self, then: str | None = None) -> str:
+        """Begin a sign-in through the server's identity provider: the URL to open in a browser (this
+        client keeps the state's cookie, for ``oidc_callback``)."""
+        return self.run(calls.oidc_start(then))
+
+    def oidc_callback(self, code: str, state: str) -> SignedIn:
+        """Finish it with the ``code`` and ``state`` the provider sent back: a token of the person's player."""
+        return self.run(calls.oidc_callback(code, state))
+
     # --- players -----------------------------------------------------------------------------------
 
     def make_player(self, name: str, lang: str | None = None) -> SignedIn:
@@ -244,8 +322,42 @@ class Client:
         """The player this client's token signs in."""
         return self.run(calls.player())
 
-    def change_player(self, name: str | None = None, lang: str | None = None) -> Player:
-        return self.run(calls.change_player(name, lang))
+    def change_player(self, name: str | None = None, lang: str | None = None, public: bool | None = None) -> Player:
+        """Rename the player, choose its language, or show its page to anyone (``public``)."""
+        return self.run(calls.change_player(name, lang, public))
+
+    def webhook(self) -> Webhook:
+        """The player's webhook (404 ``no_webhook`` when none is set)."""
+        return self.run(calls.webhook())
+
+    def set_webhook(self, url: str, format: str = "json", new_secret: bool = False) -> Webhook:
+        """Where the player's notices are posted (json, discord or slack bodies), signed with its secret."""
+        return self.run(calls.set_webhook(url, format, new_secret))
+
+    def drop_webhook(self) -> WebhookDropped:
+        return self.run(calls.drop_webhook())
+
+    def notifications(self) -> NotificationSettings:
+        return self.run(calls.notifications())
+
+    def change_notifications(self, **changes: Any) -> NotificationSettings:
+        """Any of ``events``, ``channels``, ``quiet_hours``, ``away_only``, ``email``."""
+        return self.run(calls.change_notifications(**changes))
+
+    def unsubscribe(self, token: str) -> Unsubscribed:
+        """One-click unsubscribe, with the token of an email's link (RFC 8058)."""
+        return self.run(calls.unsubscribe(token))
+
+    def unsubscribe_page(self, token: str) -> str:
+        return self.run(calls.unsubscribe_page(token))
+
+    def player_page(self, player_id: str) -> PlayerPage:
+        """A player's public page: its ratings, their history, games played and won."""
+        return self.run(calls.player_page(player_id))
+
+    def leaderboard(self, game: str, limit: int | None = None, cursor: int | None = None) -> Leaderboard:
+        """A game's best players by rating (past their provisional games)."""
+        return self.run(calls.leaderboard(game, limit, cursor))
 
     def erase_player(self) -> Erased:
         """Erase the player: its name, tokens and list of seats (its games keep only its id)."""
@@ -309,7 +421,7 @@ class Stream:
     def __init__(self, client: Client, game_id: str, after: int = 0, check: str | None = None) -> None:
         self.client = client
         self.game_id = game_id
-        self.state = Resumer(client.token, after, check, client.max_reconnects)
+        self.state = Resumer(client.token, after, check, client.max_reconnects, lang=client.lang)
         self.pending: deque[Update] = deque()
         self.ended = False
         self._ws: ClientConnection | None = None

@@ -10,6 +10,10 @@ server, the lobby and the duel alike; ``bot_name`` names a bot's seat at a table
 - ``strong`` (search.py): information-set Monte Carlo tree search over imagined worlds, with a
   ``level`` (1 to 5) that trades strength for time.
 
+The named levels are what a player meets, each one of those bots at a stated budget, calibrated
+on the ladder (``ludoteca duel --ladder``, docs/bots.md): ``beginner`` (greedy that slips),
+``casual`` (greedy), ``skilled`` (strong at level 1), ``expert`` (strong at level 3).
+
 Randomness: a bot draws only from the rng it is given, and what it draws decides what it plays.
 Whoever runs a bot for a table (the server) must give it the operating system's randomness
 (``random.SystemRandom()``) or a generator seeded by a secret it keeps, never a seed made of
@@ -41,6 +45,14 @@ def greedy_bot(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
     return greedy(game, state, seat, rng)
 
 
+SLIPS = 0.1  # the beginner: a move a tenth of the game's spread worse is e (2.7) times less likely
+
+
+def beginner_bot(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
+    """Greedy's judgement, but it picks among its moves at random, the better ones more often."""
+    return greedy(game, state, seat, rng, SLIPS)
+
+
 def strong_bot(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
     """The searching bot at its default level (search.py)."""
     return strong(game, state, seat, rng, LEVEL)
@@ -57,9 +69,17 @@ class Bot:
     levels: tuple[int, ...] = ()  # the levels it plays at, if it has several
     level: int | None = None  # the default one
     by_level: Callable[[int], Choose] | None = field(default=None, compare=False)
+    search: int | None = None  # a named level of the searching bot: the level it searches at
 
     def __call__(self, game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
         return self.choose(game, state, seat, rng)
+
+    def searches(self, level: int | None) -> int | None:
+        """The searching bot's level this bot plays at (``None``: it does not search), so that
+        whoever runs it can give the search a clock too (the server's think budget)."""
+        if self.search is not None:
+            return self.search
+        return (level or self.level) if self.name == "strong" else None
 
     def at(self, level: int | None) -> Choose:
         """This bot at ``level`` (``None``: its default); a level it does not have is refused."""
@@ -96,7 +116,36 @@ BOTS: dict[str, Bot] = {
         LEVEL,
         _strong_at,
     ),
+    # The named levels: what a player meets, weakest first (docs/bots.md, "Levels").
+    "beginner": Bot(
+        "beginner",
+        "Beginner bot",
+        "Knows what each move is worth but often plays a weaker one: for a first game.",
+        beginner_bot,
+    ),
+    "casual": Bot(
+        "casual",
+        "Casual bot",
+        "Plays the move that looks best one move ahead, and plans towards its goals: a friendly game.",
+        greedy_bot,
+    ),
+    "skilled": Bot(
+        "skilled",
+        "Skilled bot",
+        "Thinks several moves ahead (a thousand imagined moves a turn): it takes some beating.",
+        _strong_at(1),
+        search=1,
+    ),
+    "expert": Bot(
+        "expert",
+        "Expert bot",
+        "Thinks deeply (four thousand imagined moves a turn, half a second at most): the hardest opponent.",
+        strong_bot,
+        search=LEVEL,
+    ),
 }
+NAMED = ("beginner", "casual", "skilled", "expert")  # the named levels, weakest first
+LADDER = ("random", *NAMED)  # the ladder's rungs: the random bot below them all
 
 
 def parse_bot(spec: str) -> tuple[Bot, int | None]:
@@ -132,11 +181,14 @@ def bot_name(bot: str, seat: Seat) -> str:
 
 __all__ = [
     "BOTS",
+    "LADDER",
+    "NAMED",
     "Bot",
     "Choose",
     "Duel",
     "Hidden",
     "SeededRng",
+    "beginner_bot",
     "bot_for",
     "bot_name",
     "bot_spec",

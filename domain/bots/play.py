@@ -1,17 +1,20 @@
 """Whole games between bots, in process (the duel, the tests), and the ladder's figures.
 
-``play_out`` seats one bot a seat and plays to the end; windows nobody closes close on their
-deadline. ``duel`` plays one bot against another at any table size: the first bot in one seat,
-the second in every other, the first bot's seat rotating game after game; ``Duel`` counts who
-won and gives the first bot's win share with a 95% confidence interval (Wilson's score
+``play_game`` seats one bot a seat and plays to the end; windows nobody closes close on their
+deadline; it counts the game's events by type (how long a game runs, what the bots did).
+``duel`` plays one bot against another at any table size: the first bot in one seat, the
+second in every other, the first bot's seat rotating game after game; ``paired``, every deal is
+played once from each seat, so that a deal's luck counts for both bots alike. ``Duel`` counts
+who won and gives the first bot's win share with a 95% confidence interval (Wilson's score
 interval), beside its fair share (one in as many players).
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.engine import CLOCK, AnyGame, Ctx, Outcome, Rng, Seat
@@ -22,25 +25,37 @@ Choose = Callable[[AnyGame, Any, Seat, Rng], Any]  # a bot: its command for a se
 MAX_COMMANDS = 20_000
 
 
-def play_out(
+@dataclass(frozen=True)
+class Played:
+    """One game between bots: its outcome (``None``: it did not end within the cap), the
+    commands it took, and its events counted by type."""
+
+    outcome: Outcome | None
+    commands: int
+    events: Counter[str] = field(default_factory=Counter)
+
+
+def play_game(
     game: AnyGame,
     bots: Sequence[Choose],
     rng: Rng,
     options: dict[str, Any] | None = None,
     max_commands: int = MAX_COMMANDS,
-) -> Outcome | None:
-    """A whole game between ``bots`` (one per seat), in process: its outcome (``None`` if it did
-    not end within ``max_commands``). Awaited seats are asked in a random order."""
-    ctx = Ctx(rng=rng)
+    deal: Rng | None = None,
+) -> Played:
+    """A whole game between ``bots`` (one per seat), in process. The table is dealt with ``deal``
+    (default ``rng``), everything after with ``rng``; awaited seats are asked in a random order."""
     table = evolve_table(game, None, open_table(game, len(bots), options or {}))
+    setup = Ctx(rng=deal or rng)
     for _ in bots:
-        for event in take_seat(game, table, None, "", None, ctx):
+        for event in take_seat(game, table, None, "", None, setup):
             table = evolve_table(game, table, event)
     state, now = table.state, 0
-    for _ in range(max_commands):
+    events: Counter[str] = Counter()
+    for commands in range(max_commands):
         result = game.outcome(state)
         if result is not None:
-            return result  # type: ignore[no-any-return]
+            return Played(result, commands, events)
         seats = sorted({a.seat for a in game.awaited(state)})
         rng.shuffle(seats)
         command, seat = None, CLOCK
@@ -51,11 +66,23 @@ def play_out(
         if command is None:  # only a window's deadline can move the game on
             due = sorted(game.deadlines(state), key=lambda d: d.due_ms)
             if not due:
-                return None
+                return Played(None, commands, events)
             seat, command, now = CLOCK, due[0].command, max(now, due[0].due_ms)
         for event in decide_game(game, state, command, seat, Ctx(rng=rng, now_ms=now)):
+            events[type(event).__name__] += 1
             state = game.evolve(state, event)
-    return None
+    return Played(game.outcome(state), max_commands, events)
+
+
+def play_out(
+    game: AnyGame,
+    bots: Sequence[Choose],
+    rng: Rng,
+    options: dict[str, Any] | None = None,
+    max_commands: int = MAX_COMMANDS,
+) -> Outcome | None:
+    """A whole game between ``bots``: its outcome (``None`` if it did not end within ``max_commands``)."""
+    return play_game(game, bots, rng, options, max_commands).outcome
 
 
 def seats_for(index: int, players: int) -> int:
@@ -128,6 +155,15 @@ def tally(game: str, players: int, results: Iterable[tuple[int, Outcome | None]]
     return Duel(game, players, games, won, tied, lost, unfinished, credit)
 
 
+DEALS = 10**9  # paired duels deal game i with seed DEALS + i // players: apart from the plays' seeds
+
+
+def deal_of(index: int, players: int, paired: bool) -> int | None:
+    """The seed game ``index`` of a duel is dealt with: paired, one deal for every ``players``
+    games in a row (the first bot in each seat in turn); else none of its own (its game's seed)."""
+    return DEALS + index // players if paired else None
+
+
 def duel(
     game: AnyGame,
     games: int,
@@ -136,14 +172,19 @@ def duel(
     players: int = 2,
     rng_for: Callable[[int], Rng] | None = None,
     options: dict[str, Any] | None = None,
+    paired: bool = False,
 ) -> Duel:
     """``games`` games of ``first`` in one seat (each seat in turn) against ``second`` in the
-    others; game ``i`` is dealt and played with ``rng_for(i)``, so a duel can be replayed."""
+    others; game ``i`` is played with ``rng_for(i)``, so a duel can be replayed; ``paired``, each
+    deal is played once from every seat."""
     from domain.bots.world import SeededRng
 
     make = rng_for or SeededRng
     results = []
     for i in range(games):
-        outcome = play_out(game, lineup(first, second, i, players), make(i), options)
-        results.append((seats_for(i, players), outcome))
+        seed = deal_of(i, players, paired)
+        played = play_game(
+            game, lineup(first, second, i, players), make(i), options, deal=None if seed is None else make(seed)
+        )
+        results.append((seats_for(i, players), played.outcome))
     return tally(game.id, players, results)

@@ -17,11 +17,13 @@ hand are considered (UCB over availability counts, as the paper does).
 - **Progressive widening.** At a node visited ``n`` times only the ``WIDEN * sqrt(n)`` best
   commands by that first score are open to UCB: with a small budget the search stays narrow and
   deep instead of trying every card once.
-- **Rewards.** A state is judged once its open windows close unanswered (Itchy Feet's reaction
-  windows: judged at the window, every action looked alike). A finished game pays each winner
+- **Rewards.** A state is judged once its open windows are settled as greedy settles them
+  (greedy.py ``answered``: a trade's target answers as greedy would, a reaction window closes
+  unanswered; judged at the window, every action looked alike). A finished game pays each winner
   ``1/k`` (k winners) and the others nothing; an unfinished one pays each seat
-  ``sigmoid(lead / spread)``, its lead being its points minus the best opponent's (the game's
-  ``Strategy.points`` and ``spread``). Each seat picks by its own reward (max-n).
+  ``sigmoid(lead / spread)``, its lead being its points less the best opponent's weighed by the
+  game's rivalry (``Strategy.points``, ``rivalry`` and ``spread``). Each seat picks by its own
+  reward (max-n).
 - **Budget.** ``level`` sets how many commands the search may play in imagined worlds:
   ``PLAYS * 2 ** (level - 1)``; the root's own choice is the most visited command. An optional
   ``clock`` and ``seconds`` (the caller's: the domain has no clock of its own) stop it earlier.
@@ -37,7 +39,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from domain.bots.greedy import after, candidates, closed, points, unanswered
+from domain.bots.greedy import after, answered, answerer, candidates, closed, lead, points, rivalry, unanswered
 from domain.bots.world import Hidden, SeededRng
 from domain.engine import AnyGame, Rng, Seat
 
@@ -47,6 +49,7 @@ LEVEL = 3  # the default
 EXPLORE = 0.5  # UCB's exploration constant (rewards lie in [0, 1])
 WIDEN = 2.0  # commands open to UCB at a node visited n times: WIDEN * sqrt(n), at least 1
 DEPTH = 40  # commands below the root at most, in one iteration
+ASKED, TAKEN = 6, 1 / 3  # an offer is made only if taken in a third of 6 imagined worlds
 FEW, WALKS = 16, 6  # a node's candidates: kinds of move with at most FEW commands whole, else WALKS walks
 
 
@@ -81,10 +84,11 @@ def rewards(game: AnyGame, state: Any, spread: float) -> list[float]:
         share = 1 / len(result.winners) if result.winners else 0.0
         return [share if s in result.winners else 0.0 for s in range(state.players)]
     mine = points(game, state)
+    weight = rivalry(game)
     out = []
-    for s, p in enumerate(mine):
-        lead = p - max((q for t, q in enumerate(mine) if t != s), default=0.0)
-        out.append(1 / (1 + math.exp(-max(-30.0, min(30.0, lead / spread)))))
+    for s in range(len(mine)):
+        ahead = lead(mine, s, weight)
+        out.append(1 / (1 + math.exp(-max(-30.0, min(30.0, ahead / spread)))))
     return out
 
 
@@ -108,7 +112,25 @@ class Search:
         self.clock, self.seconds = clock, seconds
         self.started = clock() if clock is not None else 0.0
         self.root = Node()
-        self.root_commands = candidates(game, state, seat, rng)
+        self.root_commands = [c for c in candidates(game, state, seat, rng) if not self.long_shot(state, c)]
+
+    def long_shot(self, state: Any, command: Any) -> bool:
+        """Whether ``command`` opens a window one seat answers that, unanswered, gives the move
+        back to this seat (a trade offer), and that the seat takes in fewer than ``TAKEN`` of
+        ``ASKED`` imagined worlds, greedy answering. In the tree
+        a refusal costs nothing (the seat moves again), so every offer looked worth making; at a
+        table it costs the others' time, and a player asks for what it expects to get."""
+        taken = 0
+        for _ in range(ASKED):
+            world = self.hidden.world(self.rng)
+            then = after(self.game, world, command, self.seat, SeededRng(self.rng.randrange(2**32)))
+            if then is None or answerer(self.game, then) is None:
+                return False  # no window one seat answers (in every world alike: a window is public)
+            lapsed = unanswered(self.game, then, SeededRng(0))
+            if all(a.seat != self.seat for a in self.game.awaited(lapsed)):
+                return False  # unanswered, the move goes ahead (a reaction window): not an offer
+            taken += answered(self.game, then, SeededRng(0)) != lapsed
+        return taken < TAKEN * ASKED
 
     def out_of_time(self) -> bool:
         if self.plays_left <= 0:
@@ -120,9 +142,9 @@ class Search:
         return after(self.game, world, command, seat, SeededRng(self.rng.randrange(2**32)))
 
     def worth(self, state: Any) -> list[float]:
-        """Each seat's reward for ``state``, judged once its open windows close unanswered (as greedy
-        judges a move): a move that waits for reactions is worth what it does, not the pause."""
-        return rewards(self.game, unanswered(self.game, state, self.rng), self.spread)
+        """Each seat's reward for ``state``, judged once its open windows are settled (as greedy
+        judges a move): a move that waits for an answer is worth what it does, not the pause."""
+        return rewards(self.game, answered(self.game, state, self.rng), self.spread)
 
     def mover(self, state: Any) -> Seat | None:
         """The seat that moves next in ``state`` (the first awaited one that has a move)."""
@@ -214,8 +236,11 @@ def strong(
     clock: Callable[[], float] | None = None,
     seconds: float | None = None,
 ) -> Any:
-    """The command the search finds best for ``seat`` (``None`` when it has no move)."""
+    """The command the search finds best for ``seat`` (``None`` when it has no move, which is
+    public: the seat is not awaited). It searches its whole budget even when the seat has one
+    command: answering at once would tell the table what it holds (a target that lacks the cards
+    asked has only the refusal; a seat with no Mousetrap only the pass)."""
     search = Search(game, state, seat, rng, PLAYS * 2 ** (level - 1), clock, seconds)
-    if len(search.root_commands) <= 1:
-        return search.root_commands[0] if search.root_commands else None
+    if not search.root_commands:
+        return None
     return search.best()

@@ -44,8 +44,13 @@ class Hidden:
             strings(msgspec.to_builtins(option), visible)
         self.state = state
         self.plain = msgspec.json.decode(msgspec.json.encode(state))  # every tuple a list, to write into
-        pool = game.strategy.pool if game.strategy is not None else one_pool
-        groups: dict[str, list[tuple[list[Any], int]]] = {}
+        strategy = game.strategy
+        pool = strategy.pool if strategy is not None else one_pool
+        bounds = list(strategy.bounds(state)) if strategy is not None else []
+        groups: dict[str, list[tuple[list[Any], int, frozenset[str] | None]]] = {}
+
+        def bound(place: Place) -> frozenset[str] | None:
+            return next((cards for path, cards in bounds if place[: len(path)] == path), None)
 
         def walk(value: Any, place: Place) -> None:
             if isinstance(value, dict):
@@ -55,12 +60,12 @@ class Hidden:
                 for i, v in enumerate(value):
                     if isinstance(v, str):
                         if v not in visible:
-                            groups.setdefault(pool((*place, i), v), []).append((value, i))
+                            groups.setdefault(pool((*place, i), v), []).append((value, i, bound((*place, i))))
                     else:
                         walk(v, (*place, i))
 
         walk(self.plain, ())
-        self.groups = [(spots, sorted(where[i] for where, i in spots)) for _, spots in sorted(groups.items())]
+        self.groups = [Group(spots) for _, spots in sorted(groups.items())]
 
     @property
     def nothing(self) -> bool:
@@ -71,12 +76,33 @@ class Hidden:
         """One imagined world: each pool's cards shuffled into that pool's places."""
         if not self.groups:
             return self.state
-        for spots, cards in self.groups:
-            dealt = list(cards)
-            rng.shuffle(dealt)
-            for (where, i), card in zip(spots, dealt, strict=True):
-                where[i] = card
+        for group in self.groups:
+            group.deal(rng)
         return msgspec.convert(self.plain, type(self.state))
+
+
+class Group:
+    """One pool's hidden places and the cards dealt among them; a place with a bound (the game's
+    ``Strategy.bounds``) gets only a card of its set.
+
+    Dealing is uniform over the deals that keep the bound (a game has one set per pool): the
+    bounded places take a random draw of the cards they may hold, the other places the rest,
+    shuffled. The cards are kept
+    sorted, so a deal depends on the set of hidden cards and the rng, never on where they are."""
+
+    def __init__(self, spots: list[tuple[list[Any], int, frozenset[str] | None]]) -> None:
+        self.free = [(where, i) for where, i, allowed in spots if allowed is None]
+        self.bounded = [(where, i, allowed) for where, i, allowed in spots if allowed is not None]
+        self.cards = sorted(where[i] for where, i, _ in spots)
+
+    def deal(self, rng: Rng) -> None:
+        cards = list(self.cards)
+        for where, i, allowed in self.bounded:  # each bounded place: any card left that it may hold
+            fits = [k for k, card in enumerate(cards) if card in allowed] or list(range(len(cards)))
+            where[i] = cards.pop(fits[rng.randrange(len(fits))])
+        rng.shuffle(cards)
+        for (where, i), card in zip(self.free, cards, strict=True):
+            where[i] = card
 
 
 def determinize(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:

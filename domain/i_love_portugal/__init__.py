@@ -5,6 +5,7 @@ Rules page and rulings: docs/games/i-love-portugal.md.
 
 from __future__ import annotations
 
+from domain import words
 from domain.engine import Game
 from domain.i_love_portugal.cards import BOARD
 from domain.i_love_portugal.commands import Command
@@ -37,6 +38,7 @@ GAME: Game[State, Command, Event, PortugalOutcome] = Game(
     components=BOARD,
     rules_version=2,  # 2: Selfie 3 EUR, Album 5 EUR (docs/games/i-love-portugal.md, Rulings)
     strategy=STRATEGY,
+    words=words.read(__package__),
 )
 
 __all__ = ["GAME"]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from msgspec.structs import replace
 
 from domain.cards import replaced, without
-from domain.engine import Awaited, Ctx, Pick, Rejected, Seat, Step, fold
+from domain.engine import NOT_STARTED, Awaited, Ctx, Pick, Rejected, Seat, Step, fold
 from domain.i_love_portugal.cards import (
     AIRPORTS,
     BACKPACKS,
@@ -215,13 +217,15 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
     if state.phase == "over":
         raise Rejected("game_over", "This game is over.")
     if state.current is None or state.phase == "setup":
-        raise Rejected("game_not_started", "The game has not started yet.")
+        raise Rejected("game_not_started", NOT_STARTED)
     match command:
         case ChooseColour(colour=colour):
             if state.phase != "colour":
                 raise Rejected("colours_chosen", "Every player has chosen a colour already.")
             if colour not in COLOURS:
-                raise Rejected("no_such_colour", f"The colours are {', '.join(COLOURS)}.", {"field": "colour"})
+                raise Rejected(
+                    "no_such_colour", f"The colours are {', '.join(COLOURS)}.", {"field": "colour", "colours": COLOURS}
+                )
             if colour in state.colours:
                 raise Rejected("colour_taken", "Another player has that colour.", {"field": "colour"})
             return _choose_colour(state, seat, colour, ctx)
@@ -248,7 +252,7 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
         case BuyCard(pile=pile):
             index = PILE_KINDS.index(pile)
             if not state.piles[index]:
-                raise Rejected("pile_empty", f"There are no {PILE[pile].name} cards left on the board.")
+                raise Rejected("pile_empty", f"There are no {PILE[pile].name} cards left on the board.", {"pile": pile})
             _check_pay(state, seat, PILE[pile].price)
             return [CardBought(seat=seat, pile=pile, card=state.piles[index][0], price=PILE[pile].price)]
         case MoveTourist(to=to):
@@ -274,7 +278,7 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
                 raise Rejected(
                     "cannot_pay",
                     "Without that Plane card your hand could not pay for this turn.",
-                    {"cost": state.spent},
+                    {"cost": state.spent, "paying": "plane"},
                 )
             return [PlaneFlown(seat=seat, card=plane, origin=here, to=airport)]
         case BuyPhoto():
@@ -316,7 +320,7 @@ def _check_pay(state: State, seat: Seat, cost: int) -> None:
         raise Rejected(
             "cannot_pay",
             f"Your hand cannot pay for that: this turn would cost {state.spent + cost} EUR.",
-            {"cost": state.spent + cost},
+            {"cost": state.spent + cost, "paying": "turn"},
         )
 
 
@@ -331,20 +335,21 @@ def _can_fly(state: State, seat: Seat) -> bool:
     return state.spent <= hand_value(rest)
 
 
-def _photo_problem(state: State, seat: Seat, check_money: bool = True) -> tuple[str, str] | None:
+def _photo_problem(state: State, seat: Seat, check_money: bool = True) -> tuple[str, str, dict[str, Any]] | None:
     """Why this seat cannot buy a photo here and now, or None."""
     region = state.tourists[seat] or ""
     if region not in REGION:
-        return ("not_on_black_circle", "Photos are bought on a region's black circle only.")
+        return ("not_on_black_circle", "Photos are bought on a region's black circle only.", {})
     index = REGION_INDEX[region]
     if seat in state.cubes[index]:
-        return ("photo_already_bought", "You already have this region's photo: one photo per region.")
+        return ("photo_already_bought", "You already have this region's photo: one photo per region.", {})
     if state.cubes_left[seat] == 0:
-        return ("no_cubes_left", "You have no cubes left to place.")
+        return ("no_cubes_left", "You have no cubes left to place.", {})
     if free_spaces(state, index) <= 0:
-        return ("region_full", "Every space of this region holds a cube: no more photos here.")
-    if check_money and not can_afford(state, seat, RATING[state.ratings[index]].price):
-        return ("cannot_pay", "Your hand cannot pay for that photo.")
+        return ("region_full", "Every space of this region holds a cube: no more photos here.", {})
+    price = RATING[state.ratings[index]].price
+    if check_money and not can_afford(state, seat, price):
+        return ("cannot_pay", "Your hand cannot pay for that photo.", {"cost": state.spent + price, "paying": "photo"})
     return None
 
 

@@ -5,6 +5,7 @@ Rules page and rulings: docs/games/itchy-feet.md.
 
 from __future__ import annotations
 
+from domain import words
 from domain.engine import Game
 from domain.itchy_feet.cards import CARD_FILE
 from domain.itchy_feet.commands import Command
@@ -39,6 +40,7 @@ GAME: Game[State, Command, Event, ItchyOutcome] = Game(
     deadlines=deadlines,
     rules_version=2,  # 2: Pass the Souvenir passes every card at once, then counts postcards
     strategy=STRATEGY,
+    words=words.read(__package__),
 )
 
 __all__ = ["GAME"]

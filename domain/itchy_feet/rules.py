@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from msgspec.structs import replace
 
 from domain.cards import replaced, without
-from domain.engine import CLOCK, Awaited, Ctx, Deadline, Rejected, Seat
+from domain.engine import CLOCK, NOT_STARTED, Awaited, Ctx, Deadline, Rejected, Seat
 from domain.itchy_feet.cards import (
     CARD_FILE,
     CARDS,
@@ -74,6 +74,7 @@ from domain.itchy_feet.events import (
     TurnEnded,
     TurnPassed,
 )
+from domain.itchy_feet.memory import remember
 from domain.itchy_feet.state import (
     Options,
     State,
@@ -155,6 +156,11 @@ def _to_discard(state: State, seat: int, cards: tuple[str, ...]) -> State:
 
 
 def evolve(state: State, event: Event) -> State:
+    """``state`` once ``event`` happened, each viewer's memory of the hands with it (memory.py)."""
+    return remember(_evolve(state, event), event)
+
+
+def _evolve(state: State, event: Event) -> State:
     # Cases are tried in order: the most frequent facts of a game come first (a replay applies thousands).
     match event:
         case TravelTurnBegan(seat=seat):
@@ -177,7 +183,7 @@ def evolve(state: State, event: Event) -> State:
         case ItchyDeckShuffled(order=order):
             return replace(state, deck=order or ())
         case DiscardPileReshuffled(order=order):
-            return replace(state, deck=order or (), discard=())
+            return replace(state, deck=order or (), discard=(), reshuffled=tuple(sorted(state.discard)))
         case CharactersDealt(characters=characters):
             return replace(state, characters=characters)
         case PassportReceived(seat=seat, card=card):
@@ -550,7 +556,7 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
     if state.phase == "over":
         raise Rejected("game_over", "This game is over.")
     if state.phase == "setup":
-        raise Rejected("game_not_started", "The game has not started yet.")
+        raise Rejected("game_not_started", NOT_STARTED)
     if isinstance(command, CloseWindow):
         return _close_window(state, command, seat, ctx)
     if seat == CLOCK:
@@ -718,7 +724,7 @@ def _check_in_hand(state: State, seat: int, cards: tuple[str, ...]) -> None:
 def _check_payable(state: State, seat: int, cards: tuple[str, ...]) -> None:
     _check_in_hand(state, seat, cards)
     if any(card_type(c) == "forbidden" for c in cards):
-        raise Rejected("forbidden_cost", "A forbidden object cannot pay a cost.")
+        raise Rejected("forbidden_cost", "A forbidden object cannot pay a cost.", {"paying": "cost"})
 
 
 def _check_other_seat(state: State, seat: int, target: int) -> None:
@@ -743,12 +749,19 @@ def _check_action(state: State, command: Command, seat: int) -> None:
         case Recycle(pay=pay, take=take):
             cost = recycle_cost(state, seat)
             if len(pay) != cost:
-                raise Rejected("recycle_cost", f"Recycling costs {cost} card(s) from your hand.", {"cost": cost})
+                raise Rejected(
+                    "recycle_cost",
+                    f"Recycling costs {cost} {'card' if cost == 1 else 'cards'} from your hand.",
+                    {"cost": cost},
+                )
             _check_payable(state, seat, pay)
             _check_from_discard(state, (take,))
         case OfferTrade(target=target, give=give, ask=ask):
-            if state.rejected_offers >= CARD_FILE.max_rejected_offers:
-                raise Rejected("too_many_offers", "Three offers were rejected this turn; choose another action.")
+            most = CARD_FILE.max_rejected_offers
+            if state.rejected_offers >= most:
+                raise Rejected(
+                    "too_many_offers", f"{most} offers were rejected this turn; choose another action.", {"most": most}
+                )
             _check_other_seat(state, seat, target)
             if not give or not ask:
                 raise Rejected("empty_trade", "A trade gives 1 or more cards and asks for 1 or more.")
@@ -761,9 +774,11 @@ def _check_action(state: State, command: Command, seat: int) -> None:
             _check_other_seat(state, seat, target)
             thief = power(state, seat) == "thief"
             if thief and pay is not None:
-                raise Rejected("steal_cost", "The Pickpocket steals without paying: name no card.")
+                raise Rejected(
+                    "steal_cost", "The Pickpocket steals without paying: name no card.", {"pickpocket": True}
+                )
             if not thief and pay is None:
-                raise Rejected("steal_cost", "Stealing costs 1 card from your hand.")
+                raise Rejected("steal_cost", "Stealing costs 1 card from your hand.", {"pickpocket": False})
             if pay is not None:
                 _check_payable(state, seat, (pay,))
             if not state.hands[target]:
@@ -781,16 +796,18 @@ def _check_action(state: State, command: Command, seat: int) -> None:
         case DitchForbidden(forbidden=forbidden, other=other):
             _check_in_hand(state, seat, (forbidden, other))
             if card_type(forbidden) != "forbidden":
-                raise Rejected("not_forbidden", "That card is not a forbidden object.")
+                raise Rejected("not_forbidden", "That card is not a forbidden object.", {"smuggling": False})
             if card_type(other) == "forbidden":
-                raise Rejected("forbidden_cost", "Get rid of a forbidden object with a card that is not one.")
+                raise Rejected(
+                    "forbidden_cost", "Get rid of a forbidden object with a card that is not one.", {"paying": "ditch"}
+                )
         case Smuggle(card=card, target=target):
             if power(state, seat) != "smuggler":
                 raise Rejected("not_the_smuggler", "Only the Smuggler hands cards over.")
             _check_other_seat(state, seat, target)
             _check_in_hand(state, seat, (card,))
             if card_type(card) != "forbidden":
-                raise Rejected("not_forbidden", "The Smuggler hands over only forbidden objects.")
+                raise Rejected("not_forbidden", "The Smuggler hands over only forbidden objects.", {"smuggling": True})
         case PlaySpecial(card=card, cards=cards):
             _check_special(state, seat, card, cards)
         case _:
@@ -805,14 +822,14 @@ def _check_special(state: State, seat: int, card: str, cards: tuple[str, ...]) -
     if kind in ("mousetrap", "wild_object", "visa"):
         raise Rejected("not_playable", "That special object is not played as an action (see the card).")
     if kind in ("draw_two", "new_country", "draw_one_free") and cards:
-        raise Rejected("bad_cards", "That special object names no other cards.")
+        raise Rejected("bad_cards", "That special object names no other cards.", {"from": "none"})
     if kind == "new_country" and (state.own[seat] is None or not state.aside):
         raise Rejected("country_travelled", "You have already travelled to your own country.")
     if kind == "swap_draw":
         if not 1 <= len(cards) <= 3 or card in cards:
-            raise Rejected("bad_cards", "Name 1 to 3 other cards of your hand to discard.")
+            raise Rejected("bad_cards", "Name 1 to 3 other cards of your hand to discard.", {"from": "hand"})
         _check_payable(state, seat, cards)
     if kind == "take_from_discard":
         if not 1 <= len(cards) <= 2:
-            raise Rejected("bad_cards", "Name 1 or 2 cards of the discard pile.")
+            raise Rejected("bad_cards", "Name 1 or 2 cards of the discard pile.", {"from": "discard"})
         _check_from_discard(state, cards)

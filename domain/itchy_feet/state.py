@@ -56,6 +56,11 @@ class Window(msgspec.Struct, frozen=True, kw_only=True):
     waiting: tuple[int, ...]
 
 
+# What each viewer has seen go into each hand (memory.py): ``known[viewer][holder]``, a row per
+# seat and a last one for the public (a spectator); a viewer's own column stays empty.
+Known = tuple[tuple[tuple[str, ...], ...], ...]
+
+
 class State(msgspec.Struct, frozen=True, kw_only=True):
     players: int
     options: Options = Options()
@@ -76,11 +81,22 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     windows_opened: int = 0  # numbers the windows: their ids never repeat
     winner: int | None = None
     won_by: str = ""
+    known: Known = ()
+    # The cards the deck was last formed from when the discard pile, face up, was shuffled into it
+    # (sorted; empty while the deck is the one shuffled at setup): it holds none but those.
+    reshuffled: tuple[str, ...] = ()
 
 
 def initial(players: int, options: Options | None = None) -> State:
     empty: tuple[tuple[str, ...], ...] = ((),) * players
-    return State(players=players, options=options or Options(), hands=empty, travelled=empty)
+    return State(
+        players=players, options=options or Options(), hands=empty, travelled=empty, known=nobody_knows(players)
+    )
+
+
+def nobody_knows(players: int) -> Known:
+    """Nobody has seen a card go into any hand yet: a row per seat and one for the public."""
+    return tuple(((),) * players for _ in range(players + 1))
 
 
 def card_type(card: str) -> CardType:

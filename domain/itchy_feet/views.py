@@ -37,6 +37,9 @@ class SeatView(msgspec.Struct, kw_only=True):
     country: str | None  # own country still to travel to; None once travelled
     travelled: list[str]
     character: str | None = None
+    # Cards the viewer has seen go into this hand and not seen leave it (memory.py); None for
+    # the viewer's own hand and wherever the whole hand is shown.
+    known: list[str] | None = None
 
 
 class TradeView(msgspec.Struct, kw_only=True):
@@ -90,6 +93,7 @@ def view(state: State, viewer: Viewer) -> ItchyView:
             country=state.own[seat] if state.own else None,
             travelled=list(state.travelled[seat]),
             character=state.characters[seat] if state.characters else None,
+            known=None if everything or viewer == seat else remembered(state, viewer, seat),
         )
         for seat in range(state.players)
     ]
@@ -133,6 +137,14 @@ def view(state: State, viewer: Viewer) -> ItchyView:
         won_by=state.won_by,
         deck=list(state.deck) if everything else None,
     )
+
+
+def remembered(state: State, viewer: Viewer, holder: int) -> list[str]:
+    """The cards ``viewer`` (a seat, or None: the public) has seen go into ``holder``'s hand."""
+    if not state.known:
+        return []
+    row = state.players if viewer is None else viewer
+    return list(state.known[row][holder])
 
 
 # -- redaction: one entry per private event type; every other type is public ---------------

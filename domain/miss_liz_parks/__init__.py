@@ -6,6 +6,7 @@ Rules page and rulings: docs/games/miss-liz-parks.md.
 
 from __future__ import annotations
 
+from domain import words
 from domain.engine import Game
 from domain.miss_liz_parks.commands import Command
 from domain.miss_liz_parks.components import COMPONENTS
@@ -39,6 +40,7 @@ GAME: Game[State, Command, Event, ParkOutcome] = Game(
     components=COMPONENTS,
     rules_version=RULES,
     strategy=STRATEGY,
+    words=words.read(__package__),
 )
 
 __all__ = ["GAME"]

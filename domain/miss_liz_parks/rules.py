@@ -5,7 +5,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.cards import replaced, without
-from domain.engine import Awaited, Ctx, Rejected, Seat, fold
+from domain.engine import NOT_STARTED, Awaited, Ctx, Rejected, Seat, fold
 from domain.miss_liz_parks.commands import (
     AssignEmployee,
     BuildTile,
@@ -330,7 +330,7 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
     if state.phase == "over":
         raise Rejected("game_over", "This game is over.")
     if state.phase == "setup":
-        raise Rejected("game_not_started", "The game has not started yet.")
+        raise Rejected("game_not_started", NOT_STARTED)
     if state.phase == "themes":
         return _decide_theme(state, command, seat, ctx)
     if state.phase == "opening":
@@ -429,7 +429,7 @@ def _check_step(step: str, wanted: str) -> None:
     if wanted == "build":
         raise Rejected("nothing_to_build", "You have not bought a tile to build.")
     if wanted == "keep":
-        raise Rejected("nothing_to_keep", "You are not looking at planning cards.")
+        raise Rejected("nothing_to_keep", "You are not looking at planning cards.", {"kept": False})
     raise Rejected("nothing_to_return", "You hold no more than 3 planning cards.")
 
 
@@ -442,7 +442,8 @@ def _check_empty(park: Park, cell: Cell) -> None:
 
 def _check_afford(park: Park, cost: int) -> None:
     if park.income < cost:
-        raise Rejected("cannot_afford", f"That costs {cost} and your income is {park.income}.", {"cost": cost})
+        details = {"cost": cost, "income": park.income}
+        raise Rejected("cannot_afford", f"That costs {cost} and your income is {park.income}.", details)
 
 
 def _next_seat(state: State, seat: int) -> int:
@@ -457,7 +458,9 @@ def _next_seat(state: State, seat: int) -> int:
 
 def _decide_theme(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
     if not isinstance(command, ChooseTheme):
-        raise Rejected("setup_not_done", "Every player must choose a theme and set up their park first.")
+        raise Rejected(
+            "setup_not_done", "Every player must choose a theme and set up their park first.", {"waiting": "themes"}
+        )
     if command.theme not in THEME_IDS:
         raise Rejected("unknown_theme", "There is no such theme.", {"field": "theme"})
     if any(p.theme == command.theme for p in state.parks):
@@ -494,7 +497,7 @@ def _decide_opening(state: State, command: Command, seat: Seat) -> list[Event]:
             events = [FirstStreetPlaced(seat=seat, cell=cell)]
         case KeepPlanningCard(card=card):
             if not park.looking:
-                raise Rejected("nothing_to_keep", "You have already kept a planning card.")
+                raise Rejected("nothing_to_keep", "You have already kept a planning card.", {"kept": True})
             if card not in park.looking:
                 raise Rejected(
                     "not_offered", "You can only keep one of the planning cards you are looking at.", {"field": "card"}
@@ -502,7 +505,9 @@ def _decide_opening(state: State, command: Command, seat: Seat) -> list[Event]:
             others = [c for c in park.looking if c != card]
             events = [PlanningCardKept(seat=seat, card=card, returned=others[0] if others else None)]
         case _:
-            raise Rejected("setup_not_done", "Every player must finish setting up their park first.")
+            raise Rejected(
+                "setup_not_done", "Every player must finish setting up their park first.", {"waiting": "parks"}
+            )
     after = fold(evolve, state, events)
     if any(_opening_need(p) for p in after.parks):
         return events

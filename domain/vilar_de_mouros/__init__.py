@@ -5,6 +5,7 @@ Rules page and rulings: docs/games/vilar-de-mouros.md.
 
 from __future__ import annotations
 
+from domain import words
 from domain.engine import Game
 from domain.vilar_de_mouros.cards import CARD_FILE
 from domain.vilar_de_mouros.commands import Command, DrawFromCentre
@@ -38,6 +39,7 @@ GAME: Game[State, Command, Event, VilarOutcome] = Game(
     strategy=STRATEGY,
     # A draw from the deck shows the drawer a hidden card; placing cards and taking a bonus end the turn.
     undoable=frozenset({DrawFromCentre}),
+    words=words.read(__package__),
 )
 
 __all__ = ["GAME"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.cards import replaced, without
-from domain.engine import NO_MOVE, Awaited, Ctx, Pick, Rejected, Seat, Step, fold
+from domain.engine import NO_MOVE, NOT_STARTED, Awaited, Ctx, Pick, Rejected, Seat, Step, fold
 from domain.moves import Chosen, menu, offer, pick_one, send
 from domain.vilar_de_mouros.cards import BONUS_CARDS, DEAL, GAME_CARDS
 from domain.vilar_de_mouros.commands import Command, DrawFromCentre, DrawFromDeck, PlaceCards, TakeBonus
@@ -153,7 +153,7 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
     if state.phase == "over":
         raise Rejected("game_over", "This game is over.")
     if state.current is None or state.phase not in ("action", "draw", "place"):
-        raise Rejected("game_not_started", "The game has not started yet.")
+        raise Rejected("game_not_started", NOT_STARTED)
     match command:
         case DrawFromDeck():
             _check_may_draw(state, seat)
@@ -170,13 +170,13 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
         case PlaceCards(centre=to_centre, personal=to_personal):
             if state.phase == "action" and bonus_required(state, seat):
                 raise Rejected(
-                    "bonus_required",
-                    "You must take a bonus card this turn (you need one in every turn you have left); "
-                    "there is nothing to place.",
+                    "bonus_required", "You must take a bonus card this turn: you need one in every turn you have left."
                 )
             if state.phase != "place":
                 drawn = 1 if state.phase == "draw" else 0
-                raise Rejected("draw_first", f"Draw two cards before you place cards (you have drawn {drawn}).")
+                raise Rejected(
+                    "draw_first", f"Draw two cards before you place cards (you have drawn {drawn}).", {"drawn": drawn}
+                )
             if to_centre == to_personal:
                 raise Rejected("same_card", "Place two different cards: one in the centre, one in your area.")
             for field, card in (("centre", to_centre), ("personal", to_personal)):
@@ -201,7 +201,9 @@ def _check_may_draw(state: State, seat: Seat) -> None:
     if state.phase == "place":
         raise Rejected("already_drew", "You have drawn two cards; now place two cards.")
     if state.phase == "action" and bonus_required(state, seat):
-        raise Rejected("bonus_required", "You must take a bonus card now: you need one in every turn you have left.")
+        raise Rejected(
+            "bonus_required", "You must take a bonus card this turn: you need one in every turn you have left."
+        )
 
 
 def _end_turn(state: State, seat: Seat, events: list[Event]) -> list[Event]:

@@ -87,6 +87,10 @@ class Metrics:
             registry=r,
         )  # fmt: skip
         self.games = Gauge("ludoteca_games", "Games in the lobby index, by status", ["status"], registry=r)
+        self.notices = Counter(
+            "ludoteca_notices", "Notifications by channel (webhook, email) and what became of them (posted, sent, "
+            "retried, failed, dropped, deferred, over_quota)", ["channel", "result"], registry=r,
+        )  # fmt: skip
         self.bot_moves = Counter(
             "ludoteca_bot_moves", "Commands the server's bots played, by game and bot", ["game", "bot"], registry=r
         )

@@ -31,11 +31,12 @@ class AppError(Exception):
 
     result: ClassVar[str] = "error"
 
-    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None, game: str | None = None) -> None:
         super().__init__(message)
         self.code = code
-        self.message = message
+        self.message = message  # in English: the answer's ``message`` is rendered in the reader's language
         self.details = details or {}
+        self.game = game  # the game whose rules refused (its catalog words the message), if any
 
     @property
     def body(self) -> ErrorBody:
@@ -130,10 +131,11 @@ CONFLICT_CODES = frozenset({"seat_taken", "seat_kept", "seats_kept", "game_start
 BAD_REQUEST_CODES = frozenset({"out_of_bounds"})
 
 
-def refused(exc: Rejected) -> AppError:
-    """A rule's refusal as the application raises it: refused, the table moved on, or a value out of bounds."""
+def refused(exc: Rejected, game: str | None = None) -> AppError:
+    """A rule's refusal as the application raises it: refused, the table moved on, or a value out of bounds
+    (``game``: whose rules refused, so that its words say why)."""
     kind = TableMoved if exc.code in CONFLICT_CODES else Invalid if exc.code in BAD_REQUEST_CODES else Refused
-    return kind(exc.code, exc.message, exc.details)
+    return kind(exc.code, exc.message, exc.details, game)
 
 
 # What a body that cannot be read raises: bad JSON, the wrong shape, or JSON nested deeper than
@@ -142,9 +144,16 @@ BAD_JSON = (msgspec.DecodeError, msgspec.ValidationError, RecursionError)
 
 
 def malformed(exc: msgspec.DecodeError | msgspec.ValidationError | RecursionError, prefix: str = "") -> Invalid:
-    """A body that does not decode, naming the field msgspec points at (``$.a.b`` -> ``a.b``)."""
+    """A body that does not decode, naming the field msgspec points at (``$.a.b`` -> ``a.b``).
+
+    ``details.case`` says what is wrong in words any language can render (``json``, ``missing``,
+    ``unknown``, ``type`` with ``expected``, ``invalid``, ``nested``); msgspec's own English sentence
+    stays in ``details.reason`` for programmers."""
     if isinstance(exc, RecursionError):
-        return Invalid("malformed", "That JSON is nested too deeply.", {"field": prefix} if prefix else {})
+        details: dict[str, Any] = {"case": "nested"}
+        return Invalid(
+            "malformed", "That JSON is nested too deeply.", {"field": prefix, **details} if prefix else details
+        )
     text = str(exc)
     message, _, where = text.partition(" - at `$")
     path = [p for p in where.rstrip("`").split(".") if p]
@@ -152,6 +161,22 @@ def malformed(exc: msgspec.DecodeError | msgspec.ValidationError | RecursionErro
     if missing:
         path.append(missing.group(1))
     field = ".".join([prefix, *path] if prefix else path)
+    details = {"case": _case(exc, message), "reason": message}
+    expected = re.match(r"Expected `([^`]+)`", message)
+    if expected:
+        details["expected"] = expected.group(1)
     if field:
-        return Invalid("malformed", f"{message} (at {field}).", {"field": field})
-    return Invalid("malformed", f"{message}.")
+        return Invalid("malformed", f"{message} (at {field}).", {"field": field, **details})
+    return Invalid("malformed", f"{message}.", details)
+
+
+def _case(exc: msgspec.DecodeError | msgspec.ValidationError, message: str) -> str:
+    if not isinstance(exc, msgspec.ValidationError):
+        return "json"
+    if "missing required field" in message:
+        return "missing"
+    if "unknown field" in message:
+        return "unknown"
+    if re.match(r"Expected `[^`]+`, got", message):
+        return "type"
+    return "invalid"

@@ -63,7 +63,7 @@ from server.storage.players import PlayerRegistry
 from server.storage.schedule import Schedule
 from server.storage.store import Appended, AppendResult, CommandKey, Conflict, Duplicate, EventStore, Head
 
-__all__ = ["GAME_ID_BYTES", "Change", "CommandAnswer", "Games", "Listener", "Seated", "valid_game_id"]
+__all__ = ["GAME_ID_BYTES", "Change", "CommandAnswer", "Games", "Keeper", "Listener", "Seated", "valid_game_id"]
 
 log = logging.getLogger("ludoteca.games")
 
@@ -113,6 +113,7 @@ class Change:
     events: Sequence[Any]
     before_head: Head | None
     after_head: Head
+    by: str | None = None  # the sender's scope (``seat:0``, ``bot:1``, ``clock``); ``None``: the table's own facts
 
 
 class Listener(Protocol):
@@ -126,6 +127,14 @@ class Listener(Protocol):
     def appended(self, change: Change) -> None: ...
 
     def not_appended(self, game_id: str, version: int) -> None: ...
+
+
+class Keeper(Protocol):
+    """Something that writes down what an append means before its command is answered (the
+    notifications' outbox): awaited after every append this replica makes, so that what it keeps
+    outlives a replica killed once the answer is sent. A failure is logged, never the command's."""
+
+    async def keep(self, change: Change) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +159,9 @@ def may_act(table: Table, sender: Acting) -> int:
     their seat), may not act."""
     if isinstance(sender, Person):
         if sender.seat is None:
-            raise Forbidden("spectator", "Spectators cannot send commands; take a seat and send its token.")
+            raise Forbidden(
+                "spectator", "Spectators cannot send commands; take a seat and send its token.", {"case": "command"}
+            )
         if sender.seat in table.resigned:
             raise Forbidden("resigned", "You left this game; a bot plays your seat now.")
     assert sender.seat is not None
@@ -166,7 +177,8 @@ class Games:
     ``tables``: the table cache; ``index`` and ``schedule``: where an append files the game's
     status and its open windows; ``rates``: the seats' token buckets; ``metrics``: what the
     service counts; ``players``: who signs in with a player's token, and players' names;
-    ``listeners`` hear of every append (this replica's feeds, the bots' alarm).
+    ``listeners`` hear of every append (this replica's feeds, the bots' alarm); ``keepers`` write
+    down what it means before the command is answered (the notifications' outbox).
     """
 
     def __init__(
@@ -180,6 +192,7 @@ class Games:
         players: PlayerRegistry,
         listeners: Iterable[Listener] = (),
         command_retries: int = 5,
+        keepers: Iterable[Keeper] = (),
     ) -> None:
         self.store = store
         self.players = players
@@ -188,6 +201,7 @@ class Games:
         self.index = index
         self.schedule = schedule
         self.listeners = tuple(listeners)
+        self.keepers = tuple(keepers)
         self.rates = rates
         self.metrics = metrics
         self.command_retries = command_retries
@@ -308,7 +322,9 @@ class Games:
                 self.charge(game_id, seat)
             if not 1 <= len(command_id) <= COMMAND_ID_MOST:
                 raise Invalid(
-                    "malformed", f"A command_id has 1 to {COMMAND_ID_MOST} characters.", {"field": "command_id"}
+                    "malformed",
+                    f"A command_id has 1 to {COMMAND_ID_MOST} characters.",
+                    {"field": "command_id", "case": "length", "most": COMMAND_ID_MOST},
                 )
             command = self.decode_command(game, body)
             encoded = encode(command)
@@ -336,7 +352,9 @@ class Games:
         commands over REST and its sockets on this replica (a spectator has none to take from);
         ``TooMany`` when it is empty."""
         if seat is not None and not self.rates.allow(game_id, seat):
-            raise TooMany("too_many", "Too many requests from this seat; slow down.", {"retry_after": 1})
+            raise TooMany(
+                "too_many", "Too many requests from this seat; slow down.", {"retry_after": 1, "case": "requests"}
+            )
 
     def decode_command(self, game: AnyGame, body: bytes) -> Any:
         try:
@@ -398,7 +416,11 @@ class Games:
             else:
                 if reads:
                     if reads >= self.command_retries:
-                        raise VersionConflict("version_conflict", "The game kept changing; send the command again.")
+                        raise VersionConflict(
+                            "version_conflict",
+                            "The game kept changing; send the command again.",
+                            {"case": "kept_changing"},
+                        )
                     self.metrics.retries.labels(game.id).inc()
                 reads += 1
                 loaded = await self.tables.look(game_id, command=command)
@@ -416,7 +438,7 @@ class Games:
                 raise VersionConflict(
                     "version_conflict",
                     f"The game is at version {table.version}, not {expected_version}.",
-                    {"version": table.version},
+                    {"version": table.version, "expected": expected_version, "case": "expected"},
                 )
             ctx = Ctx(rng=chance(table) or self.rng, now_ms=now_ms)  # the table's own chance (domain/fair.py)
             try:
@@ -425,7 +447,7 @@ class Games:
                 if optimistic:
                     optimistic = False
                     continue
-                raise refused(exc) from None
+                raise refused(exc, game.id) from None
             if not events and command is None:
                 return Landed(game, table, table, [])
             after, result = await self._append(
@@ -441,7 +463,9 @@ class Games:
                 optimistic = False
             elif expected_version is not None:
                 raise VersionConflict(
-                    "version_conflict", "Another command landed first.", {"version": result.current_version}
+                    "version_conflict",
+                    "Another command landed first.",
+                    {"version": result.current_version, "case": "landed_first"},
                 )
 
     async def _append(
@@ -479,7 +503,8 @@ class Games:
                 for listener in self.listeners:
                     listener.not_appended(game_id, after.version)
         if isinstance(result, Appended):
-            await self._landed(Change(game_id, game, table, after, events, head, result.head))
+            by = command.sender if command is not None else None
+            await self._landed(Change(game_id, game, table, after, events, head, result.head, by))
             if self.tables.snapshots.due(table.version, after.version):
                 self.tables.keep_snapshot(game_id, after, result.head)  # in the background, after the append
         elif isinstance(result, Conflict) and result.current_version < table.version:
@@ -495,6 +520,11 @@ class Games:
                 listener.appended(change)
             except Exception:  # never fail the append that called it: the sweeps cover what it missed
                 log.exception("%r failed to hear of an append to %s", listener, game_id)
+        for keeper in self.keepers:
+            try:
+                await keeper.keep(change)
+            except Exception:  # the append landed: its command is answered whatever the keeper met
+                log.exception("%r failed to keep what an append to %s means", keeper, game_id)
         await self.file_windows(game_id, game, change.after)
         if status(game, change.before) != status(game, change.after):
             meta = await self.store.meta(game_id)
@@ -540,7 +570,11 @@ class Games:
     async def replay(self, at: Seated, version: int, as_: str | None) -> TableView:
         game, table = at.game, at.table
         if not 1 <= version <= table.version:
-            raise Invalid("no_such_version", f"Versions run from 1 to {table.version}.", {"field": "version"})
+            raise Invalid(
+                "no_such_version",
+                f"Versions run from 1 to {table.version}.",
+                {"field": "version", "most": table.version},
+            )
         viewer: Viewer = at.seat
         if as_ is not None and as_ != str(at.seat):
             if status(game, table) != "finished":
@@ -553,7 +587,11 @@ class Games:
     def _seat_param(value: str, players: int) -> int:
         if value.isascii() and value.isdigit() and int(value) < players:
             return int(value)
-        raise Invalid("malformed", f"'as' is a seat from 0 to {players - 1}, or 'full'.", {"field": "as"})
+        raise Invalid(
+            "malformed",
+            f"'as' is a seat from 0 to {players - 1}, or 'full'.",
+            {"field": "as", "case": "as", "most": players - 1},
+        )
 
     def legal(self, at: Seated) -> tuple[Step, list[Any], bool, list[int]]:
         """The caller's first step of a move, the commands of its moves that are few (and whether
@@ -570,7 +608,7 @@ class Games:
         try:
             return move_step(at.game, at.table, at.seat, picks)
         except Rejected as exc:
-            raise refused(exc) from None
+            raise refused(exc, at.game.id) from None
 
     async def export(self, game_id: str, viewpoint: Viewpoint = "server", seat: int | None = None) -> list[bytes]:
         """The game as ``viewpoint`` saw it, a JSON line each: the header, then every fact, and on the

@@ -9,6 +9,7 @@ import hmac
 import logging
 import secrets
 import unicodedata
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -22,15 +23,18 @@ from domain.table import (
     cancel,
     chance,
     fold,
+    offer_seat,
     open_rematch,
     open_table,
     status,
+    take_over,
     take_seat,
 )
-from projections.export import WHOLE
+from projections.export import WHOLE, Export
+from projections.export import events as export_events
 from projections.export import read as read_export
 from projections.lobby import LobbyEntry, entry_from_meta, lobby_entry, meta_fields
-from server.service.codec import encode
+from server.service.codec import GameCodec, encode
 from server.service.errors import (
     BAD_JSON,
     AppError,
@@ -47,7 +51,8 @@ from server.service.errors import (
 )
 from server.service.games import GAME_ID_BYTES, Games, record_of
 from server.service.quotas import Quotas
-from server.service.tokens import new_token, player_seat_key, token_hash
+from server.service.tables import UNKNOWN_GAME
+from server.service.tokens import address_key, invite_key, new_token, player_seat_key, token_hash
 from server.storage.botqueue import BotQueue
 from server.storage.index import STATUSES, LobbyIndex
 from server.storage.players import PlayerRegistry
@@ -65,6 +70,18 @@ class NewGame(LobbyEntry, kw_only=True):
     """A table just opened, with the token that lets its creator call it off before it starts."""
 
     creator_token: str
+
+
+GONE = -1  # a token entry the append deletes (server/storage/store.py)
+
+
+class Invite(msgspec.Struct):
+    """An invitation to take over a vacated seat: keep the token secret, hand it to the newcomer
+    (``POST /games/{game_id}/seats {"invite": token}``)."""
+
+    game_id: str
+    seat: int
+    invite: str
 
 
 class Rematch(msgspec.Struct):
@@ -105,17 +122,22 @@ class Lobby:
         game_id: str | None = None,
         reserved: tuple[tuple[int, ...], int] = ((), 0),
         takeover: str = TAKEOVER_BOT,
+        rated: bool = False,
     ) -> NewGame:
         """Open a table (``game_id``: a chosen id, for a rematch; None: a new random one; ``reserved``:
         the seats a rematch keeps for its people, and until when on the shared clock; ``takeover``:
         the bot that plays on a seat that leaves, a bot this server has)."""
         game = self.games.games.get(kind)
         if game is None:
-            raise Invalid("unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game"})
+            raise Invalid(
+                "unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game", "game": kind}
+            )
         try:
-            opened = open_table(game, players, options, turn_clock, *reserved, takeover, seed=self.games.new_seed())
+            opened = open_table(
+                game, players, options, turn_clock, *reserved, takeover, seed=self.games.new_seed(), rated=rated
+            )
         except Rejected as exc:
-            raise refused(exc) from None
+            raise refused(exc, game.id) from None
         game_id = game_id or secrets.token_hex(GAME_ID_BYTES)
         creator = f"{game_id}.{new_token()}"
         table = fold(game, None, [opened])
@@ -136,9 +158,11 @@ class Lobby:
         """The creator calls off a table that has not started (it is kept, finished, with its log)."""
         meta = await self.store.meta(game_id)
         if not meta:
-            raise UnknownGame("unknown_game", "There is no game with that id.")
+            raise UnknownGame("unknown_game", UNKNOWN_GAME)
         if token is None:
-            raise Unauthorized("missing_token", "Calling a table off needs the token its creator was given.")
+            raise Unauthorized(
+                "missing_token", "Calling a table off needs the token its creator was given.", {"case": "creator"}
+            )
         if not hmac.compare_digest(meta.get("creator", ""), token_hash(token)):
             raise Forbidden("not_creator", "Only the person who opened this table may call it off.")
         _, table = await self.games.facts(game_id, cancel)
@@ -154,7 +178,9 @@ class Lobby:
         again answers the same seat and token. ``entropy``: what the seat's device drew for the new table."""
         at = await self.games.seated(game_id, token)
         if at.seat is None or token is None:
-            raise Forbidden("spectator", "Only a seat of the finished game may ask for its rematch.")
+            raise Forbidden(
+                "spectator", "Only a seat of the finished game may ask for its rematch.", {"case": "rematch"}
+            )
         table = at.table
         if status(at.game, table) != "finished" or table.cancelled:
             raise Refused("game_not_over", "A rematch is offered once the game is over.")
@@ -177,6 +203,7 @@ class Lobby:
                     new_id,
                     reserved=(people, until),
                     takeover=table.takeover,
+                    rated=table.rated,
                 )
             except Conflict as exc:
                 if exc.code != "game_exists":
@@ -247,18 +274,92 @@ class Lobby:
             dealt = Ctx(rng=chance(table, entropy) or ctx.rng, now_ms=ctx.now_ms)
             return take_seat(game, table, seat, name, bot, dealt, claim, player, entropy)
 
+        address = await self._rated_address(game_id, client)
+
         def tokens(events: list[Any]) -> dict[str, int] | None:
             if token is None:
                 return None
             held = {token_hash(token): events[0].seat}
             if player is not None:
                 held[player_seat_key(player)] = events[0].seat
+            if address is not None:
+                held[address] = events[0].seat
             return held
 
         events, _ = await self.games.facts(game_id, sit_down, tokens)
         if player is not None:
             await self.players.sat(player, game_id, events[0].seat, ctx.now_ms)
         return Joined(events[0].seat, token)
+
+    async def _rated_address(self, game_id: str, client: str | None) -> str | None:
+        """At a rated table, the entry that keeps the seat taken from ``client``'s address (a person with
+        several players at one rated table would rate itself): refused if that address holds one."""
+        if client is None:
+            return None
+        _, table = await self.games.load(game_id)
+        if not table.rated:
+            return None
+        address = address_key(client)
+        if await self.store.seat_for_token(game_id, address) is not None:
+            raise Conflict(
+                "rated_one_per_address",
+                "A rated table seats one player from each address; this address holds a seat there already.",
+            )
+        return address
+
+    async def invite(self, game_id: str, token: str | None, seat: int) -> Invite:
+        """The caller's seat, still in the game, offers ``seat`` (a bot plays on for it since its person
+        left) to a newcomer: an invitation that seats whoever holds it there, until someone does."""
+        at = await self.games.seated(game_id, token)
+        if at.seat is None:
+            raise Forbidden(
+                "spectator",
+                "Only a seat still in the game can offer a vacated one; take a seat first.",
+                {"case": "offer"},
+            )
+        invite = f"{game_id}.{new_token()}"
+
+        def offer(game: AnyGame, table: Table) -> list[Any]:
+            assert at.seat is not None
+            return offer_seat(game, table, seat, at.seat)
+
+        await self.games.facts(game_id, offer, lambda events: {invite_key(invite): seat})
+        return Invite(game_id, seat, invite)
+
+    async def take_over(
+        self, game_id: str, invite: str, name: str, client: str | None = None, player: str | None = None
+    ) -> Joined:
+        """A newcomer with an invitation takes the offered seat over from the bot: a token of its own,
+        and the seat's whole history as the seat saw it (its feed is the seat's)."""
+        seat = await self.store.seat_for_token(game_id, invite_key(invite))
+        if seat is None:
+            if not await self.store.exists(game_id):
+                raise UnknownGame("unknown_game", "There is no game with that id.")
+            raise Refused("unknown_invite", "That invitation is not one of this table's.", {"field": "invite"})
+        if player is not None:
+            held = await self.store.seat_for_token(game_id, player_seat_key(player))
+            if held is not None and held != seat:
+                raise Conflict("seat_held", f"You already sit at seat {held} of this table.", {"seat": held})
+        await self.quotas.take(self.quotas.seats, client, await self.store.now_ms())
+        token = f"{game_id}.{new_token()}"
+
+        def sit_down(game: AnyGame, table: Table) -> list[Any]:
+            return take_over(game, table, seat, name, player)
+
+        # The seat's former holder (its tokens, its player) no longer acts there once it is taken over.
+        former = await self.store.tokens_of_seat(game_id, seat)
+
+        def tokens(events: list[Any]) -> dict[str, int]:
+            held = {key: GONE for key in former if not key.startswith("invite:")}
+            held[token_hash(token)] = seat
+            if player is not None:
+                held[player_seat_key(player)] = seat
+            return held
+
+        await self.games.facts(game_id, sit_down, tokens)
+        if player is not None:
+            await self.players.sat(player, game_id, seat, await self.store.now_ms())
+        return Joined(seat, token)
 
     async def census(self) -> dict[str, int]:
         """How many tables the lobby index holds, by status."""
@@ -293,40 +394,7 @@ class Lobby:
     async def import_log(self, lines: list[bytes]) -> str:
         """A new game from an exported log: an export of every fact (``server`` or ``everyone``,
         projections/export.py), its commands kept again, or a log of the first format (fact lines alone)."""
-        if not any(line.strip() for line in lines):
-            raise Invalid("malformed", "The log is empty.", {"field": "log"})
-        try:
-            export = read_export(b"\n".join(lines))
-            if export.header is not None and export.header.viewpoint not in WHOLE:
-                raise Invalid(
-                    "partial_log",
-                    f"A {export.header.viewpoint}'s export leaves facts out: only an export of every fact "
-                    "(server, or everyone once the game is over) can be imported.",
-                    {"field": "log"},
-                )
-            first = msgspec.json.decode(export.lines[0].event, type=dict)
-            kind = msgspec.convert(first, TableOpened).game
-            codec = self.games.tables.codecs[kind]
-            # A log written by older code is lifted by the game's upcasters (docs/table-services.md).
-            events = [
-                msgspec.convert(
-                    codec.game.upcast(msgspec.json.decode(line.event, type=dict), line.schema), codec.events_type
-                )
-                for line in export.lines
-            ]
-        except BAD_JSON as exc:
-            raise malformed(exc, prefix="log") from None
-        except KeyError:
-            raise Invalid("unknown_game_type", "This server does not host that game.", {"field": "log"}) from None
-        if any(line.schema > codec.game.event_schema for line in export.lines):
-            raise Invalid("malformed", "That log comes from a newer server.", {"field": "log.schema"})
-        if [line.version for line in export.lines] != list(range(1, len(export.lines) + 1)):
-            raise Invalid("malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version"})
-        try:
-            table = fold(codec.game, None, events)
-        except Exception:  # a log that does not fold is not a game
-            raise Invalid("malformed", "Those events do not make a game.", {"field": "log"}) from None
-        assert table is not None
+        codec, events, table, export = fold_log(self.games.tables.codecs, lines)
         if status(codec.game, table) != "finished":
             # An unfinished game would come back with no seat tokens: nobody could play it.
             raise Invalid("unfinished_log", "Only the log of a finished game can be imported.", {"field": "log"})
@@ -334,7 +402,8 @@ class Lobby:
         entry = lobby_entry(codec.game, game_id, table)
         sequence = await self.index.next_sequence()
         now = await self.store.now_ms()  # an imported game is kept a whole retention again
-        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now}
+        # An imported game is another copy of a game played elsewhere: the rater leaves it ("imported").
+        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now, "imported": 1}
         await self.store.append(game_id, 0, [encode(e) for e in events], schema=codec.game.event_schema, meta=meta)
         steps = [record_of(line.version, line.sent) for line in export.lines if line.sent is not None]
         await self.store.keep_command_records(game_id, dict(steps))  # its export carries them again
@@ -366,5 +435,47 @@ def seat_name(name: str) -> str:
             kept.append(char)
     cleaned = " ".join("".join(kept).split())
     if len(cleaned) > NAME_MOST:
-        raise Invalid("malformed", f"A name has at most {NAME_MOST} characters.", {"field": "name"})
+        raise Invalid(
+            "malformed",
+            f"A name has at most {NAME_MOST} characters.",
+            {"field": "name", "case": "length", "most": NAME_MOST},
+        )
     return cleaned
+
+
+def fold_log(codecs: Mapping[str, GameCodec], lines: list[bytes]) -> tuple[GameCodec, list[Any], Table, Export]:
+    """An exported log's game, events and table, and the export itself (``400 malformed`` for a log that
+    is no game, ``400 partial_log`` for a viewpoint's export, which leaves facts out)."""
+    if not any(line.strip() for line in lines):
+        raise Invalid("malformed", "The log is empty.", {"field": "log", "case": "empty_log"})
+    try:
+        export = read_export(b"\n".join(lines))
+        if export.header is not None and export.header.viewpoint not in WHOLE:
+            raise Invalid(
+                "partial_log",
+                f"A {export.header.viewpoint}'s export leaves facts out: only an export of every fact "
+                "(server, or everyone once the game is over) can be imported.",
+                {"field": "log", "viewpoint": export.header.viewpoint},
+            )
+        first = msgspec.json.decode(export.lines[0].event, type=dict)
+        codec = codecs[msgspec.convert(first, TableOpened).game]
+        # A log written by older code is lifted by the game's upcasters (docs/table-services.md).
+        events = export_events(codec.game, export)
+    except BAD_JSON as exc:
+        raise malformed(exc, prefix="log") from None
+    except KeyError:
+        raise Invalid(
+            "unknown_game_type", "This server does not host that game.", {"field": "log", "case": "log"}
+        ) from None
+    if any(line.schema > codec.game.event_schema for line in export.lines):
+        raise Invalid("malformed", "That log comes from a newer server.", {"field": "log.schema", "case": "newer_log"})
+    if [line.version for line in export.lines] != list(range(1, len(export.lines) + 1)):
+        raise Invalid(
+            "malformed", "Versions must run 1, 2, 3... with no gap.", {"field": "log.version", "case": "log_versions"}
+        )
+    try:
+        table = fold(codec.game, None, events)
+    except Exception:  # a log that does not fold is not a game
+        raise Invalid("malformed", "Those events do not make a game.", {"field": "log", "case": "not_a_game"}) from None
+    assert table is not None
+    return codec, events, table, export

@@ -10,6 +10,7 @@ leaves games that still fold and replay, its seat shown as "A former player".
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Literal
 
 import msgspec
@@ -20,6 +21,7 @@ from server.service.games import Games
 from server.service.lobby import seat_name
 from server.service.quotas import Quotas
 from server.service.tokens import is_player_token, new_player_token, token_hash
+from server.storage.passkeys import PasskeyStore
 from server.storage.players import PlayerRegistry
 
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTVWXYZ23456789"  # no 0/O, 1/I/L, U: read aloud and typed on a phone
@@ -38,6 +40,7 @@ class Player(msgspec.Struct):
     name: str
     lang: str | None = None  # the language it chose (pt, gl, es, en), None: the browser's
     created_ms: int = 0
+    public: bool = False  # whether its page (GET /players/{player_id}) is shown to anyone
 
 
 class SignedIn(msgspec.Struct):
@@ -74,6 +77,7 @@ class MyTables(msgspec.Struct):
 class PlayerChanges(msgspec.Struct, forbid_unknown_fields=True):
     name: str | None = None
     lang: str | None = None
+    public: bool | None = None  # show the player's page (its ratings, games, wins) to anyone
 
 
 def code_text(code: str) -> str:
@@ -84,17 +88,30 @@ def code_text(code: str) -> str:
 class Players:
     """Making players, signing them in and out, renaming, erasing, and the tables they sit at."""
 
-    def __init__(self, registry: PlayerRegistry, games: Games, quotas: Quotas) -> None:
+    def __init__(
+        self,
+        registry: PlayerRegistry,
+        games: Games,
+        quotas: Quotas,
+        passkeys: PasskeyStore | None = None,
+        on_erase: Iterable[Callable[[str], Awaitable[None]]] = (),
+    ) -> None:
         self.registry = registry
         self.games = games
         self.quotas = quotas
+        self.passkeys = passkeys  # erased with the player
+        self.on_erase = list(on_erase)  # what else forgets an erased player (its waiting emails, its ratings)
+
+    async def now_ms(self) -> int:
+        """Now, on the clock every replica shares (Redis's)."""
+        return await self.games.store.now_ms()
 
     # -- who is asking ---------------------------------------------------------------------
 
     async def signed_in(self, token: str | None) -> str:
         """The id of the player ``token`` signs in; 401 otherwise."""
         if token is None:
-            raise Unauthorized("missing_token", "Sign in first: send your player token.")
+            raise Unauthorized("missing_token", "Sign in first: send your player token.", {"case": "player"})
         if not is_player_token(token):
             raise Unauthorized("not_a_player_token", "That is a seat's token; a player's token starts with 'player.'.")
         player_id = await self.registry.player_of(token_hash(token))
@@ -105,8 +122,14 @@ class Players:
     async def player(self, player_id: str) -> Player:
         fields = await self.registry.get(player_id)
         if fields is None:  # erased while a token was still being read
-            raise Unauthorized("unknown_token", "That player is no longer here.")
-        return Player(player_id, fields.get("name", ""), fields.get("lang") or None, int(fields.get("created_ms", 0)))
+            raise Unauthorized("unknown_token", "That player is no longer here.", {"case": "player_gone"})
+        return Player(
+            player_id,
+            fields.get("name", ""),
+            fields.get("lang") or None,
+            int(fields.get("created_ms", 0)),
+            fields.get("public") == "1",
+        )
 
     # -- making and signing in -----------------------------------------------------------------
 
@@ -122,6 +145,23 @@ class Players:
             fields["lang"] = self._lang(lang)
         await self.registry.create(player_id, fields, token_hash(token))
         return SignedIn(await self.player(player_id), token)
+
+    async def sign_in_by_subject(self, subject_hash: str, name: str) -> SignedIn:
+        """A new token of the player an identity provider's subject signs in; on its first sign-in, a new
+        player named as the provider names the person (made without counting against the address's quota:
+        the provider vouched for the person)."""
+        player_id = await self.registry.subject_player(subject_hash)
+        if player_id is not None and await self.registry.get(player_id) is not None:
+            return await self.sign_in_as(player_id)
+        made = "p" + secrets.token_hex(8)
+        # The link first, set only if absent: two first sign-ins at once make one player, not two.
+        owner = await self.registry.link_subject(subject_hash, made, replace=player_id is not None)
+        if owner != made:
+            return await self.sign_in_as(owner)
+        token = new_player_token()
+        fields: dict[str, str | int] = {"name": seat_name(name) or "Player", "created_ms": await self.now_ms()}
+        await self.registry.create(made, fields | {"subject": subject_hash}, token_hash(token))
+        return SignedIn(await self.player(made), token)
 
     async def new_code(self, token: str | None) -> SignInCode:
         """A one-time code for the signed-in player, to type on another device within ten minutes."""
@@ -139,6 +179,12 @@ class Players:
         player_id = await self.registry.take_code(typed) if len(typed) == CODE_LENGTH else None
         if player_id is None or await self.registry.get(player_id) is None:
             raise Unauthorized("unknown_code", "That code is not known: it expired, was used, or was mistyped.")
+        return await self.sign_in_as(player_id)
+
+    async def sign_in_as(self, player_id: str) -> SignedIn:
+        """A new token of ``player_id``, which a sign-in proved (a code, a passkey, the identity provider)."""
+        if await self.registry.get(player_id) is None:  # erased meanwhile: no token for nobody
+            raise Unauthorized("unknown_token", "That player is no longer here.", {"case": "player_gone"})
         token = new_player_token()
         await self.registry.add_token(player_id, token_hash(token))
         return SignedIn(await self.player(player_id), token)
@@ -161,14 +207,22 @@ class Players:
             fields["name"] = self._name(changes.name)
         if changes.lang is not None:
             fields["lang"] = self._lang(changes.lang)
+        if changes.public is not None:
+            fields["public"] = int(changes.public)
         if fields:
             await self.registry.update(player_id, fields)
         return await self.player(player_id)
 
     async def erase(self, token: str | None) -> None:
-        """Delete the player: its name, tokens and list of seats. The games it sat at keep its id
+        """Delete the player: its name, tokens, passkeys and list of seats. The games it sat at keep its id
         alone, and show its seat as "A former player"."""
-        await self.registry.erase(await self.signed_in(token))
+        player_id = await self.signed_in(token)
+        await self.registry.drop_tokens(player_id)  # first, so that none signs in while the rest goes
+        if self.passkeys is not None:
+            await self.passkeys.erase(player_id)
+        await self.registry.erase(player_id)
+        for forget in self.on_erase:
+            await forget(player_id)
 
     # -- my tables -----------------------------------------------------------------------------
 
@@ -182,6 +236,9 @@ class Players:
                 game, table = await self.games.load(game_id)
             except UnknownGame:  # gone: expired, archived, called off
                 await self.registry.left(player_id, game_id, seat)
+                continue
+            held = table.seats[seat] if seat < table.players else None
+            if held is not None and held.player != player_id:  # taken over since: no longer the player's
                 continue
             current = status(game, table)
             awaiting = None
@@ -200,11 +257,17 @@ class Players:
     def _name(name: str) -> str:
         cleaned = seat_name(name)
         if not cleaned:
-            raise Invalid("malformed", "A player needs a name (1 to 40 characters).", {"field": "name"})
+            raise Invalid(
+                "malformed", "A player needs a name (1 to 40 characters).", {"field": "name", "case": "player_name"}
+            )
         return cleaned
 
     @staticmethod
     def _lang(lang: str) -> str:
         if lang not in LANGUAGES:
-            raise Invalid("malformed", f"'lang' is one of {', '.join(LANGUAGES)}.", {"field": "lang"})
+            raise Invalid(
+                "malformed",
+                f"'lang' is one of {', '.join(LANGUAGES)}.",
+                {"field": "lang", "case": "one_of", "allowed": list(LANGUAGES)},
+            )
         return lang

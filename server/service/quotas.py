@@ -17,8 +17,9 @@ from server.storage.quotas import HOUR_MS, HourlyCounts
 class Quota:
     """``limit`` of ``what`` an hour for one address (0: no limit), and how a refusal reads."""
 
-    what: str  # "games", "seats": part of the key and of the refusal's code
+    what: str  # "games", "seats": part of the key
     limit: int
+    code: str  # the refusal's code (its message is the catalogs', docs/i18n.md)
     sentence: str  # "This address may open {limit} tables an hour"
 
 
@@ -27,22 +28,44 @@ class Quotas:
 
     def __init__(
         self, counts: HourlyCounts, games_per_hour: int, seats_per_hour: int, players_per_hour: int = 0,
-        codes_per_hour: int = 0,
+        codes_per_hour: int = 0, destinations_per_hour: int = 0, sign_ins_per_hour: int = 0,
+        passkeys_per_hour: int = 0,
     ) -> None:  # fmt: skip
         self.counts = counts
-        self.games = Quota("games", games_per_hour, "This address may open {limit} games an hour")
-        self.seats = Quota("seats", seats_per_hour, "This address may take {limit} seats an hour")
-        self.players = Quota("players", players_per_hour, "This address may make {limit} players an hour")
-        self.codes = Quota("codes", codes_per_hour, "This address may try {limit} sign-in codes an hour")
+        self.games = Quota("games", games_per_hour, "too_many_games", "This address may open {limit} games an hour")
+        self.seats = Quota("seats", seats_per_hour, "too_many_seats", "This address may take {limit} seats an hour")
+        self.players = Quota(
+            "players", players_per_hour, "too_many_players", "This address may make {limit} players an hour"
+        )
+        self.codes = Quota(
+            "codes", codes_per_hour, "too_many_codes", "This address may try {limit} sign-in codes an hour"
+        )
+        self.destinations = Quota(
+            "destinations",
+            destinations_per_hour,
+            "too_many_destinations",
+            "This address may set {limit} webhooks and email addresses an hour",
+        )
+        self.sign_ins = Quota(
+            "sign_ins", sign_ins_per_hour, "too_many_sign_ins", "This address may begin {limit} sign-ins an hour"
+        )
+        # Counted per player, not per address: a player's passkeys are its own, wherever it registers them.
+        self.passkeys = Quota(
+            "passkeys",
+            passkeys_per_hour,
+            "too_many_passkeys",
+            "A player may begin {limit} passkey registrations an hour",
+        )
 
     async def take(self, quota: Quota, client: str | None, now_ms: int) -> None:
-        """Count one of ``quota`` for ``client``; 429 past the limit (with when to try again)."""
+        """Count one of ``quota`` for ``client`` (an address, or a player for ``passkeys``); 429 past the
+        limit (with when to try again)."""
         if not quota.limit or not client:
             return
         if await self.counts.add(quota.what, client, now_ms) > quota.limit:
             retry_after = ((now_ms // HOUR_MS + 1) * HOUR_MS - now_ms) // 1000 + 1
             raise TooMany(
-                f"too_many_{quota.what}",
+                quota.code,
                 quota.sentence.format(limit=quota.limit) + "; try again later.",
                 {"limit": quota.limit, "retry_after": retry_after},
             )

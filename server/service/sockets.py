@@ -29,13 +29,13 @@ class Sockets:
             raise TooMany(
                 "too_many_sockets",
                 f"This address already holds {self.per_address} sockets here; close some first.",
-                {"limit": self.per_address},
+                {"limit": self.per_address, "case": "address"},
             )
         if self.per_game and self.by_game[game_id] >= self.per_game:
             raise TooMany(
                 "too_many_sockets",
                 f"This game already has {self.per_game} sockets here; try again later.",
-                {"limit": self.per_game},
+                {"limit": self.per_game, "case": "game"},
             )
         if address is not None:
             self.by_address[address] += 1

@@ -266,6 +266,9 @@ class Tables:
         if held is None:
             self.cache[game_id] = Cached(table, head)
         elif held.table.version <= table.version:
+            if held.table.tenures != table.tenures:  # a seat taken over: its former holder's tokens act no more
+                taken = {tenure.seat for tenure in table.tenures[len(held.table.tenures) :]}
+                held.seats = {token: seat for token, seat in held.seats.items() if seat not in taken}
             held.table, held.head = table, head
         self.cache.move_to_end(game_id)
         while len(self.cache) > self.cache_size:

@@ -31,3 +31,14 @@ def is_player_token(token: str) -> bool:
 def player_seat_key(player_id: str) -> str:
     """Where a game's tokens keep the seat a player holds (beside its seat tokens' hashes)."""
     return f"player:{player_id}"
+
+
+def invite_key(invite: str) -> str:
+    """Where a game's tokens keep the seat an invitation offers (by the invitation's hash)."""
+    return f"invite:{token_hash(invite)}"
+
+
+def address_key(address: str) -> str:
+    """Where a game's tokens keep a seat taken from an address (by the address's hash): a rated table
+    seats one player from each address."""
+    return f"address:{token_hash(address)}"

@@ -55,6 +55,15 @@ class Checks:
         check.update(f"{game_id} {head.version} {head.link}".encode())
         return check.digest()[:CHECK_BYTES].hex()
 
+    async def keyed(self, purpose: str, text: str, again: bool = False) -> str:
+        """A keyed hash of ``text`` for ``purpose`` (an unsubscribe link's), under the same shared
+        secret, kept apart from the checks by its purpose; ``again``: read the secret again first
+        (another replica may have made a new one)."""
+        if again or self.secret is None:
+            await self.read_secret()
+        assert self.secret is not None
+        return hmac.new(self.secret, f"{purpose}\0{text}".encode(), "sha256").hexdigest()[:32]
+
     async def matches(self, game_id: str, head: Head | None, check: str) -> bool:
         """Whether ``check`` is the check of the history ending at ``head`` (``None``: no such version)."""
         if head is None:

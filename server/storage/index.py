@@ -93,6 +93,16 @@ class LobbyIndex:
         members: Any = await self.redis.zrangebyscore(RETENTION_KEY, "-inf", ms, start=0, num=limit)
         return [_text(m) for m in members]
 
+    async def finished_after(self, after: tuple[int, str], upto_ms: int, limit: int) -> list[tuple[int, str]]:
+        """Finished games after ``after`` (a finish time and a game id) up to ``upto_ms``, in that order:
+        ``(finished_ms, game_id)``, earliest first (ties by id)."""
+        start, last = after
+        rows: Any = await self.redis.zrangebyscore(
+            RETENTION_KEY, max(start, 0), upto_ms, start=0, num=limit + 64, withscores=True
+        )
+        found = [(int(score), _text(member)) for member, score in rows]
+        return [row for row in found if row > (start, last)][:limit]
+
     async def unfiled(self, now_ms: int) -> int:
         """File every finished game that has no finish time (finished before retention existed) at ``now_ms``."""
         if await self.redis.zcard(RETENTION_KEY) >= await self.count("finished"):

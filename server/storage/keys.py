@@ -82,5 +82,26 @@ PLAYER_TOKENS: Final = Key("lt:{player:<player_id>}:tokens", "set", "server.stor
 PLAYER_SEATS: Final = Key("lt:{player:<player_id>}:seats", "sorted set", "server.storage.players")
 PLAYER_TOKEN: Final = Key("lt:{player-token:<token_hash>}", "string", "server.storage.players")
 PLAYER_CODE: Final = Key("lt:{player-code:<code>}", "string", "server.storage.players")
+PLAYER_SUBJECT: Final = Key("lt:{player-subject:<subject_hash>}", "string", "server.storage.players")
+
+# -- players' passkeys (server/storage/passkeys.py) ---------------------------------------------------
+PASSKEYS: Final = Key("lt:{player:<player_id>}:passkeys", "hash", "server.storage.passkeys")
+PASSKEY: Final = Key("lt:{passkey:<credential_id>}", "string", "server.storage.passkeys")
+
+# -- single-use challenges of the sign-in ceremonies (server/storage/challenges.py) ---------------------
+CHALLENGE: Final = Key("lt:{challenge:<kind>:<challenge_id>}", "string", "server.storage.challenges")
+
+# -- ratings (server/storage/ratings.py) ------------------------------------------------------------------
+RATINGS: Final = Key("lt:{ratings:<game>}", "hash", "server.storage.ratings")
+RATING_BOARD: Final = Key("lt:{ratings:<game>}:board", "sorted set", "server.storage.ratings")
+RATED: Final = Key("lt:{ratings:<game>}:rated", "sorted set", "server.storage.ratings")
+RATING_CURSOR: Final = Key("lt:{ratings}:cursor", "string", "server.storage.ratings")
+RATING_HISTORY: Final = Key("lt:{player:<player_id>}:ratings", "list", "server.storage.ratings")
+
+# -- the notifications' outbox (server/storage/outbox.py) ----------------------------------------------
+OUTBOX_DUE: Final = Key("lt:{outbox}:due", "sorted set", "server.storage.outbox")
+OUTBOX_ITEMS: Final = Key("lt:{outbox}:items", "hash", "server.storage.outbox")
+OUTBOX_TRIES: Final = Key("lt:{outbox}:tries", "hash", "server.storage.outbox")
+OUTBOX_MAIL: Final = Key("lt:{outbox}:mail:<player_id>", "list", "server.storage.outbox")
 
 KEYS: Final[tuple[Key, ...]] = tuple(v for v in list(globals().values()) if isinstance(v, Key))

@@ -1,12 +1,15 @@
 """Players in Redis: who they are, the tokens that sign them in, the seats they hold, one-time codes.
 
 A player's own keys share the hash tag ``{player:<player_id>}`` (one Redis Cluster slot):
-``lt:{player:<id>}`` (a hash: ``name``, ``lang``, ``created_ms``), its token hashes
+``lt:{player:<id>}`` (a hash: ``name``, ``lang``, ``created_ms``, and what it is told by:
+``email``, ``webhook``, ``notify``), its token hashes
 ``lt:{player:<id>}:tokens`` and its seats ``lt:{player:<id>}:seats`` (``"<game_id> <seat>"``
-scored by when it sat down). A token's hash finds its player through ``lt:{player-token:<hash>}``
-and a one-time code through ``lt:{player-code:<code>}`` (each its own slot: they are looked up
-before the player is known). Names live here alone, never in a game's stream: erasing a player
-deletes every one of these keys, and the games it sat at keep only its id.
+scored by when it sat down). A token's hash finds its player through ``lt:{player-token:<hash>}``,
+a one-time code through ``lt:{player-code:<code>}``, and a subject of the operator's identity
+provider through ``lt:{player-subject:<hash>}`` (each its own slot: they are looked up before the
+player is known; the player's hash keeps its subject's hash as ``subject``, for erasure). Names
+live here alone, never in a game's stream: erasing a player deletes every one of these keys, and
+the games it sat at keep only its id.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from server.storage.connection import Client
-from server.storage.keys import PLAYER, PLAYER_CODE, PLAYER_SEATS, PLAYER_TOKEN, PLAYER_TOKENS
+from server.storage.keys import PLAYER, PLAYER_CODE, PLAYER_SEATS, PLAYER_SUBJECT, PLAYER_TOKEN, PLAYER_TOKENS
 
 
 def _text(raw: Any) -> str:
@@ -44,6 +47,25 @@ class PlayerRegistry:
             return False
         await self.redis.hset(key, mapping=fields)  # type: ignore[arg-type]
         return True
+
+    async def clear(self, player_id: str, *fields: str) -> None:
+        """Remove ``fields`` of a player (a webhook taken down, an email address removed)."""
+        await self.redis.hdel(PLAYER.at(player_id=player_id), *fields)
+
+    async def fields(self, player_ids: Iterable[str], names: tuple[str, ...]) -> dict[str, dict[str, str]]:
+        """The fields ``names`` of each player that exists among ``player_ids`` (those it has set)."""
+        ids = list(dict.fromkeys(player_ids))
+        if not ids:
+            return {}
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for player_id in ids:
+                pipe.hmget(PLAYER.at(player_id=player_id), ["created_ms", *names])
+            found = await pipe.execute()
+        return {
+            player_id: {name: _text(v) for name, v in zip(names, values[1:], strict=True) if v is not None}
+            for player_id, values in zip(ids, found, strict=True)
+            if values[0] is not None  # every player has created_ms: none, no player
+        }
 
     async def names(self, player_ids: Iterable[str]) -> dict[str, str]:
         """The names of the players that exist among ``player_ids``."""
@@ -108,10 +130,31 @@ class PlayerRegistry:
         found = await self.redis.getdel(PLAYER_CODE.at(code=code))
         return _text(found) if found is not None else None
 
+    # -- identity providers' subjects ------------------------------------------------------------
+
+    async def subject_player(self, subject_hash: str) -> str | None:
+        """The player a provider's subject signs in, if it has one."""
+        found = await self.redis.get(PLAYER_SUBJECT.at(subject_hash=subject_hash))
+        return _text(found) if found is not None else None
+
+    async def link_subject(self, subject_hash: str, player_id: str, replace: bool = False) -> str:
+        """Let the subject sign ``player_id`` in, unless it signs another in already (``replace``: even
+        then); the player it signs in now."""
+        key = PLAYER_SUBJECT.at(subject_hash=subject_hash)
+        if replace:
+            await self.redis.set(key, player_id)
+            return player_id
+        if await self.redis.set(key, player_id, nx=True):
+            return player_id
+        return await self.subject_player(subject_hash) or player_id
+
     # -- erasure -----------------------------------------------------------------------------
 
     async def erase(self, player_id: str) -> None:
         """Delete every key that holds anything of the player (its tokens first, so that none signs
         in while the rest goes)."""
         await self.drop_tokens(player_id)
+        subject = await self.redis.hget(PLAYER.at(player_id=player_id), "subject")
+        if subject is not None:
+            await self.redis.delete(PLAYER_SUBJECT.at(subject_hash=_text(subject)))
         await self.redis.delete(PLAYER.at(player_id=player_id), PLAYER_SEATS.at(player_id=player_id))

@@ -325,7 +325,11 @@ end
 local n_tokens = tonumber(ARGV[i])
 i = i + 1
 for _ = 1, n_tokens do
-  redis.call('HSET', tokens_key, ARGV[i], ARGV[i + 1])
+  if ARGV[i + 1] == '-1' then
+    redis.call('HDEL', tokens_key, ARGV[i])
+  else
+    redis.call('HSET', tokens_key, ARGV[i], ARGV[i + 1])
+  end
   i = i + 2
 end
 
@@ -465,7 +469,7 @@ class EventStore:
         :class:`Duplicate` with the record stored the first time (whatever the
         expected version); a stale ``expected_version`` answers :class:`Conflict`;
         otherwise the events get versions ``expected_version + 1 ...``, the command
-        record, ``meta`` fields and ``tokens`` (token hash -> seat) are written,
+        record, ``meta`` fields and ``tokens`` (token hash -> seat; seat -1 deletes the entry) are written,
         ``"<game_id> <version>"`` is published on ``lt:notify`` (only when events were
         appended) and :class:`Appended` carries the new version. An empty ``events``
         list writes only the command record, meta and tokens. Given an
@@ -675,6 +679,11 @@ class EventStore:
     async def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
         seat = await self.redis.hget(_game_keys(game_id)[3], token_hash)
         return None if seat is None else int(seat)
+
+    async def tokens_of_seat(self, game_id: str, seat: int) -> list[str]:
+        """Every entry of the game's tokens that holds ``seat`` (token hashes, ``player:<id>``...)."""
+        held: Any = await self.redis.hgetall(_game_keys(game_id)[3])
+        return [_text(field) for field, value in held.items() if int(value) == seat]
 
     async def exists(self, game_id: str) -> bool:
         """Whether the game has at least one event."""

@@ -22,7 +22,7 @@ from starlette.websockets import WebSocket
 from server.runtime.logs import enter_request, leave_request
 from server.runtime.metrics import Metrics
 from server.service.errors import STORE_DOWN, AppError, ErrorBody, StoreError
-from server.web.errors import http_answer
+from server.web.errors import http_answer, reader
 from server.web.metrics import scrape
 from server.web.middleware import HttpMiddleware
 from server.web.requests import Handler, answer
@@ -36,24 +36,26 @@ WEB = Path(__file__).parents[2] / "clients" / "web"  # the web table: static fil
 
 async def app_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, AppError)
-    return http_answer(exc)
+    return http_answer(exc, reader(request))
 
 
 async def store_down(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StoreError)
     STORE_TROUBLE.failed(exc)  # every request still answers 503; the log says it once an outage
-    return http_answer(STORE_DOWN)
+    return http_answer(STORE_DOWN, reader(request))
 
 
 async def internal_error(request: Request, exc: Exception) -> Response:
     log.exception("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
-    return answer(ErrorBody("internal", "Something went wrong on the server; it has been logged."), 500)
+    internal = AppError("internal", "Something went wrong on the server; it has been logged.")
+    return answer(ErrorBody(internal.code, reader(request).message(internal)), 500)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-    response = answer(ErrorBody(code, str(exc.detail)), exc.status_code)
+    error = AppError(code, str(exc.detail))
+    response = answer(ErrorBody(code, reader(request).message(error)), exc.status_code)
     response.headers.update(exc.headers or {})  # a 405 says which methods are allowed (Allow)
     return response
 

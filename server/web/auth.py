@@ -33,9 +33,9 @@ def bearer(conn: HTTPConnection) -> str | None:
 def require_admin(conn: HTTPConnection, admin_token: str | None) -> None:
     token = bearer(conn)
     if token is None:
-        raise Unauthorized("missing_token", "This needs the admin token.")
+        raise Unauthorized("missing_token", "This needs the admin token.", {"case": "admin"})
     if admin_token is None or not hmac.compare_digest(token, admin_token):
-        raise Forbidden("not_admin", "Only the server's admin may do this.")
+        raise Forbidden("not_admin", "Only the server's admin may do this.", {"case": "admin"})
 
 
 def cookie_token(conn: HTTPConnection) -> str | None:

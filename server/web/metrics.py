@@ -19,12 +19,16 @@ async def scrape(request: Request) -> Response:
     settings = request.app.state.settings
     tokens = [t for t in (settings.metrics_token, settings.admin_token) if t]
     if not tokens:
-        raise Forbidden("not_admin", "Metrics are served only with LUDOTECA_METRICS_TOKEN (or the admin token) set.")
+        raise Forbidden(
+            "not_admin",
+            "Metrics are served only with LUDOTECA_METRICS_TOKEN (or the admin token) set.",
+            {"case": "metrics_off"},
+        )
     given = bearer(request)
     if given is None:
-        raise Unauthorized("missing_token", "Metrics need the metrics token (or the admin token).")
+        raise Unauthorized("missing_token", "Metrics need the metrics token (or the admin token).", {"case": "metrics"})
     if not any(hmac.compare_digest(given, t) for t in tokens):
-        raise Forbidden("not_admin", "Only the server's operator may read its metrics.")
+        raise Forbidden("not_admin", "Only the server's operator may read its metrics.", {"case": "metrics"})
     metrics: Metrics = request.app.state.metrics
     start = time.perf_counter()
     await request.app.state.games.ping()

@@ -39,7 +39,7 @@ class HttpMiddleware:
         self.cors = CORSMiddleware(
             app,
             allow_origins=list(allowed_origins),
-            allow_methods=["GET", "POST", "DELETE"],
+            allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
             allow_headers=["Authorization", "Content-Type"],
         )
         self.paths = paths  # endpoint -> its route's path template

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from domain import words
 from domain.engine import AnyGame
 from server.service.players import MY_TABLES_MOST
 from server.web.requests import Endpoint
@@ -20,9 +21,10 @@ from server.web.schema import Contract
 REF = "#/components/schemas/{name}"
 STATUS_TEXT = {
     400: "Malformed request: the details name the bad field",
-    401: "Missing or unknown token",
-    403: "The token holds no seat in this game (or no seat at all), or is not the admin's",
-    404: "No such game",
+    401: "Missing or unknown token, or a sign-in that does not check out (the code says why)",
+    403: "The token holds no seat in this game (or no seat at all), or is not the admin's; cross_site: the "
+    "player's cookie alone, on a request that changes something, from an origin the server does not allow",
+    404: "No such game (or passkey); oidc_off: no identity provider is configured",
     409: "Version conflict, a reused command id, or a table that moved on",
     413: "The body is too large",
     415: "The body's Content-Type is not JSON (application/json; JSON lines for an import)",
@@ -30,6 +32,7 @@ STATUS_TEXT = {
     429: "Over a quota: details.retry_after (and Retry-After) say when to try again, when it is known",
     503: "The store (Redis) is unreachable",
 }
+PLAYER_ID = {"type": "string", "pattern": "^p[0-9a-f]{16}$"}
 MAX_VERSION = 2**53  # server/web/rest.py's int_param bounds for versions
 
 # Who may call each route (by handler): the security requirements, one of which must be met.
@@ -39,6 +42,8 @@ SEAT_OPTIONAL: Security = [{}, {"seat": []}]  # without a token, the caller is a
 SEAT: Security = [{"seat": []}]  # without one: 403 spectator
 PLAYER: Security = [{"player": []}, {"player_cookie": []}]
 SECURITY: dict[str, Security] = {
+    "get_languages": NONE,
+    "get_words": NONE,
     "get_catalog": NONE,
     "get_components": NONE,
     "create_game": NONE,
@@ -46,6 +51,7 @@ SECURITY: dict[str, Security] = {
     "take_seat": [{}, {"player": []}, {"player_cookie": []}],  # a player's seat belongs to the player
     "call_off": [{"creator": []}],
     "rematch": SEAT,
+    "invite": SEAT,
     "send_command": SEAT,
     "get_game": SEAT_OPTIONAL,
     "legal_commands": SEAT_OPTIONAL,
@@ -64,6 +70,24 @@ SECURITY: dict[str, Security] = {
     "new_code": PLAYER,
     "sign_out": PLAYER,
     "sign_out_everywhere": PLAYER,
+    "player_page": NONE,
+    "leaderboard": NONE,
+    "get_webhook": PLAYER,
+    "set_webhook": PLAYER,
+    "drop_webhook": PLAYER,
+    "get_notifications": PLAYER,
+    "change_notifications": PLAYER,
+    "unsubscribe_page": NONE,  # the link's signed token is the authority
+    "unsubscribe": NONE,
+    "sign_in_methods": NONE,
+    "passkey_registration_options": PLAYER,
+    "register_passkey": PLAYER,
+    "list_passkeys": PLAYER,
+    "delete_passkey": PLAYER,
+    "passkey_sign_in_options": NONE,
+    "sign_in_with_passkey": NONE,
+    "oidc_start": NONE,
+    "oidc_callback": NONE,  # the state it names must be the one this browser's cookie holds
 }
 SECURITY_SCHEMES = {
     "seat": {
@@ -103,6 +127,8 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
     ("get_events", "after"): {"type": "integer", "minimum": 0, "maximum": MAX_VERSION, "default": 0},
     ("get_events", "limit"): {"type": "integer", "minimum": 1, "maximum": 1000, "default": 500},
     ("get_replay", "version"): {"type": "integer", "minimum": 1, "maximum": MAX_VERSION, "default": 1},
+    ("leaderboard", "limit"): {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
+    ("leaderboard", "cursor"): {"type": "integer", "minimum": 0, "maximum": 100_000, "default": 0},
     ("my_tables", "limit"): {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
     ("my_tables", "cursor"): {
         "type": "integer",
@@ -117,6 +143,17 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
         "everyone's (once the game is over) or the server's (admin token). Default: everyone's once the game "
         "is over, the server's before",
     },
+    ("unsubscribe", "token"): {"type": "string", "description": "The signed token of an email's unsubscribe link"},
+    ("unsubscribe_page", "token"): {"type": "string", "description": "The signed token of an email's unsubscribe link"},
+    ("oidc_start", "then"): {
+        "type": "string",
+        "pattern": "^/([^/\\\\]|$)",
+        "description": "A path on this server to send the browser to once signed in (the callback then answers "
+        "303 there, with the cookie); none: the callback answers the token as JSON",
+    },
+    ("oidc_callback", "code"): {"type": "string", "description": "The provider's authorization code"},
+    ("oidc_callback", "state"): {"type": "string", "description": "The state the start gave this browser"},
+    ("oidc_callback", "error"): {"type": "string", "description": "The provider's refusal (access_denied...)"},
     ("get_replay", "as"): {
         "type": "string",
         "pattern": "^([0-9]+|full)$",
@@ -126,6 +163,16 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
 # Any string reaches the route (DELETE /games/catalog is DELETE /games/{game_id}): an id that is not
 # 16 lowercase hex characters is one more unknown game, 404 unknown_game.
 GAME_ID = {"type": "string", "description": "16 lowercase hex characters; anything else is 404 unknown_game"}
+LANG = {"type": "string", "enum": list(words.LANGUAGES), "description": "pt (European Portuguese), gl, es or en"}
+# Every answer's error ``message`` is written in the language a request asks for (docs/i18n.md).
+ACCEPT_LANGUAGE = {
+    "name": "Accept-Language",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "example": "gl-ES, gl;q=0.9, en;q=0.5"},
+    "description": "The language of an error's message: the first of pt, gl, es, en it names (default en); "
+    "error codes and details do not change",
+}
 NDJSON = {
     "type": "string",
     "description": "JSON lines: an ExportHeader (#/components/schemas/ExportHeader), then one LogLine "
@@ -173,6 +220,8 @@ def schema_ref(name: str) -> dict[str, str]:
 def content(contract: Contract, kind: Any) -> dict[str, Any]:
     if kind == "ndjson":
         return {"application/x-ndjson": {"schema": NDJSON}}
+    if kind == "html":
+        return {"text/html": {"schema": {"type": "string"}}}
     return {"application/json": {"schema": schema_ref(contract.names[kind])}}
 
 
@@ -188,22 +237,42 @@ def error_response(status: int) -> dict[str, Any]:
     return response
 
 
+# Redirects, by handler: the status and where the Location header sends the browser.
+REDIRECTS = {
+    "oidc_start": (302, "The identity provider's authorization URL (PKCE S256, state, nonce)"),
+    "oidc_callback": (303, "The 'then' path the start was given, the player's cookie set"),
+}
+PASSKEY_ID = {"type": "string", "description": "A passkey's id (base64url), as GET /players/me/passkeys lists it"}
+
+
 def path_parameter(name: str, contract: Contract) -> dict[str, Any]:
-    schema = GAME_ID if name == "game_id" else schema_ref("GameId")
+    if name == "player_id":
+        return {"name": name, "in": "path", "required": True, "schema": PLAYER_ID}
+    schema = {"game_id": GAME_ID, "lang": LANG, "passkey_id": PASSKEY_ID}.get(name) or schema_ref("GameId")
     return {"name": name, "in": "path", "required": True, "schema": schema}
 
 
 def operation(contract: Contract, endpoint: Endpoint) -> dict[str, Any]:
     name = endpoint.handler.__name__
+    responses: dict[str, Any] = {}
+    if endpoint.answer != "redirect":
+        responses[str(endpoint.status)] = {"description": "OK", "content": content(contract, endpoint.answer)}
+    if name in REDIRECTS:
+        status, where = REDIRECTS[name]
+        location = {"Location": {"description": where, "schema": {"type": "string"}}}
+        responses[str(status)] = {"description": "See Location", "headers": location}
+    errors = set(endpoint.errors)
+    if {"player_cookie": []} in SECURITY[name] and endpoint.method != "GET":
+        errors.add(403)  # the cookie alone, from another site's page: cross_site (server/web/auth.py)
     op: dict[str, Any] = {
         "summary": endpoint.summary,
         "operationId": name,
         "security": SECURITY[name],
-        "responses": {str(endpoint.status): {"description": "OK", "content": content(contract, endpoint.answer)}}
-        | {str(s): error_response(s) for s in sorted(set(endpoint.errors))},
+        "responses": responses | {str(s): error_response(s) for s in sorted(errors)},
     }
     parameters = [path_parameter(p, contract) for p in re.findall(r"{(\w+)}", endpoint.path)]
     parameters += [{"name": q, "in": "query", "required": False, "schema": QUERY[name, q]} for q in endpoint.query]
+    parameters.append(ACCEPT_LANGUAGE)
     if parameters:
         op["parameters"] = parameters
     if endpoint.body is not None:

@@ -7,6 +7,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from server.service.players import MY_TABLES_MOST, MyTables, Player, PlayerChanges, Players, SignedIn, SignInCode
+from server.service.ratings import Leaderboard, PlayerPage
 from server.web.auth import COOKIE, bearer
 from server.web.requests import Endpoint, answer, client_address, int_param, read_json
 
@@ -97,6 +98,16 @@ async def sign_in_with_code(request: Request) -> Response:
     return signed_in(request, await players_of(request).sign_in_with_code(body.code, client_address(request)), 200)
 
 
+async def player_page(request: Request) -> Response:
+    return answer(await request.app.state.ratings.page(request.path_params["player_id"]))
+
+
+async def leaderboard(request: Request) -> Response:
+    limit = int_param(request, "limit", 50, 1, 200)
+    cursor = int_param(request, "cursor", 0, 0, 100_000)
+    return answer(await request.app.state.ratings.leaderboard(request.path_params["game"], limit, cursor))
+
+
 async def my_tables(request: Request) -> Response:
     limit = int_param(request, "limit", 50, 1, 200)
     cursor = int_param(request, "cursor", 0, 0, MY_TABLES_MOST)
@@ -104,6 +115,7 @@ async def my_tables(request: Request) -> Response:
 
 
 ME = (401, 503)
+CHANGES = (401, 403, 503)  # a change signed in by the web table's cookie alone, from another origin: 403 cross_site
 PLAYER_ENDPOINTS: list[Endpoint] = [
     Endpoint(
         "POST", "/players", create_player, "Make a player (a name, no password): its token signs it in",
@@ -116,12 +128,12 @@ PLAYER_ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/players/me", get_me, "The signed-in player", Player, 200, None, (), ME),
     Endpoint(
         "PATCH", "/players/me", change_me, "Rename the player, or choose its language", Player, 200,
-        PlayerChanges, (), (400, *ME, 413, 415),
+        PlayerChanges, (), (400, *CHANGES, 413, 415),
     ),
     Endpoint(
         "DELETE", "/players/me", erase_me,
         "Erase the player: its name, tokens and seats list (its games keep only its id)",
-        Erased, 200, None, (), ME,
+        Erased, 200, None, (), CHANGES,
     ),
     Endpoint(
         "GET", "/players/me/tables", my_tables,
@@ -130,13 +142,23 @@ PLAYER_ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint(
         "POST", "/players/me/codes", new_code, "A one-time code to sign in on another device (ten minutes)",
-        SignInCode, 201, None, (), ME,
+        SignInCode, 201, None, (), CHANGES,
     ),
     Endpoint(
-        "POST", "/players/me/sign-out", sign_out, "This token stops working", SignedOut, 200, None, (), ME,
+        "POST", "/players/me/sign-out", sign_out, "This token stops working", SignedOut, 200, None, (), CHANGES,
+    ),
+    Endpoint(
+        "GET", "/players/{player_id}", player_page,
+        "A player's public page: its ratings, their history, games played and won (if it made the page public)",
+        PlayerPage, 200, None, (), (404, 503),
+    ),
+    Endpoint(
+        "GET", "/leaderboards/{game}", leaderboard,
+        "A game's best players by rating (past their provisional games), a page at a time",
+        Leaderboard, 200, None, ("limit", "cursor"), (400, 404, 503),
     ),
     Endpoint(
         "POST", "/players/me/sign-out-everywhere", sign_out_everywhere, "Every token of the player stops working",
-        SignedOut, 200, None, (), ME,
+        SignedOut, 200, None, (), CHANGES,
     ),
 ]  # fmt: skip

@@ -51,7 +51,7 @@ async def read_body(request: Request, limit: int | None = None, media: tuple[str
     its Content-Type is one of ``media``: a browser's cross-origin "simple" request (text/plain, a
     form, an untyped blob) is sent without asking first, so it must not be read as a command."""
     limit = limit or request.app.state.settings.max_body
-    too_large = TooLarge("too_large", f"A request body may hold at most {limit} bytes.")
+    too_large = TooLarge("too_large", f"A request body may hold at most {limit} bytes.", {"limit": limit})
     length = request.headers.get("content-length")
     if length is not None and length.isascii() and length.isdigit() and int(length) > limit:
         raise too_large
@@ -63,7 +63,9 @@ async def read_body(request: Request, limit: int | None = None, media: tuple[str
     given = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if given not in media:
         raise UnsupportedMedia(
-            "unsupported_media_type", f"Send the body with Content-Type: {media[0]}.", {"field": "Content-Type"}
+            "unsupported_media_type",
+            f"Send the body with Content-Type: {media[0]}.",
+            {"field": "Content-Type", "media": media[0]},
         )
     return body
 
@@ -81,13 +83,17 @@ def int_param(request: Request, name: str, default: int, low: int, high: int) ->
         return default
     # ASCII digits only: str.isdigit() also takes "²" and "٣", which int() then reads or refuses.
     if not (raw.isascii() and raw.isdigit() and low <= int(raw) <= high):
-        raise Invalid("malformed", f"'{name}' is a whole number from {low} to {high}.", {"field": name})
+        raise Invalid(
+            "malformed",
+            f"'{name}' is a whole number from {low} to {high}.",
+            {"field": name, "case": "range", "minimum": low, "maximum": high},
+        )
     return int(raw)
 
 
 @dataclass(frozen=True)
 class Endpoint:
-    method: Literal["GET", "POST", "PATCH", "DELETE"]
+    method: Literal["GET", "POST", "PUT", "PATCH", "DELETE"]
     path: str
     handler: Handler
     summary: str

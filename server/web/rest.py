@@ -9,6 +9,7 @@ import msgspec
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
+from domain import words
 from domain.bots import BOTS, bot_spec, parse_bot
 from domain.clock import Clock
 from domain.clock import preset as clock_preset
@@ -29,10 +30,12 @@ from server.service.errors import (
     refused,
 )
 from server.service.games import CommandAnswer, Games, Seated
-from server.service.lobby import Joined, Lobby, NewGame, Rematch, seat_name
+from server.service.lobby import Invite, Joined, Lobby, NewGame, Rematch, seat_name
 from server.service.senders import Holder
 from server.service.tokens import is_player_token
+from server.service.words import words_of
 from server.web.auth import bearer, require_admin
+from server.web.notices import NOTICE_ENDPOINTS
 from server.web.players import PLAYER_ENDPOINTS
 from server.web.requests import (
     JSON_LINES,
@@ -44,6 +47,7 @@ from server.web.requests import (
     read_body,
     read_json,
 )
+from server.web.signin import SIGN_IN_ENDPOINTS
 
 # -- bodies and answers -----------------------------------------------------------
 
@@ -55,6 +59,7 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     # A turn clock for every seat, or a preset's name ("live", "one-day", "three-days"; docs/table-services.md).
     clock: Clock | str | None = None
     takeover: str | None = None  # the bot that plays on a seat that leaves: "greedy" (default), "strong:2"...
+    rated: bool = False  # the result counts on the players' ratings (players only, no bots)
 
 
 # What a seat's own device drew for the table's chance (docs/fair-play.md): letters, digits, - and _.
@@ -67,16 +72,40 @@ class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
     bot: str | None = None  # "random", "greedy" or "strong": a bot the server plays takes the seat
     level: int | None = None  # the bot's level, for a bot that has levels (strong: 1 to 5; default 3)
     entropy: Entropy = ""  # a person's own randomness, mixed into every shuffle and draw (a bot's seat: none)
+    invite: str | None = None  # an invitation to take over a vacated seat (POST .../invites)
 
 
 class SitAgain(msgspec.Struct, forbid_unknown_fields=True):
     entropy: Entropy = ""
 
 
+class OfferSeat(msgspec.Struct, forbid_unknown_fields=True):
+    seat: int  # a seat the bot plays on for since its person left
+
+
 class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
     command: msgspec.Raw
     command_id: str
     expected_version: int | None = None
+
+
+Messages = dict[str, dict[str, str]]  # part ("refusals", "terms", "log") -> key -> message
+
+
+class Words(msgspec.Struct):
+    """Every message a frontend renders in one language (docs/i18n.md): the table's and the server's
+    (``table``: refusals, terms, the table's log lines), and each game's, by game id."""
+
+    lang: str
+    table: Messages
+    games: dict[str, Messages]
+
+
+class Languages(msgspec.Struct):
+    """The languages this server speaks: each has a full set of catalogs at ``/api/v1/words/{lang}``."""
+
+    languages: list[str]
+    default: str
 
 
 class Catalog(msgspec.Struct):
@@ -156,8 +185,21 @@ async def get_catalog(request: Request) -> Response:
 async def get_components(request: Request) -> Response:
     game = games_of(request).games.get(request.path_params["game"])
     if game is None:
-        raise NotFound("not_found", "This server has no such game.")
+        raise NotFound("not_found", "This server has no such game.", {"case": "game_type"})
     return answer(GameComponents(game.id, game.title, game.components))
+
+
+async def get_languages(request: Request) -> Response:
+    return answer(Languages(list(words.LANGUAGES), words.DEFAULT))
+
+
+async def get_words(request: Request) -> Response:
+    lang = request.path_params["lang"]
+    if lang not in words.LANGUAGES:
+        message = f"There is no catalog for that language; languages: {', '.join(words.LANGUAGES)}."
+        raise NotFound("unknown_language", message, {"field": "lang", "languages": list(words.LANGUAGES)})
+    found = words_of(games_of(request).games.values(), lang)
+    return answer(Words(found["lang"], found["table"], found["games"]))
 
 
 async def create_game(request: Request) -> Response:
@@ -168,7 +210,7 @@ async def create_game(request: Request) -> Response:
         except ValueError:
             known = sorted(BOTS)
             message = f"There is no bot {body.takeover!r} to play on for a seat that leaves; bots: {', '.join(known)}."
-            raise Refused("no_such_bot", message, {"field": "takeover", "bots": known}) from None
+            raise Refused("no_such_bot", message, {"field": "takeover", "bots": known, "bot": body.takeover}) from None
     try:
         turn_clock = clock_preset(body.clock) if isinstance(body.clock, str) else body.clock
     except Rejected as exc:
@@ -180,6 +222,7 @@ async def create_game(request: Request) -> Response:
         client_address(request),
         turn_clock,
         takeover=body.takeover or TAKEOVER_BOT,
+        rated=body.rated,
     )
     return answer(created, 201)
 
@@ -199,11 +242,13 @@ async def rematch(request: Request) -> Response:
 async def list_games(request: Request) -> Response:
     status = request.query_params.get("status", "open")
     if status not in ("open", "active", "finished"):
-        raise Invalid("malformed", "'status' is open, active or finished.", {"field": "status"})
+        raise Invalid("malformed", "'status' is open, active or finished.", {"field": "status", "case": "status"})
     limit = int_param(request, "limit", 50, 1, 200)
     cursor = request.query_params.get("cursor")
     if cursor is not None and not (cursor.isascii() and cursor.isdigit()):
-        raise Invalid("malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor"})
+        raise Invalid(
+            "malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor", "case": "cursor"}
+        )
     entries, next_cursor = await lobby_of(request).list_games(status, limit, int(cursor) if cursor else None)
     return answer(GameList(entries, next_cursor))
 
@@ -213,28 +258,51 @@ async def take_seat(request: Request) -> Response:
     if body.bot is not None and body.bot not in BOTS:
         known = sorted(BOTS)
         message = f"There is no bot {body.bot!r}; bots: {', '.join(known)}."
-        raise Refused("no_such_bot", message, {"field": "bot", "bots": known})
+        raise Refused("no_such_bot", message, {"field": "bot", "bots": known, "bot": body.bot})
     if body.level is not None:
         levels = list(BOTS[body.bot].levels) if body.bot is not None else []
         if body.level not in levels:
             whose = f"The {body.bot} bot" if body.bot is not None else "A person"
             message = f"{whose} has no level {body.level}" + (f"; levels: {levels}." if levels else ".")
-            raise Refused("no_such_level", message, {"field": "level", "levels": levels})
+            raise Refused(
+                "no_such_level", message, {"field": "level", "levels": levels, "level": body.level, "bot": body.bot}
+            )
     if body.bot is not None and body.entropy:  # the server would choose it: it could grind the deal
         raise Invalid(
-            "malformed", "A bot's seat takes no entropy: only a person's own device draws it.", {"field": "entropy"}
+            "malformed",
+            "A bot's seat takes no entropy: only a person's own device draws it.",
+            {"field": "entropy", "case": "bot_entropy"},
         )
     name = seat_name(body.name)
     game_id = request.path_params["game_id"]
-    bot = bot_spec(body.bot, body.level) if body.bot is not None else None
     token = bearer(request)
     # A player's token seats the player (a seat token of another table is no one's to sit with).
-    signed = bot is None and token is not None and is_player_token(token)
+    signed = body.bot is None and token is not None and is_player_token(token)
     player = await request.app.state.players.signed_in(token) if signed else None
+    if body.invite is not None:
+        if body.bot is not None or body.seat is not None:
+            raise Invalid(
+                "malformed", "An invitation names its seat, for a person.", {"field": "invite", "case": "invite"}
+            )
+        joined = await lobby_of(request).take_over(game_id, body.invite, name, client_address(request), player)
+        return answer(joined, 201)
+    bot = bot_spec(body.bot, body.level) if body.bot is not None else None
     joined = await lobby_of(request).join(
         game_id, body.seat, name, bot, client=client_address(request), player=player, entropy=body.entropy
     )
     return answer(joined, 201)
+
+
+async def invite(request: Request) -> Response:
+    token = bearer(request)
+    if token is None:  # before the body: a spectator is told so whatever it sent
+        raise Forbidden(
+            "spectator",
+            "Only a seat still in the game can offer a vacated one; take a seat first.",
+            {"case": "offer"},
+        )
+    body = await read_json(request, OfferSeat)
+    return answer(await lobby_of(request).invite(request.path_params["game_id"], token, body.seat), 201)
 
 
 async def get_game(request: Request) -> Response:
@@ -300,13 +368,23 @@ async def export_game(request: Request) -> Response:
     if viewpoint == "server":  # the admin token is no seat's: it is checked, not looked up
         require_admin(request, request.app.state.settings.admin_token)
     elif viewpoint == "everyone" and not finished:
-        raise Forbidden("game_not_finished", "Every fact is exported for everyone once the game is over.")
+        raise Forbidden(
+            "game_not_finished", "Every fact is exported for everyone once the game is over.", {"case": "export"}
+        )
     elif viewpoint == "seat":
         seat = (await seated(request)).seat
         if seat is None:
-            raise Forbidden("spectator", "A seat's export needs that seat's token; anyone may export as a spectator.")
+            raise Forbidden(
+                "spectator",
+                "A seat's export needs that seat's token; anyone may export as a spectator.",
+                {"case": "export"},
+            )
     elif viewpoint != "everyone" and viewpoint != "spectator":
-        raise Invalid("malformed", f"'as' is one of {', '.join(VIEWPOINTS)}.", {"field": "as"})
+        raise Invalid(
+            "malformed",
+            f"'as' is one of {', '.join(VIEWPOINTS)}.",
+            {"field": "as", "case": "one_of", "allowed": list(VIEWPOINTS)},
+        )
     lines = await games.export(game_id, viewpoint, seat)  # type: ignore[arg-type]
     return Response(b"".join(line + b"\n" for line in lines), media_type="application/x-ndjson")
 
@@ -322,7 +400,9 @@ async def healthz(request: Request) -> Response:
     Redis is part of this process failing: 503 while it is being restarted."""
     embedded = getattr(request.app.state, "embedded", None)
     if embedded is not None and not embedded.running:
-        raise Unavailable("store_unavailable", "The embedded Redis is down; it is being restarted.")
+        raise Unavailable(
+            "store_unavailable", "The embedded Redis is down; it is being restarted.", {"case": "restarting"}
+        )
     return answer(Health("ok"))
 
 
@@ -340,6 +420,21 @@ async def readyz(request: Request) -> Response:
 
 
 GAME = (404, 401, 403, 503)
+WORD_ENDPOINTS: list[Endpoint] = [
+    Endpoint("GET", "/words", get_languages, "The languages this server's messages are written in", Languages),
+    Endpoint(
+        "GET",
+        "/words/{lang}",
+        get_words,
+        "Every message catalog in one language (refusals, terms, log lines), to render codes as words",
+        Words,
+        200,
+        None,
+        (),
+        (404,),
+    ),
+]
+
 GAME_ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/games/catalog", get_catalog, "The games this server hosts, with their options", Catalog),
     Endpoint(
@@ -412,7 +507,19 @@ GAME_ENDPOINTS: list[Endpoint] = [
         201,
         TakeSeat,
         (),
-        (400, 404, 409, 413, 415, 422, 429, 503),
+        (400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
+    ),
+    Endpoint(
+        "POST",
+        "/games/{game_id}/invites",
+        invite,
+        "Offer a seat a bot plays on for (its person left) to a newcomer: an invitation to hand on",
+        Invite,
+        201,
+        OfferSeat,
+        (),
+        (400, 401, 403, 404, 409, 413, 415, 422, 503),
+        seat=True,
     ),
     Endpoint(
         "GET",
@@ -502,4 +609,4 @@ GAME_ENDPOINTS: list[Endpoint] = [
     ),
 ]
 
-ENDPOINTS: list[Endpoint] = [*GAME_ENDPOINTS, *PLAYER_ENDPOINTS]
+ENDPOINTS: list[Endpoint] = [*WORD_ENDPOINTS, *GAME_ENDPOINTS, *PLAYER_ENDPOINTS, *NOTICE_ENDPOINTS, *SIGN_IN_ENDPOINTS]

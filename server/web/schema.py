@@ -91,6 +91,10 @@ DESCRIPTIONS = {
     ("HelloMessage", "token"): "A seat token; null or left out for a spectator.",
     ("HelloMessage", "after"): "The last version the client already holds; the server sends what comes after it.",
     ("HelloMessage", "presence"): "Also send a `presence` message whenever someone arrives at or leaves the game.",
+    ("HelloMessage", "lang"): (
+        "The language of this socket's `error` messages: pt (European Portuguese), gl, es or en. Left out, or one "
+        "the server has no catalog for: the upgrade request's Accept-Language, else English. Codes never change."
+    ),
     ("HelloMessage", "check"): (
         "The `check` of the update that brought version `after`. If the game's history holds other events at "
         "that version now (writes lost and written past), the server sends `reset` and closes with 4009. "
@@ -118,14 +122,23 @@ DESCRIPTIONS = {
     ("UpdateMessage", "outcome"): "With the view, once the table is finished, its outcome; null before.",
     ("UpdateMessage", "step"): "With the view, to a seat the game awaits, the first step of its move; else null.",
     ("ErrorMessage", "error"): "A stable code (docs/API.md, 'Every code'); for a refused command, the rule's code.",
-    ("ErrorMessage", "message"): "English text for people; it may change.",
-    ("ErrorMessage", "details"): "Often empty; field names a bad field, version the current version on a conflict.",
+    ("ErrorMessage", "message"): (
+        "Text for people, in the hello's `lang` (else the upgrade's Accept-Language, else English); it may change. "
+        "Programs read `error` and `details` (docs/i18n.md renders them in any language)."
+    ),
+    ("ErrorMessage", "details"): (
+        "The code's parameters: every value its message names (field names a bad field, version the current version "
+        "on a conflict, case which of a code's situations it is)."
+    ),
     ("ErrorMessage", "command_id"): "The refused command's id; null when the message could not be read as a command.",
     ("ErrorMessage", "request_id"): "The refused moves request's id (also when refused before it was read).",
     ("ResetMessage", "version"): "The game's current version; reconnect with after = 0.",
     ("Presence", "spectators"): "How many sockets without a seat watch the game.",
     ("ErrorBody", "error"): "A stable code (docs/API.md, 'Every code'); for a rule's refusal, the rule's code.",
-    ("ErrorBody", "message"): "English text for people; it may change.",
+    ("ErrorBody", "message"): (
+        "Text for people in the language the request's Accept-Language asks for (pt, gl, es; else English); it may "
+        "change. Programs read `error` and `details` (docs/i18n.md renders them in any language)."
+    ),
 }
 LOG_LINE: Schema = {
     "title": "LogLine",

@@ -40,8 +40,9 @@ from server.service.senders import Person
 from server.service.session import Hello as SessionHello
 from server.service.session import Opening, Session, Sessions
 from server.service.sockets import Sockets
+from server.service.words import language
 from server.web.auth import cookie_token
-from server.web.errors import ErrorMessage, socket_error
+from server.web.errors import ErrorMessage, Reader, reader, socket_error
 from server.web.requests import Picks, client_address, origin_allowed
 
 __all__ = ["ErrorMessage"]
@@ -62,6 +63,7 @@ class Hello(msgspec.Struct, tag="hello", tag_field="type", forbid_unknown_fields
     after: Annotated[int, msgspec.Meta(ge=0)] = 0  # a version: -1 would match no update and silence the socket
     presence: bool = False  # also send a "presence" message whenever someone arrives or leaves
     check: str | None = None  # the "check" of the update at ``after``: reset if the stream holds other events there
+    lang: str | None = None  # the language of every "error" message's text (pt, gl, es, en); else Accept-Language
 
 
 class SendCommand(msgspec.Struct, tag="command", tag_field="type", forbid_unknown_fields=True):
@@ -97,7 +99,7 @@ class TooBig(Exception):
 
 
 def too_many() -> TooMany:
-    return TooMany("too_many", "Too many messages; slow down.")
+    return TooMany("too_many", "Too many messages; slow down.", {"case": "messages"})
 
 
 async def send(websocket: WebSocket, message: bytes | str) -> None:
@@ -118,7 +120,7 @@ async def game_socket(websocket: WebSocket) -> None:
     except TooMany as exc:
         if origin_allowed(websocket, websocket.app.state.settings.allowed_origins):
             await websocket.accept()
-            await send(websocket, socket_error(exc))
+            await send(websocket, socket_error(exc, to=reader(websocket)))
             await websocket.close(CLOSE_TRY_LATER, "too many sockets")
         else:
             await websocket.close(CLOSE_POLICY)
@@ -140,6 +142,7 @@ async def serve_socket(websocket: WebSocket) -> None:
         await websocket.close(CLOSE_POLICY)
         return
     await websocket.accept()
+    to = reader(websocket)  # the upgrade's Accept-Language, until the hello names a language
     signed_in = cookie_token(websocket)  # the web table's player, when its hello names no token
     forget_headers(websocket)
     game_id = websocket.path_params["game_id"]
@@ -153,24 +156,29 @@ async def serve_socket(websocket: WebSocket) -> None:
         await websocket.close(CLOSE_TOO_BIG, "message too big")
         return
     except BAD_JSON as exc:
-        await send(websocket, socket_error(malformed(exc)))
+        await send(websocket, socket_error(malformed(exc), to=to))
         await websocket.close(CLOSE_POLICY, "malformed hello")
         return
     if not isinstance(hello, Hello):
         if hello is not None:
-            await send(websocket, socket_error(Invalid("malformed", "Say hello first.", {"field": "type"})))
+            await send(
+                websocket,
+                socket_error(Invalid("malformed", "Say hello first.", {"field": "type", "case": "hello_first"}), to=to),
+            )
             await websocket.close(CLOSE_POLICY, "say hello first")
         return
+    if hello.lang is not None:  # a language we do not have keeps the upgrade's
+        to = Reader(language(hello.lang, to.lang), to.games)
     if hello.token is None and signed_in is not None:
         hello = msgspec.structs.replace(hello, token=signed_in)
-    joined = await join(websocket, app.state.sessions, game_id, hello)
+    joined = await join(websocket, app.state.sessions, game_id, hello, to)
     if joined is None:
         return
     session, sender = joined
     close: tuple[int, str] | None = None
     try:
         await session.arrive()
-        close = await receive_loop(websocket, games, game_id, session.sub)
+        close = await receive_loop(websocket, games, game_id, session.sub, to)
     finally:
         await session.leave()
         await sender.stop()
@@ -186,22 +194,24 @@ def forget_headers(websocket: WebSocket) -> None:
     websocket.__dict__.pop("_headers", None)
 
 
-async def join(websocket: WebSocket, sessions: Sessions, game_id: str, hello: Hello) -> tuple[Session, Sender] | None:
+async def join(
+    websocket: WebSocket, sessions: Sessions, game_id: str, hello: Hello, to: Reader
+) -> tuple[Session, Sender] | None:
     """The socket's session at the game, its opening under way; ``None`` if refused (said and closed)."""
     try:
         session, opening = await sessions.join(
             game_id, SessionHello(hello.token, hello.after, hello.check, hello.presence)
         )
     except AppError as exc:
-        await send(websocket, socket_error(exc))
+        await send(websocket, socket_error(exc, to=to))
         await websocket.close(CLOSE_DENIED, exc.code)
         return None
     except StoreError:
-        await send(websocket, socket_error(STORE_DOWN))
+        await send(websocket, socket_error(STORE_DOWN, to=to))
         await websocket.close(1011, "store unavailable")
         return None
     sender = Sender(websocket, session.sub)
-    sender.start(partial(send_opening, websocket, opening))
+    sender.start(partial(send_opening, websocket, opening, to))
     return session, sender
 
 
@@ -261,7 +271,9 @@ class Bucket:
         return self.rates.allow(self.game_id, self.seat)
 
 
-async def receive_loop(websocket: WebSocket, games: Games, game_id: str, sub: Subscriber) -> tuple[int, str] | None:
+async def receive_loop(
+    websocket: WebSocket, games: Games, game_id: str, sub: Subscriber, to: Reader
+) -> tuple[int, str] | None:
     """Handle the client's messages until it leaves (``None``) or must be closed (code and reason)."""
     settings = websocket.app.state.settings
     bucket = Bucket(websocket.app.state.rates, game_id, sub.viewer)
@@ -299,20 +311,24 @@ async def receive_loop(websocket: WebSocket, games: Games, game_id: str, sub: Su
                 command_id = message.command_id
                 await games.handle(game_id, Person(None), bytes(message.command), command_id, message.expected_version)
             else:
-                raise Invalid("malformed", "Only commands and moves may follow the hello.", {"field": "type"})
+                raise Invalid(
+                    "malformed",
+                    "Only commands and moves may follow the hello.",
+                    {"field": "type", "case": "after_hello"},
+                )
             refused = 0
         except TooMany as exc:
             refused += 1
             if refused > settings.ws_flood_limit:
                 log.warning("closing a flooding socket on game %s", game_id)
                 return CLOSE_FLOOD, "too many messages"
-            sub.push(0, socket_error(exc, command_id or command_id_of(raw), request_id or request_id_of(raw)))
+            sub.push(0, socket_error(exc, command_id or command_id_of(raw), request_id or request_id_of(raw), to))
         except AppError as exc:
             if not isinstance(exc, Invalid):  # read and answered: an unreadable one is no sign of slowing down
                 refused = 0
-            sub.push(0, socket_error(exc, command_id, request_id))
+            sub.push(0, socket_error(exc, command_id, request_id, to))
         except StoreError:
-            sub.push(0, socket_error(STORE_DOWN, command_id, request_id))
+            sub.push(0, socket_error(STORE_DOWN, command_id, request_id, to))
 
 
 async def build_move(games: Games, game_id: str, viewer: Viewer, message: BuildMove) -> MoveStep:
@@ -402,7 +418,7 @@ class Sender:
             self.task = None
 
 
-async def send_opening(websocket: WebSocket, opening: Opening) -> int | None:
+async def send_opening(websocket: WebSocket, opening: Opening, to: Reader) -> int | None:
     """Send the socket's opening: the version it sent up to, or ``None`` once it closed the socket
     (a reset, or a store that failed: the client resumes, here or on another replica, rather than
     wait on a socket that would never send again)."""
@@ -411,7 +427,7 @@ async def send_opening(websocket: WebSocket, opening: Opening) -> int | None:
             await send(websocket, message)
     except StoreError:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-            await send(websocket, socket_error(STORE_DOWN))
+            await send(websocket, socket_error(STORE_DOWN, to=to))
             await websocket.close(1011, "store unavailable")
         return None
     if opening.reset:

@@ -77,8 +77,9 @@ def think(game: AnyGame, state: Any, seat: int, spec: str) -> Any:
     """A bot's command for ``seat``, with the operating system's randomness (in a thread or a process)."""
     bot, level = parse_bot(spec)
     rng = random.SystemRandom()
-    if bot.name == "strong":
-        return strong(game, state, seat, rng, level or bot.level or 1, time.process_time, THINK_SECONDS)
+    searching = bot.searches(level)
+    if searching is not None:  # the strong bot, or a named level of it: on the think budget too
+        return strong(game, state, seat, rng, searching, time.process_time, THINK_SECONDS)
     return bot_for(spec)(game, state, seat, rng)
 
 
@@ -296,7 +297,8 @@ class BotWorker:
     async def choose(self, game: AnyGame, state: Any, seat: int, spec: str) -> Any:
         """The bot's command, thought off the event loop: a process of the pool for the strong
         bot (a game of the catalog), a thread for the quick ones."""
-        if parse_bot(spec)[0].name != "strong" or GAMES.get(game.id) is not game:
+        bot, level = parse_bot(spec)
+        if bot.searches(level) is None or GAMES.get(game.id) is not game:
             return await asyncio.to_thread(think, game, state, seat, spec)
         if self.pool is None:  # spawned, not forked: a fork would copy this process's sockets and loop
             self.pool = concurrent.futures.ProcessPoolExecutor(self.thinkers, multiprocessing.get_context("spawn"))

@@ -8,12 +8,19 @@ import contextlib
 import io
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
+from unittest import mock
+
+import msgspec
 
 from clients.bots import run_bots
 from clients.python import AsyncClient, Progress
+from domain import words
+from domain.catalog import GAMES
+from domain.words.format import Choice, parse
 from server.cli import main
 from tests.clients.conftest import Running
 from tests.server.conftest import ADMIN
@@ -22,10 +29,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 async def ludoteca(
-    server: Running, *args: str, token: str | None = None, admin: str | None = None, timeout: float = 90
+    server: Running,
+    *args: str,
+    token: str | None = None,
+    admin: str | None = None,
+    timeout: float = 90,
+    lang: str = "C",
 ) -> tuple[int, str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("LUDOTECA_TOKEN", "LUDOTECA_ADMIN_TOKEN")}
     env["LUDOTECA_URL"] = server.url
+    env["LC_ALL"] = lang  # the user's locale: C is English, the default
     if token is not None:
         env["LUDOTECA_TOKEN"] = token
     if admin is not None:
@@ -45,10 +58,13 @@ async def ludoteca(
     return proc.returncode, out.decode(), err.decode()
 
 
-def in_process(argv: list[str]) -> tuple[int, str, str]:
-    """``ludoteca ARGV`` in this process, its stdout and stderr captured (for a thread: see ``cli``)."""
+def in_process(argv: list[str], lang: str = "C") -> tuple[int, str, str]:
+    """``ludoteca ARGV`` in this process under the locale ``lang`` (C: English), its stdout and stderr captured
+    (for a thread: see ``cli``)."""
     out, err = io.TextIOWrapper(io.BytesIO(), "utf-8"), io.TextIOWrapper(io.BytesIO(), "utf-8")
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    # The width is set too: a test runner's worker may hold a terminal of its own width.
+    shell = {"LC_ALL": lang, "COLUMNS": "160"}
+    with mock.patch.dict(os.environ, shell), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(argv)
         except SystemExit as exc:
@@ -61,7 +77,9 @@ def in_process(argv: list[str]) -> tuple[int, str, str]:
     return code, texts[0], texts[1]
 
 
-async def cli(server: Running, *args: str, token: str | None = None, admin: str | None = None) -> tuple[int, str, str]:
+async def cli(
+    server: Running, *args: str, token: str | None = None, admin: str | None = None, lang: str = "C"
+) -> tuple[int, str, str]:
     """``ludoteca ARGS`` in a thread of this process: as the command runs it, without starting Python each time.
 
     One at a time (it swaps sys.stdout); verbs that must run side by side use ``ludoteca`` (subprocesses).
@@ -71,7 +89,7 @@ async def cli(server: Running, *args: str, token: str | None = None, admin: str 
         argv += ["--token", token]
     if admin is not None:
         argv += ["--admin-token", admin]
-    return await asyncio.wait_for(asyncio.to_thread(in_process, argv), 90)
+    return await asyncio.wait_for(asyncio.to_thread(in_process, argv, lang), 90)
 
 
 async def ok(server: Running, *args: str, token: str | None = None, admin: str | None = None) -> str:
@@ -101,7 +119,7 @@ async def test_games_new_join_show_legal_and_send(server: Running) -> None:
     tokens.append(bruno["token"])
     assert tokens[0].startswith(game_id + ".")
     shown = await ok(server, "show", game_id)
-    assert f"vilar-de-mouros {game_id}: active" in shown and "awaiting" in shown and "a spectator" in shown
+    assert f"Vilar de Mouros {game_id}: under way" in shown and "awaiting" in shown and "a spectator" in shown
     table = await ok_json(server, "show", game_id, "--json")
     seat = table["awaiting"][0]["seat"]
     legal = await ok_json(server, "legal", game_id, "--json", token=tokens[seat])
@@ -155,16 +173,27 @@ async def test_bots_fill_the_free_seats_and_watch_follows_live_to_the_scores(ser
     human_bot = asyncio.create_task(ludoteca(server, "play", "bot", game_id, "--seed", "3", token=human.token))
     code, out, err = await ludoteca(server, "bots", "--game", game_id, "--seed", "1")
     assert code == 0, err
-    assert f"bots played seats 1, 2 of {game_id}" in out and "final scores:" in out
+    assert f"bots played seats 1 and 2 of {game_id}" in out and "final scores:" in out
     assert "Ana (seat 0)" in out and "Random bot 2 (seat 1)" in out
     assert f"bots at {game_id}: version" in err and "(finished)" in err  # the progress line
     assert (await human_bot)[0] == 0
     code, watched, err = await asyncio.wait_for(watcher, 30)
     assert code == 0, err
     lines = watched.splitlines()
-    assert "SeatTaken" in lines[1] and "GameEnded" in watched
+    assert "takes seat" in lines[1] and "The game is over." in watched
     assert lines[-4].startswith("finished at version") and lines[-3].strip().startswith("1st")
     assert "awaiting" in watched
+
+
+async def test_bots_mine_says_it_played_your_seat_when_no_seat_was_free(server: Running) -> None:
+    async with AsyncClient(server.url) as client:
+        game_id = (await client.create("vilar-de-mouros", 2)).game_id
+        human = await client.join(game_id, name="Ana", seat=0)
+        await client.join(game_id, bot="greedy")
+    code, out, err = await cli(server, "bots", "--game", game_id, "--mine", token=human.token)
+    assert code == 0, err
+    assert f"bots played seat 0 of {game_id}" in out and "seat 0 is yours" in out and "final scores:" in out, out
+    assert "no free seat" not in out
 
 
 async def test_replay_export_and_import_round_trip(server: Running, tmp_path: Path) -> None:
@@ -175,8 +204,8 @@ async def test_replay_export_and_import_round_trip(server: Running, tmp_path: Pa
     assert final["status"] == "finished"
     replay = await ok(server, "replay", game_id, "--to", "12", "--as", "1")
     lines = replay.splitlines()
-    assert "TableOpened" in lines[0] and lines[11].split()[0] == "12"
-    assert "at version 12" in replay and "viewed as seat 1" in replay
+    assert "A table of Vilar de Mouros for 2 players is opened." in lines[0] and lines[11].split()[0] == "12"
+    assert "at version 12" in replay and "seen by seat 1" in replay
     full = await ok_json(server, "replay", game_id, "--as", "full", "--json")
     assert full["version"] == final["version"] and full["view"]["viewer"] == -1
     assert "final scores:" in await ok(server, "replay", game_id)
@@ -252,41 +281,44 @@ async def test_legal_shows_each_move_and_a_move_is_built_pick_by_pick_then_sent(
     lines = shown.splitlines()
     assert lines[0].endswith(f"(seat {seat}), at version {table['version']}: 2 moves")
     assert "TakeBonus" in lines[1] and '{"type":"TakeBonus","card":' in lines[1]
-    assert [line.split()[:2] for line in lines if "DrawFromDeck" in line] == [
-        ["DrawFromDeck", '{"type":"DrawFromDeck"}']
-    ]
+    drawing = [line for line in lines if "DrawFromDeck" in line]
+    assert len(drawing) == 1 and drawing[0].split()[0] == "DrawFromDeck"
+    assert "(Draw from the deck)" in drawing[0] and drawing[0].endswith('{"type":"DrawFromDeck"}')
     assert lines[-2] == f"send a command: ludoteca send {game_id} 'COMMAND'"
     assert lines[-1] == f"or build one pick by pick: ludoteca legal {game_id} --pick MOVE [--pick VALUE ...]"
     idle = await ok(server, "legal", game_id, token=other)
-    assert idle.startswith(f"nothing to do at version {table['version']} (viewed as ") and "awaiting" in idle
+    assert idle.startswith(f"nothing to do at version {table['version']} (seen by ") and "awaiting" in idle
     assert "\x1b" not in idle + shown and "\x9b" not in idle + shown  # no escape reaches the terminal
     assert "Eve[2J31m" in (idle if seat == 0 else shown)  # the server took them out of the name
     # a move of one pick: its step says the command is complete and how to send it
     drawn = await ok(server, "legal", game_id, "--pick", "DrawFromDeck", token=me)
     assert drawn.splitlines() == [
-        f"DrawFromDeck, at version {table['version']}:",
+        f"DrawFromDeck (Draw from the deck), at version {table['version']}:",
         '  complete: {"type":"DrawFromDeck"}',
         f"  send it: ludoteca send {game_id} --pick type=DrawFromDeck",
     ]
     for _ in range(2):
         sent = await ok(server, "send", game_id, "--pick", "type=DrawFromDeck", token=me)
-        assert "CardDrawn" in sent
+        assert " draws " in sent
     # PlaceCards has more commands than a person reads: shown as what to pick next
     shown = await ok(server, "legal", game_id, token=me)
-    assert "PlaceCards" in shown and " commands: pick centre (card), " in shown and " offered: " in shown
+    assert "PlaceCards" in shown and " commands: pick to the centre (centre), " in shown and " offered: " in shown
     placing = await ok(server, "legal", game_id, "--pick", "PlaceCards", token=me)
     lines = placing.splitlines()
     # two draws from the deck, each with the seat's opening of its card (docs/fair-play.md)
-    assert lines[:2] == [f"PlaceCards, at version {table['version'] + 4}:", "  pick centre (card):"]
-    hand = [line.strip() for line in lines[2:-1]]
+    assert lines[:2] == [
+        f"PlaceCards (Place cards), at version {table['version'] + 4}:",
+        "  pick to the centre (centre):",
+    ]
+    hand = [line.split()[0] for line in lines[2:-1]]  # each card's id, then its printed name
     assert len(hand) > 2 and lines[-1] == (
         f"  next: ludoteca legal {game_id} --pick type=PlaceCards --pick centre=VALUE"
     )
     centre = await ok(server, "legal", game_id, "--pick", "PlaceCards", "--pick", f"centre={hand[0]}", token=me)
     lines = centre.splitlines()
-    assert lines[1] == "  pick personal (card):"
+    assert lines[1] == "  pick to your area (personal):"
     first = f'{{"type":"PlaceCards","centre":"{hand[0]}","personal":"{hand[1]}"}}'
-    assert lines[2].split() == [hand[1], "->", first]
+    assert lines[2].split()[0] == hand[1] and lines[2].endswith(f"  -> {first}")
     assert lines[-1] == (
         f"  next: ludoteca send {game_id} --pick type=PlaceCards --pick centre={hand[0]} --pick personal=VALUE"
     )
@@ -320,7 +352,7 @@ async def test_legal_shows_each_move_and_a_move_is_built_pick_by_pick_then_sent(
     assert code == 2 and "--pick" in err
     # sent, built from its picks (a bare value is the option that has it)
     sent = await ok(server, "send", game_id, "--pick", "PlaceCards", "--pick", hand[0], "--pick", hand[1], token=me)
-    assert sent.split()[1:5] == ["CardsPlaced", f"seat={seat}", f"centre={hand[0]}", f"personal={hand[1]}"]
+    assert " places " in sent and " in the centre and " in sent and " in their personal area." in sent
     # for scripts, the same from JSON picks
     version = (await ok_json(server, "show", game_id, "--json"))["version"]
     answer = await ok_json(server, "play", "send", game_id, "--pick", "type=DrawFromDeck", token=other)
@@ -378,3 +410,83 @@ def test_the_cli_writes_out_every_control_and_bidi_character_it_would_print() ->
 
     assert printable("Eve\x1b[2J\u009b31m\u202eX\u2066") == "Eve\\u001b[2J\\u009b31m\\u202eX\\u2066"
     assert printable("two\nlines\tkept") == "two\nlines\tkept"
+
+
+def english_only() -> set[str]:
+    """Every word the CLI or the server's catalogs say in English and never in Galician (codes, ids and names
+    aside): what a Galician reader must not meet."""
+    catalogs = {lang: [words.read("clients")[lang], words.read("server.service")[lang]] for lang in ("en", "gl")}
+    for lang in catalogs:
+        catalogs[lang] += [game.words[lang] for game in GAMES.values()]
+
+    def said(lang: str) -> set[str]:
+        texts = [
+            text
+            for catalog in catalogs[lang]
+            for part in catalog.values()
+            for key, text in part.items()
+            if not key.startswith(("name.", "game."))  # proper names stay as printed
+        ]
+        return {w.lower() for t in texts for piece in plain_text(parse(t)) for w in re.findall(r"[A-Za-zÀ-ÿ']+", piece)}
+
+    printed = {
+        w.lower()
+        for game in GAMES.values()
+        for name in re.findall(r"'name': '([^']*)'", str(msgspec.to_builtins(game.components)))
+        for w in re.findall(r"[A-Za-zÀ-ÿ']+", name)
+    }  # the names cards, bands and places are printed with stay as printed
+    return {w for w in said("en") - said("gl") - printed if len(w) > 2}
+
+
+def plain_text(nodes: Any) -> list[str]:
+    """The literal text of a parsed message, in every case of its choices (placeholders and case names aside)."""
+    found: list[str] = []
+    for node in nodes:
+        if isinstance(node, str):
+            found.append(re.sub(r"\b[A-Z_]{3,}\b", " ", node))  # NAME, COMMAND: what to type, not words
+        elif isinstance(node, Choice):
+            for body in node.cases.values():
+                found += plain_text(body)
+    return found
+
+
+def words_met(text: str) -> set[str]:
+    """The words of ``text`` a person reads: not codes (``not_your_turn``, ``DrawFromDeck``), ids or flags."""
+    text = re.sub(r"\{[^{}]*\}", " ", text)  # a command shown as JSON is code to type
+    return {w.lower() for w in re.findall(r"(?<![\w-])[A-Za-zÀ-ÿ']+(?![\w-])", text) if not re.search(r"[a-z][A-Z]", w)}
+
+
+async def test_a_galician_reader_plays_a_whole_game_without_meeting_an_english_word(server: Running) -> None:
+    english = english_only()
+    assert {"draws", "places", "awaiting", "seat", "turn"} <= english
+    met: list[str] = []
+
+    async def gl(*args: str, token: str | None = None, code: int = 0) -> str:
+        got, out, err = await cli(server, *args, token=token, lang="gl_ES.UTF-8")
+        assert got == code, err
+        met.append(out + err)
+        return out + err
+
+    game_id = (await gl("new", "vilar-de-mouros", "--players", "2")).split()[0]
+    ana = (await gl("join", game_id, "--name", "Ana", "--seat", "0")).split()[0]
+    assert "posto 0" in met[-1]
+    await gl("join", game_id, "--bot", "random", "--name", "Rui")  # a name of its own: the default is stored in English
+    assert "Vilar de Mouros" in await gl("show", game_id)
+    table = json.loads(await ok(server, "show", game_id, "--json"))
+    if table["awaiting"][0]["seat"] == 0:
+        assert "xogadas" in await gl("legal", game_id, token=ana)
+        assert "Coller da baralla" in await gl("legal", game_id, "--pick", "DrawFromDeck", token=ana)
+        assert " colle " in await gl("send", game_id, "--pick", "DrawFromDeck", token=ana)
+        refused = await gl("send", game_id, "--pick", "TakeBonus", token=ana, code=1)
+    else:
+        refused = await gl("send", game_id, '{"type": "DrawFromDeck"}', token=ana, code=1)
+    assert "ludoteca: 422 " in refused
+    # the rest of the game: a bot plays Ana's seat, and she reads the whole log as it happens, then the scores
+    code, out, err = await ludoteca(server, "bots", "--game", game_id, "--mine", token=ana, lang="gl_ES.UTF-8")
+    assert code == 0, err
+    met.append(out + err)
+    assert "puntuacións finais:" in out and "1.º" in out
+    log = await gl("replay", game_id)
+    assert "Ábrese unha mesa de Vilar de Mouros para 2 xogadores." in log and "Rematou a partida." in log
+    leaked = {w for text in met for w in words_met(text)} & english
+    assert not leaked, [line for text in met for line in text.splitlines() if words_met(line) & leaked]

@@ -311,7 +311,7 @@ async def test_refusals_raise_the_exception_of_their_status_with_the_rules_code(
             "status": 400,
             "error": "unknown_game_type",
             "message": kind.value.message,
-            "details": {"field": "game"},
+            "details": {"field": "game", "game": "chess"},
         }
     async with AsyncClient(server.url, "nope") as stranger:
         with pytest.raises(Unauthorized) as token:
@@ -628,7 +628,8 @@ async def test_the_example_of_building_a_move_in_docs_sdk_md_runs(server: Runnin
     await asyncio.wait_for(asyncio.to_thread(exec, code, scope), 60)
     assert printed[0] == (["TakeBonus", "DrawFromDeck"],)
     assert printed[1][0] > 2 and printed[2][0]["type"] == "PlaceCards"
-    assert printed[3:] == [(["CardsPlaced", "TurnStarted"],), ("not_offered", {"field": "picks[0]"})]
+    refused = ("not_offered", {"field": "picks[0]", "pick": "type", "value": "PlaceCards"})
+    assert printed[3:] == [(["CardsPlaced", "TurnStarted"],), refused]
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -696,3 +697,13 @@ def test_the_sdk_imports_nothing_of_the_server() -> None:
 
 def test_the_old_sdk_module_keeps_its_names() -> None:
     assert sdk.Client is AsyncClient and sdk.Seat.__name__ == "Joined" and sdk.Reset is Reset
+
+
+async def test_the_languages_example_of_docs_sdk_md_says_what_its_comments_say(server: Running) -> None:
+    section = (ROOT / "docs" / "sdk.md").read_text(encoding="utf-8").split("## Languages", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    code = compile(example.replace("http://127.0.0.1:8000", server.url), "docs/sdk.md", "exec")
+    printed: list[str] = []
+    await asyncio.wait_for(asyncio.to_thread(exec, code, {"print": printed.append}), 30)
+    promised = [line.split("  # ", 1)[1] for line in example.splitlines() if line.strip().startswith("print(")]
+    assert printed == promised

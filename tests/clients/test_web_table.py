@@ -16,11 +16,14 @@ with legal commands over HTTP, as bots would.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
+import re
 import time
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,7 +51,7 @@ SHOTS = ROOT / ".artifacts" / "screenshots"
 API = "/api/v1"
 
 try:
-    from playwright.async_api import Browser, Page, async_playwright
+    from playwright.async_api import Browser, BrowserContext, Page, async_playwright
     from playwright.async_api import Error as PlaywrightError
 except ImportError:  # pragma: no cover - the test extras install it
     async_playwright = None  # type: ignore[assignment]
@@ -69,15 +72,70 @@ def need_chromium() -> None:
     pytest.skip(text)
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
+# Said on the console by every page: a report of anything the page's Content-Security-Policy refused.
+CSP_REPORTS = """document.addEventListener("securitypolicyviolation", (e) =>
+  console.error(`CSP report: ${e.effectiveDirective} refused ${e.blockedURI || "inline"} ${e.sample || ""}`));"""
+
+
+class Chromium:
+    """The browser the tests drive, every page of it watched from its first script on: an uncaught
+    exception, a console error or a Content-Security-Policy report on any page, on any screen, is
+    kept in ``errors``, and the test fails at its end if there is one (``allow`` names an error
+    a test provokes on purpose: a refused request the page handles)."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.errors: list[str] = []
+        self.allowed: list[str] = []
+
+    def allow(self, text: str) -> None:
+        self.allowed.append(text)
+
+    def console(self, message: Any) -> None:
+        if message.type == "error" and not any(a in message.text for a in self.allowed):
+            self.errors.append(f"console: {message.text} ({message.location.get('url', '')})")
+
+    async def new_context(self, pace: str | None = "instant", **options: Any) -> BrowserContext:
+        """A context whose pages show other seats' steps at ``pace`` (at once, unless a test
+        watches the pace itself: None leaves the page's own default)."""
+        context = await self.browser.new_context(**options)
+        await context.add_init_script(CSP_REPORTS)
+        if pace is not None:
+            await context.add_init_script(
+                f"if (location.protocol.startsWith('http')) localStorage.setItem('ludoteca.pace', '{pace}')"
+            )
+        context.on("console", self.console)
+        context.on("weberror", lambda e: self.errors.append(f"uncaught: {e.error}"))
+        return context
+
+
+async def hold_seats(context: BrowserContext, seats: dict[str, dict[str, Any]]) -> None:
+    """The context's pages hold these seats (localStorage, as the page keeps them); set on the
+    server's pages only (the blank page a context opens on has no storage)."""
+    await context.add_init_script(
+        "if (location.protocol.startsWith('http')) "
+        f"localStorage.setItem('ludoteca.seats', JSON.stringify({json.dumps(seats)}))"
+    )
+
+
+@asynccontextmanager
+async def chromium() -> AsyncIterator[Chromium]:
+    """Debian's Chromium, watched; it fails the test that used it if a page said an error."""
     need_chromium()
     async with async_playwright() as p:
         launched = await p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        watched = Chromium(launched)
         try:
-            yield launched
+            yield watched
         finally:
             await launched.close()
+        assert not watched.errors, "the pages said:\n" + "\n".join(watched.errors[:20])
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Chromium]:
+    async with chromium() as watched:
+        yield watched
 
 
 @pytest.fixture
@@ -220,7 +278,10 @@ async def make_one_move(page: Page) -> None:
     for _ in range(10):
         targets = page.locator(".play .target")
         buttons = page.locator(".controls-wrap button.option")
-        if await targets.count():
+        which = page.locator(".controls-wrap .which button")
+        if await which.count():
+            await pick(page, which.first)
+        elif await targets.count():
             await pick(page, targets.first)
         elif await buttons.count():
             await pick(page, buttons.first)
@@ -266,7 +327,7 @@ OPENING_CLICKS = 4
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("game", list(GAMES))
-async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running, browser: Browser, game: str) -> None:
+async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running, browser: Chromium, game: str) -> None:
     started = time.monotonic()
     person = await browser.new_context(viewport={"width": 1300, "height": 1000})
     page = await person.new_page()
@@ -291,7 +352,9 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
         assert not await field.evaluate("(e) => e.checkValidity()")
         await field.fill(str(value))
     await form.locator('[data-field="clock"]').select_option("move:300")  # a turn clock, never run out here
-    await form.locator('[data-field="takeover"]').select_option("strong:2")  # who plays on for a seat that leaves
+    await form.locator('[data-field="takeover"]').select_option(
+        "skilled"
+    )  # who plays on for a seat that leaves: a named level
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / "lobby.png"), full_page=True)
     await form.locator("button[type=submit]").click()
@@ -299,10 +362,18 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
     game_id = await page.get_attribute(".table-screen", "data-game-id")
     assert game_id
     assert await page.get_attribute(".table-screen", "data-seat") == "0"
-    held = json.loads(await page.evaluate("localStorage.getItem('ludoteca.seats')"))
-    table = Table(server, game, game_id, tokens={0: held[game_id]["token"]})
-    assert (await table.table())["clock"] == {"per": "move", "seconds": 300, "on_timeout": "bot_move"}
-    assert (await table.table())["takeover"] == "strong:2"
+    # The page made a player named Ana, who sits by the browser's cookie: no seat token is kept.
+    assert game_id not in json.loads(await page.evaluate("localStorage.getItem('ludoteca.seats') || '{}'"))
+    cookie = next(c["value"] for c in await person.cookies() if c["name"] == "ludoteca_player")
+    table = Table(server, game, game_id, tokens={0: cookie})
+    assert (await table.table())["seats"][0]["name"] == "Ana"
+    clock = (await table.table())["clock"]
+    assert {k: clock[k] for k in ("per", "seconds", "on_timeout")} == {
+        "per": "move",
+        "seconds": 300,
+        "on_timeout": "bot_move",
+    }
+    assert (await table.table())["takeover"] == "skilled"
 
     # Fill the other seats with bots; a server without bots yet answers no_such_bot, and the
     # test seats them itself and plays them over HTTP.
@@ -397,7 +468,7 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
     )
     assert await spectator.evaluate("window.__ludoteca.screen.live.seen") == await event_versions(server, game_id, None)
 
-    # A reload keeps the seat (its token is in localStorage).
+    # A reload keeps the seat (the player's cookie).
     await page.reload()
     await page.wait_for_selector('.table-screen[data-seat="0"]')
 
@@ -424,8 +495,169 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
     print(f"{game}: {final['version']} versions, {time.monotonic() - started:.1f} s")
 
 
+@pytest.mark.timeout(60)
+async def test_the_bot_and_level_chosen_at_the_table_take_the_other_seats(
+    redis: aioredis.Redis, redis_url: str, browser: Chromium
+) -> None:
+    """The table's bot menu is what seats the bots: the expert level chosen there takes
+    every other seat, after the page has been redrawn by its updates (the bots never get to
+    think here: their delay outlasts the test)."""
+    async with running(quick_settings(redis_url, bot_delay_ms=600_000)) as slow:
+        context = await browser.new_context(viewport={"width": 1300, "height": 1000})
+        page = await context.new_page()
+        await page.goto(slow.url + "/")
+        form = page.locator('form.game-form[data-game="vilar-de-mouros"]')
+        await form.locator('[data-field="players"]').fill("3")
+        await page.fill('[data-testid="name"]', "Ana")
+        await form.locator("button[type=submit]").click()
+        await page.wait_for_selector(".table-screen[data-status=open]")
+        await page.wait_for_selector("#status.ok")  # the socket's first update has redrawn the table
+        await page.select_option('[data-testid="bot-kind"]', "expert")
+        await page.evaluate("window.__ludoteca.screen.draw()")  # and one more redraw before the click
+        await page.click('[data-testid="fill-bots"]')
+        await page.wait_for_selector(".table-screen[data-status=active]")
+        game_id = await page.get_attribute(".table-screen", "data-game-id")
+        seats = (await slow.http.get(f"{API}/games/{game_id}")).json()["seats"]
+        assert [(s["name"], s["bot"]) for s in seats] == [
+            ("Ana", None),
+            ("Expert bot 2", "expert"),
+            ("Expert bot 3", "expert"),
+        ], seats
+        for seat in (1, 2):
+            chip = await page.inner_text(f'.table-actions .seat-chip[data-seat="{seat}"]')
+            assert f"Expert bot {seat + 1} (bot)" in chip, chip
+        await context.close()
+
+
+async def story_of(page: Page) -> dict[str, Any]:
+    """Each seat's last move and the log's turns, as the page shows them."""
+    found: dict[str, Any] = await page.evaluate(
+        """() => ({
+          last: Object.fromEntries([...document.querySelectorAll('[data-testid^="last-"]')]
+            .map((e) => [e.dataset.testid, e.textContent])),
+          turns: [...document.querySelectorAll('[data-testid="log"] > li')].map((t) => ({
+            seat: t.dataset.seat ?? null,
+            lines: [...t.querySelectorAll('li')].map((l) => l.textContent) })),
+        })"""
+    )
+    return found
+
+
 @pytest.mark.timeout(90)
-async def test_the_replay_viewer_steps_scrubs_and_switches_views(server: Running, browser: Browser) -> None:
+@pytest.mark.parametrize(("game", "players"), [("vilar-de-mouros", 3), ("i-love-portugal", 2)])
+async def test_the_log_tells_a_move_a_line_by_turn_and_a_reload_keeps_each_last_move_one_turn(
+    server: Running, browser: Chromium, game: str, players: int
+) -> None:
+    game_id = await server.create(players, game)
+    tokens = await server.seat_all(game_id, players)
+    table = Table(server, game, game_id, tokens=dict(enumerate(tokens)))
+    context, page, _ = await open_seat_zero(browser, table)
+    for _ in range(60 if game == "vilar-de-mouros" else 120):  # live: one update a command
+        if (await table.step())["status"] != "active":
+            break
+    await quiet(page, table)
+    live = await story_of(page)
+    await page.reload()
+    await page.wait_for_selector('.table-screen[data-seat="0"]')
+    await quiet(page, table)
+    await page.wait_for_function("(n) => document.querySelectorAll('.last-move').length === n", arg=players)
+    again = await story_of(page)
+    assert again["last"] == live["last"], "a reload changed a seat's last move"
+    assert len(live["last"]) == players, live["last"]
+    turns = [t for t in again["turns"] if t["seat"] is not None]
+    assert len(turns) > 5, again["turns"]
+    for text in again["last"].values():
+        # one turn: the last turn's steps (Vilar: two draws and a placing, or a bonus card)
+        steps = text.removeprefix("Last move: ").split("; ")
+        assert len(steps) <= (3 if game == "vilar-de-mouros" else 8), text
+        assert any(line == steps[-1] for t in turns[: players + 1] for line in t["lines"]), text
+    lines = [line for t in again["turns"] for line in t["lines"]]
+    assert not [line for line in lines if re.search(r"'s turn\b", line)], "bookkeeping in the log"
+    assert not [line for line in lines if re.search(r"\((\d{4})\) \(\1\)", line)], "a doubled year"
+    for t in turns:  # a walk is one line, however many circles it crossed
+        walks = [i for i, line in enumerate(t["lines"]) if line.startswith("walked")]
+        assert all(b - a > 1 for a, b in itertools.pairwise(walks)), t
+    await context.close()
+
+
+# Kept by the page under test: each version drawn and when (ms), and how often a bot was shown thinking.
+WATCH_DRAWS = """() => {
+  window.__drawn = [];
+  window.__thinking = 0;
+  const note = () => {
+    const v = Number(document.querySelector(".table-screen")?.dataset.version || 0);
+    const last = window.__drawn[window.__drawn.length - 1];
+    if (!last || last[0] !== v) window.__drawn.push([v, performance.now()]);
+  };
+  new MutationObserver(note).observe(document.getElementById("app"),
+    { subtree: true, childList: true, attributes: true, attributeFilter: ["data-version"] });
+  setInterval(() => { if (document.querySelector('[data-testid="thinking-1"]')) window.__thinking += 1; }, 50);
+}"""
+
+
+@pytest.mark.timeout(90)
+async def test_a_bots_turn_is_shown_thinking_then_step_by_step_at_the_pace_chosen(
+    redis: aioredis.Redis, redis_url: str, browser: Chromium
+) -> None:
+    """A bot thinks (it is said, and its panel breathes), then its steps are drawn one at a time,
+    each held for the pace the person chose ("slowly": 1.5 s), though the bot sends them faster."""
+    async with running(quick_settings(redis_url, bot_delay_ms=600)) as api:
+        r = await api.http.post(f"{API}/games", json={"game": "vilar-de-mouros", "players": 2})
+        game_id = r.json()["game_id"]
+        me = (await api.http.post(f"{API}/games/{game_id}/seats", json={"seat": 0, "name": "Ana"})).json()
+        table = Table(api, "vilar-de-mouros", game_id, tokens={0: me["token"]})
+        context = await browser.new_context(pace=None, viewport={"width": 1300, "height": 1000})
+        await hold_seats(context, {game_id: {"seat": 0, "token": me["token"], "game": table.game, "at": 1}})
+        page = await context.new_page()
+        await page.goto(f"{api.url}/#/game/{game_id}")
+        await page.wait_for_selector(".table-screen")
+        bot = await api.http.post(f"{API}/games/{game_id}/seats", json={"seat": 1, "bot": "greedy"})
+        assert bot.status_code == 201, bot.text
+        await page.wait_for_selector('[data-testid="pace"]')
+        assert await page.input_value('[data-testid="pace"]') == "normal"
+        await page.select_option('[data-testid="pace"]', "slow")
+        assert await page.evaluate("localStorage.getItem('ludoteca.pace')") == "slow"
+        await page.evaluate(WATCH_DRAWS)
+        turns = 0  # the bot's turns begun
+        deadline = time.monotonic() + 50
+        while turns < 2 and time.monotonic() < deadline:  # seat 0 plays over HTTP; the bot answers
+            current = await table.table()
+            if current["status"] != "active":
+                break
+            if [a["seat"] for a in current["awaiting"]] == [0]:
+                # as a person would: once the page has shown the bot's steps before it
+                await page.wait_for_function("() => !window.__ludoteca.screen.queue.length", timeout=20_000)
+                await table.play(0)
+                if [a["seat"] for a in (await table.table())["awaiting"]] == [1]:
+                    turns += 1
+            await asyncio.sleep(0.05)
+        while [a["seat"] for a in (await table.table())["awaiting"]] == [1] and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)  # the bot's second turn, to its end
+        last = (await table.table())["version"]
+        await page.wait_for_function(  # the page has shown everything (nothing left waiting its turn)
+            "(v) => Number(document.querySelector('.table-screen').dataset.version) >= v"
+            " && !window.__ludoteca.screen.queue.length",
+            arg=last,
+            timeout=30_000,
+        )
+        drawn: list[list[float]] = await page.evaluate("window.__drawn")
+        events = {
+            e["version"]: e["event"] for e in (await api.http.get(f"{API}/games/{game_id}/events")).json()["events"]
+        }
+        steps = []  # (when drawn, whose step: the bot's or not) for each version drawn
+        for (before, _), (version, at) in itertools.pairwise(drawn):
+            made = [events[v] for v in range(int(before) + 1, int(version) + 1) if v in events]
+            steps.append((at, any(e.get("seat") == 1 and e["type"] != "TurnStarted" for e in made)))
+        bot_steps = [at for at, by_bot in steps if by_bot]
+        assert len(bot_steps) >= 4, f"the bot's steps were not drawn one by one: {drawn}"
+        gaps = [b - a for (a, x), (b, y) in itertools.pairwise(steps) if x and y]
+        assert gaps and min(gaps) >= 1400, f"a bot's step followed the one before after {min(gaps or [0]):.0f} ms"
+        assert await page.evaluate("window.__thinking") > 0, "the bot was never shown thinking"
+        await context.close()
+
+
+@pytest.mark.timeout(90)
+async def test_the_replay_viewer_steps_scrubs_and_switches_views(server: Running, browser: Chromium) -> None:
     game_id = await server.create(2)
     tokens = await server.seat_all(game_id, 2)
     table = Table(server, "vilar-de-mouros", game_id, tokens=dict(enumerate(tokens)))
@@ -433,11 +665,7 @@ async def test_the_replay_viewer_steps_scrubs_and_switches_views(server: Running
         pass
     last = (await table.table())["version"]
     context = await browser.new_context(viewport={"width": 1300, "height": 1000})
-    await context.add_init_script(
-        "localStorage.setItem('ludoteca.seats', JSON.stringify("
-        + json.dumps({game_id: {"seat": 1, "token": tokens[1], "game": "vilar-de-mouros", "at": 1}})
-        + "))"
-    )
+    await hold_seats(context, {game_id: {"seat": 1, "token": tokens[1], "game": "vilar-de-mouros", "at": 1}})
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -479,24 +707,24 @@ async def test_the_replay_viewer_steps_scrubs_and_switches_views(server: Running
     await context.close()
 
 
-async def as_seat_zero_on_its_turn(browser: Browser, table: Table, game_id: str, token: str) -> tuple[Any, Any]:
+async def as_seat_zero_on_its_turn(browser: Chromium, table: Table, game_id: str, token: str) -> tuple[Any, Any]:
     """Play on until it is seat 0's turn, then a browser page that holds seat 0's token."""
     while [a["seat"] for a in (await table.table())["awaiting"]] != [0]:
         await table.step(skip={0})
     context = await browser.new_context()
     seat = {game_id: {"seat": 0, "token": token, "game": table.game, "at": 1}}
-    await context.add_init_script(f"localStorage.setItem('ludoteca.seats', JSON.stringify({json.dumps(seat)}))")
+    await hold_seats(context, seat)
     return context, await context.new_page()
 
 
 @pytest.mark.timeout(60)
-async def test_rejected_commands_are_shown_with_their_code(server: Running, browser: Browser) -> None:
+async def test_rejected_commands_are_shown_with_their_code(server: Running, browser: Chromium) -> None:
     game_id, tokens = await server.started(2)
     table = Table(server, "vilar-de-mouros", game_id, tokens=dict(enumerate(tokens)))
     context, page = await as_seat_zero_on_its_turn(browser, table, game_id, tokens[0])
     await page.goto(f"{server.url}/#/game/{game_id}")
     version = (await table.table())["version"]
-    await page.wait_for_selector(f'.controls-wrap[data-state=idle][data-version="{version}"] button.option')
+    await page.wait_for_selector(f'.controls-wrap[data-state=idle][data-version="{version}"]')
 
     # A rule's refusal: the server's sentence (its code is kept for machines, not shown).
     await page.evaluate("window.__ludoteca.screen.send({type: 'PlaceCards', centre: 'x', personal: 'y'})")
@@ -507,14 +735,17 @@ async def test_rejected_commands_are_shown_with_their_code(server: Running, brow
     r = await server.send(game_id, tokens[0], {"type": "PlaceCards", "centre": "x", "personal": "y"})
     assert r.json()["message"] in text
 
-    # The page's socket is away; the seat's turn is played elsewhere; the stale button is refused.
+    # The page's socket is away; the seat's turn is played elsewhere; the stale button is refused
+    # (over REST, and the same picks walked again: the browser says so on the console, as expected).
+    browser.allow("status of 409")
+    browser.allow("status of 422")
     await page.evaluate("window.__ludoteca.dropSocket(60000)")
     r = await server.send(game_id, tokens[0], {"type": "DrawFromDeck"})
     r = await server.send(game_id, tokens[0], {"type": "DrawFromDeck"})
     hand = (await table.table(tokens[0]))["view"]["seats"][0]["hand"]
     r = await server.send(game_id, tokens[0], {"type": "PlaceCards", "centre": hand[0], "personal": hand[1]})
     assert r.status_code == 200, r.text
-    await page.locator('.controls-wrap button.option[data-value="DrawFromDeck"]').click()
+    await page.locator(""".play .target[data-option='["type","DrawFromDeck"]']""").click()
     conflict = page.locator(".message[data-code=version_conflict]")
     await conflict.wait_for()
     assert "version" in await conflict.inner_text()
@@ -522,7 +753,7 @@ async def test_rejected_commands_are_shown_with_their_code(server: Running, brow
 
 
 @pytest.mark.timeout(120)
-async def test_presence_undo_and_resign_in_the_browser(server: Running, browser: Browser) -> None:
+async def test_presence_undo_and_resign_in_the_browser(server: Running, browser: Chromium) -> None:
     """Who is at the table shows on the seats; the undo button takes a step back; resigning
     hands the seat to a bot."""
     game_id = await server.create(3, "i-love-portugal")
@@ -674,44 +905,150 @@ async def step_for(table: Table, picks: list[dict[str, Any]]) -> dict[str, Any]:
     return {"version": version, "step": {"options": [{"field": field, "value": v, "kind": None} for v in values]}}
 
 
-async def targets_are_the_step(page: Page, table: Table) -> dict[str, Any]:
-    """The page's targets and chooser buttons are exactly the options of the API's step for the
-    page's picks (at the same version); that step."""
+def path_key(path: list[list[Any]]) -> str:
+    """A path as the page writes it in ``data-paths``: its picks, ``[[field, value], ...]``, as JSON."""
+    return json.dumps(path, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass
+class Offered:
+    """What the API offers seat 0 after the page's picks: the step, and at a move's start each move
+    type's next step (the look-ahead the page draws on the table); every path by its key."""
+
+    version: int
+    step: dict[str, Any]
+    direct: dict[str, dict[str, Any]]  # path key -> option of the step
+    ahead: dict[str, tuple[str, dict[str, Any]]]  # path key -> (move type, option of its next step)
+    whole: set[str]  # move types whose next step is all on the table when drawn (no command of their own)
+
+    def option(self, key: str) -> dict[str, Any]:
+        return self.direct[key] if key in self.direct else self.ahead[key][1]
+
+
+async def offered(table: Table, picks: list[dict[str, Any]]) -> Offered:
+    for _ in range(5):  # another seat may move between the reads: read again
+        answer = await step_for(table, picks)
+        step: dict[str, Any] = answer["step"]
+        direct = {path_key([[o["field"], o["value"]]]): o for o in step.get("options", [])}
+        ahead: dict[str, tuple[str, dict[str, Any]]] = {}
+        whole: set[str] = set()
+        same = True
+        types = [o for o in step.get("options", []) if o["field"] == "type" and not o.get("command")]
+        for o in types if not picks else []:
+            nxt = await moves(table, 0, [{"field": "type", "value": o["value"]}])
+            same = same and nxt["version"] == answer["version"]
+            for x in nxt["step"].get("options", []):
+                ahead[path_key([["type", o["value"]], [x["field"], x["value"]]])] = (o["value"], x)
+            if nxt["step"].get("command") is None and nxt["step"].get("options"):
+                whole.add(o["value"])
+        if same:
+            return Offered(answer["version"], step, direct, ahead, whole)
+    raise AssertionError("the table kept moving while its steps were read")
+
+
+async def shown_paths(page: Page) -> dict[str, list[str]]:
+    """The paths the page offers: its targets' on the table, its buttons' in the move panel."""
+    shown: dict[str, list[str]] = await page.evaluate(
+        """() => {
+          const read = (sel) => [...document.querySelectorAll(sel)]
+            .flatMap((e) => JSON.parse(e.dataset.paths || "[]").map((p) => JSON.stringify(p)));
+          return { table: read(".play .target"), panel: read(".controls-wrap button.option:not(.which-option)"),
+            stray: document.querySelectorAll(".target:not([data-paths])").length }; }"""
+    )
+    return shown
+
+
+def check_shown(shown: dict[str, Any], offer: Offered) -> None:
+    """The page shows exactly what the API offers: every path it shows is offered; every option of
+    the step is on the table or in the chooser, a move type in the chooser unless all its next
+    step is on the table; whatever the table draws (a card, a seat, a cell...) is on the table."""
+    table, panel = set(shown["table"]), set(shown["panel"])
+    known = set(offer.direct) | set(offer.ahead)
+    assert shown["stray"] == 0, "a target with no path"
+    assert table <= known, f"targets the API does not offer: {sorted(table - known)[:5]}"
+    assert panel <= set(offer.direct), f"buttons the step does not offer: {sorted(panel - set(offer.direct))[:5]}"
+    looked = {m for m, _ in offer.ahead.values()}
+    for key, o in offer.direct.items():
+        if key not in table | panel:
+            move = o["value"]
+            assert o["field"] == "type" and move in looked, f"{key} is shown nowhere"
+            assert move in offer.whole, f"{move} is neither in the chooser nor all on the table"
+            missing = [k for k, (m, _) in offer.ahead.items() if m == move and k not in table]
+            assert not missing, f"{move} is not in the chooser, and these of its picks are off the table: {missing[:5]}"
+        if o["kind"] in ON_THE_TABLE and one_thing(o["value"]):
+            assert key in table, f"{key} ({o['kind']}) is not picked on the table"
+            assert key not in panel, f"{key} is on the table and in the chooser"
+    for key, (_, o) in offer.ahead.items():
+        if o["kind"] in ON_THE_TABLE and one_thing(o["value"]):
+            assert key in table, f"{key} ({o['kind']}) is not on the table from the start of the move"
+
+
+async def targets_are_the_step(page: Page, table: Table) -> Offered:
+    """The page's targets and chooser buttons are exactly what the API offers for the page's picks
+    (at the same version); that offer."""
     await moves_ready(page)
     picks = await page_picks(page)
-    answer = await step_for(table, picks)
-    assert answer["version"] == int(await page.get_attribute(".controls-wrap", "data-version") or 0)
-    options = {option_key(o["field"], o["value"]): o for o in answer["step"].get("options", [])}
-    on_board = await page.eval_on_selector_all(".play .target", "els => els.map(e => e.dataset.option)")
-    listed = await page.eval_on_selector_all(".controls-wrap button.option", "els => els.map(e => e.dataset.option)")
-    canonical = {json.dumps(json.loads(k), separators=(",", ":")) for k in on_board}
-    buttons = {json.dumps(json.loads(k), separators=(",", ":")) for k in listed}
-    assert canonical <= set(options), f"targets the step does not offer: {sorted(canonical - set(options))}"
-    assert buttons <= set(options), f"buttons the step does not offer: {sorted(buttons - set(options))}"
-    assert canonical | buttons == set(options), f"options shown nowhere: {sorted(set(options) - canonical - buttons)}"
-    for key, option in options.items():
-        if option["kind"] in ON_THE_TABLE and one_thing(option["value"]):
-            assert key in canonical, f"{key} ({option['kind']}) is not picked on the table"
-            assert key not in buttons, f"{key} is on the table and in the chooser"
-    step: dict[str, Any] = answer["step"]
-    return step
+    offer = await offered(table, picks)
+    assert offer.version == int(await page.get_attribute(".controls-wrap", "data-version") or 0)
+    check_shown(await shown_paths(page), offer)
+    return offer
 
 
-async def pick_option(page: Page, table: Table, want: Any, where: str | None = None) -> dict[str, Any]:
-    """Check the targets, then click the first option of the step that ``want(option)`` accepts:
-    on the table when it is drawn there (inside ``where``, when given), else in the chooser."""
-    step = await targets_are_the_step(page, table)
-    option: dict[str, Any] | None = next((o for o in step.get("options", []) if want(o)), None)
-    assert option is not None, f"no such option in {step}"
-    key = option_key(option["field"], option["value"])
-    inside = where or ".play"
-    target = page.locator(f"{inside} .target[data-option='{key}'], {inside}.target[data-option='{key}']")
-    if await target.count():
-        await pick(page, target.first)
+async def click_path(page: Page, key: str, where: str | None = None) -> None:
+    """Pick one path: its target on the table (inside ``where``) or its button; a target several
+    moves share asks which in the panel: that path's button there."""
+    found = await page.evaluate(
+        """([key, where]) => {
+          for (const e of document.querySelectorAll("[data-want]")) e.removeAttribute("data-want");
+          const scope = where ? [...document.querySelectorAll(where)] : [document.querySelector(".play")];
+          const has = (e) => JSON.parse(e.dataset.paths || "[]").some((p) => JSON.stringify(p) === key);
+          const all = (sel) => scope.flatMap((s) => [...(s.matches(sel) ? [s] : []), ...s.querySelectorAll(sel)]);
+          const buttons = where ? [] : [...document.querySelectorAll(".controls-wrap button.option")];
+          const el = all(".target").find(has) || buttons.find(has);
+          if (!el) return null;
+          el.setAttribute("data-want", "");
+          return JSON.parse(el.dataset.paths).length; }""",
+        [key, where],
+    )
+    assert found, f"{key} is not shown{' inside ' + where if where else ''}"
+    if found == 1:
+        await pick(page, page.locator("[data-want]").first)
+        return
+    await page.locator("[data-want]").first.click()
+    which = page.locator(f".controls-wrap .which button[data-paths='[{key}]']")
+    await which.wait_for()
+    await pick(page, which)
+
+
+async def pick_option(
+    page: Page, table: Table, want: Any, where: str | None = None, move: str | None = None
+) -> dict[str, Any]:
+    """Check the targets, then pick the first option that ``want(option)`` accepts: of the step
+    shown, or with ``move`` of that move type's next step (at a move's start the table shows every
+    move type's targets). On the table when it is drawn there (inside ``where``), else in the
+    chooser. Picking a move type (``of_type``) whose next step is all on the table picks nothing:
+    the next ``pick_option`` names it as ``move``."""
+    offer = await targets_are_the_step(page, table)
+    if move is None:
+        option = next((o for o in offer.step.get("options", []) if want(o)), None)
+        assert option is not None, f"no such option in {offer.step}"
+        key = path_key([[option["field"], option["value"]]])
     else:
-        assert where is None, f"{key} is not a target inside {where}"
-        await pick(page, page.locator(f".controls-wrap button.option[data-option='{key}']"))
+        found = [(k, o) for k, (m, o) in offer.ahead.items() if m == move and want(o)]
+        assert found, f"no such option of {move} in {offer.ahead}"
+        key, option = found[0]
+    await click_path(page, key, where)
     return option
+
+
+async def start_move(page: Page, table: Table, move: str) -> str | None:
+    """Start a move of type ``move``: its button when the chooser has one (then None), else
+    nothing to click (its next step is all on the table): the move type, for ``pick_option``."""
+    offer = await targets_are_the_step(page, table)
+    if move in offer.whole and path_key([["type", move]]) not in (await shown_paths(page))["panel"]:
+        return move
+    await pick_option(page, table, of_type(move))
+    return None
 
 
 def of_type(name: str) -> Any:
@@ -754,10 +1091,10 @@ async def sent_events(table: Table, after: int) -> list[dict[str, Any]]:
     return events
 
 
-async def open_seat_zero(browser: Browser, table: Table) -> tuple[Any, Page, list[str]]:
+async def open_seat_zero(browser: Chromium, table: Table) -> tuple[Any, Page, list[str]]:
     context = await browser.new_context(viewport={"width": 1300, "height": 1000})
     seat = {table.game_id: {"seat": 0, "token": table.tokens[0], "game": table.game, "at": 1}}
-    await context.add_init_script(f"localStorage.setItem('ludoteca.seats', JSON.stringify({json.dumps(seat)}))")
+    await hold_seats(context, seat)
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -770,6 +1107,11 @@ async def quiet(page: Page, table: Table) -> int:
     """The page holds the table's version (nobody moves until the test does); that version."""
     version = (await table.table())["version"]
     await wait_version(page, version)
+    await page.wait_for_function(  # its socket has brought every event up to there (the log, the last moves)
+        "(v) => { const s = window.__ludoteca.screen;"
+        " return !!s && !!s.live && s.live.version >= v && s.greeted && !s.drawPending; }",
+        arg=version,
+    )
     await page.wait_for_function(
         "() => ['idle', 'none'].includes(document.querySelector('.controls-wrap')?.dataset.state)", timeout=15_000
     )
@@ -778,7 +1120,7 @@ async def quiet(page: Page, table: Table) -> int:
 
 @pytest.mark.timeout(90)
 async def test_vilar_cards_are_placed_by_clicking_the_centre_card_then_the_personal_one(
-    server: Running, browser: Browser
+    server: Running, browser: Chromium
 ) -> None:
     game_id, tokens = await server.started(2)
     table = Table(server, "vilar-de-mouros", game_id, tokens=dict(enumerate(tokens)))
@@ -788,11 +1130,11 @@ async def test_vilar_cards_are_placed_by_clicking_the_centre_card_then_the_perso
     # Draw twice: from the centre by clicking its card when it has one, else the deck.
     for _ in range(2):
         version = await quiet(page, table)
-        step = await targets_are_the_step(page, table)
+        step = (await targets_are_the_step(page, table)).step
         kinds = {o["value"] for o in step["options"]}
         if "DrawFromCentre" in kinds:
-            await pick_option(page, table, of_type("DrawFromCentre"))
-            await pick_option(page, table, any_of("card"), where='[data-testid="centre"]')
+            move = await start_move(page, table, "DrawFromCentre")  # the centre's cards are lit from the start
+            await pick_option(page, table, any_of("card"), where='[data-testid="centre"]', move=move)
         else:
             await pick_option(page, table, of_type("DrawFromDeck"))  # the deck itself is the target
         await wait_version(page, version + 1)
@@ -822,8 +1164,83 @@ async def test_vilar_cards_are_placed_by_clicking_the_centre_card_then_the_perso
     await context.close()
 
 
+async def centre_of(page: Page, selector: str) -> tuple[float, float]:
+    """Where to press on ``selector``: on screen (a drag is made within what the person sees)."""
+    box = await page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not on the page"
+    x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 30)
+    size = page.viewport_size or {"width": 0, "height": 0}
+    assert 0 <= x < size["width"] and 0 <= y < size["height"], f"{selector} is off the screen at {x:.0f}, {y:.0f}"
+    return x, y
+
+
+async def drag_by_mouse(page: Page, source: str, place: str) -> None:
+    """Press on ``source``, carry it onto ``place`` and let go, with the mouse."""
+    x, y = await centre_of(page, source)
+    to_x, to_y = await centre_of(page, place)
+    await page.mouse.move(x, y)
+    await page.mouse.down()
+    await page.mouse.move(to_x, to_y, steps=12)
+    await page.mouse.up()
+
+
+async def drag_by_touch(page: Page, source: str, place: str) -> None:
+    """The same with a finger: the browser's own touch events (Chromium's debugging protocol)."""
+    x, y = await centre_of(page, source)
+    to_x, to_y = await centre_of(page, place)
+    cdp = await page.context.new_cdp_session(page)
+    await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for i in range(1, 13):
+        at = {"x": x + (to_x - x) * i / 12, "y": y + (to_y - y) * i / 12}
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [at]})
+    await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    await cdp.detach()
+
+
+@pytest.mark.timeout(90)
+async def test_vilar_cards_are_dragged_to_the_hand_the_centre_and_the_personal_area_by_mouse_and_touch(
+    server: Running, browser: Chromium
+) -> None:
+    game_id, tokens = await server.started(2)
+    table = Table(server, "vilar-de-mouros", game_id, tokens=dict(enumerate(tokens)))
+    await seat_zero_may(table, "DrawFromDeck")
+    context = await browser.new_context(viewport={"width": 1300, "height": 1000}, has_touch=True)
+    await hold_seats(context, {game_id: {"seat": 0, "token": tokens[0], "game": table.game, "at": 1}})
+    page = await context.new_page()
+    await page.goto(f"{server.url}/#/game/{game_id}")
+    hand = '[data-testid="dock"] .drop-place'
+
+    # The two draws: a centre card carried to the hand (the mouse), else the deck (a finger).
+    for drag in (drag_by_mouse, drag_by_touch):
+        version = await quiet(page, table)
+        await targets_are_the_step(page, table)
+        centre = page.locator('[data-testid="centre"] .target[data-drag]')
+        source = '[data-testid="centre"] .target[data-drag]' if await centre.count() else ".pile.target[data-drag]"
+        card = await page.locator(source).first.get_attribute("data-card")
+        await drag(page, source, hand)
+        await wait_version(page, version + 1)
+        drawn = [e for e in await sent_events(table, version) if e["type"] == "CardDrawn"]
+        assert len(drawn) == 1 and drawn[0]["seat"] == 0, drawn
+        assert drawn[0]["source"] == ("centre" if card else "deck") and (not card or drawn[0]["card"] == card), drawn
+
+    # Placing: a card onto the personal area first (held until its step), then one onto the centre.
+    version = await quiet(page, table)
+    await targets_are_the_step(page, table)
+    cards = await page.eval_on_selector_all(f"{hand} .target[data-drag]", "els => els.map(e => e.dataset.card)")
+    personal, centre_card = cards[0], cards[1]
+    await drag_by_touch(page, f'{hand} [data-card="{personal}"]', '[data-testid="personal-0"]')
+    await page.wait_for_selector(f'{hand} .held[data-card="{personal}"]')  # held, said in the panel
+    assert await page.locator('[data-testid="picks"] .pick.held').count() == 1
+    await drag_by_mouse(page, f'{hand} [data-card="{centre_card}"]', '[data-testid="centre-place"]')
+    await wait_version(page, version + 1)
+    placed = [e for e in await sent_events(table, version) if e["type"] == "CardsPlaced"]
+    assert placed == [{"type": "CardsPlaced", "seat": 0, "centre": centre_card, "personal": personal}], placed
+    assert not await page.locator(".message.error").count(), await page.inner_text("#messages")
+    await context.close()
+
+
 @pytest.mark.timeout(120)
-async def test_portugal_tourists_walk_and_fly_by_clicking_the_map(server: Running, browser: Browser) -> None:
+async def test_portugal_tourists_walk_and_fly_by_clicking_the_map(server: Running, browser: Chromium) -> None:
     game_id = await server.create(2, "i-love-portugal")
     tokens = await server.seat_all(game_id, 2)
     table = Table(server, "i-love-portugal", game_id, tokens=dict(enumerate(tokens)))
@@ -842,10 +1259,10 @@ async def test_portugal_tourists_walk_and_fly_by_clicking_the_map(server: Runnin
     # Walking: the move, then a neighbouring circle on the map.
     await seat_zero_may(table, "MoveTourist")
     version = await quiet(page, table)
-    await pick_option(page, table, of_type("MoveTourist"))
+    move = await start_move(page, table, "MoveTourist")  # the circles to walk to are lit from the start
     await moves_ready(page)
     await page.screenshot(path=str(SHOTS / "portugal-picking.png"), full_page=True)
-    to = await pick_option(page, table, any_of("to"), where='[data-testid="map"]')
+    to = await pick_option(page, table, any_of("to"), where='[data-testid="map"]', move=move)
     await wait_version(page, version + 1)
     assert (await table.table())["view"]["seats"][0]["tourist"] == to["value"]
 
@@ -856,8 +1273,8 @@ async def test_portugal_tourists_walk_and_fly_by_clicking_the_map(server: Runnin
         offered = {o["value"] for o in step["options"]}
         version = await quiet(page, table)
         if "FlyTo" in offered:
-            await pick_option(page, table, of_type("FlyTo"))
-            airport = await pick_option(page, table, any_of("airport"), where='[data-testid="map"]')
+            move = await start_move(page, table, "FlyTo")
+            airport = await pick_option(page, table, any_of("airport"), where='[data-testid="map"]', move=move)
             await wait_version(page, version + 1)
             assert (await table.table())["view"]["seats"][0]["tourist"] == airport["value"]
             flown = True
@@ -865,9 +1282,9 @@ async def test_portugal_tourists_walk_and_fly_by_clicking_the_map(server: Runnin
         if "BuyCard" in offered:
             piles = (await moves(table, 0, [{"field": "type", "value": "BuyCard"}]))["step"]["options"]
             if any(o["value"] == "plane" for o in piles) or not bought:
-                await pick_option(page, table, of_type("BuyCard"))
+                move = await start_move(page, table, "BuyCard")
                 plane = next((o for o in piles if o["value"] == "plane"), piles[0])
-                await pick_option(page, table, value_is(plane["value"]), where=".board.portugal")
+                await pick_option(page, table, value_is(plane["value"]), where=".board.portugal", move=move)
                 await wait_version(page, version + 1)
                 bought = True
                 continue
@@ -881,7 +1298,7 @@ async def test_portugal_tourists_walk_and_fly_by_clicking_the_map(server: Runnin
 
 
 @pytest.mark.timeout(120)
-async def test_miss_liz_parks_are_built_by_clicking_cells_and_tiles(server: Running, browser: Browser) -> None:
+async def test_miss_liz_parks_are_built_by_clicking_cells_and_tiles(server: Running, browser: Chromium) -> None:
     game_id = await server.create(2, "miss-liz-parks")
     tokens = await server.seat_all(game_id, 2)
     table = Table(server, "miss-liz-parks", game_id, tokens=dict(enumerate(tokens)))
@@ -901,15 +1318,15 @@ async def test_miss_liz_parks_are_built_by_clicking_cells_and_tiles(server: Runn
     # The opening: the Entrance's column on the entrance row, the first street beside it, a planning card.
     await seat_zero_may(table, "PlaceEntrance")
     version = await quiet(page, table)
-    await pick_option(page, table, of_type("PlaceEntrance"))
-    column = await pick_option(page, table, any_of("column"), where=park)
+    move = await start_move(page, table, "PlaceEntrance")
+    column = await pick_option(page, table, any_of("column"), where=park, move=move)
     await wait_version(page, version + 1)
     buildings = (await mine())["buildings"]
     assert any(b["cell"][1] == column["value"] for b in buildings)
     await seat_zero_may(table, "PlaceFirstStreet")
     version = await quiet(page, table)
-    await pick_option(page, table, of_type("PlaceFirstStreet"))
-    first = await pick_option(page, table, any_of("cell"), where=park)
+    move = await start_move(page, table, "PlaceFirstStreet")
+    first = await pick_option(page, table, any_of("cell"), where=park, move=move)
     await wait_version(page, version + 1)
     streets = (await mine())["streets"]
     assert first["value"] in streets
@@ -917,11 +1334,11 @@ async def test_miss_liz_parks_are_built_by_clicking_cells_and_tiles(server: Runn
     # Streets: the cells, one click each, then the confirm button (one cell is a move already).
     await seat_zero_may(table, "BuyStreets")
     version = await quiet(page, table)
-    await pick_option(page, table, of_type("BuyStreets"))
-    chosen = [await pick_option(page, table, any_of("cells"), where=park)]
+    move = await start_move(page, table, "BuyStreets")
+    chosen = [await pick_option(page, table, any_of("cells"), where=park, move=move)]
     if await page_version(page) == version:  # the step offers more cells and the command so far
         await moves_ready(page)
-        step = await targets_are_the_step(page, table)
+        step = (await targets_are_the_step(page, table)).step
         assert step.get("command"), step
         assert await page.locator(f"{park} .picked").count() == 1
         if step.get("options"):
@@ -937,8 +1354,8 @@ async def test_miss_liz_parks_are_built_by_clicking_cells_and_tiles(server: Runn
     # A tile: from the projects board, then the cell to build it on (the lone move BuildTile).
     await seat_zero_may(table, "BuyTile")
     version = await quiet(page, table)
-    await pick_option(page, table, of_type("BuyTile"))
-    tile = await pick_option(page, table, any_of("tile"), where=".project-row")
+    move = await start_move(page, table, "BuyTile")  # the projects board's tiles are lit from the start
+    tile = await pick_option(page, table, any_of("tile"), where=".project-row", move=move)
     await wait_version(page, version + 1)
     version = await quiet(page, table)
     assert [p["value"] for p in await page_picks(page)] == ["BuildTile"]
@@ -946,6 +1363,27 @@ async def test_miss_liz_parks_are_built_by_clicking_cells_and_tiles(server: Runn
     await wait_version(page, version + 1)
     buildings = (await mine())["buildings"]
     assert [b["tile"] for b in buildings if b["cell"] == cell["value"]] == [tile["value"]]
+
+    # Another tile, dragged from the projects board onto an empty cell of the park: bought, then
+    # built there by itself (the cell it was dropped on is the build's one pick).
+    await seat_zero_may(table, "BuyTile")
+    version = await quiet(page, table)
+    await targets_are_the_step(page, table)
+    await page.set_viewport_size({"width": 1300, "height": 1800})  # the projects board and the park at once
+    tile_id = await page.locator(".project-row .target[data-drag]").first.get_attribute("data-card")
+    drop_cell = await page.locator(f"{park} [data-drop]").last.get_attribute("data-cell")
+    assert tile_id and drop_cell
+    await drag_by_mouse(page, f'.project-row [data-card="{tile_id}"]', f'{park} [data-cell="{drop_cell}"]')
+    row, col = (int(x) for x in drop_cell.split(","))
+    for _ in range(300):  # the purchase, then the build
+        buildings = (await mine())["buildings"]
+        if any(b["tile"] == tile_id for b in buildings):
+            break
+        await asyncio.sleep(0.05)
+    panel = await page.evaluate(
+        "() => { const w = document.querySelector('.controls-wrap'); return [w.dataset.state, w.dataset.picks]; }"
+    )
+    assert [b["cell"] for b in buildings if b["tile"] == tile_id] == [[row, col]], (buildings, panel)
 
     # Employees: how many, from the chooser's numbers.
     await seat_zero_may(table, "HireEmployees")
@@ -977,7 +1415,7 @@ async def trade_offered(table: Table, after: int) -> dict[str, Any]:
 
 
 @pytest.mark.timeout(150)
-async def test_itchy_feet_trades_steals_and_recycles_by_clicking(server: Running, browser: Browser) -> None:
+async def test_itchy_feet_trades_steals_and_recycles_by_clicking(server: Running, browser: Chromium) -> None:
     game_id = await server.create(2, "itchy-feet", trade_answer_ms=60_000, reaction_ms=60_000)
     tokens = await server.seat_all(game_id, 2)
     table = Table(server, "itchy-feet", game_id, tokens=dict(enumerate(tokens)))
@@ -988,8 +1426,8 @@ async def test_itchy_feet_trades_steals_and_recycles_by_clicking(server: Running
     # A trade: the other traveller's panel, the cards to give from the hand, the kinds to ask for.
     await seat_zero_may(table, "OfferTrade")
     version = await quiet(page, table)
-    await pick_option(page, table, of_type("OfferTrade"))
-    target = await pick_option(page, table, any_of("target"), where='[data-seat-panel="1"]')
+    move = await start_move(page, table, "OfferTrade")  # the seat, lit for a trade and a steal: which, asked
+    target = await pick_option(page, table, any_of("target"), where='[data-seat-panel="1"]', move=move)
     give = await pick_option(page, table, any_of("give"), where=hand)
     await moves_ready(page)
     await page.screenshot(path=str(SHOTS / "itchy-feet-picking.png"), full_page=True)
@@ -1003,8 +1441,8 @@ async def test_itchy_feet_trades_steals_and_recycles_by_clicking(server: Running
     # A steal: the victim's panel, then the card to pay with from the hand.
     await seat_zero_may(table, "Steal")
     version = await quiet(page, table)
-    await pick_option(page, table, of_type("Steal"))
-    victim = await pick_option(page, table, any_of("target"), where='[data-seat-panel="1"]')
+    move = await start_move(page, table, "Steal")
+    victim = await pick_option(page, table, any_of("target"), where='[data-seat-panel="1"]', move=move)
     pay = await pick_option(page, table, any_of("pay"), where=hand)  # no character: every thief pays
     await wait_version(page, version + 1)
     events = await sent_events(table, version)
@@ -1014,13 +1452,14 @@ async def test_itchy_feet_trades_steals_and_recycles_by_clicking(server: Running
     # A recycle: the cards to pay (one by one, or a pair picked whole), then the discard pile's card.
     await seat_zero_may(table, "Recycle")
     version = await quiet(page, table)
-    await pick_option(page, table, of_type("Recycle"))
+    move = await start_move(page, table, "Recycle")
     paid: list[Any] = []
     while True:
-        step = await targets_are_the_step(page, table)
+        step = (await targets_are_the_step(page, table)).step
         if any(o["field"] == "take" for o in step["options"]):
             break
-        paid.append((await pick_option(page, table, any_of("pay")))["value"])
+        paid.append((await pick_option(page, table, any_of("pay"), move=move))["value"])
+        move = None
     discard = await page.eval_on_selector_all(".board.itchy .target", "els => els.map(e => e.dataset.card)")
     taken = await pick_option(page, table, any_of("take"), where=".board.itchy")
     assert taken["value"] in discard
@@ -1041,7 +1480,7 @@ async def test_itchy_feet_trades_steals_and_recycles_by_clicking(server: Running
     else:
         raise AssertionError("the other traveller never offered a trade")
     version = await quiet(page, table)
-    step = await targets_are_the_step(page, table)
+    step = (await targets_are_the_step(page, table)).step
     assert {o["value"] for o in step["options"]} <= {"AcceptTrade", "RejectTrade"}
     await pick_option(page, table, of_type("RejectTrade"))
     await wait_version(page, version + 1)
@@ -1053,7 +1492,7 @@ async def test_itchy_feet_trades_steals_and_recycles_by_clicking(server: Running
 
 
 @pytest.mark.timeout(120)
-async def test_a_move_that_may_go_on_shows_its_picks_and_is_confirmed(server: Running, browser: Browser) -> None:
+async def test_a_move_that_may_go_on_shows_its_picks_and_is_confirmed(server: Running, browser: Chromium) -> None:
     """A step that carries a command and more options (Miss Liz's streets: a cell, then more
     cells or send) shows the picks so far and a confirm button that names what it sends."""
     game_id = await server.create(2, "miss-liz-parks")
@@ -1073,12 +1512,12 @@ async def test_a_move_that_may_go_on_shows_its_picks_and_is_confirmed(server: Ru
 
     context = await browser.new_context(viewport={"width": 1300, "height": 1000})
     seat = {game_id: {"seat": 0, "token": tokens[0], "game": table.game, "at": 1}}
-    await context.add_init_script(f"localStorage.setItem('ludoteca.seats', JSON.stringify({json.dumps(seat)}))")
+    await hold_seats(context, seat)
     page = await context.new_page()
     await page.goto(f"{server.url}/#/game/{game_id}")
     await wait_version(page, version)
     await moves_ready(page)
-    await pick(page, page.locator('.controls-wrap button.option[data-value="BuyStreets"]'))
+    assert await start_move(page, table, "BuyStreets") == "BuyStreets"  # the cells are lit from the start
     cells = [empty[0], empty[1]]
     for n, cell in enumerate(cells, 1):
         target = page.locator(f"[data-testid=\"park-0\"] .target[data-option='{option_key('cells', cell)}']")

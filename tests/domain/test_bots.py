@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.bots import BOTS, bot_name, duel, greedy_bot, play_out, random_bot
+from domain.bots import BOTS, LADDER, NAMED, beginner_bot, bot_name, duel, greedy_bot, play_out, random_bot
 from domain.bots.play import Duel, lineup, tally, wilson
 from domain.bots.search import Search, strong
 from domain.catalog import GAMES
-from domain.engine import AnyGame, Ctx
+from domain.engine import AnyGame, Ctx, fold
 from domain.table import evolve, open_table, status, take_seat
 from tests.domain.contract import accepted
 from tests.projections.test_no_leak import ENCODE, interchangeable, play, received, strings_of, swap, tables
@@ -28,9 +28,7 @@ FAST = BOTS["strong"].at(1)  # the searching bot's fastest level, for tests
 def quick_strong(game: AnyGame, state: Any, seat: int, rng: random.Random, plays: int = 150) -> Any:
     """The searching bot with a small budget: the same search, fewer plays (the property tests)."""
     search = Search(game, state, seat, rng, plays)
-    if len(search.root_commands) <= 1:
-        return search.root_commands[0] if search.root_commands else None
-    return search.best()
+    return search.best() if search.root_commands else None
 
 
 def small_strong(game: AnyGame, state: Any, seat: int, rng: random.Random) -> Any:
@@ -44,7 +42,7 @@ def test_a_bot_picks_a_legal_command_or_none(game_id: str, bot: str) -> None:
     game = GAMES[game_id]
     log = play(game, 3, 7, 25)
     table = list(tables(game, log))[-1]
-    choose = FAST if bot == "strong" else BOTS[bot]
+    choose = FAST if BOTS[bot].searches(None) is not None else BOTS[bot]
     for seat in range(3):
         choice = choose(game, table.state, seat, random.Random(seat))
         assert (choice is None) == game.step(table.state, seat).empty
@@ -170,7 +168,7 @@ def test_with_the_systems_randomness_a_bot_is_not_a_function_of_public_values(ga
 
 
 def test_the_levels_are_listed_with_a_description_each() -> None:
-    assert list(BOTS) == ["random", "greedy", "strong"]
+    assert list(BOTS) == ["random", "greedy", "strong", "beginner", "casual", "skilled", "expert"]
     for name, bot in BOTS.items():
         assert bot.name == name and bot.title.endswith(" bot") and bot.description
     assert BOTS["strong"].levels == (1, 2, 3, 4, 5) and BOTS["strong"].level == 3
@@ -178,6 +176,55 @@ def test_the_levels_are_listed_with_a_description_each() -> None:
         BOTS["greedy"].at(2)
     with pytest.raises(ValueError, match="no level"):
         BOTS["strong"].at(9)
+    with pytest.raises(ValueError, match="no level"):
+        BOTS["casual"].at(1)  # a named level is one budget: it has no levels of its own
+
+
+def test_the_named_levels_are_the_bots_at_a_stated_budget() -> None:
+    """casual is greedy, skilled and expert search (on the server's think budget too) at levels 1
+    and 3, the beginner weighs moves as greedy does; today's names keep their meaning."""
+    assert NAMED == ("beginner", "casual", "skilled", "expert")
+    assert LADDER == ("random", "beginner", "casual", "skilled", "expert")
+    assert BOTS["casual"].choose is greedy_bot and BOTS["beginner"].choose is beginner_bot
+    assert [BOTS[n].searches(None) for n in NAMED] == [None, None, 1, 3]
+    assert BOTS["strong"].searches(2) == 2 and BOTS["strong"].searches(None) == 3
+    assert BOTS["greedy"].searches(None) is None
+
+
+def test_the_beginner_slips_now_and_then() -> None:
+    """Where greedy always plays its best move, the beginner plays others too, the better ones
+    more often (chances exp(worth / (0.1 spread)))."""
+    game = GAMES["vilar-de-mouros"]
+    table = list(tables(game, play(game, 2, 5, 6)))[-1]
+    seat = game.awaited(table.state)[0].seat
+    greedy = {ENCODE(greedy_bot(game, table.state, seat, random.Random(i))) for i in range(12)}
+    beginner = [ENCODE(beginner_bot(game, table.state, seat, random.Random(i))) for i in range(12)]
+    assert len(set(beginner)) > len(greedy)
+
+
+def test_a_bot_takes_as_long_with_one_command_as_with_several() -> None:
+    """Fair play: the searching bot spends its whole budget even when the seat has one command
+    (a trade's target lacking the cards asked can only refuse): answering at once would tell the
+    table what it holds. Its clock runs as long either way."""
+    from domain.itchy_feet.commands import OfferTrade
+    from tests.domain.itchy_feet.helpers import arrange, kind, spare_objects, start
+
+    game = GAMES["itchy-feet"]
+    state, _ = start(2)
+    seat = state.current
+    assert seat is not None
+    give, has, lacks = spare_objects(state, 3)
+    holding = arrange(state, hands={seat: [give], 1 - seat: [has]})
+    lacking = arrange(state, hands={seat: [give], 1 - seat: [lacks]})
+    offer = OfferTrade(target=1 - seat, give=(give,), ask=(kind(has),))
+    ticks = []
+    for table in (holding, lacking):
+        asked = fold(game.evolve, table, game.decide(table, offer, seat, Ctx(rng=random.Random(0))))
+        clock = iter(range(10_000))
+        strong(game, asked, 1 - seat, random.Random(0), 5, clock=lambda clock=clock: next(clock), seconds=40)
+        ticks.append(next(clock))
+    assert [len(game.commands(s, 1 - seat)) for s in (asked,)] == [1]  # the refusal alone
+    assert ticks[0] > 40 and ticks[1] > 40, ticks
 
 
 def test_every_bot_seat_gets_a_name_of_its_own() -> None:
@@ -211,4 +258,5 @@ def test_the_searching_bot_judges_a_move_once_the_window_it_opens_closes() -> No
     search = Search(game, table.state, seat, random.Random(1), 200)
     search.iterate()
     priors = {type(e.command).__name__: e.prior for e in search.root.edges.values()}
-    assert priors["Draw"] > priors["OfferTrade"], priors
+    # an offer nobody at the table is likely to take is not even weighed (a long shot)
+    assert priors["Draw"] > priors.get("OfferTrade", float("-inf")), priors

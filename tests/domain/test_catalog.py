@@ -30,7 +30,13 @@ def test_a_number_option_outside_its_bounds_is_refused_naming_it(game: AnyGame) 
             with pytest.raises(Rejected) as refused:
                 open_table(game, game.min_players, {name: value})
             assert refused.value.code == "out_of_bounds"
-            assert refused.value.details == {"field": f"options.{name}", "minimum": least, "maximum": most}
+            assert refused.value.details == {
+                "field": f"options.{name}",
+                "minimum": least,
+                "maximum": most,
+                "option": name,
+                "title": game.title,
+            }
         for value in (least, most):
             assert open_table(game, game.min_players, {name: value}).options[name] == value
 

@@ -12,7 +12,7 @@ import pytest
 from domain import messages
 from domain.catalog import GAMES
 from domain.engine import AnyGame
-from domain.table import TABLE_COMMANDS, TABLE_EVENTS, SeatTaken, Undo, command_union, event_union
+from domain.table import TABLE_COMMANDS, TABLE_EVENTS, Undo, command_union, event_union
 
 
 def members(union: Any) -> list[type[msgspec.Struct]]:
@@ -47,4 +47,6 @@ def test_a_stored_event_with_a_field_this_code_no_longer_has_still_decodes(game:
     """A log written by older code may hold a field since dropped: it is read, the field left out."""
     decoder = msgspec.json.Decoder(event_union(game))
     event = decoder.decode(b'{"type": "SeatTaken", "seat": 0, "name": "Ana", "dropped_long_ago": true}')
-    assert event == SeatTaken(seat=0, name="Ana")  # every field this code has, at its default but those given
+    assert msgspec.to_builtins(event) == {
+        "type": "SeatTaken", "seat": 0, "name": "Ana", "bot": None, "player": None, "entropy": ""
+    }  # fmt: skip

@@ -13,20 +13,25 @@ from domain.engine import AnyGame, Ctx, Rejected
 from domain.table import (
     Abandoned,
     Resign,
+    SeatInfo,
     SeatResigned,
+    SeatTakenOver,
     Table,
     TableCancelled,
+    Tenure,
     Undo,
     cancel,
     decide,
     event_union,
     evolve,
     fold,
+    offer_seat,
     open_rematch,
     open_table,
     outcome,
     resign,
     status,
+    take_over,
     take_seat,
 )
 from tests.support.games import play_to_end
@@ -177,3 +182,25 @@ def test_every_game_may_grow_many_times_longer_than_a_long_random_game() -> None
     """Random play is the longest play there is (I Love Portugal's five seats: about 3,000 events)."""
     for game in GAMES.values():
         assert game.most_events >= 20_000
+
+
+def test_a_vacated_seat_is_offered_by_a_seat_still_in_the_game_and_taken_over_as_a_new_tenure() -> None:
+    game = GAMES["vilar-de-mouros"]
+    table = started(game, 3)
+    table = apply(game, table, resign(game, table, 2, bot="greedy"))
+    for seat, by, code in [(1, 0, "seat_not_vacated"), (2, 2, "not_yours_to_offer"), (2, -1, "not_yours_to_offer")]:
+        with pytest.raises(Rejected) as refused:
+            offer_seat(game, table, seat, by)
+        assert refused.value.code == code
+    with pytest.raises(Rejected) as not_offered:
+        take_over(game, table, 2, "Eva", None)
+    assert not_offered.value.code == "seat_not_offered"
+    offered = apply(game, table, offer_seat(game, table, 2, 0))
+    assert offered.offered == (2,)
+    events = take_over(game, offered, 2, "Eva", None)
+    assert events == [SeatTakenOver(seat=2, name="Eva")]
+    after = apply(game, offered, events)
+    assert after.resigned == () and after.offered == () and after.tenures == (Tenure(2, after.version, None),)
+    assert after.seats[2] == SeatInfo(2, "Eva") and status(game, after) == "active"
+    by_player = take_over(game, offered, 2, "ignored", "p0123456789abcdef")
+    assert by_player == [SeatTakenOver(seat=2, player="p0123456789abcdef")]  # a player's name stays out of the stream

@@ -84,10 +84,12 @@ def kill_redis(embedded: EmbeddedRedis) -> None:
 
 
 def replica(redis_url: str, **env: str) -> Serve:
-    # Quotas and socket caps off: the harness opens many tables and sockets from one address
-    # (tests/server/storage/test_quotas.py and tests/security/test_sockets.py check them).
+    # Quotas, socket caps and the seats' rate wide: the harness opens many tables and sockets from one
+    # address and plays as fast as it can (tests/server/storage/test_quotas.py, tests/security/test_sockets.py
+    # and tests/security/test_rest_rate.py check them).
     settings = {"LUDOTECA_ADMIN_TOKEN": ADMIN, "LUDOTECA_SWEEP_INTERVAL": "0.5", "LUDOTECA_CREATE_PER_HOUR": "0"}
-    settings |= {"LUDOTECA_SEATS_PER_HOUR": "0", "LUDOTECA_WS_PER_ADDRESS": "0", "LUDOTECA_WS_PER_GAME": "0"} | env
+    settings |= {"LUDOTECA_SEATS_PER_HOUR": "0", "LUDOTECA_WS_PER_ADDRESS": "0", "LUDOTECA_WS_PER_GAME": "0"}
+    settings |= {"LUDOTECA_WS_RATE": "10000", "LUDOTECA_WS_BURST": "10000"} | env
     serve = Serve(free_port(), redis_url=redis_url)
     serve.environ |= settings  # not **settings: mypy cannot tell its keys from Serve's own parameters
     return serve

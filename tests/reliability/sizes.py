@@ -33,6 +33,10 @@ class Sizes:
     fault_rounds: int = 3
     # (7) random games attacked by the leak oracle, per game in GAMES (4 games: 100 in CI, 2,000 soaked)
     leak_games: int = 25
+    # (7) twin games per game in GAMES whose notifications (webhook and email bodies) are compared
+    twin_games: int = 16
+    # (11) notifications: rounds in which the replicas are killed while a delivery is under way
+    notice_kills: int = 2
     # (9) abuse: messages in the flood, idle sockets held open
     flood_messages: int = 1000
     idle_sockets: int = 500
@@ -51,8 +55,10 @@ FULL = Sizes(
     rollbacks=20,
     fault_rounds=20,
     leak_games=500,
+    twin_games=200,
     flood_messages=1000,
     idle_sockets=10_000,
+    notice_kills=30,
 )
 SIZE = FULL if SOAK else CI
 

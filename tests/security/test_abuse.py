@@ -35,7 +35,10 @@ ALLOWED = "https://table.example"
 def serve_url() -> Iterator[tuple[str, str]]:
     with (
         own_redis("everysec") as redis,
-        replicas(redis.url, 1, LUDOTECA_ALLOWED_ORIGINS=ALLOWED) as (serve,),
+        # The seats' rate as it is by default: the flood below is measured against it.
+        replicas(redis.url, 1, LUDOTECA_ALLOWED_ORIGINS=ALLOWED, LUDOTECA_WS_RATE="20", LUDOTECA_WS_BURST="40") as (
+            serve,
+        ),
     ):
         yield serve.url, redis.url
 

@@ -26,10 +26,13 @@ import pytest
 from websockets.asyncio.client import connect
 
 from domain.catalog import GAMES
-from domain.engine import AnyGame
+from domain.engine import AnyGame, Ctx
 from domain.fair import CardsOpened
+from domain.table import Table, decide, evolve, open_table, status, take_seat
+from projections.notices import Notice, told
+from server.service.bodies import FORMS, email_body, webhook_body
 from server.storage.store import EventStore
-from tests.projections.test_no_leak import probes
+from tests.projections.test_no_leak import interchangeable, probes, swap
 from tests.reliability.harness import ADMIN, Api, auth, figure, own_redis, redis_client, replica
 from tests.reliability.sizes import SIZE, limit
 from tests.security.oracle import hidden_from, leaks, log_from_export
@@ -282,3 +285,90 @@ def keys_of(value: Any) -> Iterator[str]:
     elif isinstance(value, list):
         for v in value:
             yield from keys_of(v)
+
+
+# -- notifications: twin games, told alike ------------------------------------------------------
+
+
+def played_with_players(game: AnyGame, players: int, seed: int, steps: int) -> tuple[list[Any], list[tuple[int, str]]]:
+    """A random game whose every seat a player holds: its stored log, and where each append ends
+    with its sender (``(events so far, "seat:<n>")``; the seats' own appends start the game)."""
+    rng = random.Random(seed)
+    ctx = Ctx(rng=rng)
+    log: list[Any] = [open_table(game, players, {})]
+    table = evolve(game, None, log[0])
+    appends: list[tuple[int, str]] = [(1, "")]
+    for seat in range(players):
+        for event in take_seat(game, table, None, "", None, ctx, player=f"p{seat}"):
+            log.append(event)
+            table = evolve(game, table, event)
+        appends.append((len(log), ""))
+    for _ in range(steps):
+        if status(game, table) != "active":
+            break
+        seat, command = next(
+            (s, c) for s in range(players) if (c := game.random_command(table.state, s, rng)) is not None
+        )
+        for event in decide(game, table, command, seat, ctx):
+            log.append(event)
+            table = evolve(game, table, event)
+        appends.append((len(log), f"seat:{seat}"))
+    return log, appends
+
+
+def notices_of(game: AnyGame, log: list[Any], appends: list[tuple[int, str]], seat: int) -> list[Notice]:
+    """Every notice ``seat`` is told over the log, append by append."""
+    found: list[Notice] = []
+    table: Table | None = None
+    done = 0
+    for end, by in appends:
+        before = table
+        for event in log[done:end]:
+            table = evolve(game, table, event)
+        done = end
+        assert table is not None
+        found += [n for n in told(game, "g", before, table, by or None) if n.seat == seat]
+    return found
+
+
+def bodies(notices: list[Notice]) -> list[bytes]:
+    """Every body those notices are sent in: each webhook form, each one's email, and their digest."""
+    url, unsubscribe = "https://ludoteca.example", "https://ludoteca.example/api/v1/unsubscribe?token=p.x"
+    found = [webhook_body(n, form, url) for n in notices for form in FORMS]
+    emails = [email_body([n], "Ana", url, unsubscribe) for n in notices]
+    if len(notices) > 1:
+        emails.append(email_body(notices, "Ana", url, unsubscribe))
+    return found + [f"{e.subject}\n{e.text}\n{e.html}".encode() for e in emails]
+
+
+@pytest.mark.timeout(limit(60))
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_twin_games_tell_each_seat_the_same_bytes_by_webhook_and_email(kind: str) -> None:
+    """Two games identical but for cards one seat may not see (a permutation of one hidden pile)
+    tell that seat the same notices, in byte-identical webhook bodies (plain, Discord, Slack) and
+    emails (subject, text, HTML, digests), and none names a card hidden from it."""
+    game = GAMES[kind]
+    rng = random.Random(f"twins-{kind}")
+    compared = told_total = 0
+    for _ in range(SIZE.twin_games):
+        players = rng.randint(game.min_players, game.max_players)
+        log, appends = played_with_players(game, players, rng.randrange(2**32), rng.randint(5, 80))
+        for seat in range(players):
+            hidden = hidden_from(game, log, seat)
+            groups = interchangeable(log, sorted(hidden))
+            mine = bodies(notices_of(game, log, appends, seat))
+            assert not leaks(hidden, *mine) and not leaks(hidden, *mine, bare=True)
+            told_total += len(mine)
+            if not groups:
+                continue
+            group = rng.choice(groups)
+            shuffled = rng.sample(group, len(group))
+            twin = swap(game, log, dict(zip(group, shuffled, strict=True)))
+            assert bodies(notices_of(game, twin, appends, seat)) == mine
+            compared += 1
+    assert compared > 0
+    figure(
+        f"notification twins ({kind})",
+        f"{SIZE.twin_games} random games, {compared} seats with hidden cards permuted: {told_total} webhook and "
+        "email bodies, byte-identical between twins, 0 hidden strings in them",
+    )

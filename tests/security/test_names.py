@@ -39,7 +39,7 @@ async def test_a_name_left_empty_by_normalising_gets_the_default(server: Running
 async def test_a_name_past_40_characters_is_refused_and_nothing_is_written(server: Running) -> None:
     game_id = await server.create(2)
     r = await server.http.post(f"/api/v1/games/{game_id}/seats", json={"name": "x" * 41})
-    assert r.status_code == 400 and r.json()["details"] == {"field": "name"}
+    assert r.status_code == 400 and r.json()["details"]["field"] == "name"
     assert (await server.get(f"/api/v1/games/{game_id}")).json()["seats"] == [None, None]
     # Forty characters after normalising is fine, whatever was stripped to get there.
     ok = await server.http.post(f"/api/v1/games/{game_id}/seats", json={"name": "x" * 40 + "\u200b" * 10})

@@ -58,7 +58,8 @@ async def test_every_table_option_has_bounds_and_out_of_bounds_values_are_refuse
             for value in (least - 1, most + 1, -HUGE, HUGE, float(HUGE)):
                 body = {"game": game, "players": players, "options": {name: value}}
                 error = await refused(server, body, 400, "out_of_bounds")
-                assert error["details"] == {"field": f"options.{name}", "minimum": least, "maximum": most}
+                expected = {"field": f"options.{name}", "minimum": least, "maximum": most}
+                assert error["details"].items() >= expected.items()
                 assert name in error["message"] and f"{least} to {most}" in error["message"], error
             for value in (least, most):
                 r = await server.http.post(

@@ -143,15 +143,15 @@ async def test_a_day_scale_seat_out_of_time_waits_for_the_others_to_choose_acros
     dropped silently; the other waits for it once, then lets the bot play on."""
     clock = {"per": "move", "seconds": 1, "bank": 1, "credit": 0, "on_timeout": "ask"}
     async with running(quick_settings(redis_url)) as first:
-        game_id = (await open_table(first, "vilar-de-mouros", 2, clock=clock))["game_id"]
-        tokens = await first.seat_all(game_id, 2)
+        game_id = (await open_table(first, "vilar-de-mouros", 3, clock=clock))["game_id"]
+        tokens = await first.seat_all(game_id, 3)
         start = await table(first, game_id)
     late = start["awaiting"][0]["seat"]
     await asyncio.sleep(2.2)  # the move's time and the bank run out while no replica is up
     async with running(quick_settings(redis_url)) as second:
         out = await until(second, game_id, lambda t: t["out_of_time"], 10)
         assert out["out_of_time"] == [late] and out["resigned"] == [], "the clock was lost, or the seat dropped"
-        other = tokens[1 - late]
+        other = tokens[(late + 1) % 3]  # with three seats the game goes on once the late one leaves
         own = await second.send(game_id, tokens[late], {"type": "KeepWaiting", "seat": late})
         assert own.status_code == 422 and own.json()["error"] == "not_yours_to_choose"
         waited = await second.send(game_id, other, {"type": "KeepWaiting", "seat": late})
@@ -163,6 +163,43 @@ async def test_a_day_scale_seat_out_of_time_waits_for_the_others_to_choose_acros
         assert handed.status_code == 200, handed.text
         after = await table(second, game_id)
         assert after["resigned"] == [late] and after["out_of_time"] == [] and after["seats"][late]["bot"] == "greedy"
+
+
+async def test_a_vacated_seat_is_offered_by_invitation_and_a_newcomer_takes_it_over_seeing_what_it_saw(
+    api: Running,
+) -> None:
+    game_id = (await open_table(api, "vilar-de-mouros", 3))["game_id"]
+    tokens = await api.seat_all(game_id, 3)
+    assert (await api.send(game_id, tokens[2], {"type": "Resign"})).status_code == 200
+    left = await table(api, game_id)
+    assert left["resigned"] == [2] and left["seats"][2]["bot"] == "greedy"
+    seat_saw = (await api.get(f"/api/v1/games/{game_id}/events", tokens[2])).json()["events"]
+    auth = {"Authorization": f"Bearer {tokens[0]}"}
+    offered = await api.http.post(f"/api/v1/games/{game_id}/invites", json={"seat": 2}, headers=auth)
+    assert offered.status_code == 201, offered.text
+    invite = offered.json()["invite"]
+    refused = await api.http.post(f"/api/v1/games/{game_id}/invites", json={"seat": 1}, headers=auth)
+    assert refused.status_code == 422 and refused.json()["error"] == "seat_not_vacated"
+    nobody = await api.http.post(f"/api/v1/games/{game_id}/invites", json={"seat": 2})
+    assert nobody.status_code == 403 and nobody.json()["error"] == "spectator"
+    taken = await api.http.post(f"/api/v1/games/{game_id}/seats", json={"invite": invite, "name": "Eva"})
+    assert taken.status_code == 201 and taken.json()["seat"] == 2, taken.text
+    eva = taken.json()["token"]
+    now = await table(api, game_id, eva)
+    assert now["seat"] == 2 and now["resigned"] == [] and now["seats"][2] == {
+        "seat": 2, "name": "Eva", "bot": None, "player": None
+    }  # fmt: skip
+    # The newcomer is shown exactly what the seat saw before: its whole redacted history.
+    as_seat = (await api.get(f"/api/v1/games/{game_id}/events", eva)).json()["events"]
+    assert as_seat[: len(seat_saw)] == seat_saw
+    assert as_seat[-1]["event"] == {"type": "SeatTakenOver", "seat": 2, "name": "Eva", "player": None}
+    # The one who left does not act there again: its token is the former tenure's.
+    former = await api.send(game_id, tokens[2], {"type": "DrawFromDeck"})
+    assert former.status_code == 401 and former.json()["error"] == "unknown_token"
+    again = await api.http.post(f"/api/v1/games/{game_id}/seats", json={"invite": invite})
+    assert again.status_code == 422 and again.json()["error"] == "seat_not_offered"
+    forged = await api.http.post(f"/api/v1/games/{game_id}/seats", json={"invite": f"{game_id}.nope"})
+    assert forged.status_code == 422 and forged.json()["error"] == "unknown_invite"
 
 
 async def test_a_clock_under_time_out_hands_the_seat_to_a_bot(api: Running) -> None:

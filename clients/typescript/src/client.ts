@@ -5,6 +5,7 @@ import type {
   Clock,
   Command,
   CommandAnswer,
+  Dropped,
   Erased,
   EventPage,
   GameComponents,
@@ -12,21 +13,35 @@ import type {
   GameList,
   Health,
   Imported,
+  Invite,
   Joined,
+  Leaderboard,
+  NotificationChanges,
+  NotificationSettings,
   LegalCommands,
   LobbyEntry,
   LogLine,
   MoveStep,
   MyTables,
   NewGame,
+  Passkey,
+  PasskeyDeleted,
+  PasskeyList,
+  PasskeyOptions,
   Pick,
   Player,
+  PlayerPage,
   Rematch,
+  Languages,
   SignedIn,
   SignedOut,
   SignInCode,
+  SignInMethods,
   TableView,
+  Unsubscribed,
+  Webhook,
   VersionedEvent,
+  Words,
 } from "./generated/types.js";
 import { newEntropy, readExport } from "./fair.js";
 import { newCommandId } from "./ids.js";
@@ -37,6 +52,8 @@ export const DEFAULT_URL = "http://127.0.0.1:8000";
 
 /** (method and path as /openapi.json writes them) -> the method of `Client` that calls it. */
 export const ROUTES = {
+  "GET /api/v1/words": "languages",
+  "GET /api/v1/words/{lang}": "words",
   "GET /api/v1/games/catalog": "catalog",
   "GET /api/v1/games/catalog/{game}": "components",
   "POST /api/v1/games": "create",
@@ -45,6 +62,7 @@ export const ROUTES = {
   "GET /api/v1/games": "games",
   "POST /api/v1/games/import": "importLog",
   "POST /api/v1/games/{game_id}/seats": "join",
+  "POST /api/v1/games/{game_id}/invites": "invite",
   "GET /api/v1/games/{game_id}": "table",
   "GET /api/v1/games/{game_id}/legal-commands": "legal",
   "POST /api/v1/games/{game_id}/moves": "moves",
@@ -64,6 +82,24 @@ export const ROUTES = {
   "POST /api/v1/players/me/codes": "signInCode",
   "POST /api/v1/players/me/sign-out": "signOut",
   "POST /api/v1/players/me/sign-out-everywhere": "signOutEverywhere",
+  "GET /api/v1/players/me/webhook": "webhook",
+  "PUT /api/v1/players/me/webhook": "setWebhook",
+  "DELETE /api/v1/players/me/webhook": "dropWebhook",
+  "GET /api/v1/players/me/notifications": "notifications",
+  "PATCH /api/v1/players/me/notifications": "changeNotifications",
+  "POST /api/v1/unsubscribe": "unsubscribe",
+  "GET /api/v1/unsubscribe": "unsubscribePage",
+  "GET /api/v1/players/{player_id}": "playerPage",
+  "GET /api/v1/leaderboards/{game}": "leaderboard",
+  "GET /api/v1/players/sign-in": "signInMethods",
+  "POST /api/v1/players/me/passkeys/options": "passkeyOptions",
+  "POST /api/v1/players/me/passkeys": "registerPasskey",
+  "GET /api/v1/players/me/passkeys": "passkeys",
+  "DELETE /api/v1/players/me/passkeys/{passkey_id}": "deletePasskey",
+  "POST /api/v1/players/passkeys/options": "passkeySignInOptions",
+  "POST /api/v1/players/passkeys/sign-in": "signInWithPasskey",
+  "GET /api/v1/players/oidc/start": "oidcStartUrl",
+  "GET /api/v1/players/oidc/callback": "oidcCallback",
 } as const;
 
 export interface ClientOptions {
@@ -75,6 +111,9 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** The WebSocket class for `watch` (the global one; on Node 20, the `ws` package's). */
   WebSocket?: WebSocketClass;
+  /** The language of the server's error messages (pt, gl, es, en): sent as Accept-Language and in the hello.
+   * None: the server's default (English), or what the browser's own Accept-Language asks for. */
+  lang?: string;
 }
 
 export interface SendOptions {
@@ -87,7 +126,7 @@ export interface SendOptions {
 type Query = Record<string, string | number | null | undefined>;
 
 interface Call {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   query?: Query;
   body?: unknown;
@@ -115,6 +154,19 @@ export class Client {
     return new Client(this.baseUrl, { ...this.options, token });
   }
 
+  // -- words ------------------------------------------------------------------------------------------
+
+  /** The languages the server's messages are written in, and its default. */
+  languages(): Promise<Languages> {
+    return this.json({ method: "GET", path: "/api/v1/words" });
+  }
+
+  /** Every message catalog in `lang` (this client's, else English), to render codes and events (docs/i18n.md). */
+  words(lang?: string): Promise<Words> {
+    const which = lang ?? this.options.lang ?? "en";
+    return this.json({ method: "GET", path: `/api/v1/words/${encodeURIComponent(which)}` });
+  }
+
   // -- the lobby --------------------------------------------------------------------------------------
 
   /** The games this server hosts, with their options and defaults. */
@@ -133,8 +185,9 @@ export class Client {
     players: number,
     options: Record<string, unknown> = {},
     clock: Clock | "live" | "one-day" | "three-days" | null = null,
+    rated = false,
   ): Promise<NewGame> {
-    const body = { game: gameKind, players, options, ...(clock ? { clock } : {}) };
+    const body = { game: gameKind, players, options, ...(clock ? { clock } : {}), ...(rated ? { rated } : {}) };
     return this.json({ method: "POST", path: "/api/v1/games", body });
   }
 
@@ -155,17 +208,29 @@ export class Client {
     return this.json({ method: "GET", path: "/api/v1/games", query });
   }
 
-  /** Take a seat (the first free one without `seat`); `bot`: a bot the server plays takes it (token null). A
-   * person's seat sends `entropy`, this device's own randomness for the table's chance (drawn here unless given),
-   * returned in the answer: keep it, and send the same again on a retry (docs/fair-play.md). */
+  /** Take a seat (the first free one without `seat`); `bot`: a bot the server plays takes it (token null); `invite`:
+   * the vacated seat an invitation offers. A person's new seat sends `entropy`, this device's own randomness for the
+   * table's chance (drawn here unless given), returned in the answer: keep it, and send the same again on a retry
+   * (docs/fair-play.md). */
   async join(
     gameId: string,
-    seat: { name?: string; seat?: number | null; bot?: "random" | "greedy" | null; entropy?: string } = {},
+    seat: {
+      name?: string;
+      seat?: number | null;
+      bot?: "random" | "greedy" | null;
+      invite?: string;
+      entropy?: string;
+    } = {},
   ): Promise<Joined & { entropy: string }> {
-    const entropy = seat.bot ? "" : (seat.entropy ?? newEntropy());
+    const entropy = seat.bot || seat.invite ? "" : (seat.entropy ?? newEntropy());
     const body = entropy ? { ...seat, entropy } : seat;
     const answer = await this.json<Joined>({ method: "POST", path: game(gameId, "/seats"), body });
     return { ...answer, entropy };
+  }
+
+  /** Offer a seat a bot plays on for (its person left) to a newcomer: an invitation to hand on (this client's seat, still in the game). */
+  invite(gameId: string, seat: number): Promise<Invite> {
+    return this.json({ method: "POST", path: game(gameId, "/invites"), body: { seat } });
   }
 
   // -- one game ---------------------------------------------------------------------------------------
@@ -252,8 +317,51 @@ export class Client {
   }
 
   /** Rename the player, or choose its language. */
-  changePlayer(changes: { name?: string; lang?: "pt" | "gl" | "es" | "en" }): Promise<Player> {
+  changePlayer(changes: { name?: string; lang?: "pt" | "gl" | "es" | "en"; public?: boolean }): Promise<Player> {
     return this.json({ method: "PATCH", path: "/api/v1/players/me", body: changes });
+  }
+
+  /** The player's webhook (404 no_webhook when none is set). */
+  webhook(): Promise<Webhook> {
+    return this.json({ method: "GET", path: "/api/v1/players/me/webhook" });
+  }
+
+  /** Where the player's notices are posted (json, discord or slack bodies), signed with its secret. */
+  setWebhook(url: string, format: "json" | "discord" | "slack" = "json", newSecret = false): Promise<Webhook> {
+    return this.json({ method: "PUT", path: "/api/v1/players/me/webhook", body: { url, format, new_secret: newSecret } });
+  }
+
+  dropWebhook(): Promise<Dropped> {
+    return this.json({ method: "DELETE", path: "/api/v1/players/me/webhook" });
+  }
+
+  /** What the player is told, how, and when not. */
+  notifications(): Promise<NotificationSettings> {
+    return this.json({ method: "GET", path: "/api/v1/players/me/notifications" });
+  }
+
+  changeNotifications(changes: Partial<NotificationChanges>): Promise<NotificationSettings> {
+    return this.json({ method: "PATCH", path: "/api/v1/players/me/notifications", body: changes });
+  }
+
+  /** One-click unsubscribe, with the token of an email's link (RFC 8058). */
+  unsubscribe(token: string): Promise<Unsubscribed> {
+    return this.json({ method: "POST", path: "/api/v1/unsubscribe", query: { token } });
+  }
+
+  /** The page an email's unsubscribe link opens (HTML; opening it changes nothing). */
+  unsubscribePage(token: string): Promise<string> {
+    return this.text({ method: "GET", path: "/api/v1/unsubscribe", query: { token } });
+  }
+
+  /** A player's public page: its ratings, their history, games played and won (404 unless it made it public). */
+  playerPage(playerId: string): Promise<PlayerPage> {
+    return this.json({ method: "GET", path: `/api/v1/players/${encodeURIComponent(playerId)}` });
+  }
+
+  /** A game's best players by rating (past their provisional games), a page at a time. */
+  leaderboard(gameKind: GameId, query: { limit?: number; cursor?: number | null } = {}): Promise<Leaderboard> {
+    return this.json({ method: "GET", path: `/api/v1/leaderboards/${encodeURIComponent(gameKind)}`, query });
   }
 
   /** Erase the player: its name, tokens and list of seats (its games keep only its id). */
@@ -277,6 +385,58 @@ export class Client {
 
   signOutEverywhere(): Promise<SignedOut> {
     return this.json({ method: "POST", path: "/api/v1/players/me/sign-out-everywhere" });
+  }
+
+  // -- signing in: passkeys, the identity provider ----------------------------------------------------
+
+  /** How a player may sign in on this server (codes, passkeys, its identity provider). */
+  signInMethods(): Promise<SignInMethods> {
+    return this.json({ method: "GET", path: "/api/v1/players/sign-in" });
+  }
+
+  /** Options to register a passkey: `navigator.credentials.create({ publicKey:
+   * PublicKeyCredential.parseCreationOptionsFromJSON(options) })`. */
+  passkeyOptions(): Promise<PasskeyOptions> {
+    return this.json({ method: "POST", path: "/api/v1/players/me/passkeys/options" });
+  }
+
+  /** Keep the passkey the browser made from those options (`credential.toJSON()`). */
+  registerPasskey(credential: Record<string, unknown>, name: string | null = null): Promise<Passkey> {
+    const body = { credential, ...(name === null ? {} : { name }) };
+    return this.json({ method: "POST", path: "/api/v1/players/me/passkeys", body });
+  }
+
+  /** The player's passkeys. */
+  passkeys(): Promise<PasskeyList> {
+    return this.json({ method: "GET", path: "/api/v1/players/me/passkeys" });
+  }
+
+  deletePasskey(passkeyId: string): Promise<PasskeyDeleted> {
+    return this.json({ method: "DELETE", path: `/api/v1/players/me/passkeys/${encodeURIComponent(passkeyId)}` });
+  }
+
+  /** Options to sign in with a passkey: `navigator.credentials.get({ publicKey:
+   * PublicKeyCredential.parseRequestOptionsFromJSON(options) })`. */
+  passkeySignInOptions(): Promise<PasskeyOptions> {
+    return this.json({ method: "POST", path: "/api/v1/players/passkeys/options" });
+  }
+
+  /** Sign in with the browser's answer to those options (`credential.toJSON()`). */
+  signInWithPasskey(credential: Record<string, unknown>): Promise<SignedIn> {
+    return this.json({ method: "POST", path: "/api/v1/players/passkeys/sign-in", body: { credential } });
+  }
+
+  /** Where to send the browser to sign in through the server's identity provider (`location.assign(...)`);
+   * with `then`, the provider's answer lands there signed in (the cookie set). No request is made here:
+   * the state travels in a cookie of the browser that follows the redirects. */
+  oidcStartUrl(then: string | null = null): string {
+    const query = then === null ? "" : `?then=${encodeURIComponent(then)}`;
+    return `${this.baseUrl}/api/v1/players/oidc/start${query}`;
+  }
+
+  /** Finish a sign-in with the provider's `code` and `state` (in the browser that began it: its cookie). */
+  oidcCallback(code: string, state: string): Promise<SignedIn> {
+    return this.json({ method: "GET", path: "/api/v1/players/oidc/callback", query: { code, state } });
   }
 
   // -- the server -------------------------------------------------------------------------------------
@@ -337,6 +497,7 @@ export class Client {
     }
     const headers: Record<string, string> = {};
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (this.options.lang) headers["Accept-Language"] = this.options.lang;
     let body: string | undefined;
     if (call.text !== undefined) {
       body = call.text;

@@ -181,6 +181,7 @@ export class Live implements AsyncIterable<UpdateMessage> {
         after: this.version,
         check: this.check || null,
         presence: this.options.presence ?? false,
+        ...(this.client.options.lang ? { lang: this.client.options.lang } : {}),
       };
       socket.send(JSON.stringify(hello));
       this.greeted = true;

@@ -1,7 +1,7 @@
 // Players over the API: made, signed in on another device with a code, seated, their tables listed, erased.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Client, Unauthorized } from "../dist/index.js";
+import { Client, LudotecaError, Unauthorized } from "../dist/index.js";
 import { URL } from "../support/server.js";
 
 test("a player signs in on another device and finds its table there", async () => {
@@ -23,4 +23,19 @@ test("a player signs in on another device and finds its table there", async () =
   assert.equal((await laptop.table(table.game_id)).seats[0].name, "Ana Sousa");
   assert.equal((await laptop.signOutEverywhere()).signed_out, 2);
   await assert.rejects(phone.player(), (e) => e instanceof Unauthorized && e.code === "unknown_token");
+});
+
+test("a player's passkeys: the ways in, registration options, the list, an unknown one refused", async () => {
+  const lobby = new Client(URL);
+  assert.deepEqual(await lobby.signInMethods(), { codes: true, passkeys: true, oidc: false });
+  const ana = lobby.asSeat((await lobby.makePlayer("Ana")).token);
+  const { options, expires_in } = await ana.passkeyOptions();
+  assert.equal(options.user.name, "Ana");
+  assert.equal(options.authenticatorSelection.residentKey, "required");
+  assert.ok(expires_in > 0 && typeof options.challenge === "string");
+  assert.deepEqual(await ana.passkeys(), { passkeys: [] });
+  await assert.rejects(ana.deletePasskey("nope"), (e) => e instanceof LudotecaError && e.code === "no_such_passkey");
+  const signIn = await lobby.passkeySignInOptions();
+  assert.equal(typeof signIn.options.challenge, "string");
+  assert.equal(lobby.oidcStartUrl("/"), `${URL.replace(/\/+$/, "")}/api/v1/players/oidc/start?then=%2F`);
 });

@@ -1,6 +1,7 @@
 // The game's WebSocket (docs/API.md, WebSocket): hello with `after`, updates in order,
 // reconnect with resume from the last version held (and its `check`) after a dropped connection;
-// the next step of a move asked for with a `moves` message, matched to its answer by `request_id`.
+// the next step of a move asked for with a `moves` message, matched to its answer by `request_id`;
+// a command sent with a `command` message, matched to its `ack` (or `error`) by `command_id`.
 
 import { ApiError } from "./api.js";
 
@@ -40,6 +41,23 @@ export class Live {
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       this.ws.send(JSON.stringify({ type: "moves", picks, request_id: id }));
+    });
+  }
+
+  // Send a command: {version} once acknowledged; a refusal rejects with ApiError (as over REST,
+  // but a refusal on the socket is no failed request in the browser's console).
+  command(command, commandId, expectedVersion, timeoutMs = 8000) {
+    if (!this.open()) return Promise.reject(new ApiError(0, { error: "socket_closed", message: "The connection is away." }));
+    const id = `command:${commandId}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new ApiError(0, { error: "timeout", message: "The server did not answer in time." }));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      const message = { type: "command", command, command_id: commandId };
+      if (expectedVersion !== null && expectedVersion !== undefined) message.expected_version = expectedVersion;
+      this.ws.send(JSON.stringify(message));
     });
   }
 
@@ -107,12 +125,14 @@ export class Live {
       } else if (msg.type === "step") {
         this.settle(msg.request_id, "resolve", msg);
       } else if (msg.type === "error") {
-        const status = msg.error === "too_many" ? 429 : 422;
-        if (!(msg.request_id && this.settle(msg.request_id, "reject", new ApiError(status, msg)))) this.handlers.error(msg);
+        const status = { too_many: 429, version_conflict: 409, command_id_reused: 409 }[msg.error] || 422;
+        const settled = (msg.request_id && this.settle(msg.request_id, "reject", new ApiError(status, msg)))
+          || (msg.command_id && this.settle(`command:${msg.command_id}`, "reject", new ApiError(status, msg)));
+        if (!settled) this.handlers.error(msg);
       } else if (msg.type === "presence") {
         if (this.handlers.presence) this.handlers.presence(msg);
       } else if (msg.type === "ack") {
-        // the events come in an update; nothing to do
+        this.settle(`command:${msg.command_id}`, "resolve", { version: msg.version }); // its events come in an update
       }
     };
     ws.onclose = (e) => {

@@ -1,9 +1,97 @@
-// The lobby: the catalog with a form per game built from its options, the open tables, the games
-// this browser holds a seat in, the active games to watch.
+// The home page: a newcomer's welcome (a name, and the player is made), the player's tables (those
+// awaiting it first, marked "your move"), the catalog with a form per game built from its options,
+// the open tables, the active games to watch; and the finished games to replay.
 
-import { get, post, catalog, keepSeat, mySeats } from "./api.js";
-import { h, clear, errorMessage, humanize } from "./ui.js";
-import { seatNamer } from "./names.js";
+import { get, post, catalog, mySeats } from "./api.js";
+import { h, clear, errorMessage, humanize, pill } from "./ui.js";
+import { seatNamer, BOT_LEVELS } from "./names.js";
+import { player, defaultName, makePlayer, myTables, sit } from "./player.js";
+
+const REFRESH_MS = 30_000; // my tables, read again while the page is in front
+
+// The words of these screens a person reads (kept together for translation).
+const WORDS = {
+  loadingLobby: "Loading the lobby…",
+  catalogUnreadable: (why) => `The catalog could not be read: ${why}`,
+  lobby: "Lobby",
+  refresh: "refresh",
+  welcome: "Welcome to Ludoteca",
+  welcomeText: "Play any game here, against bots or people. What shall the others call you?",
+  yourName: "Your name",
+  start: "Start playing",
+  starting: "Making your player",
+  playedBefore: "Played here before, on another device? ",
+  signIn: "Sign in",
+  playingAs: "You play as ",
+  settings: "settings",
+  myTables: "My tables",
+  noTables: "No tables yet: open one below, or join an open table.",
+  yourMove: "your move",
+  status: { open: "waiting for players", active: "in play", finished: "finished" },
+  seatNumber: (n) => `seat ${n}`,
+  keptSeats: "Seats kept in this browser",
+  keptSeat: (title, n) => `${title}, seat ${n}`,
+  aGame: "a game",
+  newTable: "New table",
+  openTables: "Open tables",
+  noOpen: "No open table: create one.",
+  beingPlayed: "Being played",
+  nothingPlayed: "Nothing is being played right now.",
+  game: "Game",
+  seats: "Seats",
+  actions: "Actions",
+  seated: (taken, of) => `${taken} of ${of} seated`,
+  playersAndBots: (n, bots) => `${n} players${bots ? `, ${bots} bot${bots === 1 ? "" : "s"}` : ""}`,
+  play: (n) => `play (seat ${n})`,
+  join: "join",
+  replay: "replay",
+  watch: "watch",
+  leaderboard: "leaderboard",
+  playersRange: (least, most) => `${least}–${most} players`,
+  players: "Players ",
+  playersLabel: "players",
+  options: "Options",
+  turnClock: "Turn clock ",
+  turnClockLabel: "turn clock",
+  noClock: "no clock",
+  botMoves: "out of time, a bot plays the move",
+  othersChoose: "over days: out of time, the others choose",
+  clocks: {
+    "move:60": "1 minute a move",
+    "move:300": "5 minutes a move",
+    "game:900": "15 minutes a game",
+    live: "90 s a move, a 5-minute bank",
+    "one-day": "a day a move, a 2-day bank",
+    "three-days": "3 days a move, a 5-day bank",
+  },
+  ifLeaves: "If a player leaves, ",
+  playsOn: " plays on",
+  takeoverLabel: "bot for a seat that leaves",
+  casualBot: "a casual bot",
+  levelBot: (label) => `a ${label} bot`,
+  sitMyself: " take a seat myself",
+  rated: " rated: counts on the players' ratings (players only, no bots)",
+  create: "Create table",
+  creating: "Creating the table",
+  joining: "Joining",
+  listing: (status) => `Listing ${status} games`,
+  loading: "Loading…",
+  replays: "Replays",
+  openById: "Open a game by id: ",
+  gameId: "game id",
+  open: "open",
+  finishedNewest: "Finished games, newest first",
+  columns: ["Finished", "Game", "Players", "Winner", "Scores"],
+  calledOff: "called off",
+  nobody: "nobody",
+  noFinished: "No finished game yet.",
+  older: (n) => `and ${n} older games`,
+  and: " and ",
+};
+
+// The turn clocks the form offers: a bot moves for a seat out of time, or, over days, the others choose.
+const BOT_CLOCKS = ["move:60", "move:300", "game:900", "live"];
+const DAY_CLOCKS = ["one-day", "three-days"];
 
 function optionInput(name, value, bounds) {
   const id = `opt-${name}`;
@@ -31,87 +119,81 @@ function readOptions(form, defaults) {
   return options;
 }
 
-export async function createAndSit(game, players, options, name, sit, clock = null, takeover = null) {
+// A clock as POST /games takes it: a preset's name, or {per, seconds, on_timeout} (docs/table-services.md).
+function clockOf(choice) {
+  if (!choice) return null;
+  if (!choice.includes(":")) return choice;
+  const [per, seconds] = choice.split(":");
+  return { per, seconds: Number(seconds), on_timeout: "bot_move" };
+}
+
+export async function createAndSit(game, players, options, name, seated, clock = null, takeover = null, rated = false) {
   const body = { game, players, options };
   if (clock) body.clock = clock;
   if (takeover) body.takeover = takeover;
+  if (rated) body.rated = true;
   const created = await post("/games", body);
   // the creator may call the table off until it starts (docs/table-services.md)
   localStorage.setItem(`ludoteca.creator.${created.game_id}`, created.creator_token);
-  if (sit) {
-    const body = {};
-    if (name) body.name = name;
-    const seat = await post(`/games/${created.game_id}/seats`, body);
-    keepSeat(created.game_id, { seat: seat.seat, token: seat.token, game });
-  }
+  if (seated) await sit(created.game_id, game, name);
   return created.game_id;
 }
 
-export async function joinFirstFree(gameId, game, name) {
-  const body = {};
-  if (name) body.name = name;
-  const seat = await post(`/games/${gameId}/seats`, body);
-  keepSeat(gameId, { seat: seat.seat, token: seat.token, game });
-  return seat;
-}
-
-function gameForm(entry, nameInput) {
-  const players = h("input", { type: "number", min: entry.min_players, max: entry.max_players, value: String(entry.min_players), "data-field": "players", "aria-label": "players" });
-  const sit = h("input", { type: "checkbox", checked: true, "data-field": "sit" });
-  // a turn clock (docs/table-services.md): none, per move, or for the whole game
-  const clock = h("select", { "data-field": "clock", "aria-label": "turn clock" },
-    h("option", { value: "" }, "no clock"),
-    h("option", { value: "move:60" }, "1 minute a move"),
-    h("option", { value: "move:300" }, "5 minutes a move"),
-    h("option", { value: "game:900" }, "15 minutes a game"));
+function gameForm(entry, typedName) {
+  const players = h("input", { type: "number", min: entry.min_players, max: entry.max_players, value: String(entry.min_players), "data-field": "players", "aria-label": WORDS.playersLabel });
+  const seated = h("input", { type: "checkbox", checked: true, "data-field": "sit" });
+  const rated = h("input", { type: "checkbox", "data-field": "rated" });
+  const clock = h("select", { "data-field": "clock", "aria-label": WORDS.turnClockLabel },
+    h("option", { value: "" }, WORDS.noClock),
+    h("optgroup", { label: WORDS.botMoves }, BOT_CLOCKS.map((c) => h("option", { value: c }, WORDS.clocks[c]))),
+    h("optgroup", { label: WORDS.othersChoose }, DAY_CLOCKS.map((c) => h("option", { value: c }, WORDS.clocks[c]))));
   // who plays on for a seat whose player leaves (the server's default: greedy)
-  const takeover = h("select", { "data-field": "takeover", "aria-label": "bot for a seat that leaves" },
-    h("option", { value: "" }, "a greedy bot"), h("option", { value: "random" }, "a random bot"),
-    [1, 2, 3, 4, 5].map((level) => h("option", { value: `strong:${level}` }, `a strong bot, level ${level}`)));
+  const takeover = h("select", { "data-field": "takeover", "aria-label": WORDS.takeoverLabel },
+    h("option", { value: "" }, WORDS.casualBot),
+    BOT_LEVELS.filter(([value]) => value !== "casual").map(([value, label]) => h("option", { value }, WORDS.levelBot(label))));
   const form = h("form", { class: "game-form panel", "data-game": entry.game },
     h("h3", {}, entry.title),
-    h("div", { class: "muted" }, `${entry.min_players}–${entry.max_players} players`),
-    h("label", {}, "Players ", players),
-    Object.keys(entry.options || {}).length ? h("fieldset", {}, h("legend", {}, "Options"),
+    h("div", { class: "muted" }, WORDS.playersRange(entry.min_players, entry.max_players), " · ",
+      h("a", { href: `#/leaderboard/${entry.game}` }, WORDS.leaderboard)),
+    h("label", {}, WORDS.players, players),
+    Object.keys(entry.options || {}).length ? h("fieldset", {}, h("legend", {}, WORDS.options),
       Object.entries(entry.options).map(([k, v]) => optionInput(k, v, (entry.bounds || {})[k]))) : null,
-    h("label", {}, "Turn clock ", clock, " (out of time: a bot plays the move)"),
-    h("label", {}, "If a player leaves, ", takeover, " plays on"),
-    h("label", {}, sit, " take a seat myself"),
-    h("button", { type: "submit", class: "primary", "data-testid": `create-${entry.game}` }, "Create table"));
+    h("label", {}, WORDS.turnClock, clock),
+    h("label", {}, WORDS.ifLeaves, takeover, WORDS.playsOn),
+    h("label", {}, seated, WORDS.sitMyself),
+    h("label", {}, rated, WORDS.rated),
+    h("button", { type: "submit", class: "primary", "data-testid": `create-${entry.game}` }, WORDS.create));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
       const options = readOptions(form, entry.options || {});
-      const name = nameInput.value.trim();
-      if (name) localStorage.setItem("ludoteca.name", name);
-      const [per, seconds] = clock.value.split(":");
-      const turnClock = clock.value ? { per, seconds: Number(seconds), on_timeout: "bot_move" } : null;
-      const gameId = await createAndSit(entry.game, Number(players.value), options, name, sit.checked, turnClock, takeover.value);
+      const gameId = await createAndSit(entry.game, Number(players.value), options, typedName(), seated.checked,
+        clockOf(clock.value), takeover.value, rated.checked);
       location.hash = `#/game/${gameId}`;
     } catch (err) {
-      errorMessage(err, "Creating the table");
+      errorMessage(err, WORDS.creating);
     }
   });
   return form;
 }
 
-function gameRow(g, titles, nameInput, held) {
+function gameRow(g, titles, typedName, held) {
   const mine = held.get(g.game_id);
   return h("tr", { "data-game-id": g.game_id },
-    h("td", {}, titles.get(g.game) || "a game"),
-    h("td", {}, g.status === "open" ? `${g.seats_taken} of ${g.players} seated` : `${g.players} players${g.bots.length ? `, ${g.bots.length} bot${g.bots.length === 1 ? "" : "s"}` : ""}`),
+    h("td", {}, titles.get(g.game) || WORDS.aGame),
+    h("td", {}, g.status === "open" ? WORDS.seated(g.seats_taken, g.players) : WORDS.playersAndBots(g.players, g.bots.length)),
     h("td", {},
-      mine ? h("a", { href: `#/game/${g.game_id}`, class: "button" }, `play (seat ${mine.seat + 1})`) : null,
+      mine ? h("a", { href: `#/game/${g.game_id}`, class: "button" }, WORDS.play(mine.seat + 1)) : null,
       g.status === "open" && !mine ? h("button", {
         onclick: async () => {
           try {
-            await joinFirstFree(g.game_id, g.game, nameInput.value.trim());
+            await sit(g.game_id, g.game, typedName());
             location.hash = `#/game/${g.game_id}`;
-          } catch (err) { errorMessage(err, "Joining"); }
+          } catch (err) { errorMessage(err, WORDS.joining); }
         },
-      }, "join") : null, " ",
-      g.status === "finished" ? h("a", { href: `#/replay/${g.game_id}`, class: "button" }, "replay") : null, " ",
-      h("a", { href: `#/watch/${g.game_id}`, class: "button" }, "watch")));
+      }, WORDS.join) : null, " ",
+      g.status === "finished" ? h("a", { href: `#/replay/${g.game_id}`, class: "button" }, WORDS.replay) : null, " ",
+      h("a", { href: `#/watch/${g.game_id}`, class: "button" }, WORDS.watch)));
 }
 
 async function listGames(status, pages = 1) {
@@ -126,37 +208,90 @@ async function listGames(status, pages = 1) {
     }
     return games;
   } catch (err) {
-    errorMessage(err, `Listing ${status} games`);
+    errorMessage(err, WORDS.listing(status));
     return [];
   }
 }
 
-export async function showLobby(root) {
-  clear(root, h("p", {}, "Loading the lobby…"));
+// The player's tables, those awaiting it first, each marked "your move" while it does.
+function tablesList(tables, titles) {
+  if (!tables.length) return h("p", { class: "muted" }, WORDS.noTables);
+  return h("ul", { class: "my-tables", "data-testid": "my-tables" }, tables.map((t) =>
+    h("li", { "data-game-id": t.game_id, "data-awaiting": t.awaiting || null },
+      h("a", { href: `#/game/${t.game_id}` }, titles.get(t.game) || WORDS.aGame), " ",
+      t.awaiting ? h("span", { class: "pill your-move", "data-testid": "your-move" }, WORDS.yourMove)
+        : pill(WORDS.status[t.status] || t.status, `status-${t.status}`),
+      h("span", { class: "muted" }, ` · ${WORDS.seatNumber(t.seat + 1)}`))));
+}
+
+// A newcomer: a name (a sensible one already there), and the player is made. Sitting down anywhere
+// makes it too, with the name in this box.
+function welcome(nameInput, again) {
+  const start = async (e) => {
+    e.preventDefault();
+    try {
+      await makePlayer(nameInput.value);
+      again(); // the lobby again, as the player
+    } catch (err) {
+      errorMessage(err, WORDS.starting);
+    }
+  };
+  return h("section", { class: "panel welcome", "data-testid": "welcome" },
+    h("h2", {}, WORDS.welcome),
+    h("p", {}, WORDS.welcomeText),
+    h("form", { class: "welcome-form", onsubmit: start },
+      h("label", {}, WORDS.yourName, " ", nameInput), " ",
+      h("button", { type: "submit", class: "primary", "data-testid": "start" }, WORDS.start)),
+    h("p", { class: "muted" }, WORDS.playedBefore, h("a", { href: "#/sign-in", "data-testid": "sign-in-link" }, WORDS.signIn)));
+}
+
+// The lobby; `again()` draws it again (the router's own). Answers {stop} while it reads my tables again.
+export async function showLobby(root, again) {
+  clear(root, h("p", {}, WORDS.loadingLobby));
   let games;
   try {
     games = await catalog();
   } catch (err) {
-    clear(root, h("p", { class: "message error" }, `The catalog could not be read: ${err.message}`));
-    return;
+    clear(root, h("p", { class: "message error" }, WORDS.catalogUnreadable(err.message)));
+    return null;
   }
+  const me = player();
   const titles = new Map(games.map((g) => [g.game, g.title]));
-  const nameInput = h("input", { type: "text", maxlength: 40, placeholder: "your name", value: localStorage.getItem("ludoteca.name") || "", "data-testid": "name", "aria-label": "your name" });
-  const [open, active] = await Promise.all([listGames("open"), listGames("active")]);
+  const nameInput = me ? null : h("input", { type: "text", maxlength: 40, value: defaultName(), "data-testid": "name",
+    "aria-label": WORDS.yourName, autocomplete: "nickname" });
+  const typedName = () => (nameInput ? nameInput.value.trim() : "");
+  const [open, active, tables] = await Promise.all([listGames("open"), listGames("active"),
+    me ? myTables().catch((err) => { errorMessage(err, WORDS.myTables); return []; }) : []]);
   const held = new Map(mySeats().map((s) => [s.gameId, s]));
+  for (const t of tables) if (!held.has(t.game_id)) held.set(t.game_id, { seat: t.seat, game: t.game });
+  const kept = mySeats().filter((s) => !tables.some((t) => t.game_id === s.gameId));
   const table = (rows, empty) => (rows.length ? h("table", { class: "games" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Seats"), h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Actions")))),
-    h("tbody", {}, rows.map((g) => gameRow(g, titles, nameInput, held))))
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, WORDS.game), h("th", { scope: "col" }, WORDS.seats), h("th", { scope: "col" }, h("span", { class: "sr-only" }, WORDS.actions)))),
+    h("tbody", {}, rows.map((g) => gameRow(g, titles, typedName, held))))
     : h("p", { class: "muted" }, empty));
+  const mine = h("div", { "data-testid": "my-tables-wrap" }, tablesList(tables, titles));
   clear(root, h("div", { class: "lobby" },
-    h("div", { class: "lobby-head" }, h("h1", {}, "Lobby"), h("label", {}, "Your name ", nameInput),
-      h("button", { onclick: () => showLobby(root) }, "refresh")),
-    h("h2", {}, "New table"),
-    h("div", { class: "game-forms" }, games.map((g) => gameForm(g, nameInput))),
-    h("h2", {}, "Open tables"), h("div", { "data-testid": "open-games" }, table(open, "No open table: create one.")),
-    held.size ? [h("h2", {}, "Your seats"), h("ul", { class: "my-seats" }, [...held.values()].slice(0, 12).map((s) =>
-      h("li", {}, h("a", { href: `#/game/${s.gameId}` }, `${titles.get(s.game) || "a game"}, seat ${s.seat + 1}`))))] : null,
-    h("h2", {}, "Being played"), h("div", { "data-testid": "active-games" }, table(active, "Nothing is being played right now."))));
+    h("div", { class: "lobby-head" }, h("h1", {}, WORDS.lobby),
+      me ? h("span", { "data-testid": "playing-as" }, WORDS.playingAs, h("strong", {}, me.name), " · ", h("a", { href: "#/me" }, WORDS.settings)) : null,
+      h("button", { onclick: () => again() }, WORDS.refresh)),
+    me ? null : welcome(nameInput, again),
+    me ? [h("h2", {}, WORDS.myTables), mine] : null,
+    kept.length ? [h("h2", {}, WORDS.keptSeats), h("ul", { class: "my-seats" }, kept.slice(0, 12).map((s) =>
+      h("li", {}, h("a", { href: `#/game/${s.gameId}` }, WORDS.keptSeat(titles.get(s.game) || WORDS.aGame, s.seat + 1)))))] : null,
+    h("h2", {}, WORDS.newTable),
+    h("div", { class: "game-forms" }, games.map((g) => gameForm(g, typedName))),
+    h("h2", {}, WORDS.openTables), h("div", { "data-testid": "open-games" }, table(open, WORDS.noOpen)),
+    h("h2", {}, WORDS.beingPlayed), h("div", { "data-testid": "active-games" }, table(active, WORDS.nothingPlayed))));
+  if (!me) return null;
+  // My tables, read again while the page is in front: a table that comes to await the player shows.
+  const reread = async () => {
+    if (document.visibilityState !== "visible" || !root.contains(mine)) return;
+    const fresh = await myTables().catch(() => null);
+    if (fresh && root.contains(mine)) clear(mine, tablesList(fresh, titles));
+  };
+  const timer = setInterval(reread, REFRESH_MS);
+  document.addEventListener("visibilitychange", reread);
+  return { stop() { clearInterval(timer); document.removeEventListener("visibilitychange", reread); } };
 }
 
 // When a game ended, in the player's own language and time zone ("1 Dec 2026, 12:40").
@@ -164,13 +299,13 @@ const ended = (ms) => new Date(ms).toLocaleString(undefined, { dateStyle: "mediu
 
 // The finished games, newest first: when, players, winner and scores (each game's table, read for it).
 export async function showReplays(root) {
-  clear(root, h("p", {}, "Loading…"));
+  clear(root, h("p", {}, WORDS.loading));
   const games = await catalog().catch(() => []);
   const titles = new Map(games.map((g) => [g.game, g.title]));
   const finished = (await listGames("finished", 10)).slice(-100).reverse();
   const shown = finished.slice(0, 25);
   const tables = await Promise.all(shown.map((g) => get(`/games/${g.game_id}`).catch(() => null)));
-  const idInput = h("input", { type: "text", placeholder: "game id", "aria-label": "game id", pattern: "[0-9a-f]{16}" });
+  const idInput = h("input", { type: "text", placeholder: WORDS.gameId, "aria-label": WORDS.gameId, pattern: "[0-9a-f]{16}" });
   const row = (g, t) => {
     const seats = (t && t.seats) || [];
     const name = seatNamer(seats);
@@ -178,20 +313,20 @@ export async function showReplays(root) {
     const scored = o && o.scores;
     return h("tr", { "data-game-id": g.game_id },
       h("td", { "data-testid": "finished" }, g.finished_ms ? h("time", { datetime: new Date(g.finished_ms).toISOString() }, ended(g.finished_ms)) : ""),
-      h("td", {}, titles.get(g.game) || "a game"),
+      h("td", {}, titles.get(g.game) || WORDS.aGame),
       h("td", {}, seats.map((s, i) => name(i)).join(", ")),
-      h("td", { "data-testid": "winner" }, scored ? (o.winners || []).map(name).join(" and ") : o && o.reason === "cancelled" ? "called off" : "nobody"),
+      h("td", { "data-testid": "winner" }, scored ? (o.winners || []).map(name).join(WORDS.and) : o && o.reason === "cancelled" ? WORDS.calledOff : WORDS.nobody),
       h("td", { "data-testid": "scores" }, scored ? o.scores.map((s, i) => `${name(i)} ${s}`).join(", ") : ""),
-      h("td", {}, h("a", { href: `#/replay/${g.game_id}`, class: "button" }, "replay")));
+      h("td", {}, h("a", { href: `#/replay/${g.game_id}`, class: "button" }, WORDS.replay)));
   };
   clear(root, h("div", { class: "lobby" },
-    h("h1", {}, "Replays"),
+    h("h1", {}, WORDS.replays),
     h("form", { onsubmit: (e) => { e.preventDefault(); location.hash = `#/replay/${idInput.value.trim()}`; } },
-      "Open a game by id: ", idInput, " ", h("button", { type: "submit" }, "open")),
-    h("h2", {}, "Finished games, newest first"),
+      WORDS.openById, idInput, " ", h("button", { type: "submit" }, WORDS.open)),
+    h("h2", {}, WORDS.finishedNewest),
     shown.length ? h("table", { class: "games", "data-testid": "replays" },
-      h("thead", {}, h("tr", {}, ["Finished", "Game", "Players", "Winner", "Scores"].map((c) => h("th", { scope: "col" }, c)), h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Replay")))),
+      h("thead", {}, h("tr", {}, WORDS.columns.map((c) => h("th", { scope: "col" }, c)), h("th", { scope: "col" }, h("span", { class: "sr-only" }, WORDS.replay)))),
       h("tbody", {}, shown.map((g, i) => row(g, tables[i]))))
-      : h("p", { class: "muted" }, "No finished game yet."),
-    finished.length > shown.length ? h("p", { class: "muted" }, `and ${finished.length - shown.length} older games`) : null));
+      : h("p", { class: "muted" }, WORDS.noFinished),
+    finished.length > shown.length ? h("p", { class: "muted" }, WORDS.older(finished.length - shown.length)) : null));
 }

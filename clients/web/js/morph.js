@@ -2,14 +2,19 @@
 // `morph` walks the drawn tree beside the one on the page and changes the page's in place. An element
 // with `data-key` is matched by key wherever it stands among its siblings; others by tag, in order.
 // What the page keeps is what the person touched: focus, an open <details>, a typed value, and the
-// marks the move builder owns (picks.js: target, picked, tabindex, role, aria-pressed).
+// marks the move builder owns (picks.js: target, picked, held, tabindex, role, data-option, data-paths,
+// data-move, data-drag, aria-pressed).
+//
+// Styles are copied through the CSSOM, one property at a time, never as a `style` attribute: the
+// page's Content-Security-Policy (`style-src 'self'`) refuses an inline style attribute set from a
+// script, and a refused one leaves the element without its colours.
 //
 // `glide` then moves what moved: every element with `data-flip` that stands elsewhere than before
 // slides from where it was (FLIP: First, Last, Invert, Play), unless prefers-reduced-motion.
 
 const HANDLERS = ["onclick", "onsubmit", "oninput", "onchange", "onkeydown"];
-const BUILDER_CLASSES = ["target", "picked"];
-const BUILDER_ATTRS = new Set(["tabindex", "role", "data-option", "aria-pressed"]);
+const BUILDER_CLASSES = ["target", "picked", "held"];
+const BUILDER_ATTRS = new Set(["tabindex", "role", "data-option", "data-paths", "data-move", "data-drag", "aria-pressed"]);
 
 const keyOf = (n) => (n.nodeType === 1 ? n.getAttribute("data-key") : null);
 
@@ -17,14 +22,29 @@ function sameKind(a, b) {
   return a.nodeType === b.nodeType && a.nodeName === b.nodeName;
 }
 
+// The element's inline style made equal to the drawn one's, property by property (CSSOM).
+function syncStyle(from, to) {
+  const want = to.style;
+  const have = from.style;
+  if (!want || !have || have.cssText === want.cssText) return;
+  for (const prop of [...have]) if (!want.getPropertyValue(prop)) have.removeProperty(prop);
+  for (const prop of [...want]) {
+    const value = want.getPropertyValue(prop), priority = want.getPropertyPriority(prop);
+    if (have.getPropertyValue(prop) !== value || have.getPropertyPriority(prop) !== priority) have.setProperty(prop, value, priority);
+  }
+}
+
 function syncAttributes(from, to) {
   const focused = from === document.activeElement;
+  syncStyle(from, to);
   for (const { name } of [...from.attributes]) {
+    if (name === "style") continue; // syncStyle's
     if (to.hasAttribute(name) || BUILDER_ATTRS.has(name)) continue;
     if (name === "open" && from.nodeName === "DETAILS") continue;
     from.removeAttribute(name);
   }
   for (const { name, value } of [...to.attributes]) {
+    if (name === "style") continue;
     if (name === "class") {
       const kept = BUILDER_CLASSES.filter((c) => from.classList.contains(c));
       const next = [value, ...kept].join(" ").trim();

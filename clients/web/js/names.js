@@ -62,6 +62,9 @@ const TABLE = {
   TableCancelled: () => "the table was called off",
   RematchOpened: () => "a rematch was opened",
   TimeRanOut: (e, w) => `${w.seat(e.seat)} ran out of time`,
+  TimeExtended: (e, w) => `${w.seat(e.by)} chose to wait for ${w.seat(e.seat)}`,
+  SeatOffered: (e, w) => `${w.seat(e.by)} offered ${w.seat(e.seat)}'s seat to a newcomer`,
+  SeatTakenOver: (e, w) => `${e.name || w.seat(e.seat)} took over seat ${e.seat + 1}`,
   StepsUndone: (e, w) => `${w.seat(e.seat)} took back their last step`,
   Undoable: () => null,
   ClockTicked: () => null,
@@ -124,8 +127,17 @@ export function seatNamer(seats) {
   };
 }
 
+// The named levels of the server's bots, weakest first (docs/bots.md), and the random bot.
+export const BOT_LEVELS = [["beginner", "beginner"], ["casual", "casual"], ["skilled", "skilled"], ["expert", "expert"], ["random", "random"]];
+
 // A bot kind as the table names it: "greedy" -> "a greedy bot", "strong:2" -> "a strong bot (level 2)".
 export function botTitle(kind) {
   const [bot, level] = String(kind || "greedy").split(":");
   return `a ${bot} bot${level ? ` (level ${level})` : ""}`;
+}
+
+// What a seat's chip says of the bot that holds it: "bot", or "bot, level 5" for a bot with levels.
+export function botNote(kind) {
+  const level = String(kind || "").split(":")[1];
+  return level ? `bot, level ${level}` : "bot";
 }

@@ -9,9 +9,23 @@
 // a number) is a button of the chooser. Picking an option that carries `command` sends it; any
 // other pick asks for the next step. One builder serves every game: the screens only say where
 // values are drawn (`data-pick`, and `where` for a kind drawn under another's key).
+//
+// At the start of a move every move type's next step is asked for at once (the look-ahead), and
+// its options are targets on the table too: a click on a circle walks there, a click on a tile of
+// the projects board buys it, with no "Move tourist" or "Buy tile" to pick first. A move type is
+// in the chooser only where the table cannot say it (a number, a move of no further pick, an
+// option drawn nowhere). A target that several moves share (a seat to trade with or steal from)
+// asks which, in the panel. A target carries its paths: `data-paths`, the picks it makes (JSON).
+//
+// Dragging (drag.js) carries a target onto a place that says what it takes (`data-drop`: "field",
+// "Move.field" or "Move", several space-separated): a card of the hand onto the centre, a tile onto
+// a cell of one's park. A drop the move cannot take yet (the personal area's card before the
+// centre's) is held and picked when its step comes; the place's own `data-pick` is picked when
+// the move that follows offers it (the cell a bought tile is built on).
 
-import { h, humanize } from "./ui.js";
+import { h, humanize, announce } from "./ui.js";
 import { morph } from "./morph.js";
+import { dragging } from "./drag.js";
 
 const isCell = (v) => Array.isArray(v) && v.length === 2 && v.every(Number.isInteger);
 
@@ -38,6 +52,34 @@ export function labelOf(kind, value, ctx) {
 }
 
 const pickOf = (o) => ({ field: o.field, value: o.value, kind: o.kind });
+// What the panel says (kept together for translation).
+const WORDS = {
+  nothing: "Nothing to do right now.",
+  sending: "Sending your move…",
+  sent: "Sent; the table moves on…",
+  yourMove: "Your move",
+  youMay: "You may ",
+  notNow: (name) => (name ? `${name} cannot be picked now.` : "That cannot be picked now."),
+  insteadMay: (moves) => `You may ${moves}: what you may pick is lit.`,
+  insteadPick: (fields) => `Now pick ${fields}: what you may pick is lit.`,
+  insteadSend: "Your move is ready to send.",
+  soFar: "So far: ",
+  pickOnTable: "Pick on the table: ",
+  or: " or ",
+  which: "Which move?",
+  move: "Move",
+  send: "Send: ",
+  back: "Back",
+  cancel: "Cancel (Esc)",
+  movedOn: "The table moved on; your move was dropped",
+  refusedPick: "That pick was refused",
+  nothingMore: "Nothing more can be picked for this move.",
+  thatMove: "That move",
+};
+// "a, b or c"
+const orWords = (xs) => (xs.length <= 1 ? xs.join("") : `${xs.slice(0, -1).join(", ")}${WORDS.or}${xs[xs.length - 1]}`);
+// A path: the picks a target makes from the step shown (a move type's, then its option's).
+const pathOf = (p) => [...(p.move ? [[p.move.field, p.move.value]] : []), [p.option.field, p.option.value]];
 const wire = (picks) => picks.map((p) => ({ field: p.field, value: p.value }));
 const optionsOf = (step) => (step && step.options) || [];
 const commandOf = (step) => (step && step.command !== undefined ? step.command : null);
@@ -63,7 +105,11 @@ export class MoveBuilder {
     this.generation = 0; // an answer to an older request is dropped
     this.board = null;
     this.panel = null;
-    this.targets = new Map(); // element -> option
+    this.targets = new Map(); // element -> the paths it makes: [{move, option, version}]
+    this.ahead = new Map(); // move type -> {version, step}: the look-ahead at the first step
+    this.which = null; // the element whose several paths the panel asks between
+    this.held = null; // a dropped pick the move cannot take yet: {field, value}
+    this.follow = null; // the keys of where something was dropped, to pick in the move that follows
   }
 
   // --- the move, pick by pick -------------------------------------------------------------
@@ -81,6 +127,9 @@ export class MoveBuilder {
 
   clear() {
     this.generation += 1;
+    this.which = null;
+    this.held = null;
+    this.follow = null;
     this.picks = [];
     this.auto = 0;
     this.step = null;
@@ -96,12 +145,36 @@ export class MoveBuilder {
     this.step = this.first;
     this.version = this.firstVersion;
     this.state = "idle";
+    this.fresh = true;
+    this.which = null;
+    this.why = null;
+    this.ahead = new Map();
     const options = optionsOf(this.step);
     const only = options.length === 1 && commandOf(this.step) === null ? options[0] : null;
     if (only && only.kind === "move" && !only.command) {
       this.auto = 1;
       return this.go([pickOf(only)], { revisit: true });
     }
+    this.follow = null; // a drop's place is for a lone move that follows it, which this is not
+    this.held = null;
+    const types = options.filter((o) => o.field === "type" && !o.command);
+    if (!types.length) return this.render();
+    return this.lookAhead(types);
+  }
+
+  // Every move type's next step, asked at once; the panel waits for them (a few ms).
+  async lookAhead(types) {
+    const generation = ++this.generation;
+    this.state = "asking";
+    this.asked = [];
+    this.render();
+    const answers = await Promise.all(types.map((t) => this.ask(wire([pickOf(t)])).catch(() => null)));
+    if (generation !== this.generation) return;
+    types.forEach((t, i) => {
+      const a = answers[i];
+      if (a && a.version === this.version) this.ahead.set(t.value, { version: a.version, step: a.step });
+    });
+    this.state = "idle";
     this.render();
   }
 
@@ -118,7 +191,7 @@ export class MoveBuilder {
     } catch (err) {
       if (generation !== this.generation) return;
       if (revisit && picks.length > this.auto) {
-        this.refused(err, "The table moved on; your move was dropped");
+        this.refused(err, WORDS.movedOn);
         return this.begin();
       }
       if (revisit) { // the lone move type itself (a first step already stale): show the step as it is
@@ -127,7 +200,7 @@ export class MoveBuilder {
         this.step = this.first;
         this.version = this.firstVersion;
       } else {
-        this.refused(err, "That pick was refused");
+        this.refused(err, WORDS.refusedPick);
       }
       this.state = "idle";
       return this.render();
@@ -137,19 +210,122 @@ export class MoveBuilder {
     this.step = answer.step;
     this.version = answer.version;
     this.state = "idle";
+    this.fresh = true;
     const options = optionsOf(answer.step), command = commandOf(answer.step);
     if (!options.length && command !== null) return this.finish(command, picks); // nothing left to choose
     if (!options.length) {
-      this.refused({ message: "Nothing more can be picked for this move." }, "That move");
+      this.refused({ message: WORDS.nothingMore }, WORDS.thatMove);
       return this.begin();
     }
     this.render();
+    this.takeHeld();
   }
 
-  choose(option) {
+  // A pick dropped before its step (held), or where a drop pointed for the move that follows
+  // (follow): taken as soon as the step offers it.
+  takeHeld() {
     if (this.state !== "idle") return;
-    if (option.command) return this.finish(option.command, [...this.picks, pickOf(option)]);
-    return this.go([...this.picks, pickOf(option)]);
+    const options = optionsOf(this.step);
+    if (this.held) {
+      const o = options.find((x) => x.field === this.held.field && sameValue(x.value, this.held.value));
+      if (o) { this.held = null; return this.choose({ move: null, option: o }); }
+      if (!options.some((x) => x.field === this.held.field)) return; // not its step yet
+      this.held = null; // offered no more
+    }
+    if (this.follow && this.picks.length <= this.auto) {
+      const keys = this.follow;
+      this.follow = null;
+      const o = options.find((x) => this.where(x.kind, x.value).some((k) => keys.includes(k)));
+      if (o) return this.choose({ move: null, option: o });
+    }
+  }
+
+  // Take one path: a move type's option from the look-ahead, or an option of the step shown.
+  choose(path) {
+    if (this.state !== "idle") return;
+    this.which = null;
+    this.why = null;
+    const picks = [...this.picks, ...(path.move ? [pickOf(path.move)] : []), pickOf(path.option)];
+    if (path.move) this.version = path.version;
+    if (path.option.command) return this.finish(path.option.command, picks);
+    return this.go(picks);
+  }
+
+  // Why a thing the table draws cannot be picked now, in the panel (and said): what the move
+  // waits for instead, from the step itself (the moves offered, or the fields lit now).
+  explain(el) {
+    this.why = { el, text: this.whyNot(el) };
+    this.render();
+    announce(this.why.text);
+  }
+
+  whyNot(el) {
+    const title = el.querySelector && el.querySelector(".card-title, strong");
+    const text = (el.textContent || "").trim();
+    const name = (title && title.textContent) || el.getAttribute("data-label") || el.getAttribute("aria-label")
+      || (text.length <= 40 ? text : "");
+    const may = this.ctx.screen.may || {};
+    const types = this.picks.length ? [] : optionsOf(this.step).filter((o) => o.field === "type");
+    const lit = [...new Set(optionsOf(this.step).filter((o) => o.field !== "type").map((o) => this.fieldLabel(o.field)))];
+    const instead = types.length
+      ? WORDS.insteadMay(orWords(types.map((o) => may[o.value] || labelOf("move", o.value, this.ctx).toLowerCase())))
+      : lit.length ? WORDS.insteadPick(orWords(lit)) : WORDS.insteadSend;
+    return WORDS.notNow(name.split(",")[0].trim()) + " " + instead;
+  }
+
+  // A click on a target: its one path, or the panel asks which of its several.
+  press(el) {
+    const paths = this.targets.get(el);
+    if (!paths) return;
+    if (paths.length === 1) return this.choose(paths[0]);
+    this.which = el;
+    this.render();
+    const first = this.panel && this.panel.querySelector(".which button");
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  // What a place takes of a target's paths (drag.js): the path to take now, or a pick to hold
+  // for a later step of the move under way (the personal area's card while the centre's is asked).
+  fitting(el, place) {
+    if (place === el || place.contains(el)) return null;
+    const takes = (place.getAttribute("data-drop") || "").split(/\s+/).filter(Boolean);
+    const under = this.picks[0] && this.picks[0].field === "type" ? this.picks[0].value : null;
+    const moveOf = (p) => (p.move ? p.move.value : under);
+    const fits = (p, key) => {
+      const [a, b] = key.split(".");
+      if (b) return moveOf(p) === a && p.option.field === b;
+      return p.option.field === a || moveOf(p) === a || (p.option.field === "type" && p.option.value === a);
+    };
+    const paths = this.targets.get(el) || [];
+    const path = paths.find((p) => takes.some((key) => fits(p, key)));
+    if (path) return { path };
+    const later = takes.map((k) => k.split(".")).find(([a, b]) => b && a === under && !this.picks.some((p) => p.field === b));
+    if (later && paths.length && !paths.some((p) => p.move || p.option.field === later[1])) {
+      return { held: { field: later[1], value: paths[0].option.value } };
+    }
+    return null;
+  }
+
+  // The places on the table that take a target (lit while it is dragged).
+  placesFor(el) {
+    if (!this.board) return [];
+    return [...this.board.querySelectorAll("[data-drop]")].filter((place) => this.fitting(el, place));
+  }
+
+  // A target carried onto a place that takes it (drag.js); whether it was taken.
+  drop(el, place) {
+    if (this.state !== "idle") return false;
+    const fit = this.fitting(el, place);
+    if (!fit) return false;
+    if (fit.held) {
+      this.held = fit.held;
+      this.render();
+      return true;
+    }
+    const here = (place.getAttribute("data-pick") || "").split(/\s+/).filter(Boolean);
+    this.follow = here.length ? here : null;
+    this.choose(fit.path);
+    return true;
   }
 
   confirm() {
@@ -179,7 +355,13 @@ export class MoveBuilder {
   }
 
   cancel() {
-    if (this.state === "idle" && this.picks.length > this.auto) this.begin();
+    if (this.state !== "idle") return;
+    if (this.which || this.held) {
+      this.which = null;
+      this.held = null;
+      return this.render();
+    }
+    if (this.picks.length > this.auto) this.begin();
   }
 
   // --- on the table -----------------------------------------------------------------------
@@ -190,15 +372,41 @@ export class MoveBuilder {
     this.panel = panel;
     const press = (e) => {
       const el = e.target.closest(".target, .picked");
-      if (!el || !board.contains(el)) return;
+      if (!el || !board.contains(el)) {
+        const other = e.target.closest("[data-pick]"); // a thing of the table that is not a pick now
+        if (other && board.contains(other) && this.state === "idle") this.explain(other);
+        return;
+      }
       e.preventDefault();
-      if (this.targets.has(el)) return this.choose(this.targets.get(el));
+      if (this.targets.has(el)) return this.press(el);
       const index = this.picks.findIndex((p) => this.elementsOf(p.kind, p.value).includes(el));
       if (index >= 0) this.takeBack(index);
     };
     board.onclick = press; // one handler per drawn table
+    if (this.dragBoard !== board) {
+      if (this.undrag) this.undrag();
+      this.undrag = dragging(board, this);
+      this.dragBoard = board;
+    }
     board.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") press(e); }; // targets take the focus
     this.render();
+  }
+
+  heldKind() {
+    const o = optionsOf(this.step).find((x) => x.field !== "type");
+    return o ? o.kind : "card";
+  }
+
+  // What a target says to a screen reader: what it is (its own label), then what picking it does.
+  sayTarget(el, here) {
+    if (!el.hasAttribute("data-label") && el.hasAttribute("aria-label")) el.setAttribute("data-label", el.getAttribute("aria-label"));
+    const own = el.getAttribute("data-label");
+    const does = here.map((p) => (p.move ? `${labelOf("move", p.move.value, this.ctx)}: ` : "") + this.fieldLabel(p.option.field)).join(WORDS.or);
+    return own ? `${own} (${does})` : null;
+  }
+
+  fieldLabel(field) {
+    return field === "type" ? WORDS.move : (this.ctx.screen.fields && this.ctx.screen.fields[field]) || humanize(field);
   }
 
   where(kind, value) {
@@ -218,11 +426,10 @@ export class MoveBuilder {
     if (!this.board || !this.panel) return;
     const active = document.activeElement;
     const hadFocus = !active || active === document.body || this.board.contains(active);
-    for (const el of this.board.querySelectorAll(".target, .picked")) {
-      el.classList.remove("target", "picked");
-      el.removeAttribute("data-option");
-      el.removeAttribute("tabindex");
-      el.removeAttribute("aria-pressed");
+    for (const el of this.board.querySelectorAll(".target, .picked, .held")) {
+      el.classList.remove("target", "picked", "held");
+      for (const a of ["data-option", "data-paths", "data-move", "data-drag", "tabindex", "aria-pressed"]) el.removeAttribute(a);
+      if (el.hasAttribute("data-label")) el.setAttribute("aria-label", el.getAttribute("data-label"));
       if (el.hasAttribute("data-role")) el.setAttribute("role", el.getAttribute("data-role"));
       else el.removeAttribute("role");
     }
@@ -235,30 +442,53 @@ export class MoveBuilder {
     }
     const shown = this.state === "idle" || this.state === "asking"; // while asking: the step before, inert
     const live = shown ? optionsOf(this.step) : [];
-    const chooser = [];
-    const onBoard = new Map(); // element -> the options drawn there
-    for (const option of live) {
-      const els = this.elementsOf(option.kind, option.value);
+    // every path from the step shown: its options, and at the first step each move type's next options
+    const paths = live.map((option) => ({ move: null, option }));
+    const ahead = this.picks.length === 0 && shown ? this.ahead : new Map();
+    for (const o of live) {
+      const look = o.field === "type" ? ahead.get(o.value) : null;
+      if (look) for (const option of optionsOf(look.step)) paths.push({ move: o, option, version: look.version });
+    }
+    const onBoard = new Map(); // element -> the paths drawn there
+    const drawn = new Map(); // path -> its elements
+    for (const p of paths) {
+      const els = this.elementsOf(p.option.kind, p.option.value);
+      drawn.set(p, els);
       for (const el of els) {
         if (!onBoard.has(el)) onBoard.set(el, []);
-        onBoard.get(el).push(option);
+        onBoard.get(el).push(p);
       }
-      if (!els.length || option.kind === "move") chooser.push(option); // move types are always listed too
+    }
+    // the chooser holds what the table cannot say: an option drawn nowhere, and a move type whose
+    // next step is not all on the table (a number, a move that may be sent with no more picks)
+    const chooser = [];
+    for (const p of paths) {
+      if (p.move || drawn.get(p).length) continue;
+      if (p.option.field === "type") {
+        const look = ahead.get(p.option.value);
+        const whole = look && commandOf(look.step) === null && optionsOf(look.step).length
+          && paths.every((q) => q.move !== p.option || drawn.get(q).length);
+        if (whole) continue;
+      }
+      chooser.push(p.option);
     }
     const board = [];
-    for (const [el, options] of onBoard) {
-      if (options.length > 1) { // two options on one element: ask which, in the chooser
-        for (const o of options) if (!chooser.includes(o)) chooser.push(o);
-        continue;
-      }
-      const option = options[0];
+    for (const [el, here] of onBoard) {
       el.classList.add("target");
-      el.setAttribute("data-option", JSON.stringify([option.field, option.value]));
+      el.setAttribute("data-paths", JSON.stringify(here.map(pathOf)));
+      if (here.length === 1) el.setAttribute("data-option", JSON.stringify([here[0].option.field, here[0].option.value]));
+      if (here.length === 1 && here[0].move) el.setAttribute("data-move", here[0].move.value);
       el.setAttribute("tabindex", "0");
       el.setAttribute("role", "button");
-      this.targets.set(el, option);
-      if (!board.includes(option) && option.kind !== "move") board.push(option);
+      const said = this.sayTarget(el, here);
+      if (said) el.setAttribute("aria-label", said);
+      this.targets.set(el, here);
+      for (const p of here) if (!board.some(([f]) => f === p.option.field) && p.option.kind !== "move") board.push([p.option.field, p.option.kind]);
       for (let up = el.parentElement?.closest("details"); up; up = up.parentElement?.closest("details")) up.open = true;
+    }
+    if (this.which && !this.targets.has(this.which)) this.which = null;
+    if (this.board.querySelector("[data-drop]")) { // what may be dragged somewhere that takes it
+      for (const el of this.targets.keys()) if (this.placesFor(el).length) el.setAttribute("data-drag", "");
     }
     for (const p of this.picks) {
       for (const el of this.elementsOf(p.kind, p.value)) {
@@ -268,10 +498,36 @@ export class MoveBuilder {
         el.setAttribute("aria-pressed", "true");
       }
     }
+    if (this.held) {
+      for (const el of this.elementsOf(this.heldKind(), this.held.value)) el.classList.add("held");
+    }
     this.drawPanel(board, chooser);
+    if (this.fresh && this.state === "idle") {
+      this.fresh = false;
+      this.reveal();
+    }
     // the focused target went away with the step: the next step's first target, or the panel's
     const now = document.activeElement;
     if (hadFocus && this.state === "idle" && (!now || now === document.body || !(now.tabIndex >= 0) || !now.isConnected)) this.focusFirst();
+  }
+
+  // A new step whose targets are all out of sight (on a phone, above or below the docked move
+  // panel) brings the first one into view: the panel never offers what the person cannot see.
+  reveal() {
+    const targets = [...this.targets.keys()];
+    if (!targets.length) return;
+    const dock = this.panel && this.panel.closest(".dock");
+    const fixed = dock && getComputedStyle(dock).position === "fixed";
+    const bottom = fixed ? dock.getBoundingClientRect().top : window.innerHeight;
+    const inSight = (el) => {
+      if (fixed && dock.contains(el)) return true;
+      const r = el.getBoundingClientRect();
+      return r.bottom > 0 && r.top < bottom && (r.width || r.height);
+    };
+    if (targets.some(inSight)) return;
+    const first = targets.find((el) => !(dock && dock.contains(el))) || targets[0];
+    const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    first.scrollIntoView({ block: "center", behavior: still ? "auto" : "smooth" });
   }
 
   // The first thing to pick: a target on the table, else the first button of the move panel.
@@ -283,15 +539,13 @@ export class MoveBuilder {
 
   drawPanel(board, chooser) {
     const panel = this.panel;
-    const ctx = this.ctx;
-    const fieldLabel = (field) => (field === "type" ? "Move" : (ctx.screen.fields && ctx.screen.fields[field]) || humanize(field));
     panel.setAttribute("data-state", this.state);
     panel.setAttribute("data-version", String(this.version));
     panel.setAttribute("data-picks", JSON.stringify(wire(this.picks)));
     panel.setAttribute("data-options", String(this.state === "idle" ? optionsOf(this.step).length : 0));
     // drawn afresh, then morphed in: a focused button that is still offered keeps the focus
     const fresh = panel.cloneNode(false);
-    this.drawInto(fresh, board, chooser, fieldLabel);
+    this.drawInto(fresh, board, chooser);
     panel.removeAttribute("data-morph"); // the table's redraw leaves the panel to us; we morph it
     fresh.removeAttribute("data-morph");
     morph(panel, fresh);
@@ -300,28 +554,59 @@ export class MoveBuilder {
     else panel.classList.remove("asking");
   }
 
-  drawInto(panel, board, chooser, fieldLabel) {
+  // A button of the panel that takes one path (`data-paths` as on the table, for machines).
+  button(p, text, cls = "option") {
+    const o = p.option;
+    return h("button", {
+      class: [cls, o.command ? "sends" : null], "data-field": o.field, "data-kind": o.kind,
+      "data-key": "option:" + JSON.stringify(pathOf(p)),
+      "data-value": typeof o.value === "string" ? o.value : JSON.stringify(o.value),
+      "data-option": JSON.stringify([o.field, o.value]), "data-paths": JSON.stringify([pathOf(p)]),
+      "data-move": p.move ? p.move.value : null,
+      title: o.command ? "sends " + this.ctx.describeCommand(o.command) : "",
+      onclick: () => this.choose(p),
+    }, text);
+  }
+
+  drawInto(panel, board, chooser) {
     const ctx = this.ctx;
     if (this.state === "none") {
-      panel.append(h("p", { class: "muted" }, "Nothing to do right now."));
+      panel.append(h("p", { class: "muted" }, WORDS.nothing));
       return;
     }
     if (this.state === "sending" || this.state === "waiting") {
-      panel.append(h("p", { class: "muted" }, this.state === "sending" ? "Sending your move…" : "Sent; the table moves on…"));
+      panel.append(h("p", { class: "muted" }, this.state === "sending" ? WORDS.sending : WORDS.sent));
       return;
     }
     const command = commandOf(this.step);
-    const extra = this.picks.length > this.auto;
-    panel.append(h("h2", {}, "Your move"));
-    if (this.picks.length) {
-      panel.append(h("div", { class: "picks", "data-testid": "picks" }, "So far: ",
+    const extra = this.picks.length > this.auto || !!this.held;
+    panel.append(h("h2", {}, WORDS.yourMove));
+    if (this.picks.length || this.held) {
+      panel.append(h("div", { class: "picks", "data-testid": "picks" }, WORDS.soFar,
         this.picks.map((p, i) => h("span", { class: ["pill", "pick", i < this.auto ? "auto" : null], "data-field": p.field },
-          p.field === "type" ? labelOf("move", p.value, ctx) : `${fieldLabel(p.field)}: ${labelOf(p.kind, p.value, ctx)}`))));
+          p.field === "type" ? labelOf("move", p.value, ctx) : `${this.fieldLabel(p.field)}: ${labelOf(p.kind, p.value, ctx)}`)),
+        this.held ? h("span", { class: ["pill", "pick", "held"], "data-field": this.held.field },
+          `${this.fieldLabel(this.held.field)}: ${labelOf(this.heldKind(), this.held.value, ctx)}`) : null));
+    }
+    const types = this.picks.length ? [] : optionsOf(this.step).filter((o) => o.field === "type");
+    if (types.length > 1) { // what can I do now: every move offered, in words
+      const may = ctx.screen.may || {};
+      panel.append(h("p", { class: "may", "data-testid": "may" }, WORDS.youMay,
+        orWords(types.map((o) => may[o.value] || labelOf("move", o.value, ctx).toLowerCase())), "."));
+    }
+    if (this.why && this.why.el.isConnected) {
+      panel.append(h("p", { class: "why", "data-testid": "why" }, this.why.text));
+    }
+    if (this.which) { // a target several moves share: which one
+      const name = this.which.getAttribute("data-label") || this.which.getAttribute("aria-label") || "";
+      panel.append(h("div", { class: "chooser which", "data-field": "which" },
+        h("span", { class: "group-label" }, `${WORDS.which}${name ? ` (${name})` : ""}`),
+        this.targets.get(this.which).map((p) => this.button(p,
+          (p.move ? labelOf("move", p.move.value, ctx) + ": " : "") + this.fieldLabel(p.option.field), "option which-option"))));
     }
     if (board.length) {
-      const fields = [...new Map(board.map((o) => [o.field, o.kind])).entries()];
-      panel.append(h("p", { class: "hint" }, "Pick on the table: ",
-        fields.map(([field, kind], i) => [i ? " or " : "", h("strong", {}, fieldLabel(field)), ` (${humanize(kind).toLowerCase()})`])));
+      panel.append(h("p", { class: "hint" }, WORDS.pickOnTable,
+        board.map(([field, kind], i) => [i ? WORDS.or : "", h("strong", {}, this.fieldLabel(field)), ` (${humanize(kind).toLowerCase()})`])));
     }
     const groups = new Map();
     for (const o of chooser) {
@@ -330,22 +615,15 @@ export class MoveBuilder {
     }
     for (const [field, options] of groups) {
       panel.append(h("div", { class: "chooser", "data-field": field },
-        h("span", { class: "group-label" }, fieldLabel(field) + ":"),
-        options.map((o) => h("button", {
-          class: ["option", o.command ? "sends" : null], "data-field": o.field, "data-kind": o.kind,
-          "data-key": "option:" + JSON.stringify([o.field, o.value]),
-          "data-value": typeof o.value === "string" ? o.value : JSON.stringify(o.value),
-          "data-option": JSON.stringify([o.field, o.value]),
-          title: o.command ? "sends " + ctx.describeCommand(o.command) : "",
-          onclick: () => this.choose(o),
-        }, labelOf(o.kind, o.value, ctx)))));
+        h("span", { class: "group-label" }, this.fieldLabel(field) + ":"),
+        options.map((o) => this.button({ move: null, option: o }, labelOf(o.kind, o.value, ctx)))));
     }
     if (command !== null || extra) {
       panel.append(h("div", { class: "move-actions", "data-key": "move-actions" },
         command !== null ? h("button", { class: "primary confirm", "data-testid": "confirm", onclick: () => this.confirm() },
-          "Send: " + ctx.describeCommand(command)) : null,
-        extra ? h("button", { class: "back", "data-testid": "back", onclick: () => this.takeBack(this.picks.length - 1) }, "Back") : null,
-        extra ? h("button", { class: "cancel", "data-testid": "cancel", title: "Escape", onclick: () => this.cancel() }, "Cancel (Esc)") : null));
+          WORDS.send + ctx.describeCommand(command)) : null,
+        this.picks.length > this.auto ? h("button", { class: "back", "data-testid": "back", onclick: () => this.takeBack(this.picks.length - 1) }, WORDS.back) : null,
+        extra ? h("button", { class: "cancel", "data-testid": "cancel", title: "Escape", onclick: () => this.cancel() }, WORDS.cancel) : null));
     }
   }
 }

@@ -1,39 +1,106 @@
 // The playing screen of one game: the table drawn from the view and kept up to date in place
 // (morph.js: only what changed changes, what moved glides), the seat's moves built by picking on it
 // (picks.js), live updates over the WebSocket, each seat's last move marked, a log in words, turns
-// and results said to screen readers, refusals as messages, the final scores rule by rule.
+// and results said to screen readers, refusals as messages, the final scores rule by rule. The seat
+// is the player's (its cookie, docs/players.md), or one whose token this browser kept before players;
+// the tab's title and icon say when the table awaits it (and a notification, when allowed and away).
 
 import { call, get, post, catalog, components, commandId, seatOf, keepSeat, forgetSeat, ApiError } from "./api.js";
+import { player, defaultName, sit } from "./player.js";
+import { showTitle, tellAwaited, notificationsHere, permission, askPermission } from "./notify.js";
 import { h, clear, message, errorMessage, setStatus, humanize, pill, announce, plural, colourOf } from "./ui.js";
 import { Live } from "./live.js";
-import { nameIndex, richNames, describeEvent, describeCommand, actorOf, listWords, seatNamer, botTitle } from "./names.js";
+import { nameIndex, richNames, describeCommand, actorOf, listWords, seatNamer, botTitle, botNote, BOT_LEVELS } from "./names.js";
 import { MoveBuilder, sameValue } from "./picks.js";
 import { UndoTracker } from "./undo.js";
 import { drawView, outcomeTable, screenOf, context } from "./view.js";
 import { morph, positions, glide } from "./morph.js";
+import { Story } from "./story.js";
 
-const LOG_KEEP = 300;
-// The table's own facts: seats, leaving, calling off, rematch, clocks (the table is read again).
-const TABLE_FACTS = new Set(["TableOpened", "SeatTaken", "SeatResigned", "TableCancelled", "RematchOpened",
-  "ClockTicked", "TimeRanOut"]);
-// Events that start or end a turn, deal, or set up: not a seat's move, though they name a seat.
-const NOT_MOVES = new Set(["TurnStarted", "TurnPassedTo", "TravelTurnBegan", "ParkTurnBegan", "TurnEnded", "CardsDealt",
-  "HandDrawn", "StartingHandDealt", "PlanningCardsDealt", "IncomeCollected", "FirstPlayerDrawn", "FirstPlayerCardGiven",
-  "FirstTravellerChosen", "StartingPlayerDrawn", "PassportReceived", "SeatTaken", "DrawPileShuffled", "Undoable",
-  "ClockTicked", "ReactionWindowClosed"]);
+const LOG_TURNS = 30; // turns the log shows
+// The pace at which other seats' steps are shown: ms between two of them.
+const PACES = { slow: 1500, normal: 700, fast: 300, instant: 0 };
+// The words of this screen a person reads (kept together for translation).
+const WORDS = {
+  loading: "Loading the table…",
+  reset: "The server's history was reset; reloading the table.",
+  reading: "Reading the table",
+  over: (winners, scores) => `The game is over. ${winners} won. Scores: ${scores}.`,
+  overNoScores: "The game is over.",
+  yourTurn: "Your turn.",
+  status: { open: "waiting for players", active: "in play", finished: "finished" },
+  watching: "you are watching",
+  youAre: (name) => `you are ${name}`,
+  replay: "replay",
+  watchLink: "watch link",
+  spectators: (n) => (n ? `${plural(n, "spectator")} watching` : "no spectators"),
+  yourName: "your name",
+  botKind: "bot kind",
+  bots: (label) => `${label} bots`,
+  free: "free",
+  sitHere: "Sit here",
+  fillBots: "Fill the other seats with bots",
+  callOff: "Call the table off",
+  undo: "Undo my last step",
+  resign: (bot) => `Resign (${bot} plays on)`,
+  rematch: "Rematch",
+  joinRematch: "Join the rematch",
+  connected: " (connected)",
+  left: " · left",
+  leave: (bot) => `Leave this game? ${bot.replace(/^a/, "A")} will play your seat.`,
+  callingOff: "Calling the table off",
+  joiningRematch: "Joining the rematch",
+  refused: (move) => `${move} refused`,
+  youSit: (seat) => `You sit at seat ${seat}.`,
+  takingSeat: "Taking the seat",
+  seatingBot: "Seating a bot",
+  pace: "Others' moves",
+  paces: { slow: "slowly", normal: "at a steady pace", fast: "quickly", instant: "at once" },
+  thinking: (name) => `${name} is thinking`,
+  waitingFor: (names) => `Waiting for ${names}.`,
+  showing: "Showing the moves as they were made…",
+  yourMove: "Your move. ",
+  howToPlay: (title) => `How to play ${title}`,
+  goal: "The goal",
+  turn: "A turn",
+  end: "The end",
+  score: "Scores",
+  log: "What happened",
+  logLabel: "what happened, latest turn first",
+  nothingYet: "Nothing yet.",
+  rated: "rated",
+  outOfTime: " · out of time",
+  ranOut: (name) => `${name} ran out of time: `,
+  youRanOut: "Your time ran out: move now to stay, or the others may let a bot play on.",
+  keepWaiting: "Wait for them",
+  letBotPlayOn: "Let a bot play on",
+  invite: (name) => `Invite someone to take ${name}'s seat`,
+  inviteLink: (name) => `Invitation to ${name}'s seat`,
+  copy: "Copy the link",
+  copied: "The invitation link is copied: send it to whoever should take the seat.",
+  copyByHand: "Select the link and copy it.",
+  inviting: "Inviting",
+  notifyMe: "Notify me in this browser when it is my move",
+  clock: (left, bank) => ` ⏱ ${left}${bank ? ` + ${bank} bank` : ""}`,
+  days: (d, h) => `${d} d${h ? ` ${h} h` : ""}`,
+  hours: (h, m) => `${h} h${m ? ` ${m} min` : ""}`,
+  minutes: (m, s) => `${m} min${s ? ` ${s} s` : ""}`,
+  seconds: (s) => `${s} s`,
+};
 
-// Every id and cell an event names, as the data-key of what the table draws for it.
-function keysOf(ev, seat) {
-  const keys = new Set();
-  const walk = (v, field) => {
-    if (typeof v === "string") for (const k of ["card", "circle", "country", "tile"]) keys.add(`${k}:${v}`);
-    else if (Array.isArray(v) && v.length === 2 && v.every(Number.isInteger) && seat !== null) keys.add(`cell:${seat}:${v[0]},${v[1]}`);
-    else if (Array.isArray(v)) v.forEach((x) => walk(x, field));
-  };
-  for (const [k, v] of Object.entries(ev)) if (k !== "type") walk(v, k);
-  return keys;
+// A time left, in words: "1 d 4 h", "3 h 20 min", "4 min 30 s", "45 s".
+function duration(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const [d, h, m] = [Math.floor(s / 86400), Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60)];
+  if (d) return WORDS.days(d, h);
+  if (h) return WORDS.hours(h, m);
+  if (m) return WORDS.minutes(m, s % 60);
+  return WORDS.seconds(s);
 }
 
+// The table's own facts: seats, leaving, calling off, rematch, clocks (the table is read again).
+const TABLE_FACTS = new Set(["TableOpened", "SeatTaken", "SeatResigned", "TableCancelled", "RematchOpened",
+  "ClockTicked", "TimeRanOut", "TimeExtended", "SeatOffered", "SeatTakenOver"]);
 export class TableScreen {
   constructor(root, gameId, { spectate = false } = {}) {
     this.root = root;
@@ -45,8 +112,8 @@ export class TableScreen {
     this.comp = {};
     this.names = new Map();
     this.version = 0;
-    this.log = []; // {version, text, seat}
-    this.last = new Map(); // seat -> {text, keys, version}: each seat's last move
+    this.story = null; // what happened, by turn, and each seat's last move (story.js)
+    this.last = new Map(); // seat -> {text, keys}: each seat's last move, as the story last told it
     this.first = null; // the first step of the seat's move, from the last update (null: not awaited)
     this.firstVersion = 0;
     this.stepFresh = false; // an update brought a first step the builder has not seen
@@ -57,28 +124,46 @@ export class TableScreen {
     this.stopped = false;
     this.screenEl = null;
     this.wasMine = false;
+    this.queue = []; // updates not yet shown (another seat's steps wait for the pace)
+    this.playing = false;
+    this.nextAt = 0;
+    this.pace = PACES[localStorage.getItem("ludoteca.pace")] !== undefined ? localStorage.getItem("ludoteca.pace") : "normal";
+    this.typedName = defaultName();
+    this.rated = false; // the table counts on ratings (its TableOpened says so: the view does not)
+    this.invites = new Map(); // seat -> the invitation link this page made for it
+    this.botKind = "casual"; // the bots "fill the other seats" seats: a named level (docs/bots.md)
     this.onKey = (e) => { if (e.key === "Escape" && this.builder) this.builder.cancel(); };
   }
 
   async start() {
-    clear(this.root, h("p", {}, "Loading the table…"));
+    clear(this.root, h("p", {}, WORDS.loading));
     try {
-      this.table = await this.fetchTable();
-    } catch (err) {
-      if (err instanceof ApiError && (err.code === "unknown_token" || err.code === "not_seated") && this.token) {
-        forgetSeat(this.gameId); // a token this server no longer knows: watch instead
+      try {
+        this.table = await this.fetchTable();
+      } catch (err) {
+        if (!(err instanceof ApiError && (err.code === "unknown_token" || err.code === "not_seated") && this.token)) throw err;
+        forgetSeat(this.gameId); // a token this server no longer knows: the player's seat, or watch
         this.token = null;
         this.table = await this.fetchTable();
-      } else {
-        clear(this.root, h("p", { class: "message error" }, err.message));
-        return;
       }
+    } catch (err) {
+      clear(this.root, h("p", { class: "message error" }, err.message));
+      return;
+    }
+    if (this.stopped) return;
+    // The browser's player sits here: its socket sees the table as its seat (a hello cannot ask to
+    // watch while the cookie signs a player in), so the watch link opens the seat.
+    if (this.spectate && this.table.seat !== null) {
+      location.replace(`#/game/${this.gameId}`);
+      return;
     }
     this.comp = await components(this.table.game).catch(() => ({}));
     this.screen = screenOf(this.table.game);
     this.names = richNames(nameIndex(this.comp, this.screen), this.screen, this.comp);
+    this.story = new Story({ names: this.names, seatName: (s) => this.seatName(s), screen: this.screen, comp: this.comp });
     this.title = (await catalog().catch(() => [])).find((g) => g.game === this.table.game)?.title || humanize(this.table.game);
-    document.title = `${this.title}: Ludoteca`;
+    if (this.stopped) return;
+    showTitle(this.title, this.awaitsMe());
     this.version = this.table.version;
     this.wasFinished = this.table.status === "finished";
     const seatName = (s) => this.seatName(s);
@@ -100,16 +185,17 @@ export class TableScreen {
 
   connect() {
     if (this.live) this.live.stop();
-    this.log = [];
+    this.story.reset();
     this.last = new Map();
+    this.queue = [];
     this.undo.reset(); // the new socket's catch-up brings the whole log again
     const live = new Live(this.gameId, this.token, {
       update: (msg) => this.onUpdate(msg),
       reset: () => {
-        this.log = [];
+        this.story.reset();
         this.last = new Map();
         this.undo.reset();
-        message("The server's history was reset; reloading the table.", "info", "reset");
+        message(WORDS.reset, "info", "reset");
       },
       error: (msg) => message(msg.message, "error", msg.error),
       state: (text, kind, code) => setStatus(text, kind, code),
@@ -121,45 +207,63 @@ export class TableScreen {
 
   stop() {
     this.stopped = true;
+    if (this.builder && this.builder.undrag) this.builder.undrag();
     document.removeEventListener("keydown", this.onKey);
     if (this.live) this.live.stop();
+    showTitle();
   }
 
   seatName(seat) {
     return seatNamer(this.table && this.table.seats)(seat);
   }
 
-  // Each event in words, into the log and each seat's last move; what others did is said aloud
+  // Each event into the story (the log, each seat's last move); what others did is said aloud
   // once the catch-up is over (a live update, not the history).
   see(events, live) {
-    const seatName = (s) => this.seatName(s);
-    const moved = new Map(); // seat -> {texts, keys}
+    const told = [];
     for (const ev of events) {
+      if (ev.event.type === "TableOpened") this.rated = !!ev.event.rated;
       this.undo.see(ev.version, ev.event);
-      const text = describeEvent(ev.event, this.names, seatName, this.screen, this.comp);
-      if (!text) continue;
-      const actor = actorOf(ev.event);
-      this.log.push({ version: ev.version, text, seat: actor });
-      if (actor === null || NOT_MOVES.has(ev.event.type)) continue;
-      if (!moved.has(actor)) moved.set(actor, { texts: [], keys: new Set() });
-      const m = moved.get(actor);
-      m.texts.push(text);
-      for (const k of keysOf(ev.event, actor)) m.keys.add(k);
+      const line = this.story.see(ev.version, ev.event);
+      if (line && !told.includes(line)) told.push(line);
     }
-    // a seat that moves again before anyone else did goes on with the same turn: its steps add up
-    for (const [seat, m] of moved) {
-      const before = this.last.get(seat);
-      const goesOn = before && this.lastActor === seat;
-      const texts = goesOn ? [...before.texts, ...m.texts].slice(-4) : m.texts;
-      const keys = goesOn ? new Set([...before.keys, ...m.keys]) : m.keys;
-      this.last.set(seat, { texts, text: texts.join("; "), keys });
-      this.lastActor = seat;
-      if (live && seat !== this.table.seat) announce(m.texts.join(". ") + ".");
-    }
-    if (this.log.length > LOG_KEEP) this.log.splice(0, this.log.length - LOG_KEEP);
+    this.last = this.story.last();
+    const others = told.filter((l) => l.seat !== null && l.seat !== this.table.seat);
+    if (live && others.length) announce(others.map((l) => l.text).join(". ") + ".");
   }
 
-  async onUpdate(msg) {
+  // Updates are applied in order, one at a time. Another seat's move is shown step by step: after
+  // an update that holds one, the next waits for the pace the person chose (the card glides, the
+  // pawn walks, and it can be followed), however fast the updates came.
+  onUpdate(msg) {
+    if (this.stopped) return;
+    this.queue.push(msg);
+    if (!this.playing) this.play();
+  }
+
+  async play() {
+    this.playing = true;
+    while (this.queue.length && !this.stopped) {
+      const wait = this.nextAt - performance.now();
+      if (wait > 0) {
+        this.scheduleDraw(); // "showing …" while the step waits its turn
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        continue;
+      }
+      const msg = this.queue.shift();
+      const live = !!(msg.view && this.greeted);
+      await this.apply(msg);
+      const others = live && msg.events.some((e) => { const a = actorOf(e.event); return a !== null && a !== this.table.seat; });
+      if (others && PACES[this.pace]) {
+        this.nextAt = performance.now() + PACES[this.pace];
+        this.draw(); // this step now, not with the next
+      }
+    }
+    this.playing = false;
+    this.scheduleDraw();
+  }
+
+  async apply(msg) {
     if (this.stopped) return;
     const live = !!(msg.view && this.greeted);
     this.see(msg.events, live);
@@ -180,32 +284,42 @@ export class TableScreen {
         if (fresh.version >= this.table.version) this.table = fresh;
         else this.table = { ...fresh, view: this.table.view, version: this.table.version };
       } catch (err) {
-        errorMessage(err, "Reading the table");
+        errorMessage(err, WORDS.reading);
       }
     } else if (msg.view) {
       this.table.awaiting = msg.view.awaiting || this.table.awaiting;
     }
-    this.sayTurn();
+    this.sayTurn(live);
     this.scheduleDraw();
   }
 
-  // Turn changes and the result, for screen readers.
-  sayTurn() {
+  // Whether the table awaits this page's seat now.
+  awaitsMe() {
     const t = this.table;
+    if (!t || t.status !== "active" || t.seat === null) return false;
+    return ((t.view && t.view.awaiting) || t.awaiting || []).some((a) => a.seat === t.seat);
+  }
+
+  // Turn changes and the result, for screen readers; the tab's title and icon say "your move" while
+  // the table awaits the seat, and a notification says it when it comes to, the person being elsewhere.
+  sayTurn(live = false) {
+    const t = this.table;
+    showTitle(this.title, this.awaitsMe());
+    if (live && this.awaitsMe() && !this.wasMine) tellAwaited(this.title, this.gameId);
     if (t.status === "finished" && !this.wasFinished) {
       this.wasFinished = true;
       const o = t.outcome;
       if (o && o.scores) {
-        announce(`The game is over. ${listWords((o.winners || []).map((s) => this.seatName(s)))} won. Scores: ${o.scores.map((s, i) => `${this.seatName(i)} ${s}`).join(", ")}.`);
-      } else announce("The game is over.");
+        announce(WORDS.over(listWords((o.winners || []).map((s) => this.seatName(s))), o.scores.map((s, i) => `${this.seatName(i)} ${s}`).join(", ")));
+      } else announce(WORDS.overNoScores);
       return;
     }
     if (t.status !== "active") return;
     const awaiting = (t.view && t.view.awaiting) || t.awaiting || [];
     const mine = t.seat !== null && awaiting.some((a) => a.seat === t.seat);
     const who = awaiting.map((a) => a.seat).join(",");
-    if (mine && !this.wasMine) announce("Your turn.");
-    else if (!mine && who !== this.wasWho && awaiting.length) announce(`Waiting for ${listWords(awaiting.map((a) => this.seatName(a.seat)))}.`);
+    if (mine && !this.wasMine) announce(WORDS.yourTurn);
+    else if (!mine && who !== this.wasWho && awaiting.length) announce(WORDS.waitingFor(listWords(awaiting.map((a) => this.seatName(a.seat)))));
     this.wasMine = mine;
     this.wasWho = who;
   }
@@ -224,7 +338,7 @@ export class TableScreen {
 
   ctx() {
     return context(this.table.view, { game: this.table.game, comp: this.comp, names: this.names, seats: this.table.seats,
-      seatName: (s) => this.seatName(s), last: this.last,
+      seatName: (s) => this.seatName(s), last: this.last, thinking: this.thinking(),
       describeCommand: (c) => describeCommand(c, this.names, (s) => this.seatName(s)) });
   }
 
@@ -248,15 +362,17 @@ export class TableScreen {
     },
     h("div", { class: "table-head" },
       h("h1", {}, this.title || t.game),
-      pill({ open: "waiting for players", active: "in play", finished: "finished" }[t.status] || t.status, "status-" + t.status),
-      seat === null ? pill("you are watching", "spectator") : pill(`you are ${this.seatName(seat)}`, "you"),
+      pill(WORDS.status[t.status] || t.status, "status-" + t.status),
+      seat === null ? pill(WORDS.watching, "spectator") : pill(WORDS.youAre(this.seatName(seat)), "you"),
+      this.rated ? pill(WORDS.rated, "rated") : null,
       this.watchers(),
       h("span", { class: "grow" }),
-      h("a", { href: `#/replay/${this.gameId}` }, "replay"), " · ",
-      h("a", { href: `#/watch/${this.gameId}` }, "watch link")),
+      h("a", { href: `#/replay/${this.gameId}` }, WORDS.replay), " · ",
+      h("a", { href: `#/watch/${this.gameId}` }, WORDS.watchLink)),
     this.seatBar(),
     this.tableActions(),
     this.turnBar(),
+    this.rulesCard(),
     t.status === "finished" ? outcomeTable(t.outcome, ctx) : null,
     h("div", { class: "play" },
       h("div", { class: "view-wrap" }, board),
@@ -287,19 +403,62 @@ export class TableScreen {
   watchers() {
     const p = this.table.presence;
     const n = p ? p.spectators : 0;
-    return h("span", { class: "pill watchers", "data-testid": "spectators" }, n ? `${plural(n, "spectator")} watching` : "no spectators");
+    return h("span", { class: "pill watchers", "data-testid": "spectators" }, WORDS.spectators(n));
   }
 
+  // Whose move it is: yours; a bot thinking (the dots move); a person awaited; or the steps just
+  // made being shown at the chosen pace.
   turnBar() {
     const t = this.table;
     if (t.status !== "active") return null;
     const awaiting = (t.view && t.view.awaiting) || t.awaiting || [];
     const mine = awaiting.some((a) => a.seat === t.seat);
     const reason = this.ctx().reason;
+    const others = awaiting.filter((a) => a.seat !== t.seat);
+    const thinking = this.thinking();
+    const people = others.filter((a) => !thinking.has(a.seat));
     return h("div", { class: ["turn-bar", mine ? "mine" : null], "data-testid": "turn-bar" },
-      mine ? h("strong", {}, "Your move. ") : null,
-      awaiting.filter((a) => a.seat !== t.seat).length
-        ? `Waiting for ${listWords(awaiting.filter((a) => a.seat !== t.seat).map((a) => `${this.seatName(a.seat)} ${reason(a.reason)}`))}.` : "");
+      mine ? h("strong", {}, WORDS.yourMove) : null,
+      this.queue.length ? h("span", { class: "showing" }, WORDS.showing) : [
+        [...thinking].map((seat) => h("span", { class: "thinking", "data-testid": `thinking-${seat}` },
+          WORDS.thinking(this.seatName(seat)), h("span", { class: "dots", "aria-hidden": "true" }, h("i", {}, "."), h("i", {}, "."), h("i", {}, ".")), " ")),
+        people.length ? WORDS.waitingFor(listWords(people.map((a) => `${this.seatName(a.seat)} ${reason(a.reason)}`))) : ""],
+      h("label", { class: "pace" }, `${WORDS.pace} `,
+        h("select", { "data-testid": "pace", "data-key": "pace", onchange: (e) => this.setPace(e.target.value) },
+          Object.keys(PACES).map((p) => h("option", { value: p, selected: p === this.pace }, WORDS.paces[p])))));
+  }
+
+  // The game in a few lines, at the table (each screen's `rules`), folded until opened.
+  rulesCard() {
+    const r = this.screen && this.screen.rules;
+    if (!r) return null;
+    return h("details", { class: "rules panel", "data-key": "rules", "data-testid": "rules" },
+      h("summary", {}, WORDS.howToPlay(this.title || "")),
+      h("dl", {},
+        h("dt", {}, WORDS.goal), h("dd", {}, r.goal),
+        h("dt", {}, WORDS.turn), h("dd", {}, h("ul", {}, r.turn.map((line) => h("li", {}, line)))),
+        h("dt", {}, WORDS.end), h("dd", {}, r.end),
+        h("dt", {}, WORDS.score), h("dd", {}, r.score)));
+  }
+
+  // The other seats the table waits for that a bot plays, while nothing is left to show.
+  thinking() {
+    const t = this.table;
+    if (t.status !== "active" || this.queue.length) return new Set();
+    const awaiting = (t.view && t.view.awaiting) || t.awaiting || [];
+    return new Set(awaiting.map((a) => a.seat).filter((s) => s !== t.seat && this.isBot(s)));
+  }
+
+  isBot(seat) {
+    const s = (this.table.seats || [])[seat];
+    return !!(s && s.bot) || (this.table.resigned || []).includes(seat);
+  }
+
+  setPace(pace) {
+    if (PACES[pace] === undefined) return;
+    this.pace = pace;
+    localStorage.setItem("ludoteca.pace", pace);
+    if (!PACES[pace]) this.nextAt = 0;
   }
 
   seatBar() {
@@ -307,41 +466,105 @@ export class TableScreen {
     if (t.status !== "open") return null;
     const seats = t.seats || [];
     const free = seats.filter((s) => s === null).length;
-    const nameInput = h("input", { type: "text", maxlength: 40, placeholder: "your name", value: localStorage.getItem("ludoteca.name") || "", "aria-label": "your name", "data-key": "name" });
-    const botKind = h("select", { "aria-label": "bot kind", "data-key": "bot-kind" }, h("option", { value: "greedy" }, "greedy bots"), h("option", { value: "random" }, "random bots"),
-      [1, 2, 3, 4, 5].map((level) => h("option", { value: `strong:${level}` }, `strong bots, level ${level}${level === 3 ? " (default)" : ""}`)));
+    // What the person typed and chose is kept here, not read from these elements: the page keeps
+    // the elements it first drew (morph.js), and these are drawn afresh each time. A player sits
+    // under its own name; a newcomer names the player it becomes.
+    const nameInput = h("input", { type: "text", maxlength: 40, placeholder: WORDS.yourName, value: this.typedName, "aria-label": WORDS.yourName,
+      "data-key": "name", oninput: (e) => { this.typedName = e.target.value; } });
+    const botKind = h("select", { "aria-label": WORDS.botKind, "data-key": "bot-kind", "data-testid": "bot-kind",
+      onchange: (e) => { this.botKind = e.target.value; } },
+    BOT_LEVELS.map(([value, label]) => h("option", { value, selected: value === this.botKind }, WORDS.bots(label))));
     return h("div", { class: "seat-bar", "data-testid": "seats" },
       seats.map((s, i) => h("span", { class: ["seat-chip", s ? "taken" : "free"], "data-seat": i },
-        `${i + 1}. `, s ? this.seatName(i) : "free", s && s.bot ? " (bot)" : "",
-        !s && t.seat === null ? h("button", { class: "take-seat", onclick: () => this.takeSeat(i, nameInput.value) }, "Sit here") : null)),
+        `${i + 1}. `, s ? this.seatName(i) : WORDS.free, s && s.bot ? ` (${botNote(s.bot)})` : "",
+        !s && t.seat === null ? h("button", { class: "take-seat", onclick: () => this.takeSeat(i, this.typedName) }, WORDS.sitHere) : null)),
       h("span", { class: "seat-actions" },
-        t.seat === null ? nameInput : null,
-        free ? [botKind, h("button", { class: "fill-bots", "data-testid": "fill-bots", onclick: () => this.fillBots(botKind.value) },
-          "Fill the other seats with bots")] : null));
+        t.seat === null && !player() ? nameInput : null,
+        free && !this.rated ? [botKind, h("button", { class: "fill-bots", "data-testid": "fill-bots", onclick: () => this.fillBots(this.botKind) },
+          WORDS.fillBots)] : null));
   }
 
-  // Resign, undo, call off and rematch: the table's own commands (docs/table-services.md).
+  // Resign, undo, call off and rematch: the table's own commands (docs/table-services.md); a seat
+  // out of time, for the others to choose; a vacated seat, offered to a newcomer by a link.
   tableActions() {
     const t = this.table;
-    const seated = t.seat !== null && this.token;
+    const seated = t.seat !== null;
+    const inGame = t.status === "active" && seated && !(t.resigned || []).includes(t.seat);
     const creator = localStorage.getItem(`ludoteca.creator.${this.gameId}`);
     const buttons = [];
     if (t.status === "open" && creator) {
-      buttons.push(h("button", { "data-testid": "call-off", onclick: () => this.callOff(creator) }, "Call the table off"));
+      buttons.push(h("button", { "data-testid": "call-off", onclick: () => this.callOff(creator) }, WORDS.callOff));
     }
-    if (t.status === "active" && seated && !(t.resigned || []).includes(t.seat)) {
+    if (inGame) {
       buttons.push(h("button", { "data-testid": "undo", class: "undo", hidden: !this.undo.has(t.seat),
-        onclick: () => this.send({ type: "Undo" }) }, "Undo my last step"));
-      buttons.push(h("button", { "data-testid": "resign", onclick: () => this.resign() }, `Resign (${botTitle(t.takeover)} plays on)`));
+        onclick: () => this.send({ type: "Undo" }) }, WORDS.undo));
+      buttons.push(h("button", { "data-testid": "resign", onclick: () => this.resign() }, WORDS.resign(botTitle(t.takeover))));
     }
     if (t.status === "finished" && seated && !t.outcome?.reason?.includes("cancelled")) {
-      buttons.push(h("button", { "data-testid": "rematch", onclick: () => this.rematch() }, t.rematch ? "Join the rematch" : "Rematch"));
+      buttons.push(h("button", { "data-testid": "rematch", onclick: () => this.rematch() }, t.rematch ? WORDS.joinRematch : WORDS.rematch));
     }
+    if (seated && t.status !== "finished" && notificationsHere() && permission() === "default") {
+      buttons.push(h("button", { "data-testid": "allow-notifications", onclick: async () => { await askPermission(); this.draw(); } }, WORDS.notifyMe));
+    }
+    const late = new Set(t.out_of_time || []);
     const present = (t.seats || []).map((s, i) => (s ? h("span", { class: ["seat-chip", this.present(i) ? "present" : null], "data-seat": i },
       this.present(i) ? h("span", { class: "presence-dot", "aria-hidden": "true" }, "● ") : null,
-      this.seatName(i), s.bot ? " (bot)" : "", this.present(i) ? h("span", { class: "sr-only" }, " (connected)") : null,
-      (t.resigned || []).includes(i) ? " · left" : "", this.clockOf(i)) : null));
-    return h("div", { class: "table-actions" }, t.status !== "open" ? present : null, buttons);
+      this.seatName(i), s.bot ? ` (${botNote(s.bot)})` : "", this.present(i) ? h("span", { class: "sr-only" }, WORDS.connected) : null,
+      (t.resigned || []).includes(i) ? WORDS.left : "", late.has(i) ? WORDS.outOfTime : "", this.clockOf(i)) : null));
+    return h("div", { class: "table-actions" }, t.status !== "open" ? present : null, buttons,
+      t.status === "active" ? [...late].map((s) => this.lateSeat(s, inGame)) : null,
+      inGame ? this.vacated().map((s) => this.inviteRow(s)) : null);
+  }
+
+  // A seat whose time ran out at a table over days (docs/table-services.md, "Turn clocks"): the
+  // others choose between waiting for it and letting the table's bot play on; the seat itself is told.
+  lateSeat(seat, inGame) {
+    const t = this.table;
+    if (seat === t.seat) return h("p", { class: "late", "data-testid": `late-${seat}` }, WORDS.youRanOut);
+    return h("p", { class: "late", "data-testid": `late-${seat}`, "data-key": `late:${seat}` }, WORDS.ranOut(this.seatName(seat)),
+      inGame ? [
+        h("button", { "data-testid": "keep-waiting", onclick: () => this.send({ type: "KeepWaiting", seat }) }, WORDS.keepWaiting), " ",
+        h("button", { "data-testid": "let-bot-play-on", onclick: () => this.send({ type: "LetBotPlayOn", seat }) }, WORDS.letBotPlayOn)] : null);
+  }
+
+  // The seats a bot plays on for since their person left: any seat still in the game may offer one.
+  vacated() {
+    const t = this.table;
+    return (t.resigned || []).filter((s) => t.seats[s] && t.seats[s].bot);
+  }
+
+  inviteRow(seat) {
+    const link = this.invites.get(seat);
+    const name = this.seatName(seat);
+    if (!link) {
+      return h("p", { class: "invite", "data-key": `invite:${seat}` },
+        h("button", { "data-testid": `invite-${seat}`, onclick: () => this.invite(seat) }, WORDS.invite(name)));
+    }
+    const field = h("input", { type: "text", readonly: true, value: link, size: 48, "aria-label": WORDS.inviteLink(name),
+      "data-testid": `invite-link-${seat}`, "data-key": `invite-link:${seat}`, onfocus: (e) => e.target.select() });
+    return h("p", { class: "invite", "data-key": `invite:${seat}` }, field, " ",
+      h("button", { "data-testid": `copy-invite-${seat}`, onclick: () => this.copy(link, seat) }, WORDS.copy));
+  }
+
+  async invite(seat) {
+    try {
+      const answer = await post(`/games/${this.gameId}/invites`, { seat }, { token: this.token });
+      this.invites.set(seat, `${location.origin}${location.pathname}#/invite/${answer.invite}`);
+      this.draw();
+    } catch (err) {
+      errorMessage(err, WORDS.inviting);
+    }
+  }
+
+  async copy(link, seat) {
+    try {
+      await navigator.clipboard.writeText(link);
+      message(WORDS.copied, "info");
+    } catch {
+      const field = this.screenEl.querySelector(`[data-testid="invite-link-${seat}"]`);
+      if (field) field.select();
+      message(WORDS.copyByHand, "info");
+    }
   }
 
   present(seat) {
@@ -349,15 +572,18 @@ export class TableScreen {
     return !!(p && p.seats.some((s) => s.seat === seat));
   }
 
+  // A seat's time left, and its bank: counted down from when its clock started, while it runs.
   clockOf(seat) {
     const c = (this.table.clocks || [])[seat];
     if (!c) return "";
-    const seconds = Math.max(0, Math.round(c.left_ms / 1000));
-    return h("span", { class: ["clock", c.running_since_ms !== null ? "running" : null] }, ` ⏱ ${seconds} s`);
+    const running = c.running_since_ms !== null && c.running_since_ms !== undefined;
+    const left = running ? c.left_ms - Math.max(0, Date.now() - c.running_since_ms) : c.left_ms;
+    const bank = (c.bank_ms || 0) + Math.min(0, left);
+    return h("span", { class: ["clock", running ? "running" : null] }, WORDS.clock(duration(left), bank > 0 ? duration(bank) : null));
   }
 
   async resign() {
-    if (!window.confirm(`Leave this game? ${botTitle(this.table.takeover).replace(/^a/, "A")} will play your seat.`)) return;
+    if (!window.confirm(WORDS.leave(botTitle(this.table.takeover)))) return;
     await this.send({ type: "Resign" });
   }
 
@@ -368,26 +594,35 @@ export class TableScreen {
       this.table = await this.fetchTable();
       this.draw();
     } catch (err) {
-      errorMessage(err, "Calling the table off");
+      errorMessage(err, WORDS.callingOff);
     }
   }
 
   async rematch() {
     try {
       const answer = await post(`/games/${this.gameId}/rematch`, {}, { token: this.token });
+      // The rematch answers a seat token even to a player (its seat is not the player's): kept here.
       keepSeat(answer.game_id, { seat: answer.seat, token: answer.token, game: this.table.game });
       window.location.hash = `#/game/${answer.game_id}`;
     } catch (err) {
-      errorMessage(err, "Joining the rematch");
+      errorMessage(err, WORDS.joiningRematch);
     }
   }
 
+  // What happened, by turn, latest first: one line a move, a turn headed by its player.
   logPanel() {
-    const recent = this.log.slice(-40).reverse();
+    const groups = this.story.told(LOG_TURNS);
+    const colour = this.ctx().seatColour;
+    // the turn's player is its heading: their lines go without their name
+    const shown = (g, line) => (g.seat !== null && line.seat === g.seat ? this.story.bare(line.text, g.seat) : line.text);
     // open at first; once the person folds it, it stays folded (morph.js keeps `open`)
-    return h("details", { class: "log panel", "data-key": "log", open: true }, h("summary", {}, `What happened (${this.log.length} events)`),
-      h("ol", { reversed: true, start: String(this.log.length), tabindex: "0", "aria-label": "what happened, latest first" },
-        recent.map((e) => h("li", { "data-version": e.version, "data-key": "log:" + e.version }, e.text))));
+    return h("details", { class: "log panel", "data-key": "log", open: true }, h("summary", {}, WORDS.log),
+      groups.length ? h("ol", { class: "turns", tabindex: "0", "aria-label": WORDS.logLabel, "data-testid": "log" },
+        groups.map((g) => h("li", { class: ["turn", g.seat === null ? "between" : null], "data-seat": g.seat === null ? null : String(g.seat),
+          "data-key": `turn:${g.lines[0].first}`, style: g.seat === null ? null : { "--seat": colourOf(colour(g.seat)).fill } },
+        g.seat === null ? null : h("strong", { class: "turn-who" }, this.seatName(g.seat)),
+        h("ul", {}, g.lines.map((l) => h("li", { "data-version": String(l.version), "data-key": `line:${l.first}` }, shown(g, l)))))))
+        : h("p", { class: "muted" }, WORDS.nothingYet));
   }
 
   // --- the seat's moves, built by picks ------------------------------------------
@@ -415,6 +650,19 @@ export class TableScreen {
     return post(`/games/${this.gameId}/moves`, { picks }, { token: this.token });
   }
 
+  // One command on its way: over the socket when it is up, else (or when the socket went away
+  // before the answer) over REST under the same command id, which lands once either way.
+  async deliver(command, id, version) {
+    if (this.live && this.live.open()) {
+      try {
+        return await this.live.command(command, id, version);
+      } catch (err) {
+        if (!["socket_closed", "timeout"].includes(err.code)) throw err;
+      }
+    }
+    return post(`/games/${this.gameId}/commands`, { command, command_id: id, expected_version: version }, { token: this.token });
+  }
+
   // Send one command, decided at `version` (expected_version: the version its step was computed
   // at). When another seat moved first (version_conflict), the same picks are walked again on the
   // table as it is now: a command they still make is sent again at the new version; otherwise the
@@ -426,8 +674,7 @@ export class TableScreen {
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          const answer = await post(`/games/${this.gameId}/commands`,
-            { command, command_id: commandId(), expected_version: version }, { token: this.token });
+          const answer = await this.deliver(command, commandId(), version);
           this.lastSent = { command, version: answer.version };
           return answer.version;
         } catch (err) {
@@ -439,7 +686,7 @@ export class TableScreen {
         }
       }
     } catch (err) {
-      errorMessage(err, `${humanize(command.type)} refused`);
+      errorMessage(err, WORDS.refused(humanize(command.type)));
       return null;
     } finally {
       this.sending = false;
@@ -449,21 +696,18 @@ export class TableScreen {
 
   // --- seats -----------------------------------------------------------------------
 
+  // Sit down as the browser's player (made first, with the name typed, for a newcomer).
   async takeSeat(seat, name) {
-    if (name) localStorage.setItem("ludoteca.name", name);
     try {
-      const body = { seat };
-      if (name) body.name = name;
-      const answer = await post(`/games/${this.gameId}/seats`, body);
-      keepSeat(this.gameId, { seat: answer.seat, token: answer.token, game: this.table.game });
-      this.token = answer.token;
-      message(`You sit at seat ${answer.seat + 1}.`, "info");
+      const answer = await sit(this.gameId, this.table.game, name, { seat });
+      this.token = seatOf(this.gameId)?.token || null; // a stranger's seat when no player could be made
+      message(WORDS.youSit(answer.seat + 1), "info");
       this.table = await this.fetchTable();
       this.version = Math.max(this.version, this.table.version);
       this.draw();
       this.connect();
     } catch (err) {
-      errorMessage(err, "Taking the seat");
+      errorMessage(err, WORDS.takingSeat);
     }
   }
 
@@ -476,7 +720,7 @@ export class TableScreen {
       try {
         await post(`/games/${this.gameId}/seats`, level ? { seat, bot, level: Number(level) } : { seat, bot });
       } catch (err) {
-        errorMessage(err, "Seating a bot");
+        errorMessage(err, WORDS.seatingBot);
         break;
       }
     }

@@ -3,7 +3,8 @@
 // taken back (its next `events` events), `StepsUndone {seat, version}` back to a version; any
 // other step of the game, or a seat leaving, ends what may be taken back. No request needed.
 
-const NEUTRAL = new Set(["TableOpened", "SeatTaken", "TableCancelled", "RematchOpened", "ClockTicked", "TimeRanOut"]);
+const NEUTRAL = new Set(["TableOpened", "SeatTaken", "TableCancelled", "RematchOpened", "ClockTicked", "TimeRanOut",
+  "TimeExtended", "SeatOffered", "SeatTakenOver"]);
 
 export class UndoTracker {
   constructor() {

@@ -73,7 +73,7 @@ def test_a_step_the_hand_can_no_longer_pay_is_refused_at_that_step() -> None:
     legal = GAME.commands(state, seat)
     assert BuyCard(pile="selfie") in legal and BuyCard(pile="album") not in legal
     refused = rejection(state, BuyCard(pile="album"))
-    assert refused.code == "cannot_pay" and refused.details == {"cost": 10}
+    assert refused.code == "cannot_pay" and refused.details == {"cost": 10, "paying": "turn"}
     state, _ = play(state, BuyCard(pile="selfie"))  # 8: exactly the hand
     assert rejection(state, MoveTourist(to=NEIGHBOURS[state.tourists[seat] or ""][0])).code == "cannot_pay"
     assert GAME.commands(state, seat) == [EndTurnAndDraw()]

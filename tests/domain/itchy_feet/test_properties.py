@@ -56,6 +56,10 @@ def choose(state: State, rng: random.Random) -> tuple[int, Command]:
 
 def check_step(state: State) -> None:
     assert Counter(c for zone in zones(state) for c in zone) == all_cards(state), "every card in one place"
+    for viewer, row in enumerate(state.known):  # a seat's memory of the hands is never wrong
+        for holder, cards in enumerate(row):
+            assert set(cards) <= set(state.hands[holder]), (viewer, holder, cards)
+            assert holder != viewer or not cards, "a seat sees its own hand; it keeps no memory of it"
     over = over_limit(state)
     waiting = GAME.awaited(state)
     # the hand limit holds at every moment: an over-full hand is all the game waits for

@@ -19,7 +19,7 @@ KEYS = ("events", "commands", "meta", "tokens")
 
 @pytest.fixture
 async def api(cluster: LocalCluster) -> AsyncIterator[httpx.AsyncClient]:
-    srv, task, _, port = await start_server(Settings(redis_url=cluster.url))
+    srv, task, _, port = await start_server(Settings(redis_url=cluster.url, ws_rate=10_000, ws_burst=10_000))
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
         yield http
     await stop_server(srv, task)

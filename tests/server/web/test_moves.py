@@ -102,7 +102,7 @@ async def test_a_finished_game_offers_no_step_and_refuses_every_pick(server: Run
         assert r.status_code == 200 and r.json()["step"] == {} and r.json()["picks"] == []
         r = await moves(server, game_id, token, [pick("type", kind)])
         assert r.status_code == 422 and r.json()["error"] == "not_offered", r.text
-        assert r.json()["details"] == {"field": "picks[0]"}
+        assert r.json()["details"]["field"] == "picks[0]"
 
 
 # -- POST /games/{id}/moves ------------------------------------------------------------
@@ -165,7 +165,7 @@ async def test_a_pick_not_offered_is_422_naming_it_and_changes_nothing(server: R
     for token, picks, bad in cases:
         call = lambda t=token, p=picks: moves(server, game_id, t, p)  # noqa: E731
         details = await refused(redis, game_id, call, 422, "not_offered")
-        assert details == {"field": f"picks[{bad}]"}, (picks, details)
+        assert details["field"] == f"picks[{bad}]", (picks, details)
 
 
 @pytest.mark.parametrize(
@@ -197,7 +197,7 @@ async def test_malformed_picks_are_400_naming_the_field(
     path = f"/api/v1/games/{game_id}/moves"
     call = lambda: server.http.post(path, json=body, headers=headers)  # noqa: E731
     details = await refused(redis, game_id, call, 400, "malformed")
-    assert details == {"field": field}
+    assert details["field"] == field
 
 
 async def test_picks_up_to_the_cap_are_read_and_a_body_too_large_or_not_json_is_refused(
@@ -209,7 +209,7 @@ async def test_picks_up_to_the_cap_are_read_and_a_body_too_large_or_not_json_is_
     path = f"/api/v1/games/{game_id}/moves"
     longest = [pick("type", "DrawFromDeck")] * MAX_PICKS  # read whole, and refused by the rules
     details = await refused(redis, game_id, lambda: moves(server, game_id, token, longest), 422, "not_offered")
-    assert details == {"field": "picks[1]"}
+    assert details["field"] == "picks[1]"
     huge = [pick("type", "x" * 70_000)]
     await refused(redis, game_id, lambda: moves(server, game_id, token, huge), 413, "too_large")
     details = await refused(
@@ -219,7 +219,7 @@ async def test_picks_up_to_the_cap_are_read_and_a_body_too_large_or_not_json_is_
         400,
         "malformed",
     )
-    assert details == {}
+    assert details["case"] == "json" and "field" not in details
     r = await moves(server, "0123456789abcdef", token, [])
     assert r.status_code == 404 and r.json()["error"] == "unknown_game"
     r = await moves(server, game_id, f"{game_id}.forged", [])
@@ -313,10 +313,10 @@ async def test_a_refused_moves_request_on_the_socket_errors_with_its_request_id(
             error = await receive(ws)
             assert error["type"] == "error" and error["error"] == code, error
             assert error["request_id"] == body["request_id"] and error["command_id"] is None
-            assert error["details"] == details, error
+            assert error["details"]["field"] == details["field"], error
         await watcher.send(json.dumps({"type": "moves", "picks": [pick("type", "PlaceCards")], "request_id": "w"}))
         error = await receive(watcher)
-        assert (error["error"], error["request_id"], error["details"]) == ("not_offered", "w", {"field": "picks[0]"})
+        assert (error["error"], error["request_id"], error["details"]["field"]) == ("not_offered", "w", "picks[0]")
         await watcher.send(json.dumps({"type": "moves", "picks": [], "request_id": "w2"}))
         assert await receive(watcher) == {
             "type": "step",

@@ -101,6 +101,18 @@ async def test_a_one_time_code_signs_the_same_player_in_on_another_device(server
     assert (await server.http.post(f"{API}/players/sign-in", json={"code": "nope"})).status_code == 401
 
 
+async def play_until_it_awaits(server: Running, game_id: str, tokens: list[str], wanted: int) -> None:
+    """Play the awaited seats' moves until the game awaits ``wanted`` alone."""
+    for _ in range(50):
+        awaiting = [a["seat"] for a in (await server.get(f"{API}/games/{game_id}")).json()["awaiting"]]
+        if awaiting == [wanted]:
+            return
+        token = tokens[awaiting[0]]
+        commands = (await server.get(f"{API}/games/{game_id}/legal-commands", token)).json()["commands"]
+        assert (await server.send(game_id, token, commands[-1])).status_code == 200
+    raise AssertionError(f"{game_id} never awaited seat {wanted} alone")
+
+
 async def test_my_tables_list_those_awaiting_me_first_and_say_what_for(server: Running) -> None:
     _, ana = await new_player(server)
     waiting_for_me, waiting_for_rui = await server.create(2), await server.create(2)
@@ -110,15 +122,9 @@ async def test_my_tables_list_those_awaiting_me_first_and_say_what_for(server: R
     rui = {}
     for game_id in (waiting_for_me, waiting_for_rui):
         rui[game_id] = (await server.http.post(f"{API}/games/{game_id}/seats", json={"name": "Rui"})).json()["token"]
-    # Make the second table await Rui: Ana plays until it is Rui's turn there.
-    for game_id in (waiting_for_me, waiting_for_rui):
-        table = (await server.get(f"{API}/games/{game_id}", ana)).json()
-        if game_id == waiting_for_rui and any(a["seat"] == 0 for a in table["awaiting"]):
-            commands = (await server.get(f"{API}/games/{game_id}/legal-commands", ana)).json()["commands"]
-            assert (await server.send(game_id, ana, commands[-1])).status_code == 200
-        if game_id == waiting_for_me and not any(a["seat"] == 0 for a in table["awaiting"]):
-            commands = (await server.get(f"{API}/games/{game_id}/legal-commands", rui[game_id])).json()["commands"]
-            assert (await server.send(game_id, rui[game_id], commands[-1])).status_code == 200
+    # The first table awaits Ana, the second Rui: each is played on until it does.
+    await play_until_it_awaits(server, waiting_for_me, [ana, rui[waiting_for_me]], 0)
+    await play_until_it_awaits(server, waiting_for_rui, [ana, rui[waiting_for_rui]], 1)
     mine = (await server.get(f"{API}/players/me/tables", ana)).json()
     order = [(t["game_id"], t["status"], t["awaiting"]) for t in mine["tables"]]
     assert order[0][0] == waiting_for_me and order[0][2] is not None  # my move, and what for

@@ -256,7 +256,7 @@ async def test_the_query_parameters_ranges_are_the_servers(server: Running) -> N
                 schema = parameter["schema"]
                 if parameter["in"] != "query" or schema.get("type") != "integer":
                     continue
-                url = path.replace("{game_id}", game_id)
+                url = path.replace("{game_id}", game_id).replace("{game}", "vilar-de-mouros")
                 low, high = schema["minimum"], schema.get("maximum")
                 cases = [(low - 1, False), (low, True)]
                 cases += [(high, True), (high + 1, False)] if high is not None else []
@@ -284,13 +284,18 @@ async def test_each_routes_security_is_what_the_server_asks(server: Running) -> 
         if endpoint.seat:
             assert {"seat": []} in security
         path = "/api/v1" + endpoint.path.replace("{game_id}", game_id).replace("{game}", "vilar-de-mouros")
+        path = path.replace("{lang}", "gl")
         body: dict[str, Any] | None = {"picks": []} if endpoint.handler.__name__ == "build_move" else None
         if endpoint.handler.__name__ == "send_command":
             body = {"command": {"type": "Resign"}, "command_id": "no-token"}
         if endpoint.handler.__name__ in (
-            "create_game", "take_seat", "import_game", "export_game", "create_player", "sign_in_with_code"
+            "create_game", "take_seat", "import_game", "export_game", "create_player", "sign_in_with_code",
+            "player_page",  # a public page: 404 but for a player that made it so (tests/server/web/test_ratings.py)
+            "unsubscribe",  # its authority is its link's signed token (tests/server/web/test_notices.py)
+            "sign_in_with_passkey", "oidc_start", "oidc_callback",
         ):  # fmt: skip
-            continue  # no token needed, or a body checked first (tested above and in test_api), or below
+            continue  # no token needed, or a body checked first (tested above, in test_api, test_passkeys and
+            # test_oidc), or below
         r = await server.http.request(endpoint.method, path, json=body)
         if {} in security or not security:
             assert r.status_code < 400, (endpoint.path, r.text)

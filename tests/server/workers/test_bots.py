@@ -111,7 +111,8 @@ async def test_an_unknown_bot_is_refused_and_nothing_is_written(quick: Running) 
     r = await seat_bot(quick, game_id, "clever")
     assert r.status_code == 422
     body = r.json()
-    assert body["error"] == "no_such_bot" and body["details"]["bots"] == ["greedy", "random", "strong"]
+    assert body["error"] == "no_such_bot"
+    assert body["details"]["bots"] == ["beginner", "casual", "expert", "greedy", "random", "skilled", "strong"]
     table = (await quick.get(f"/api/v1/games/{game_id}")).json()
     assert table["version"] == before and table["seats"] == [None, None]
     assert await quick.app.state.games.store.redis.zscore(DUE_KEY, game_id) is None
@@ -130,6 +131,19 @@ async def test_a_level_the_bot_does_not_have_is_refused(quick: Running) -> None:
     r = await quick.http.post(f"/api/v1/games/{game_id}/seats", json={"name": "Ana", "level": 2})
     assert r.status_code == 422 and r.json()["error"] == "no_such_level"
     assert (await quick.get(f"/api/v1/games/{game_id}")).json()["seats"] == [None, None]
+
+
+async def test_a_named_level_takes_a_seat_beside_todays_bots(quick: Running) -> None:
+    """{"bot": "casual"} seats the named level (greedy), named after it; today's names stay."""
+    game_id = await quick.create(3, "vilar-de-mouros")
+    for body in ({"bot": "casual"}, {"bot": "beginner"}, {"bot": "greedy"}):
+        r = await seat_bot(quick, game_id, **body)
+        assert r.status_code == 201, r.text
+    table = await finished(quick, game_id, 60)
+    assert [s["bot"] for s in table["seats"]] == ["casual", "beginner", "greedy"]
+    assert [s["name"] for s in table["seats"]] == ["Casual bot 1", "Beginner bot 2", "Greedy bot 3"]
+    r = await seat_bot(quick, await quick.create(2), "casual", level=2)
+    assert r.status_code == 422 and r.json()["error"] == "no_such_level"  # a named level is one budget
 
 
 @pytest.mark.timeout(120)
@@ -247,3 +261,20 @@ def test_the_duel_command_prints_greedys_win_share(capsys: pytest.CaptureFixture
     greedy, ties, random_, share = row[1:]
     assert int(greedy) + int(ties) + int(random_) == 4 and share.endswith("%")
     assert main(["duel", "--game", "chess"]) == 2
+
+
+def test_the_duel_counts_what_happened_and_pairs_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    """--count: how long the games ran and event types a seat (A/B a ratio); --paired: each deal
+    played from both seats."""
+    args = ["duel", "greedy", "random", "--games", "2", "--game", "vilar-de-mouros", "--paired"]
+    assert main([*args, "--count", "DeckShuffled,CardsDealt/DeckShuffled"]) == 0
+    out = capsys.readouterr().out
+    assert "each deal from every seat" in out and "commands a game: median" in out
+    assert "DeckShuffled: median" in out and "CardsDealt/DeckShuffled:" in out
+
+
+def test_the_ladder_rates_a_rung_by_its_share_on_elos_curve() -> None:
+    from server.duel import elo
+
+    assert elo(0.5) == pytest.approx(0) and elo(10 / 11) == pytest.approx(400, abs=1)
+    assert elo(1.0) == pytest.approx(elo(0.99))  # kept finite

@@ -113,7 +113,9 @@ export type TableEvent =
   | TimeExtended
   | DeckCommitted
   | CardsOpened
-  | SeedRevealed;
+  | SeedRevealed
+  | SeatOffered
+  | SeatTakenOver;
 /**
  * Vilar de Mouros: an event of the game's own.
  */
@@ -220,7 +222,7 @@ export interface ErrorBody {
    */
   error: string;
   /**
-   * English text for people; it may change.
+   * Text for people in the language the request's Accept-Language asks for (pt, gl, es; else English); it may change. Programs read `error` and `details` (docs/i18n.md renders them in any language).
    */
   message: string;
   details?: {
@@ -229,6 +231,38 @@ export interface ErrorBody {
 }
 export interface Health {
   status: string;
+}
+/**
+ * The languages this server speaks: each has a full set of catalogs at ``/api/v1/words/{lang}``.
+ */
+export interface Languages {
+  languages: string[];
+  default: string;
+}
+/**
+ * Every message a frontend renders in one language (docs/i18n.md): the table's and the server's
+ * (``table``: refusals, terms, the table's log lines), and each game's, by game id.
+ */
+export interface Words {
+  lang: string;
+  table: {
+    [k: string]:
+      | {
+          [k: string]: string | undefined;
+        }
+      | undefined;
+  };
+  games: {
+    [k: string]:
+      | {
+          [k: string]:
+            | {
+                [k: string]: string | undefined;
+              }
+            | undefined;
+        }
+      | undefined;
+  };
 }
 export interface Catalog {
   games: CatalogEntry[];
@@ -295,7 +329,23 @@ export interface VilarDeMourosCreateGame {
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
+  rated?: boolean;
 }
 /**
  * A table's clock setting, chosen when the table opens.
@@ -315,7 +365,23 @@ export interface ILovePortugalCreateGame {
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
+  rated?: boolean;
 }
 export interface ItchyFeetCreateGame {
   game: "itchy-feet";
@@ -325,7 +391,23 @@ export interface ItchyFeetCreateGame {
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
+  rated?: boolean;
 }
 export interface MissLizParksCreateGame {
   game: "miss-liz-parks";
@@ -335,7 +417,23 @@ export interface MissLizParksCreateGame {
   /**
    * The bot that plays on a seat whose player leaves, resigns or runs out of time (a bot's name, its level after a colon); null: greedy. Else 422 no_such_bot.
    */
-  takeover?: ("random" | "greedy" | "strong" | "strong:1" | "strong:2" | "strong:3" | "strong:4" | "strong:5") | null;
+  takeover?:
+    | (
+        | "random"
+        | "greedy"
+        | "strong"
+        | "beginner"
+        | "casual"
+        | "skilled"
+        | "expert"
+        | "strong:1"
+        | "strong:2"
+        | "strong:3"
+        | "strong:4"
+        | "strong:5"
+      )
+    | null;
+  rated?: boolean;
 }
 /**
  * A table just opened, with the token that lets its creator call it off before it starts.
@@ -385,16 +483,29 @@ export interface TakeSeat {
    */
   name?: string;
   seat?: number | null;
-  bot?: ("greedy" | "random" | "strong") | null;
+  bot?: ("beginner" | "casual" | "expert" | "greedy" | "random" | "skilled" | "strong") | null;
   /**
    * The bot's level, for a bot that has levels (strong: 1 to 5, default 3), else 422 no_such_level. Stored with the bot: the seat's bot reads 'strong:4'.
    */
   level?: number | null;
   entropy?: string;
+  invite?: string | null;
 }
 export interface Joined {
   seat: number;
   token: string | null;
+}
+export interface OfferSeat {
+  seat: number;
+}
+/**
+ * An invitation to take over a vacated seat: keep the token secret, hand it to the newcomer
+ * (``POST /games/{game_id}/seats {"invite": token}``).
+ */
+export interface Invite {
+  game_id: string;
+  seat: number;
+  invite: string;
 }
 /**
  * The answer of ``GET /games/{id}``: the envelope every game shares.
@@ -530,6 +641,7 @@ export interface ItchyFeetSeatView {
   country: string | null;
   travelled: string[];
   character?: string | null;
+  known?: string[] | null;
 }
 export interface ItchyFeetTradeView {
   window: string;
@@ -1187,6 +1299,7 @@ export interface TableOpened {
   takeover?: string;
   seed?: string | null;
   seed_hash?: string | null;
+  rated?: boolean;
 }
 export interface SeatTaken {
   type: "SeatTaken";
@@ -1298,6 +1411,25 @@ export interface Opening {
 export interface SeedRevealed {
   type: "SeedRevealed";
   seed: string;
+}
+/**
+ * ``by``, still in the game, offered the seat a bot plays on for (since its person left) to a
+ * newcomer, through an invitation.
+ */
+export interface SeatOffered {
+  type: "SeatOffered";
+  seat: number;
+  by: number;
+}
+/**
+ * A newcomer took over the offered ``seat`` from the bot: a new tenure of the seat begins here
+ * (its player's id, and no name, when a player took it).
+ */
+export interface SeatTakenOver {
+  type: "SeatTakenOver";
+  seat: number;
+  name?: string;
+  player?: string | null;
 }
 /**
  * The game cards were shuffled; ``order`` is top first (secret from every seat).
@@ -2006,6 +2138,7 @@ export interface Player {
   name: string;
   lang?: string | null;
   created_ms?: number;
+  public?: boolean;
 }
 export interface CodeSignIn {
   code: string;
@@ -2013,6 +2146,7 @@ export interface CodeSignIn {
 export interface PlayerChanges {
   name?: string | null;
   lang?: string | null;
+  public?: boolean | null;
 }
 export interface Erased {
   player_id: string;
@@ -2045,6 +2179,143 @@ export interface SignedOut {
   signed_out: number;
 }
 /**
+ * A player's page: its name, and, once it made the page public, its ratings, their history,
+ * games played and won.
+ */
+export interface PlayerPage {
+  player_id: string;
+  name: string;
+  public: boolean;
+  ratings?: RatedPlayer[];
+  history?: RatingPoint[];
+  games?: number;
+  wins?: number;
+}
+export interface RatedPlayer {
+  game: string;
+  player_id: string;
+  name: string;
+  rating: number;
+  mu: number;
+  sigma: number;
+  games: number;
+  wins: number;
+  provisional: boolean;
+}
+/**
+ * A player's rating in one game after one rated table.
+ */
+export interface RatingPoint {
+  game: string;
+  game_id: string;
+  place: number;
+  mu: number;
+  sigma: number;
+  rating: number;
+}
+export interface Leaderboard {
+  game: string;
+  players: RatedPlayer[];
+  next_cursor?: number | null;
+}
+/**
+ * A player's webhook: where notices are posted, in which form, and the secret that signs them.
+ */
+export interface Webhook {
+  url: string;
+  format: "discord" | "json" | "slack";
+  secret: string;
+  created_ms: number;
+}
+export interface WebhookChange {
+  url: string;
+  format?: "discord" | "json" | "slack";
+  new_secret?: boolean;
+}
+export interface Dropped {
+  deleted: boolean;
+}
+/**
+ * A player's notification settings, as it reads them.
+ */
+export interface NotificationSettings {
+  events: ("ended" | "move" | "rematch" | "trade" | "window")[];
+  channels: ("email" | "webhook")[];
+  quiet_hours: QuietHours | null;
+  away_only: boolean;
+  email: string | null;
+  webhook: boolean;
+  email_sending: boolean;
+}
+/**
+ * Hours in which nothing is sent: what comes meanwhile waits for their end.
+ */
+export interface QuietHours {
+  start: string;
+  end: string;
+  time_zone?: string;
+}
+/**
+ * The settings to change; those left out stay. ``null`` removes the email address or the quiet hours.
+ */
+export interface NotificationChanges {
+  events?: ("ended" | "move" | "rematch" | "trade" | "window")[];
+  channels?: ("email" | "webhook")[];
+  quiet_hours?: QuietHours | null;
+  away_only?: boolean;
+  email?: string | null;
+}
+export interface Unsubscribed {
+  unsubscribed?: boolean;
+}
+/**
+ * How a player may sign in on this server.
+ */
+export interface SignInMethods {
+  codes?: boolean;
+  passkeys?: boolean;
+  oidc?: boolean;
+}
+/**
+ * What to hand the browser: ``options`` as WebAuthn's JSON form, for
+ * ``PublicKeyCredential.parseCreationOptionsFromJSON`` (registering) or ``parseRequestOptionsFromJSON``
+ * (signing in); good for ``expires_in`` seconds, once.
+ */
+export interface PasskeyOptions {
+  options: {
+    [k: string]: unknown | undefined;
+  };
+  expires_in: number;
+}
+export interface PasskeyRegistration {
+  credential: {
+    [k: string]: unknown | undefined;
+  };
+  name?: string | null;
+}
+/**
+ * One of the player's passkeys, as the player sees it.
+ */
+export interface Passkey {
+  passkey_id: string;
+  name: string;
+  created_ms: number;
+  last_used_ms?: number | null;
+  synced?: boolean;
+}
+export interface PasskeyList {
+  passkeys: Passkey[];
+}
+export interface PasskeyDeleted {
+  passkey_id: string;
+  deleted?: boolean;
+}
+export interface PasskeySignIn {
+  credential: {
+    [k: string]: unknown | undefined;
+  };
+}
+/**
  * The first message of every socket; the server then catches the client up.
  */
 export interface HelloMessage {
@@ -2065,6 +2336,10 @@ export interface HelloMessage {
    * The `check` of the update that brought version `after`. If the game's history holds other events at that version now (writes lost and written past), the server sends `reset` and closes with 4009. Null, empty or left out: no check.
    */
   check?: string | null;
+  /**
+   * The language of this socket's `error` messages: pt (European Portuguese), gl, es or en. Left out, or one the server has no catalog for: the upgrade request's Accept-Language, else English. Codes never change.
+   */
+  lang?: string | null;
 }
 /**
  * A seat's command, with the meaning (and the idempotency) of POST /games/{id}/commands.
@@ -2125,11 +2400,11 @@ export interface ErrorMessage {
    */
   error: string;
   /**
-   * English text for people; it may change.
+   * Text for people, in the hello's `lang` (else the upgrade's Accept-Language, else English); it may change. Programs read `error` and `details` (docs/i18n.md renders them in any language).
    */
   message: string;
   /**
-   * Often empty; field names a bad field, version the current version on a conflict.
+   * The code's parameters: every value its message names (field names a bad field, version the current version on a conflict, case which of a code's situations it is).
    */
   details?: {
     [k: string]: unknown | undefined;

@@ -29,7 +29,7 @@ export function stat(label, value) {
 export function seatPanel(seat, ctx, ...children) {
   const c = colourOf(ctx.seatColour(seat));
   return h("section", { class: ["panel", "seat-panel", seat === ctx.view.viewer ? "mine" : null,
-    (ctx.view.awaiting || []).some((a) => a.seat === seat) ? "awaited" : null],
+    (ctx.view.awaiting || []).some((a) => a.seat === seat) ? "awaited" : null, ctx.thinking && ctx.thinking.has(seat) ? "thinking" : null],
   "data-seat-panel": String(seat), "data-key": `seat-panel:${seat}`, style: { "--seat": c.fill } }, ...children);
 }
 

@@ -73,6 +73,32 @@ function waypointName(id, comp) {
   return `grey circle ${n} on the way ${parts.map((p) => regions.get(p) || "").join("–")}`.replace(/ {2}/g, " ");
 }
 
+// Where each region's name is written: above its circle, else below, left or right, the first of
+// these that covers no other name and no other region's circle (Lisboa and Setúbal stand close).
+// Sizes in the map's units: a name is 23 px bold, about 14 a letter.
+const LABEL_SIDES = [
+  (x, y, w) => ({ x, y: y - 38, anchor: null, box: [x - w / 2, y - 57, x + w / 2, y - 33] }),
+  (x, y, w) => ({ x, y: y + 76, anchor: null, box: [x - w / 2, y + 57, x + w / 2, y + 81] }),
+  (x, y, w) => ({ x: x - 52, y: y + 8, anchor: "end", box: [x - 52 - w, y - 11, x - 52, y + 13] }),
+  (x, y, w) => ({ x: x + 64, y: y + 8, anchor: "start", box: [x + 64, y - 11, x + 64 + w, y + 13] }),
+];
+const overlap = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+
+function placeLabels(regions) {
+  const circles = regions.map((c) => ({ id: c.id, box: [c.x - 48, c.y - 48, c.x + 62, c.y + 52] }));
+  const taken = [];
+  const placed = new Map();
+  for (const c of regions.slice().sort((p, q) => p.y - q.y || p.x - q.x)) {
+    const w = c.name.length * 14;
+    const free = (at) => at.box[0] >= 0 && at.box[2] <= 1120 && !taken.some((b) => overlap(b, at.box))
+      && !circles.some((o) => o.id !== c.id && overlap(o.box, at.box));
+    const at = LABEL_SIDES.map((side) => side(c.x, c.y, w)).find(free) || LABEL_SIDES[0](c.x, c.y, w);
+    taken.push(at.box);
+    placed.set(c.id, at);
+  }
+  return placed;
+}
+
 function mapOf(view, ctx) {
   const comp = ctx.comp;
   const circles = circlesOf(comp);
@@ -94,6 +120,7 @@ function mapOf(view, ctx) {
     if (!a || !b) continue;
     parts.push(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "connection " + con.kind }));
   }
+  const labels = placeLabels(all.filter((c) => c.black));
   // north to south, so Tab walks the map as a reader does
   for (const c of all.slice().sort((p, q) => p.y - q.y || p.x - q.x)) {
     const r = regions.get(c.id);
@@ -112,7 +139,8 @@ function mapOf(view, ctx) {
       g.append(svg("circle", { cx: c.x, cy: c.y, r: 31, class: "ring", fill: col.fill }));
       g.append(svg("text", { x: c.x - 20, y: c.y - 14, class: "symbol", "aria-hidden": "true" }, col.symbol));
       g.append(svg("circle", { cx: c.x, cy: c.y, r: 16, class: "black" }));
-      g.append(svg("text", { x: c.x, y: c.y - 38, class: "label", "aria-hidden": "true" }, c.name));
+      const at = labels.get(c.id);
+      g.append(svg("text", { x: at.x, y: at.y, class: ["label", at.anchor], "aria-hidden": "true" }, c.name));
       if (r) {
         g.append(svg("text", { x: c.x, y: c.y + 5, class: "price", "aria-hidden": "true" }, `${r.price}€`));
         const fills = [...(r.neutral ? [{ fill: "#fff", seat: "neutral" }] : []), ...r.cubes.map((s) => ({ fill: colourOf(ctx.seatColour(s)).fill, seat: String(s), symbol: colourOf(ctx.seatColour(s)).symbol }))];
@@ -180,6 +208,20 @@ function photosByColour(photos, comp, small) {
 }
 
 export default {
+  // What each move is, said to a newcomer in "You may: ..." (the panel, at the start of a move).
+  may: { ChooseColour: "choose a colour", PlaceTourist: "place your tourist", MoveTourist: "walk to a lit circle",
+    BuyCard: "buy a card of a lit pile", BuyPhoto: "buy the photo where you stand", FlyTo: "fly to a lit airport",
+    EndTurnAndDraw: "end the turn and draw" },
+  // The rules card at the table: the game in a few lines (docs/games/i-love-portugal.md has it whole).
+  rules: {
+    goal: "Travel Portugal with your tourist and buy photos of its regions: photos score their price in points, and 3 photos of one colour 10 more.",
+    turn: [
+      "On your turn, do any of these, as often as you can pay: walk to a neighbouring circle (1 €), buy a card from the shop, buy the photo of the region you stand in (one a region), fly with a Plane to an airport.",
+      "Then end the turn: your hand pays what the turn cost (a Backpack its face, a Selfie or a Plane 3 €, an Album 2 €), is discarded, and you draw 5.",
+    ],
+    end: "When a player places their last cube, the round is played to its end, then the game ends.",
+    score: "Points from photos, plus 10 for every 3 photos of one colour (every 2 grey ones).",
+  },
   fields: { colour: "Colour", region: "Region", pile: "Pile", to: "Walk to", airport: "Fly to" },
   reasons: { colour: "to choose a colour", tourist: "to place the tourist", turn: "to play" },
   names(comp) {
@@ -198,7 +240,8 @@ export default {
     const me = view.viewer !== null && view.viewer !== undefined ? view.seats[view.viewer] : null;
     const hand = me && me.hand ? section("Your hand",
       me.hand_value !== null && me.hand_value !== undefined ? h("p", { class: "hand-value" }, `pays ${me.hand_value} €`, view.turn_cost ? ` · this turn costs ${view.turn_cost} €` : "") : null,
-      cards(me.hand.map(c), { fan: true, testid: `hand-${view.viewer}`, empty: "no cards in hand" })) : null;
+      h("div", { class: "drop-place", "data-drop": "BuyCard.pile" }, // a card of the shop, bought into the hand
+        cards(me.hand.map(c), { fan: true, testid: `hand-${view.viewer}`, empty: "no cards in hand" }))) : null;
     const board = h("div", { class: "board portugal" },
       h("div", { class: "map-wrap" }, mapOf(view, ctx)),
       h("div", { class: "side" },
@@ -262,6 +305,18 @@ export default {
     HandDiscarded: (e, w) => `${w.seat(e.seat)} ended the turn, paying ${e.paid} €`,
     FinalScoresCounted: (e, w) => `final scores: ${w.scores(e.scores)}`,
     DrawPileShuffled: () => null,
+  },
+  // a walk circle by circle is one line: from where it started to where it stands, and its cost
+  join: {
+    TouristMoved: (events, w) => {
+      const first = events[0], last = events[events.length - 1];
+      const stops = events.slice(0, -1).map((e) => e.to);
+      const regions = stops.filter((id) => !id.includes("~")).map((id) => w.name(id));
+      const greys = stops.length - regions.length;
+      const via = [...regions, ...(greys ? [plural(greys, "grey circle")] : [])];
+      const cost = events.reduce((n, e) => n + e.cost, 0);
+      return `${w.seat(first.seat)} walked from ${w.name(first.origin)} to ${w.name(last.to)}${via.length ? ` via ${listWords(via)}` : ""} (${cost} €)`;
+    },
   },
   label(kind, value, ctx) {
     if (kind === "colour") return colourOf(value).name + " " + colourOf(value).symbol;

@@ -66,6 +66,22 @@ export function countdown(ms) {
 }
 
 export default {
+  // What each move is, said to a newcomer in "You may: ..." (the panel, at the start of a move).
+  may: { Draw: "draw", Recycle: "recycle two cards", OfferTrade: "offer a trade", AcceptTrade: "accept the trade",
+    RejectTrade: "turn the trade down", Steal: "steal", Travel: "travel", DitchForbidden: "ditch a forbidden object",
+    Smuggle: "smuggle a forbidden object", PlaySpecial: "play a special object", PlayMousetrap: "spring a Mousetrap",
+    PassReaction: "let it pass", DiscardDownToSeven: "discard down to seven" },
+  // The rules card at the table: the game in a few lines (docs/games/itchy-feet.md has it whole).
+  rules: {
+    goal: "Travel to your own country, then be the first to travel to the country in the centre.",
+    turn: [
+      "On your turn, one action: draw a card; recycle (discard 2, take one from the discard pile); offer another traveller a trade; steal (discard 1, take a random card from a traveller's hand); or travel.",
+      "To travel to a country you hold its 3 objects and a passport; they are shown, the objects discarded, and you draw 1.",
+      "Hand limit 7 at every moment: over it, discard down to 7.",
+    ],
+    end: "The first to travel to the centre country wins (with the postcards module, also whoever holds 4 postcards).",
+    score: "Each trip made counts one.",
+  },
   names(comp) {
     // the kinds a trade asks for: "kind:camera" -> "Camera"
     const kinds = new Map();
@@ -90,7 +106,7 @@ export default {
         h("div", { class: "row" },
           h("div", {}, h("h3", {}, "Centre country"), view.centre ? country(view.centre, ctx, { holding }) : h("p", { class: "muted" }, "none")),
           pile(view.deck_count, "✈", { name: "Deck", pick: "move:Draw" }),
-          h("div", { class: "grow" }, h("h3", {}, `Discard pile (${view.discard.length})`),
+          h("div", { class: "grow drop-place", "data-drop": "DiscardDownToSeven.card Recycle.pay" }, h("h3", {}, `Discard pile (${view.discard.length})`),
             cards(view.discard.slice(-10).map(c), { fan: true, small: true, empty: "empty" }),
             view.discard.length > 10 ? h("details", {}, h("summary", {}, "the whole pile"), cards(view.discard.slice(0, -10).map(c), { fan: true, small: true })) : null)),
         h("p", {}, stat("passports set aside", view.passports_aside), stat("offers rejected this turn", view.rejected_offers),

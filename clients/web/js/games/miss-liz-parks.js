@@ -87,6 +87,7 @@ function park(p, view, ctx, mine) {
         class: ["cell", b ? "building" : null, streets.has(key) ? "street" : null, reserved.has(key) ? "reserved" : null,
           r === board.entrance_row ? "entrance-row" : null, b && !b.active ? "inactive" : null],
         "data-pick": mine ? `cell:${key}` : null, "data-cell": key, "data-key": `cell:${p.seat}:${key}`,
+        "data-drop": mine && !b && !streets.has(key) ? "BuyTile.tile" : null, // a tile bought onto the cell it is built on
         style: th ? { "--tile-colour": th.fill } : null, role: "img", "data-role": "img",
       });
       if (b) {
@@ -112,6 +113,23 @@ function park(p, view, ctx, mine) {
 }
 
 export default {
+  // What each move is, said to a newcomer in "You may: ..." (the panel, at the start of a move).
+  may: { ChooseTheme: "choose a theme", PlaceEntrance: "place your Entrance", PlaceFirstStreet: "place your first street",
+    KeepPlanningCard: "keep a planning card", BuyTile: "buy a tile", BuildTile: "build your tile", BuyStreets: "buy streets",
+    HireEmployees: "hire employees", BuyPlanningCard: "buy a planning card", ReturnPlanningCard: "return a planning card",
+    PassRound: "pass for the round", EndTurn: "end your turn", AssignEmployee: "put an employee to work",
+    MoveEmployee: "move an employee", PlaceThemeToken: "place a theme token", TakeInvestment: "take an investment" },
+  // The rules card at the table: the game in a few lines (docs/games/miss-liz-parks.md has it whole).
+  rules: {
+    goal: "Build the happiest amusement park in 5 rounds.",
+    turn: [
+      "On your turn, one action: buy a tile from the projects board (its row's cost and a purchase token) and build it on an empty cell; buy streets (1 each); hire employees (1 each); buy a planning card (3, once a round); or pass for the round.",
+      "Before and after it, free actions: put an employee on a building, place a theme token.",
+      "A building works when it has an employee and a street joins it to the Entrance's streets.",
+    ],
+    end: "The game ends after round 5.",
+    score: "Happiness of the active buildings and their bonuses, +10 a Food Court, +1 an active building of your theme and -1 a No Theme tile, planning cards met, +1 per 5 money left.",
+  },
   names(comp) {
     return [...(comp.themes || []).map((t) => [`theme:${t.id}`, t.name])];
   },

@@ -35,7 +35,7 @@ function infoOf(id, comp) {
       cls: ["vilar", (comp.first_editions || []).includes(c.year) ? "first-edition" : null].filter(Boolean).join(" "),
       colour: DECADES[Math.floor(c.year / 10)] || "#555",
       label: `${c.year} edition card:`,
-      tip: `${c.name} (${c.year}), ${plural(c.cows, "cow")}, ${c.categories.map((k) => categoryName(comp, k)).join(", ")}`,
+      tip: `${withYear(c)}, ${plural(c.cows, "cow")}, ${c.categories.map((k) => categoryName(comp, k)).join(", ")}`,
     };
   }
   const b = (comp.bonus_cards || []).find((x) => x.id === id);
@@ -48,9 +48,15 @@ function infoOf(id, comp) {
   return { title: "card" };
 }
 
+// A card's name with its edition, once: a name that already says its year ("Tricky (2006)",
+// "Palco Principal de 1996") is not told it again.
+function withYear(c) {
+  return c.name.includes(String(c.year)) ? c.name : `${c.name} (${c.year})`;
+}
+
 function nameOf(id, comp) {
   const c = (comp.game_cards || []).find((x) => x.id === id);
-  if (c) return `${c.name} (${c.year})`;
+  if (c) return withYear(c);
   const b = (comp.bonus_cards || []).find((x) => x.id === id);
   if (b) return `the bonus card for ${targetWords(comp, b.target)}`;
   return null;
@@ -72,29 +78,46 @@ function personalArea(ids, comp, c) {
 }
 
 export default {
+  // What each move is, said to a newcomer in "You may: ..." (the panel, at the start of a move).
+  may: { DrawFromDeck: "draw from the deck", DrawFromCentre: "draw a card of the centre", PlaceCards: "place two cards",
+    TakeBonus: "take a bonus card" },
+  // The rules card at the table: the game in a few lines (docs/games/vilar-de-mouros.md has it whole).
+  rules: {
+    goal: "Collect festival cards into collections: one edition (year), the village, posters or stages. The most points wins.",
+    turn: [
+      "On your turn, either draw two cards, one at a time, from the deck or the centre, then place two cards from your hand: one in the centre, one in your personal area;",
+      "or take one face-up bonus card into your personal area (two or three in a game).",
+    ],
+    end: "The game ends when every personal area is full (15 cards with 2 or 3 players, 12 with 4, 10 with 5, 9 with 6).",
+    score: "Your hand and personal area score together: 3 or more cards of a collection score their cows; a bonus card doubles its collection, or lets a collection of 1 or 2 cards score its cows. A card counts in every collection it belongs to.",
+  },
   fields: { centre: "To the centre", personal: "To your personal area", card: "Card" },
   reasons: { action: "to play", draw: "to draw", place: "to place two cards", bonus: "to take a bonus card" },
   names(comp) {
-    return [...(comp.game_cards || []).map((c) => [c.id, `${c.name} (${c.year})`]),
+    return [...(comp.game_cards || []).map((c) => [c.id, withYear(c)]),
       ...(comp.bonus_cards || []).map((b) => [b.id, `bonus: ${targetWords(comp, b.target)}`])];
   },
   render(view, ctx) {
     const comp = ctx.comp;
     const c = (id) => card(id, infoOf(id, comp), `card:${id}`);
     const mine = view.seats.find((s) => s.seat === view.viewer);
-    const hand = mine && mine.hand ? section("Your hand", cards(mine.hand.map(c), { fan: true, testid: `hand-${mine.seat}` })) : null;
+    // a card drawn is carried to the hand; a card placed, from the hand to the centre or the personal area
+    const hand = mine && mine.hand ? section("Your hand", h("div", { class: "drop-place", "data-drop": "DrawFromCentre.card DrawFromDeck" },
+      cards(mine.hand.map(c), { fan: true, testid: `hand-${mine.seat}` }))) : null;
     const board = h("div", { class: "board vilar" },
       section("Festival grounds",
         h("div", { class: "row" },
           pile(view.deck_count, "VdM", { name: "Deck", pick: "move:DrawFromDeck" }),
           pile(view.bonus_deck_count, "★", { name: "Bonus deck" }),
           h("div", { class: "grow" }, h("h3", {}, "Bonus row"), cards(view.bonus_row.map(c), { testid: "bonus-row" }))),
-        h("h3", {}, "Centre"), cards(view.centre.map(c), { testid: "centre", empty: "empty" })),
+        h("div", { class: "drop-place", "data-drop": "PlaceCards.centre", "data-testid": "centre-place" },
+          h("h3", {}, "Centre"), cards(view.centre.map(c), { testid: "centre", empty: "empty" }))),
       h("div", { class: "seats" }, view.seats.map((s) => seatPanel(s.seat, ctx, seatHeader(s.seat, ctx,
         [stat("turns left", s.turns_left), stat("bonus cards", s.bonus_cards)]),
       s.seat === view.viewer && hand ? null : h("div", { class: "hand", "data-testid": `hand-${s.seat}` },
         s.hand ? cards(s.hand.map(c), { fan: true, small: true }) : backs(s.hand_count, "VdM", "hand")),
-      h("h4", {}, `Personal area (${s.personal.length})`), personalArea(s.personal, comp, c)))),
+      h("div", { class: "drop-place", "data-drop": s.seat === view.viewer ? "PlaceCards.personal" : null, "data-testid": `personal-${s.seat}` },
+        h("h4", {}, `Personal area (${s.personal.length})`), personalArea(s.personal, comp, c))))),
       view.deck || view.bonus_deck ? h("details", { class: "panel revealed" }, h("summary", {}, "The decks, revealed at the end"),
         view.deck ? cards(view.deck.map((id) => card(id, infoOf(id, comp))), { fan: true, small: true }) : null,
         view.bonus_deck ? cards(view.bonus_deck.map((id) => card(id, infoOf(id, comp))), { fan: true, small: true }) : null) : null,
