@@ -115,7 +115,9 @@ async def until_awaited(table: Table, seat: int) -> dict[str, Any]:
 async def finds_the_table_and_plays(page: Page, table: Table) -> None:
     """On the lobby: the table under "my tables", first, marked "your move"; opened, the tab's title and
     icon say so; a move made by picking lands as seat 0's."""
-    await page.wait_for_selector(f'[data-testid="my-tables"] li[data-game-id="{table.game_id}"] [data-testid="your-move"]')
+    await page.wait_for_selector(
+        f'[data-testid="my-tables"] li[data-game-id="{table.game_id}"] [data-testid="your-move"]'
+    )
     first = page.locator('[data-testid="my-tables"] li').first
     assert await first.get_attribute("data-game-id") == table.game_id  # those awaiting the player first
     await page.click(f'[data-testid="my-tables"] li[data-game-id="{table.game_id}"] a')
@@ -151,7 +153,9 @@ async def test_a_code_signs_the_player_in_on_a_second_browser_which_finds_its_ta
     # A second table of Ana's, still open: my tables lists it after the one awaiting her.
     other = await server.http.post(f"{API}/games", json={"game": "itchy-feet", "players": 3})
     auth = {"Authorization": f"Bearer {table.tokens[0]}"}
-    assert (await server.http.post(f"{API}/games/{other.json()['game_id']}/seats", json={}, headers=auth)).status_code == 201
+    assert (
+        await server.http.post(f"{API}/games/{other.json()['game_id']}/seats", json={}, headers=auth)
+    ).status_code == 201
     await until_awaited(table, 0)
 
     # The second browser: one tab on the lobby (a newcomer's), one that signs in with the code.
@@ -428,7 +432,9 @@ async def test_a_rated_table_its_leaderboard_and_a_players_page(
             r = await server.http.post(f"{API}/games", json={"game": "vilar-de-mouros", "players": 2, "rated": True})
             more = r.json()["game_id"]
             for headers in ({"Authorization": f"Bearer {ana}"}, rui_auth):
-                assert (await server.http.post(f"{API}/games/{more}/seats", json={}, headers=headers)).status_code == 201
+                assert (
+                    await server.http.post(f"{API}/games/{more}/seats", json={}, headers=headers)
+                ).status_code == 201
             await play_to_the_end(server, more, [ana, rui.json()["token"]])
 
         # The leaderboard, once the rater has rated the five games.
