@@ -196,7 +196,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             app.state.players = players
             book = RatingBook(redis)
             players.on_erase.append(lambda player_id: book.forget_player(games, player_id))
-            app.state.ratings = ratings = Ratings(book, service, index, registry)
+            app.state.ratings = ratings = Ratings(book, service, index, registry, leases)
             app.state.notices = notices
             app.state.passkeys = Passkeys(passkey_store, challenges, players, settings.passkey_timeout)
             app.state.oidc = OpenIDConnect(oidc_provider(settings), challenges, players)
@@ -227,7 +227,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
                 settings.open_ttl, settings.archive_dir, settings.retention, settings.housekeeping_interval
             )
             background(stack, housekeeping.run(service, index, leases, policy))
-            background(stack, rater.run(ratings, leases, settings.rating_interval))
+            background(stack, rater.run(ratings, settings.rating_interval))
             if app.state.embedded is not None:  # restarted when it dies; the server stops if it keeps dying
                 background(stack, supervise(app.state.embedded, lambda: lose_store(app)))
             # What start-up built, and what outlives each full collection, is kept out of the

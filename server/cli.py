@@ -80,9 +80,10 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
         games = Games(store, tables, index, Schedule(redis), rates, Metrics(), PlayerRegistry(redis))
         if args.action == "ratings":
             from server.service.ratings import Ratings
+            from server.storage.leases import Leases
             from server.storage.ratings import RatingBook
 
-            ratings = Ratings(RatingBook(redis), games, index, PlayerRegistry(redis))
+            ratings = Ratings(RatingBook(redis), games, index, PlayerRegistry(redis), Leases(redis))
             archive = Path(args.dir) if args.dir else settings.archive_dir
             count = await ratings.rebuild(sorted(GAMES), archive)
             print(f"rated {count} games again from their logs")

@@ -11,7 +11,11 @@ in the order they were rated and gives the same numbers.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +29,7 @@ from server.service.errors import NotFound, UnknownGame
 from server.service.games import Games
 from server.service.lobby import fold_log
 from server.storage.index import LobbyIndex
+from server.storage.leases import Leases, housekeeping_lock
 from server.storage.players import PlayerRegistry
 from server.storage.ratings import Rating, RatingBook
 
@@ -91,6 +96,9 @@ def rerate(ranked: list[tuple[str, int]], before: dict[str, Rating]) -> dict[str
     return found
 
 
+REBUILD_LOCK_MS = 15 * 60_000  # a rebuild's hold on the rater's lock, longer than any rebuild seen
+
+
 @dataclass
 class Ratings:
     """The rater and the readers of ratings."""
@@ -99,6 +107,23 @@ class Ratings:
     games: Games
     index: LobbyIndex
     players: PlayerRegistry
+    leases: Leases
+
+    @asynccontextmanager
+    async def exclusive(self, ttl_ms: int, wait: bool) -> AsyncIterator[bool]:
+        """The rater's lock, over every replica and the operator's rebuild: rating reads a player's
+        rating and writes the next, so two passes at once could rate a game twice. ``wait``: until
+        the lock is free, else give up at once (yields whether it holds the lock)."""
+        owner, lock = secrets.token_hex(8), housekeeping_lock("ratings")
+        held = await self.leases.take(lock, owner, ttl_ms)
+        while not held and wait:
+            await asyncio.sleep(0.05)
+            held = await self.leases.take(lock, owner, ttl_ms)
+        try:
+            yield held
+        finally:
+            if held:
+                await self.leases.release(lock, owner)
 
     async def rate(self, game: AnyGame, game_id: str, table: Table, order: float) -> bool:
         """Rate one finished table (once); whether it rated anyone."""
@@ -140,7 +165,11 @@ class Ratings:
     async def rebuild(self, kinds: list[str], archive: Path | None = None) -> int:
         """Every rating of ``kinds`` again from the streams (a game archived out of Redis from its file
         in ``archive``), in the order the games were rated; how many games it rated. The numbers are
-        those the rater gave."""
+        those the rater gave. The rater's passes wait meanwhile (``exclusive``)."""
+        async with self.exclusive(REBUILD_LOCK_MS, wait=True):
+            return await self._rebuild(kinds, archive)
+
+    async def _rebuild(self, kinds: list[str], archive: Path | None) -> int:
         order = [game_id for kind in kinds for game_id in await self.book.rated(kind)]
         players: set[str] = set()
         tables = []

@@ -99,6 +99,8 @@ async def no_axe_violations(page: Page, where: str) -> None:
         await page.evaluate(axe_source() + "\n;undefined")
     found = await page.evaluate(
         """async () => {
+          // The page as it rests: a card fading in is checked once it has (its colours are blended meanwhile).
+          await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
           const r = await axe.run(document, { resultTypes: ["violations"] });
           return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}; ` +
             v.nodes.slice(0, 3).map((n) => n.target.join(" ") + " " + (n.failureSummary || "")).join(" | "));

@@ -250,8 +250,15 @@ async def test_the_title_says_your_move_and_a_notification_is_shown_when_permitt
             await page.wait_for_selector('[data-testid="allow-notifications"]')
         await phone.grant_permissions(["notifications"], origin=server.url)
         if asked == "default":
-            await page.click('[data-testid="allow-notifications"]')
-            await page.wait_for_selector('[data-testid="allow-notifications"]', state="detached")
+            # Clicked from the page itself: the table redraws its buttons with each update, and on a loaded
+            # machine Playwright's click (scroll, wait for stability, press) can keep landing on a replaced one.
+            # A redraw after the grant above may have taken the button away already: the browser then allows.
+            button = '[data-testid="allow-notifications"]'
+            await page.wait_for_function(
+                f"() => {{ const b = document.querySelector('{button}'); b && b.click(); "
+                "return !!b || Notification.permission === 'granted'; }"
+            )
+            await page.wait_for_selector(button, state="detached")
         # The table awaits Bo, and the person goes elsewhere: another page of the profile in front.
         for _ in range(200):
             current = await table.table()
