@@ -490,11 +490,15 @@ async def test_a_phone_plays_vilar_de_mouros_by_tapping_with_the_hand_and_the_mo
             await page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
             # the move panel and the hand: on screen, whole, whatever the board's scroll
             box = await page.evaluate(
-                """() => { const d = document.querySelector('[data-testid=dock]').getBoundingClientRect();
+                """() => { const dock = document.querySelector('[data-testid=dock]');
+                  const d = dock.getBoundingClientRect();
+                  // A hand taller than the dock (at most half the screen) scrolls inside it: each card is
+                  // whole within the dock's scrolled content.
+                  const top = d.top - dock.scrollTop, bottom = top + dock.scrollHeight;
                   const hand = [...document.querySelectorAll('[data-testid=dock] .card')]
                     .map((c) => c.getBoundingClientRect());
                   return { top: d.top, bottom: d.bottom, height: innerHeight, cards: hand.map((r) => [r.top, r.bottom]),
-                    hand: hand.every((r) => r.top >= d.top - 12 && r.bottom <= d.bottom + 12) }; }"""
+                    hand: hand.every((r) => r.top >= top - 12 && r.bottom <= bottom + 12) }; }"""
             )
             assert box["top"] >= 0 and box["bottom"] <= box["height"] + 1, box
             assert box["hand"], f"a card of the hand is outside the dock: {box}"

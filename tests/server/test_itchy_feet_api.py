@@ -415,7 +415,8 @@ async def test_a_fourth_postcard_received_in_a_trade_wins_out_of_turn_at_once(se
     before = (await table(server, game_id))["version"]
     await send_ok(server, game_id, tokens[other], {"type": "AcceptTrade"})
     events = await events_after(server, game_id, before)
-    assert [e["type"] for e in events] == ["TradeAccepted", "TradeCompleted", "TripWon"]
+    # the game is over at once: the server's seed is revealed (docs/fair-play.md)
+    assert [e["type"] for e in events] == ["TradeAccepted", "TradeCompleted", "TripWon", "SeedRevealed"]
     assert events[2] == {"type": "TripWon", "seat": other, "how": "postcards"}
     final = await table(server, game_id)
     assert final["status"] == "finished" and final["view"]["turn"] == seat  # won in the other's turn
