@@ -42,12 +42,13 @@ from domain.table import status
 from projections.notices import EVENTS, Event, Notice, still_awaited, told
 from server.runtime.metrics import Metrics
 from server.service.attendance import Attendance
-from server.service.bodies import FORMS, SIGNATURE, Form, email_body, webhook_body
+from server.service.bodies import FORMS, SIGNATURE, Form, Voice, email_body, webhook_body
 from server.service.destinations import Allowed, Target, addresses, read_url
 from server.service.errors import Invalid, NotFound, Refused
 from server.service.games import Change, Games
 from server.service.players import Players
 from server.service.quotas import Quotas
+from server.service.words import language
 from server.storage.checks import Checks
 from server.storage.outbox import Claimed, Letter, Outbox, hook_item, mail_item, mail_player
 from server.storage.players import PlayerRegistry
@@ -435,7 +436,7 @@ class Notices:
 
     async def _prepare_hook(self, claimed: Claimed) -> HookDelivery | None:
         notice = DECODE_NOTICE.decode(claimed.notice)
-        fields = await self._fields(notice.player)
+        fields = (await self.registry.fields([notice.player], (*FIELDS, "lang"))).get(notice.player, {})
         wants = preferences_of(fields)
         hook = webhook_of(fields)
         if hook is None or "webhook" not in wants.channels:  # taken down, erased, or the channel turned off
@@ -458,7 +459,8 @@ class Notices:
         ):
             await self._drop_hook(claimed, "over_quota")
             return None
-        body = webhook_body(notice, hook.format, self.config.public_url)
+        voice = Voice(language(preference=fields.get("lang")), self.games.games)  # the player's, else English
+        body = webhook_body(notice, hook.format, self.config.public_url, voice)
         headers = {
             "Content-Type": "application/json",
             "User-Agent": "Ludoteca-Webhook/1",
@@ -512,7 +514,8 @@ class Notices:
         self, player_id: str, fields: dict[str, str], address: str, notices: list[Notice]
     ) -> EmailMessage:
         unsubscribe = await self.unsubscribe_url(player_id)
-        words = email_body(notices, fields.get("name", ""), self.config.public_url, unsubscribe)
+        voice = Voice(language(preference=fields.get("lang")), self.games.games)
+        words = email_body(notices, fields.get("name", ""), self.config.public_url, unsubscribe, voice)
         sender = self.config.email_from or ""
         domain = sender.rpartition("@")[2] or "ludoteca"
         ids = hashlib.sha256(" ".join(n.id for n in notices).encode()).hexdigest()[:32]

@@ -50,10 +50,18 @@ def message(exc: AppError, lang: str, games: Mapping[str, AnyGame]) -> str:
     return Words(lang, terms).format(text, exc.details)
 
 
+def notice_words(lang: str, game: AnyGame | None) -> tuple[Mapping[str, str], Words]:
+    """The notices' messages in ``lang`` (a player's email and webhook) and what renders them with the
+    game's terms (its name in that language)."""
+    _, terms = catalog(game, lang)
+    return SHARED.get(lang, SHARED[words.DEFAULT])["notices"], Words(lang, terms)
+
+
 def words_of(games: Iterable[AnyGame], lang: str) -> dict[str, Any]:
     """Every catalog a frontend renders with in ``lang``: the table's and the server's, and each game's."""
     return {
         "lang": lang,
-        "table": SHARED[lang],
+        # The notices' words are the server's own (its emails and webhooks), not a frontend's.
+        "table": {part: messages for part, messages in SHARED[lang].items() if part != "notices"},
         "games": {game.id: dict(game.words.get(lang, {})) for game in games},
     }

@@ -29,8 +29,9 @@ from domain.catalog import GAMES
 from domain.engine import AnyGame, Ctx
 from domain.fair import CardsOpened
 from domain.table import Table, decide, evolve, open_table, status, take_seat
+from domain.words import LANGUAGES
 from projections.notices import Notice, told
-from server.service.bodies import FORMS, email_body, webhook_body
+from server.service.bodies import FORMS, Voice, email_body, webhook_body
 from server.storage.store import EventStore
 from tests.projections.test_no_leak import interchangeable, probes, swap
 from tests.reliability.harness import ADMIN, Api, auth, figure, own_redis, redis_client, replica
@@ -331,13 +332,17 @@ def notices_of(game: AnyGame, log: list[Any], appends: list[tuple[int, str]], se
     return found
 
 
+VOICES = [Voice(lang, GAMES) for lang in LANGUAGES]  # every language a notice is sent in
+
+
 def bodies(notices: list[Notice]) -> list[bytes]:
-    """Every body those notices are sent in: each webhook form, each one's email, and their digest."""
+    """Every body those notices are sent in, in every language: each webhook form, each one's email, and their
+    digest."""
     url, unsubscribe = "https://ludoteca.example", "https://ludoteca.example/api/v1/unsubscribe?token=p.x"
-    found = [webhook_body(n, form, url) for n in notices for form in FORMS]
-    emails = [email_body([n], "Ana", url, unsubscribe) for n in notices]
+    found = [webhook_body(n, form, url, voice) for n in notices for form in FORMS for voice in VOICES]
+    emails = [email_body([n], "Ana", url, unsubscribe, voice) for n in notices for voice in VOICES]
     if len(notices) > 1:
-        emails.append(email_body(notices, "Ana", url, unsubscribe))
+        emails += [email_body(notices, "Ana", url, unsubscribe, voice) for voice in VOICES]
     return found + [f"{e.subject}\n{e.text}\n{e.html}".encode() for e in emails]
 
 

@@ -257,6 +257,29 @@ async def test_one_email_then_a_digest_with_one_click_unsubscribe(
     assert len(smtp.messages()) == 2
 
 
+async def test_a_player_who_reads_galician_is_told_in_galician_by_email_and_by_webhook(
+    server: Running, smtp: Mailbox, receiver: Receiver
+) -> None:
+    _, token = await new_player(server, "Uxía")
+    chose = await server.http.patch(f"{API}/players/me", json={"lang": "gl"}, headers=auth(token))
+    assert chose.status_code == 200, chose.text
+    game_id, tokens = await table_with(server, token)
+    await not_awaiting(server, game_id, tokens)
+    changed = await server.http.patch(
+        f"{API}/players/me/notifications", json={"email": "uxia@example.org"}, headers=auth(token)
+    )
+    assert changed.status_code == 200, changed.text
+    await put_webhook(server, token, receiver.url + "/slack", format="slack")
+    await turn_comes_back(server, game_id, tokens)
+    [mail] = await smtp.wait_for(1)
+    assert mail["Subject"] == "Vilar de Mouros: é a túa quenda."
+    text = mail.get_body(("plain",))
+    assert text is not None and "Ola Uxía," in text.get_content() and "Abrir a mesa: " in text.get_content()
+    [*_, got] = await receiver.wait_for(lambda r: r[-1].path == "/slack")
+    link = f"<{PUBLIC}/#/game/{game_id}|Abrir a mesa>"
+    assert json.loads(got.body)["text"] == f"Vilar de Mouros: é a túa quenda. {link}"
+
+
 async def test_preferences_choose_the_events_and_quiet_hours_hold_deliveries_back(
     server: Running, receiver: Receiver, redis: aioredis.Redis
 ) -> None:
