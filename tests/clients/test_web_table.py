@@ -441,7 +441,8 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
             assert not leaked, f"the spectator's page shows seat {seat}'s hidden {leaked}"
             if seat == 0:
                 own_html = await page.content()
-                assert all(s in own_html for s in private), "the person's page does not show its own cards"
+                missing = sorted(s for s in private if s not in own_html)
+                assert not missing, f"the person's page does not show its own {missing}"
         SHOTS.mkdir(parents=True, exist_ok=True)
         await page.screenshot(path=str(SHOTS / f"{game}.png"), full_page=True)
         await spectator.screenshot(path=str(SHOTS / f"{game}-spectator.png"), full_page=True)

@@ -130,7 +130,10 @@ export default {
           h("div", {}, h("h4", {}, "Travelled to"), s.travelled.length ? h("div", { class: "cards small" }, s.travelled.map((id) => country(id, ctx, { pick: false })))
             : h("p", { class: "muted" }, "nowhere yet"))),
         s.seat === view.viewer && hand ? null : h("div", { class: "hand", "data-testid": `hand-${s.seat}` },
-          s.hand ? cards(s.hand.map(c), { fan: true, small: true }) : backs(s.hand_count, "✈", "hand"))))),
+          s.hand ? cards(s.hand.map(c), { fan: true, small: true }) : backs(s.hand_count, "✈", "hand")),
+        // What this seat saw go into another's hand (a trade, a steal): the person remembers it, as at a real table.
+        s.known && s.known.length ? h("div", { class: "known", "data-testid": `known-${s.seat}` },
+          h("h4", {}, "Seen going into this hand"), cards(s.known.map(small), { small: true })) : null))),
       view.deck ? h("details", { class: "panel revealed" }, h("summary", {}, "The deck, revealed at the end"), cards(view.deck.map(small), { fan: true, small: true })) : null,
     );
     return { board, hand };
