@@ -57,6 +57,7 @@ from server.workers import absent, deadlines, housekeeping
 from server.workers import ratings as rater
 from server.workers.bots import BotAlarm, BotWorker
 from server.workers.notices import Courier, Smtp
+from server.workers.pace import Pace
 
 log = logging.getLogger("ludoteca")
 
@@ -217,7 +218,8 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
                 background(stack, absent.keep_dropping(service, presence, settings.drop_after))
             background(stack, feeds.sweep())
             background(stack, deadlines.run(service, schedule, settings.deadline_interval))
-            background(stack, BotWorker(service, queue, leases, alarm, metrics).run())  # plays bot seats
+            pace = Pace(settings.bot_pace_ms / 1000, settings.bot_pace_spread_ms / 1000)
+            background(stack, BotWorker(service, queue, leases, alarm, metrics, pace=pace).run())  # plays bot seats
             courier = Courier(
                 notices, allowed, smtp(settings), senders=settings.outbox_senders, interval=settings.outbox_interval,
                 timeout=settings.webhook_timeout,

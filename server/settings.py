@@ -68,6 +68,10 @@ class Settings:
     archive_dir: Path | None = None  # None: finished games are not archived by the schedule
     housekeeping_interval: float = 60.0  # how often each replica looks for games to expire or archive
     bot_delay_ms: int = 300  # a bot's think time before it moves, so people can follow (0 in tests)
+    # Every bot decision lands bot_pace_ms + U(0, bot_pace_spread_ms) after the worker takes it up,
+    # whatever the bot holds: its time tells nothing (server/workers/pace.py); 0 and 0: at once
+    bot_pace_ms: int = 700
+    bot_pace_spread_ms: int = 700
     rematch_grace: float = 600.0  # seconds a rematch keeps its people's seats for them
     drop_after: float = 0.0  # seconds a seat's sockets may stay away before a bot takes it over (0: never)
     gc_thaw_interval: float = 3600.0  # seconds between full garbage collections of everything (0: never)
@@ -172,6 +176,8 @@ class Settings:
             rematch_grace=decimal("REMATCH_GRACE", default.rematch_grace),
             drop_after=decimal("DROP_AFTER", default.drop_after),
             bot_delay_ms=whole("BOT_DELAY_MS", default.bot_delay_ms),
+            bot_pace_ms=whole("BOT_PACE_MS", default.bot_pace_ms),
+            bot_pace_spread_ms=whole("BOT_PACE_SPREAD_MS", default.bot_pace_spread_ms),
             gc_thaw_interval=decimal("GC_THAW_INTERVAL", default.gc_thaw_interval),
             public_url=get("PUBLIC_URL", "").rstrip("/") or None,
             smtp_host=get("SMTP_HOST", "") or None,

@@ -94,3 +94,7 @@ class Metrics:
         self.bot_moves = Counter(
             "ludoteca_bot_moves", "Commands the server's bots played, by game and bot", ["game", "bot"], registry=r
         )
+        self.bot_pace_overruns = Counter(
+            "ludoteca_bot_pace_overruns", "Bot decisions that thought past their drawn time (server/workers/pace.py)",
+            ["game", "bot"], registry=r,
+        )  # fmt: skip

@@ -37,6 +37,7 @@ import multiprocessing
 import random
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any, Final
 
 from domain.bots import bot_for, parse_bot
@@ -53,6 +54,7 @@ from server.service.senders import Bot
 from server.storage.botqueue import BotQueue
 from server.storage.leases import Leases, bot_lease
 from server.storage.store import EventStore
+from server.workers.pace import AT_ONCE, Pace
 
 log = logging.getLogger("ludoteca.bots")
 
@@ -73,19 +75,26 @@ def command_id(seat: int, version: int) -> str:
     return f"bot:{seat}:{version}"
 
 
-def think(game: AnyGame, state: Any, seat: int, spec: str) -> Any:
+def think(game: AnyGame, state: Any, seat: int, spec: str, seconds: float = THINK_SECONDS) -> Any:
     """A bot's command for ``seat``, with the operating system's randomness (in a thread or a process)."""
     bot, level = parse_bot(spec)
     rng = random.SystemRandom()
     searching = bot.searches(level)
     if searching is not None:  # the strong bot, or a named level of it: on the think budget too
-        return strong(game, state, seat, rng, searching, time.process_time, THINK_SECONDS)
+        return strong(game, state, seat, rng, searching, time.process_time, seconds)
     return bot_for(spec)(game, state, seat, rng)
 
 
-def think_in_process(game_id: str, state: Any, seat: int, spec: str) -> Any:
+def think_in_process(game_id: str, state: Any, seat: int, spec: str, seconds: float) -> Any:
     """``think`` in a worker process, which finds the game by its id (a game is not pickled)."""
-    return think(GAMES[game_id], state, seat, spec)
+    return think(GAMES[game_id], state, seat, spec, seconds)
+
+
+def think_budget(pace: Pace) -> float:
+    """CPU seconds the strong bot may think: ``THINK_SECONDS``, and at most 70% of a paced
+    decision's least time (the rest is the process pool's slack), so that its answer lands at the
+    drawn time (server/workers/pace.py)."""
+    return min(THINK_SECONDS, pace.least * 0.7) if pace.paced else THINK_SECONDS
 
 
 def known_bot(spec: str) -> str:
@@ -95,6 +104,38 @@ def known_bot(spec: str) -> str:
     except ValueError:
         return "random"
     return spec
+
+
+class Thinker:
+    """Where bots think, and when their answers land: the quick bots in a thread, the strong bot
+    in a bounded pool of processes; every answer paced (server/workers/pace.py)."""
+
+    def __init__(self, pace: Pace = AT_ONCE, thinkers: int = THINKERS, seconds: float | None = None) -> None:
+        self.pace = pace
+        self.thinkers = thinkers
+        self.seconds = think_budget(pace) if seconds is None else seconds
+        self.pool: concurrent.futures.ProcessPoolExecutor | None = None  # started at the first strong move
+
+    async def answer(self, game: AnyGame, state: Any, seat: int, spec: str, overran: Callable[[], None]) -> Any:
+        """The bot's command, handed back at a time drawn from the pace, whatever the state."""
+        return await self.pace.answer(lambda: self.choose(game, state, seat, spec), overran)
+
+    async def choose(self, game: AnyGame, state: Any, seat: int, spec: str) -> Any:
+        """The bot's command, thought off the event loop: a process of the pool for the strong
+        bot (a game of the catalog), a thread for the quick ones."""
+        bot, level = parse_bot(spec)
+        if bot.searches(level) is None or GAMES.get(game.id) is not game:
+            return await asyncio.to_thread(think, game, state, seat, spec, self.seconds)
+        if self.pool is None:  # spawned, not forked: a fork would copy this process's sockets and loop
+            self.pool = concurrent.futures.ProcessPoolExecutor(self.thinkers, multiprocessing.get_context("spawn"))
+        return await asyncio.get_running_loop().run_in_executor(
+            self.pool, think_in_process, game.id, state, seat, spec, self.seconds
+        )
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
 
 
 class BotAlarm:
@@ -159,10 +200,10 @@ class BotWorker:
         lease_ms: int = LEASE_MS,
         recheck_ms: int = RECHECK_MS,
         thinkers: int = THINKERS,
+        pace: Pace = AT_ONCE,
     ) -> None:
         self.games = games
-        self.thinkers = thinkers
-        self.pool: concurrent.futures.ProcessPoolExecutor | None = None  # started at the first strong move
+        self.thinker = Thinker(pace, thinkers)
         self.store = games.store
         self.queue = queue
         self.leases = leases
@@ -184,9 +225,7 @@ class BotWorker:
         try:
             await self.poll()
         finally:
-            if self.pool is not None:
-                self.pool.shutdown(wait=False, cancel_futures=True)
-                self.pool = None
+            self.thinker.close()
 
     async def poll(self) -> None:
         trouble = Trouble(log, "bots could not be played")
@@ -268,7 +307,12 @@ class BotWorker:
     async def move(self, game_id: str, table: Table, seat: int, bot: str) -> bool:
         """The bot's command for ``seat`` at the table's version; whether the game moved on."""
         game = self.games.games[table.game]
-        command = await self.choose(game, table.state, seat, known_bot(bot))
+        kind = known_bot(bot).partition(":")[0]
+
+        def overran() -> None:
+            self.metrics.bot_pace_overruns.labels(game.id, kind).inc()
+
+        command = await self.thinker.answer(game, table.state, seat, known_bot(bot), overran)
         if command is None:
             return False
         body = encode(command)
@@ -291,18 +335,8 @@ class BotWorker:
         except (Refused, CommandIdReused) as exc:
             log.warning("bot %s at seat %d of %s was refused: %s", bot, seat, game_id, exc.code)
             return False
-        self.metrics.bot_moves.labels(game.id, known_bot(bot).partition(":")[0]).inc()
+        self.metrics.bot_moves.labels(game.id, kind).inc()
         return True
-
-    async def choose(self, game: AnyGame, state: Any, seat: int, spec: str) -> Any:
-        """The bot's command, thought off the event loop: a process of the pool for the strong
-        bot (a game of the catalog), a thread for the quick ones."""
-        bot, level = parse_bot(spec)
-        if bot.searches(level) is None or GAMES.get(game.id) is not game:
-            return await asyncio.to_thread(think, game, state, seat, spec)
-        if self.pool is None:  # spawned, not forked: a fork would copy this process's sockets and loop
-            self.pool = concurrent.futures.ProcessPoolExecutor(self.thinkers, multiprocessing.get_context("spawn"))
-        return await asyncio.get_running_loop().run_in_executor(self.pool, think_in_process, game.id, state, seat, spec)
 
     async def later(self, game_id: str, after_ms: int, version: int | None = None) -> None:
         """Look at the game again in ``after_ms``; if it moved on meanwhile (``version``), at once."""

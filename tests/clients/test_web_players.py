@@ -29,7 +29,7 @@ from server.settings import Settings
 from tests.clients.conftest import Running
 from tests.clients.test_web_game import DOCS_IMAGES, axe_source, no_axe_violations
 from tests.clients.test_web_table import API, ROOT, SHOTS, Chromium, Table, chromium, make_one_move, wait_version
-from tests.server.conftest import ADMIN, NO_QUOTAS, quick_settings, running
+from tests.server.conftest import ADMIN, AT_ONCE, NO_QUOTAS, quick_settings, running
 from tests.server.web.test_rest import play_to_the_end
 
 with contextlib.suppress(ImportError):  # the test extras install it; need_chromium says so
@@ -414,7 +414,12 @@ async def test_a_rated_table_its_leaderboard_and_a_players_page(
     the game's leaderboard; Ana's page holds her name alone until she makes it public in her settings."""
     axe_source()
     settings = Settings(
-        redis_url=redis_url, admin_token=ADMIN, trusted_proxies=("127.0.0.1",), rating_interval=0.05, **NO_QUOTAS
+        redis_url=redis_url,
+        admin_token=ADMIN,
+        trusted_proxies=("127.0.0.1",),
+        rating_interval=0.05,
+        **NO_QUOTAS,
+        **AT_ONCE,
     )  # the test's other player comes from an address of its own (X-Forwarded-For), as a rated table asks
     async with running(settings) as server:
         context = await browser.new_context(viewport={"width": 1280, "height": 900})

@@ -32,13 +32,15 @@ from projections.views import feed, first_step, is_revealed, listed_commands, mo
 ENCODE = msgspec.json.encode
 
 
-def play(game: AnyGame, players: int, seed: int, steps: int, most_events: int = 3_000) -> list[Any]:
+def play(
+    game: AnyGame, players: int, seed: int, steps: int, most_events: int = 3_000, options: dict[str, Any] | None = None
+) -> list[Any]:
     """The stored log of a random game: table facts, setup, then random legal commands, cut at
     ``most_events`` (uniformly random Itchy Feet rarely ends: there a long game is cut in progress,
     and every version of it is viewed three times below). Dealt as the server deals, from a seed
     and each seat's entropy, with every fair-play fact: commitments, openings, the seed's reveal."""
     rng = random.Random(seed)
-    log: list[Any] = [open_table(game, players, {}, seed=rng.randbytes(32).hex())]
+    log: list[Any] = [open_table(game, players, options or {}, seed=rng.randbytes(32).hex())]
     table = evolve(game, None, log[0])
     for _ in range(players):
         entropy = rng.randbytes(16).hex()

@@ -35,6 +35,9 @@ class Sizes:
     leak_games: int = 25
     # (7) twin games per game in GAMES whose notifications (webhook and email bodies) are compared
     twin_games: int = 16
+    # (7) timing: twin decisions per window kind, and answers timed per side of each comparison
+    timing_twins: int = 12
+    timing_decisions: int = 120
     # (11) notifications: rounds in which the replicas are killed while a delivery is under way
     notice_kills: int = 2
     # (9) abuse: messages in the flood, idle sockets held open
@@ -56,6 +59,8 @@ FULL = Sizes(
     fault_rounds=20,
     leak_games=500,
     twin_games=200,
+    timing_twins=100,
+    timing_decisions=1000,
     flood_messages=1000,
     idle_sockets=10_000,
     notice_kills=30,

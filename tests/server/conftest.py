@@ -38,6 +38,10 @@ NO_QUOTAS: dict[str, Any] = {
     "ws_burst": 1000,
 }
 
+# Bots that answer as soon as they have thought: the suite's games move on at once (the pacing that
+# hides what a bot holds is tested in tests/security/test_timing_oracle.py).
+AT_ONCE: dict[str, Any] = {"bot_pace_ms": 0, "bot_pace_spread_ms": 0}
+
 
 @dataclass
 class Running:
@@ -126,8 +130,10 @@ async def running(settings: Settings, games: Mapping[str, AnyGame] = GAMES) -> A
 
 
 def quick_settings(redis_url: str, bot_delay_ms: int = 0) -> Settings:
-    """A server whose bots do not pause to think."""
-    return Settings(redis_url=redis_url, admin_token=ADMIN, sweep_interval=0.5, bot_delay_ms=bot_delay_ms, **NO_QUOTAS)
+    """A server whose bots do not pause to think, nor pace their answers."""
+    return Settings(
+        redis_url=redis_url, admin_token=ADMIN, sweep_interval=0.5, bot_delay_ms=bot_delay_ms, **NO_QUOTAS, **AT_ONCE
+    )
 
 
 @pytest.fixture

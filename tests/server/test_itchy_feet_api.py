@@ -22,7 +22,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from domain.itchy_feet.cards import CARDS
 from server.settings import Settings
-from tests.server.conftest import ADMIN, Running, start_server, stop_server
+from tests.server.conftest import ADMIN, AT_ONCE, Running, start_server, stop_server
 from tests.server.itchy_bot import ItchyBot, legal, play, table
 
 GAME = "itchy-feet"
@@ -262,7 +262,7 @@ async def test_a_rejected_trade_looks_the_same_to_the_others_whether_or_not_the_
 @asynccontextmanager
 async def clocked_server(redis_url: str) -> AsyncIterator[Running]:
     """A server whose deadline worker looks for due windows every 50 ms."""
-    settings = Settings(redis_url=redis_url, admin_token=ADMIN, deadline_interval=0.05)
+    settings = Settings(redis_url=redis_url, admin_token=ADMIN, deadline_interval=0.05, **AT_ONCE)
     srv, task, app, port = await start_server(settings)
     url = f"http://127.0.0.1:{port}"
     try:

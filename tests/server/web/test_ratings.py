@@ -14,7 +14,7 @@ import redis.asyncio as aioredis
 
 from server.service.ratings import PROVISIONAL_GAMES
 from server.settings import Settings
-from tests.server.conftest import ADMIN, NO_QUOTAS, Running, running
+from tests.server.conftest import ADMIN, AT_ONCE, NO_QUOTAS, Running, running
 from tests.server.web.test_rest import play_to_the_end
 
 API = "/api/v1"
@@ -25,7 +25,12 @@ async def api(redis: aioredis.Redis, redis_url: str) -> AsyncIterator[Running]:
     """A server that believes the loopback proxy's X-Forwarded-For, so that each test player has an
     address of its own, and rates finished tables at once."""
     settings = Settings(
-        redis_url=redis_url, admin_token=ADMIN, trusted_proxies=("127.0.0.1",), rating_interval=0.05, **NO_QUOTAS
+        redis_url=redis_url,
+        admin_token=ADMIN,
+        trusted_proxies=("127.0.0.1",),
+        rating_interval=0.05,
+        **NO_QUOTAS,
+        **AT_ONCE,
     )
     async with running(settings) as server:
         yield server
