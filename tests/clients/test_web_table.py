@@ -320,6 +320,39 @@ async def event_versions(server: Running, game_id: str, token: str | None, after
         after += 1000
 
 
+async def feed_of(server: Running, game_id: str, token: str) -> list[dict[str, Any]]:
+    """Every event the seat's feed holds."""
+    events: list[dict[str, Any]] = []
+    while True:
+        r = await server.http.get(
+            f"{API}/games/{game_id}/events",
+            params={"after": len(events), "limit": 1000},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert r.status_code == 200, r.text
+        events += [e["event"] for e in r.json()["events"]]
+        if len(events) >= r.json()["version"]:
+            return events
+
+
+async def sees_its_deal_verified(page: Page, server: Running, game_id: str, token: str) -> None:
+    """The seat's page sent entropy of its own when it sat, and marks the deal verified: every card
+    it was opened counted, and each such card in its hand marked (docs/fair-play.md)."""
+    feed = await feed_of(server, game_id, token)
+    entropy = next(e["entropy"] for e in feed if e["type"] == "SeatTaken" and e["seat"] == 0)
+    assert re.fullmatch("[0-9a-f]{64}", entropy), "the page sat without entropy of its own"
+    opened = [o["item"] for e in feed if e["type"] == "CardsOpened" for o in e["openings"] if o["seat"] == 0]
+    if not opened:
+        return  # nothing dealt face down to this seat yet
+    mark = page.locator('[data-testid="deal"].deal-verified')
+    await mark.wait_for()
+    assert "Deal verified" in await mark.inner_text() and str(len(opened)) in await mark.inner_text()
+    in_hand = await page.eval_on_selector_all(
+        ".dock .deal-verified[data-key^='card:']", "els => els.map(e => e.dataset.key.slice(5))"
+    )
+    assert set(in_hand) <= set(opened)
+
+
 OPTIONS: dict[str, dict[str, Any]] = {"itchy-feet": {"trade_answer_ms": 800, "reaction_ms": 400}}
 PLAYERS = {"vilar-de-mouros": 3, "i-love-portugal": 2, "itchy-feet": 2, "miss-liz-parks": 2}
 OPENING_CLICKS = 4
@@ -443,6 +476,8 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
                 own_html = await page.content()
                 missing = sorted(s for s in private if s not in own_html)
                 assert not missing, f"the person's page does not show its own {missing}"
+        await sees_its_deal_verified(page, server, game_id, table.tokens[0])
+        assert not await spectator.locator('[data-testid="deal"]').count(), "a spectator has no deal of its own"
         SHOTS.mkdir(parents=True, exist_ok=True)
         await page.screenshot(path=str(SHOTS / f"{game}.png"), full_page=True)
         await spectator.screenshot(path=str(SHOTS / f"{game}-spectator.png"), full_page=True)
@@ -489,6 +524,11 @@ async def test_a_person_plays_a_game_against_bots_in_the_browser(server: Running
         await p.wait_for_selector('[data-testid="outcome"]', timeout=20_000)
         scores = await p.locator('[data-testid="outcome"] td.score').all_inner_texts()
         assert sorted(int(s) for s in scores) == sorted(final["outcome"]["scores"])
+    # The seat's page checked the revealed seed and every salt it was opened: the whole deal verified.
+    whole = page.locator('[data-testid="deal"].deal-verified')
+    if any(e["type"] == "CardsOpened" for e in await feed_of(server, game_id, table.tokens[0])):
+        await whole.filter(has_text="Whole deal verified").wait_for(timeout=10_000)
+        assert await whole.locator("a").get_attribute("href") == f"/api/v1/games/{game_id}/export?as=everyone"
     await page.screenshot(path=str(SHOTS / f"{game}-final.png"), full_page=True)
     assert not errors, errors
     await person.close()

@@ -6,6 +6,7 @@
 // a sign-in answers is never kept by the page: the cookie is its only home.
 
 import { API, get, post, call, keepSeat, ApiError } from "./api.js";
+import { entropyFor } from "./deal.js";
 
 const KEY = "ludoteca.player";
 const LANGUAGES = ["pt", "gl", "es", "en"];
@@ -175,7 +176,7 @@ export async function sit(gameId, game, name, body = {}) {
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 429)) throw err;
   }
-  const asked = { ...body };
+  const asked = body.invite ? { ...body } : { entropy: entropyFor(gameId), ...body }; // a takeover adds no entropy: the deal is done
   const typed = (name || "").trim();
   if (!me && typed) asked.name = typed;
   const seat = await post(`/games/${gameId}/seats`, asked);

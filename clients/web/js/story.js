@@ -18,7 +18,9 @@ const TURN_STARTS = new Set(["TurnStarted", "TurnPassedTo", "TravelTurnBegan", "
 // Bookkeeping: nobody reads these as moves (what they change shows on the table).
 const SILENT = new Set(["CardsDealt", "HandDrawn", "StartingHandDealt", "PlanningCardsDealt", "DrawPileShuffled",
   "PassportReceived", "Undoable", "ClockTicked", "ReactionWindowClosed", "TurnEnded", "DeckShuffled",
-  "BonusDeckShuffled", "ItchyDeckShuffled", "PlanningDeckShuffled"]);
+  "BonusDeckShuffled", "ItchyDeckShuffled", "PlanningDeckShuffled",
+  // fair play's facts: the table shows them as its "deal verified" mark (deal.js), not as moves
+  "DeckCommitted", "CardsOpened", "SeedRevealed"]);
 // The table's own facts and the game's facts between turns: a group of their own.
 const BETWEEN = new Set(["TableOpened", "SeatTaken", "SeatResigned", "TableCancelled", "RematchOpened", "TimeRanOut",
   "TimeExtended", "SeatOffered", "SeatTakenOver",

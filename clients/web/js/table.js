@@ -13,6 +13,7 @@ import { Live } from "./live.js";
 import { nameIndex, richNames, describeCommand, actorOf, listWords, seatNamer, botTitle, botNote, BOT_LEVELS } from "./names.js";
 import { MoveBuilder, sameValue } from "./picks.js";
 import { UndoTracker } from "./undo.js";
+import { DealTracker, entropyFor } from "./deal.js";
 import { drawView, outcomeTable, screenOf, context } from "./view.js";
 import { morph, positions, glide } from "./morph.js";
 import { Story } from "./story.js";
@@ -58,6 +59,13 @@ const WORDS = {
   paces: { slow: "slowly", normal: "at a steady pace", fast: "quickly", instant: "at once" },
   thinking: (name) => `${name} is thinking`,
   waitingFor: (names) => `Waiting for ${names}.`,
+  dealVerified: (n) => `Deal verified: ${plural(n, "card")} of yours checked against the deck sealed before it was dealt`,
+  dealChecking: "Checking the deal…",
+  dealFailed: (n) => `${plural(n, "card")} of yours did not match the deck sealed before it was dealt: keep this game's export as evidence`,
+  wholeDealVerified: "Whole deal verified: the seed is the one the table committed to, and it sealed every card you were dealt",
+  wholeDealFailed: "The revealed seed does not match what the table committed to: keep this game's export as evidence",
+  exportForVerify: "export for ludoteca verify",
+  cardVerified: "deal verified",
   showing: "Showing the moves as they were made…",
   yourMove: "Your move. ",
   howToPlay: (title) => `How to play ${title}`,
@@ -118,6 +126,7 @@ export class TableScreen {
     this.firstVersion = 0;
     this.stepFresh = false; // an update brought a first step the builder has not seen
     this.undo = new UndoTracker();
+    this.deal = new DealTracker(); // "deal verified" (deal.js)
     this.builder = null;
     this.sending = false;
     this.live = null;
@@ -189,12 +198,14 @@ export class TableScreen {
     this.last = new Map();
     this.queue = [];
     this.undo.reset(); // the new socket's catch-up brings the whole log again
+    this.deal.reset();
     const live = new Live(this.gameId, this.token, {
       update: (msg) => this.onUpdate(msg),
       reset: () => {
         this.story.reset();
         this.last = new Map();
         this.undo.reset();
+        this.deal.reset();
         message(WORDS.reset, "info", "reset");
       },
       error: (msg) => message(msg.message, "error", msg.error),
@@ -224,6 +235,7 @@ export class TableScreen {
     for (const ev of events) {
       if (ev.event.type === "TableOpened") this.rated = !!ev.event.rated;
       this.undo.see(ev.version, ev.event);
+      this.deal.see(ev.version, ev.event, this.table.seat, () => this.scheduleDraw());
       const line = this.story.see(ev.version, ev.event);
       if (line && !told.includes(line)) told.push(line);
     }
@@ -356,6 +368,7 @@ export class TableScreen {
         }
       }
     }
+    if (hand && seat !== null) this.markVerified(hand);
     const next = h("div", {
       class: ["table-screen", this.sending ? "sending" : null], "data-game": t.game, "data-game-id": this.gameId, "data-status": t.status,
       "data-version": String(this.version), "data-seat": seat === null ? "spectator" : String(seat),
@@ -371,6 +384,7 @@ export class TableScreen {
       h("a", { href: `#/watch/${this.gameId}` }, WORDS.watchLink)),
     this.seatBar(),
     this.tableActions(),
+    this.dealMark(),
     this.turnBar(),
     this.rulesCard(),
     t.status === "finished" ? outcomeTable(t.outcome, ctx) : null,
@@ -482,6 +496,33 @@ export class TableScreen {
         t.seat === null && !player() ? nameInput : null,
         free && !this.rated ? [botKind, h("button", { class: "fill-bots", "data-testid": "fill-bots", onclick: () => this.fillBots(this.botKind) },
           WORDS.fillBots)] : null));
+  }
+
+  // The seat's fair-play checks (docs/fair-play.md): each of its cards against the deck sealed
+  // before it was dealt, during play; the seed and every salt once the table is over.
+  dealMark() {
+    const t = this.table;
+    const d = this.deal;
+    if (t.seat === null || !d.sealed || (!d.openings.length && !d.ended)) return null;
+    const exportLink = h("a", { href: `/api/v1/games/${this.gameId}/export?as=everyone`, download: `${this.gameId}.jsonl` }, WORDS.exportForVerify);
+    if (d.failed.length) return h("p", { class: "deal deal-failed", role: "alert", "data-testid": "deal" }, "✗ ", WORDS.dealFailed(d.failed.length));
+    if (d.ended) {
+      const whole = d.ended.seed && d.ended.salts;
+      return h("p", { class: ["deal", whole ? "deal-verified" : "deal-failed"], "data-testid": "deal", role: whole ? null : "alert" },
+        whole ? "✓ " : "✗ ", whole ? WORDS.wholeDealVerified : WORDS.wholeDealFailed, " (", exportLink, ")");
+    }
+    if (d.verified.size < d.openings.length) return h("p", { class: "deal", "data-testid": "deal" }, WORDS.dealChecking);
+    return h("p", { class: "deal deal-verified", "data-testid": "deal" }, "✓ ", WORDS.dealVerified(d.openings.length));
+  }
+
+  // Each card in the seat's hand whose opening checked carries the mark (a class and its words).
+  markVerified(hand) {
+    for (const el of hand.querySelectorAll("[data-key^='card:']")) {
+      const id = el.getAttribute("data-key").slice("card:".length);
+      if (!this.deal.verified.has(id)) continue;
+      el.classList.add("deal-verified");
+      el.setAttribute("title", WORDS.cardVerified);
+    }
   }
 
   // Resign, undo, call off and rematch: the table's own commands (docs/table-services.md); a seat
@@ -600,7 +641,7 @@ export class TableScreen {
 
   async rematch() {
     try {
-      const answer = await post(`/games/${this.gameId}/rematch`, {}, { token: this.token });
+      const answer = await post(`/games/${this.gameId}/rematch`, { entropy: entropyFor(`rematch.${this.gameId}`) }, { token: this.token });
       // The rematch answers a seat token even to a player (its seat is not the player's): kept here.
       keepSeat(answer.game_id, { seat: answer.seat, token: answer.token, game: this.table.game });
       window.location.hash = `#/game/${answer.game_id}`;
