@@ -20,6 +20,8 @@ ms) the game should be looked at again. A game enters it when a bot sits down
 - Thinking happens off the event loop: ``random`` and ``greedy`` (milliseconds) in a thread,
   ``strong`` in a bounded pool of processes (``THINKERS``) on a budget of ``THINK_SECONDS`` of
   CPU per move; a busy pool queues moves, it never grows.
+- Every answer is paced (server/workers/pace.py): it lands at a time drawn from one distribution
+  whatever the bot holds, so its time tells the table nothing (docs/fair-play.md, "Time").
 - A game that waits for a person stays in the queue with a later score (``RECHECK_MS``):
   a wake-up lost to a crash between an append and the score costs at most that long.
   A replica that stops while it holds a lease leaves the game to the others once the

@@ -77,6 +77,8 @@ async def test_notifications_are_delivered_at_least_once_across_replicas_killed_
         "LUDOTECA_OUTBOX_INTERVAL": "0.05",
         "LUDOTECA_OUTBOX_RETRY": "0.2",
         "LUDOTECA_BOT_DELAY_MS": "0",
+        "LUDOTECA_BOT_PACE_MS": "0",
+        "LUDOTECA_BOT_PACE_SPREAD_MS": "0",
     }
     rounds = SIZE.notice_kills * 3 + 1
     kills = 0
