@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -134,6 +135,21 @@ def verify(args: argparse.Namespace) -> int:
     return 0 if report.fair else 1
 
 
+def audit(args: argparse.Namespace) -> int:
+    """Run the twin-game audit against a deployment (server/audit.py): 0 when nothing leaked, 1 when
+    something did, 2 without the admin token."""
+    token = os.environ.get("LUDOTECA_ADMIN_TOKEN", "")
+    if not token:
+        print("ludoteca audit needs the deployment's admin token in LUDOTECA_ADMIN_TOKEN", file=sys.stderr)
+        return 2
+    from server.audit import audit as run_audit
+
+    games = args.games.split(",") if args.games else None
+    report = asyncio.run(run_audit(args.url, token, games, args.pairs, args.steps, args.seed or ""))
+    print("\n".join(report.lines()))
+    return 1 if report.leaks else 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="ludoteca", description="A server for turn-based tabletop games.")
     verbs = top.add_subparsers(dest="verb", required=True)
@@ -176,6 +192,15 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("file", help="the export (ludoteca export GAME), or - for standard input")
     check.add_argument("--json", action="store_true", help="the report as JSON")
     check.set_defaults(func=verify)
+    twins = verbs.add_parser(
+        "audit", help="the twin-game leak audit against a running deployment (LUDOTECA_ADMIN_TOKEN; docs/fair-play.md)"
+    )
+    twins.add_argument("url", help="the deployment, e.g. https://ludoteca.example.org")
+    twins.add_argument("--games", metavar="IDS", help="only these games, comma separated")
+    twins.add_argument("--pairs", type=int, default=4, help="twin pairs a game (default 4)")
+    twins.add_argument("--steps", type=int, default=6, help="commands played in lockstep a pair (default 6)")
+    twins.add_argument("--seed", help="the audit's seed, to run the same audit again (default: a new one)")
+    twins.set_defaults(func=audit)
     add_client_verbs(verbs)  # games, new, join, watch, replay, export, import, bots, play ...
     add_schema_verb(verbs)
     return top

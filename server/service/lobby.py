@@ -391,11 +391,18 @@ class Lobby:
             count += 1
         return count
 
-    async def import_log(self, lines: list[bytes]) -> str:
+    async def import_log(self, lines: list[bytes], playable: bool = False) -> tuple[str, list[str | None]]:
         """A new game from an exported log: an export of every fact (``server`` or ``everyone``,
-        projections/export.py), its commands kept again, or a log of the first format (fact lines alone)."""
+        projections/export.py), its commands kept again, or a log of the first format (fact lines alone);
+        its id, and a new token for each person's seat when ``playable``.
+
+        A finished game is kept and replayed. ``playable`` (the admin's, for ``ludoteca audit``'s twin
+        games) takes an unfinished one too and plays on: each person's seat gets a new token (tokens
+        are not part of a log), a bot's seat goes back to the bots; the game is listed as any other
+        and never rated."""
         codec, events, table, export = fold_log(self.games.tables.codecs, lines)
-        if status(codec.game, table) != "finished":
+        current = status(codec.game, table)
+        if current != "finished" and not playable:
             # An unfinished game would come back with no seat tokens: nobody could play it.
             raise Invalid("unfinished_log", "Only the log of a finished game can be imported.", {"field": "log"})
         game_id = secrets.token_hex(GAME_ID_BYTES)
@@ -403,12 +410,24 @@ class Lobby:
         sequence = await self.index.next_sequence()
         now = await self.store.now_ms()  # an imported game is kept a whole retention again
         # An imported game is another copy of a game played elsewhere: the rater leaves it ("imported").
-        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "finished_ms": now, "imported": 1}
-        await self.store.append(game_id, 0, [encode(e) for e in events], schema=codec.game.event_schema, meta=meta)
+        meta = {**meta_fields(entry), "sequence": sequence, "created_ms": now, "imported": 1}
+        if current == "finished":
+            meta["finished_ms"] = now
+        seated = [s for s in table.seats if s is not None]
+        tokens: list[str | None] = [None] * table.players
+        if playable:
+            for info in seated:
+                tokens[info.seat] = None if info.bot is not None else f"{game_id}.{new_token()}"
+            if current == "active" and any(info.bot is not None for info in seated):
+                await self.bots.enlist(game_id, now)
+        held = {token_hash(token): seat for seat, token in enumerate(tokens) if token is not None}
+        await self.store.append(
+            game_id, 0, [encode(e) for e in events], schema=codec.game.event_schema, meta=meta, tokens=held or None
+        )
         steps = [record_of(line.version, line.sent) for line in export.lines if line.sent is not None]
         await self.store.keep_command_records(game_id, dict(steps))  # its export carries them again
         await self.index.file(game_id, entry.status, sequence, now)
-        return game_id
+        return game_id, tokens
 
 
 def _derived(token: str, game_id: str) -> str:

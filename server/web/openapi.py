@@ -143,6 +143,12 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
         "everyone's (once the game is over) or the server's (admin token). Default: everyone's once the game "
         "is over, the server's before",
     },
+    ("import_game", "play"): {
+        "type": "string",
+        "enum": ["true", "false"],
+        "default": "false",
+        "description": "true: an unfinished game too, to play on; the answer holds a new token for each person's seat",
+    },
     ("unsubscribe", "token"): {"type": "string", "description": "The signed token of an email's unsubscribe link"},
     ("unsubscribe_page", "token"): {"type": "string", "description": "The signed token of an email's unsubscribe link"},
     ("oidc_start", "then"): {

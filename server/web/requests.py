@@ -91,6 +91,19 @@ def int_param(request: Request, name: str, default: int, low: int, high: int) ->
     return int(raw)
 
 
+def flag_param(request: Request, name: str) -> bool:
+    """A yes-or-no query parameter: ``true`` or ``false`` (absent: false)."""
+    raw = request.query_params.get(name, "false")
+    if raw not in ("true", "false"):
+        allowed = ["true", "false"]
+        raise Invalid(
+            "malformed",
+            f"'{name}' is one of {', '.join(allowed)}.",
+            {"field": name, "case": "one_of", "allowed": allowed},
+        )
+    return raw == "true"
+
+
 @dataclass(frozen=True)
 class Endpoint:
     method: Literal["GET", "POST", "PUT", "PATCH", "DELETE"]

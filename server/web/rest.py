@@ -43,6 +43,7 @@ from server.web.requests import (
     Picks,
     answer,
     client_address,
+    flag_param,
     int_param,
     read_body,
     read_json,
@@ -150,8 +151,10 @@ class EventPage(msgspec.Struct):
     events: list[VersionedEvent]
 
 
-class Imported(msgspec.Struct):
+class Imported(msgspec.Struct, omit_defaults=True):
     game_id: str
+    # With ?play=true: a new token for each person's seat (null for a bot's seat or an empty one).
+    tokens: list[str | None] | None = None
 
 
 class Health(msgspec.Struct):
@@ -392,7 +395,9 @@ async def export_game(request: Request) -> Response:
 async def import_game(request: Request) -> Response:
     require_admin(request, request.app.state.settings.admin_token)
     body = await read_body(request, request.app.state.settings.max_import, JSON_LINES)
-    return answer(Imported(await lobby_of(request).import_log(body.splitlines())), 201)
+    playable = flag_param(request, "play")
+    game_id, tokens = await lobby_of(request).import_log(body.splitlines(), playable)
+    return answer(Imported(game_id, tokens if playable else None), 201)
 
 
 async def healthz(request: Request) -> Response:
@@ -490,11 +495,11 @@ GAME_ENDPOINTS: list[Endpoint] = [
         "POST",
         "/games/import",
         import_game,
-        "A game from an exported log (admin)",
+        "A game from an exported log (admin; ?play=true: an unfinished one too, to play on)",
         Imported,
         201,
         "ndjson",
-        (),
+        ("play",),
         (400, 401, 403, 413, 415, 503),
         admin=True,
     ),

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from typing import Any, get_args
 
 import msgspec
@@ -26,48 +25,21 @@ from hypothesis import strategies as st
 
 from domain.catalog import GAMES
 from domain.engine import AnyGame, Ctx, Pick, Rejected, Step, Viewer
-from domain.table import Table, chance, decide, event_union, evolve, open_table, status, take_seat
+from domain.table import Table, decide, status
+from projections.twins import interchangeable, lists_of, played, strings_of, swap, tables
 from projections.views import feed, first_step, is_revealed, listed_commands, move_step, table_view
 
 ENCODE = msgspec.json.encode
+
+__all__ = ["interchangeable", "lists_of", "play", "strings_of", "swap", "tables"]  # the suite's other oracles use them
 
 
 def play(
     game: AnyGame, players: int, seed: int, steps: int, most_events: int = 3_000, options: dict[str, Any] | None = None
 ) -> list[Any]:
-    """The stored log of a random game: table facts, setup, then random legal commands, cut at
-    ``most_events`` (uniformly random Itchy Feet rarely ends: there a long game is cut in progress,
-    and every version of it is viewed three times below). Dealt as the server deals, from a seed
-    and each seat's entropy, with every fair-play fact: commitments, openings, the seed's reveal."""
-    rng = random.Random(seed)
-    log: list[Any] = [open_table(game, players, options or {}, seed=rng.randbytes(32).hex())]
-    table = evolve(game, None, log[0])
-    for _ in range(players):
-        entropy = rng.randbytes(16).hex()
-        dealt = chance(table, entropy)
-        assert dealt is not None
-        for event in take_seat(game, table, None, "", None, Ctx(rng=dealt), entropy=entropy):
-            log.append(event)
-            table = evolve(game, table, event)
-    for _ in range(steps):
-        if status(game, table) != "active" or len(log) >= most_events:
-            break
-        seat, command = next(
-            (s, c) for s in range(players) if (c := game.random_command(table.state, s, rng)) is not None
-        )
-        drawn = chance(table)
-        assert drawn is not None
-        for event in decide(game, table, command, seat, Ctx(rng=drawn)):
-            log.append(event)
-            table = evolve(game, table, event)
-    return log
-
-
-def tables(game: AnyGame, log: list[Any]) -> Iterator[Table]:
-    table = None
-    for event in log:
-        table = evolve(game, table, event)
-        yield table
+    """The stored log of a random game from ``seed`` (projections/twins.py ``played``); uniformly
+    random Itchy Feet rarely ends: there a long game is cut in progress at ``most_events``."""
+    return played(game, players, random.Random(seed), steps, options, most_events)
 
 
 def probes(game: AnyGame, names: list[str]) -> list[Any]:
@@ -175,55 +147,6 @@ def json_strings(blob: bytes) -> set[bytes]:
     one pass, where a substring search per string would be quadratic (a game's log holds
     thousands of hashes and salts)."""
     return set(JSON_STRING.findall(blob))
-
-
-def strings_of(value: Any) -> set[str]:
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(*(strings_of(v) for v in value.values())) if value else set()
-    if isinstance(value, list | tuple):
-        return set().union(*(strings_of(v) for v in value)) if value else set()
-    return set()
-
-
-def lists_of(value: Any) -> list[list[Any]]:
-    """Every list inside a value: the piles, hands and orders an event names."""
-    if isinstance(value, dict):
-        return [found for v in value.values() for found in lists_of(v)]
-    if isinstance(value, list | tuple):
-        return [list(value), *(found for v in value for found in lists_of(v))]
-    return []
-
-
-def interchangeable(log: list[Any], hidden: list[str]) -> list[list[str]]:
-    """Groups of hidden strings that one event lists together (a shuffled pile, a dealt hand):
-    cards that chance could have put in each other's place. Swapping across groups (a set-aside
-    passport for a card in the deck) would build a world no game can reach."""
-    secret = set(hidden)
-    groups = []
-    for event in msgspec.to_builtins(log):
-        for found in lists_of(event):
-            group = sorted({s for s in found if isinstance(s, str) and s in secret})
-            if len(group) >= 2:
-                groups.append(group)
-    return groups
-
-
-def swap(game: AnyGame, log: list[Any], renamed: dict[str, str]) -> list[Any]:
-    """The log with hidden strings renamed (a permutation of one pile's hidden cards)."""
-    kind = event_union(game)
-
-    def swapped(value: Any) -> Any:
-        if isinstance(value, str):
-            return renamed.get(value, value)
-        if isinstance(value, dict):
-            return {k: swapped(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return [swapped(v) for v in value]
-        return value
-
-    return [msgspec.convert(swapped(msgspec.to_builtins(e)), kind) for e in log]
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

@@ -16,9 +16,12 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import AnyGame, Viewer
+from domain.engine import AnyGame
 from domain.table import event_union
-from tests.projections.test_no_leak import json_strings, received, strings_of
+from projections.twins import hidden_from
+from tests.projections.test_no_leak import json_strings
+
+__all__ = ["hidden_from", "leaks", "log_from_export"]
 
 ENCODE = msgspec.json.encode
 
@@ -31,13 +34,6 @@ def log_from_export(game: AnyGame, export: str) -> list[Any]:
         lines = lines[1:]
     assert [line["version"] for line in lines] == list(range(1, len(lines) + 1))
     return [msgspec.convert(line["event"], kind) for line in lines]
-
-
-def hidden_from(game: AnyGame, log: list[Any], viewer: Viewer) -> set[str]:
-    """The strings of ``log`` that nothing ``viewer`` may receive contains."""
-    plain = received(game, log, viewer, [], moves=False)  # the steps of a move are checked, not trusted
-    shown = json_strings(plain)
-    return {s for s in strings_of(msgspec.to_builtins(log)) if ENCODE(s) not in shown}
 
 
 HEX = re.compile(r"[0-9a-f]{16,}")

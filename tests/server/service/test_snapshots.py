@@ -225,7 +225,7 @@ async def test_an_imported_game_carries_no_snapshots_and_gets_them_as_it_is_read
     lines = [b'{"version":%d,"schema":%d,"event":%s}' % (v, game.event_schema, encode(e)) for v, e in enumerate(log, 1)]
     tables = Tables(store, GAMES, snapshot_every=50)
     games = replica(store, tables)
-    game_id = await lobby_over(games).import_log(lines)
+    game_id, _ = await lobby_over(games).import_log(lines)
     assert await kept(store, game_id) == []
     _, table = await tables.load(game_id)
     await tables.written()

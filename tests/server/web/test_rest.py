@@ -201,6 +201,36 @@ async def test_an_unfinished_log_is_not_imported(server: Running) -> None:
     assert r.status_code == 400 and r.json()["error"] == "unfinished_log"
 
 
+async def test_the_admin_imports_an_unfinished_log_to_play_on_with_a_new_token_a_seat(server: Running) -> None:
+    """``?play=true`` (``ludoteca audit``'s twin games): the game comes back where it was, each seat with a
+    new token that plays it; the old tokens are not part of a log and play nothing there."""
+    game_id, tokens = await server.started(2)
+    log = (await server.get(f"/api/v1/games/{game_id}/export", ADMIN)).content
+    headers = {"Authorization": f"Bearer {ADMIN}", "Content-Type": "application/x-ndjson"}
+    r = await server.http.post("/api/v1/games/import?play=maybe", content=log, headers=headers)
+    assert r.status_code == 400 and r.json()["details"] == {
+        "field": "play",
+        "case": "one_of",
+        "allowed": ["true", "false"],
+    }
+    r = await server.http.post("/api/v1/games/import?play=true", content=log, headers=headers)
+    assert r.status_code == 201, r.text
+    copy, new = r.json()["game_id"], r.json()["tokens"]
+    assert len(new) == 2 and all(new) and not set(new) & set(tokens)
+    original = (await server.get(f"/api/v1/games/{game_id}", tokens[0])).json()
+    imported = (await server.get(f"/api/v1/games/{copy}", new[0])).json()
+    assert imported["version"] == original["version"] and imported["status"] == "active"
+    assert imported["view"] == original["view"] and imported["seat"] == 0
+    assert (await server.get(f"/api/v1/games/{copy}", tokens[0])).json()["error"] == "not_seated"
+    seat = imported["awaiting"][0]["seat"]
+    legal = (await server.get(f"/api/v1/games/{copy}/legal-commands", new[seat])).json()
+    body = {"command": legal["commands"][0], "command_id": "on", "expected_version": legal["version"]}
+    r = await server.http.post(
+        f"/api/v1/games/{copy}/commands", json=body, headers={"Authorization": f"Bearer {new[seat]}"}
+    )
+    assert r.status_code == 200, r.text
+
+
 async def test_replay_as_every_seat_and_in_full_once_the_game_is_over(server: Running) -> None:
     game_id, tokens = await server.started(2)
     mine = await server.get(f"/api/v1/games/{game_id}/replay", tokens[0], version=5, **{"as": "0"})
