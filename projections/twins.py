@@ -27,17 +27,19 @@ def played(
     steps: int,
     options: dict[str, Any] | None = None,
     most_events: int = 3_000,
+    now_ms: int = 0,
 ) -> list[Any]:
     """The stored log of a random game dealt from chosen seeds: the table's seed and each seat's
     entropy drawn from ``rng``, then ``steps`` random legal commands at most (cut at ``most_events``),
-    with every fair-play fact, as the server deals and writes them."""
+    with every fair-play fact, as the server deals and writes them; every step at ``now_ms`` on the
+    shared clock (the windows it opens run from then)."""
     log: list[Any] = [open_table(game, players, options or {}, seed=rng.randbytes(32).hex())]
     table = evolve(game, None, log[0])
     for _ in range(players):
         entropy = rng.randbytes(16).hex()
         dealt = chance(table, entropy)
         assert dealt is not None
-        for event in take_seat(game, table, None, "", None, Ctx(rng=dealt), entropy=entropy):
+        for event in take_seat(game, table, None, "", None, Ctx(rng=dealt, now_ms=now_ms), entropy=entropy):
             log.append(event)
             table = evolve(game, table, event)
     for _ in range(steps):
@@ -48,7 +50,7 @@ def played(
         )
         drawn = chance(table)
         assert drawn is not None
-        for event in decide(game, table, command, seat, Ctx(rng=drawn)):
+        for event in decide(game, table, command, seat, Ctx(rng=drawn, now_ms=now_ms)):
             log.append(event)
             table = evolve(game, table, event)
     return log

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,8 +30,10 @@ import httpx
 import msgspec
 
 from domain.catalog import GAMES
-from domain.engine import AnyGame, Ctx
-from domain.table import chance, command_union, decide, status
+from domain.engine import AnyGame
+from domain.table import option_bounds, status
+from projections.export import events as export_events
+from projections.export import read as read_export
 from projections.twins import hidden_from, played, tables, twin
 
 API = "/api/v1"
@@ -141,12 +144,11 @@ class Twins:
             body = {"command": named, "command_id": f"audit-probe-{card}", "expected_version": legal.get("version")}
             await self.ask(viewer, "POST", "/games/{game}/commands", json=body)
 
-    async def step(self, rng: random.Random, sent: int) -> tuple[int, Any] | None:
-        """One command legal in both games, from a seat the audit holds, played in both: its seat and
-        the command (``None``: there was none)."""
+    async def step(self, rng: random.Random, sent: int) -> bool:
+        """One command legal in both games, from a seat the audit holds, played in both; whether one was."""
         (_, table), _ = await self.ask(None, "GET", "/games/{game}")
         if not isinstance(table, dict) or table.get("status") != "active":
-            return None
+            return False
         for awaited in table.get("awaiting", []):
             seat = awaited["seat"]
             if self.tokens[0][seat] is None:
@@ -163,9 +165,9 @@ class Twins:
                 )
                 if r.status_code != 200:
                     self.differences.append(f"{self.game}: a command legal in both twins was refused: {r.text[:200]}")
-                    return None
-            return seat, command
-        return None
+                    return False
+            return True
+        return False
 
     async def legal(self, side: int, seat: int) -> tuple[int, list[Any]]:
         r = await self.http.get(f"{API}/games/{self.ids[side]}/legal-commands", headers=self.header(side, seat))
@@ -173,13 +175,11 @@ class Twins:
         return answer.get("version", 0), answer.get("commands", [])
 
 
-def moved_on(game: AnyGame, log: list[Any], seat: int, command: Any) -> list[Any]:
-    """The log after ``seat``'s command, decided here as the server decides it (the same chance: the
-    audit chose the seed and every entropy), to know what the viewer has been shown since."""
-    table = list(tables(game, log))[-1]
-    drawn = chance(table)
-    typed = msgspec.convert(command, command_union(game))
-    return [*log, *decide(game, table, typed, seat, Ctx(rng=drawn if drawn is not None else random.Random(0)))]
+async def stored(http: httpx.AsyncClient, admin: dict[str, str], game: AnyGame, game_id: str) -> list[Any]:
+    """The game's stored log, as the deployment holds it (the admin's export of every fact)."""
+    r = await http.get(f"{API}/games/{game_id}/export", params={"as": "server"}, headers=admin)
+    r.raise_for_status()
+    return export_events(game, read_export(r.content))
 
 
 def first_difference(a: Any, b: Any, path: str = "") -> str:
@@ -215,10 +215,16 @@ async def audit(
             game = GAMES[game_id]
             rng = random.Random(f"{seed}:{game_id}")
             figures = report.games.setdefault(game_id, Figures())
+            # Windows that stay open through the audit: a clock closing one in one twin and not yet in
+            # the other would be a difference of timing, not of what is hidden.
+            patient = {
+                name: most for name, (_, most) in option_bounds(game.options_type).items() if name.endswith("_ms")
+            }
             for _ in range(pairs * 4):  # some deals hide nothing from the viewer chosen: try again
                 if figures.pairs >= pairs:
                     break
-                log = played(game, rng.randint(game.min_players, game.max_players), rng, rng.randint(3, 40))
+                players = rng.randint(game.min_players, game.max_players)
+                log = played(game, players, rng, rng.randint(3, 40), patient, now_ms=int(time.time() * 1000))
                 viewer = rng.randrange(log[0].players)
                 made = twin(game, log, viewer, rng)
                 if made is None or status(game, list(tables(game, log))[-1]) == "finished":
@@ -239,13 +245,11 @@ async def audit(
                 )
                 await twins.look(viewer)
                 await twins.probe(viewer, hidden, rng)
-                logs = [log, twin_log]
                 for sent in range(steps):
-                    played_step = await twins.step(rng, sent)
-                    if played_step is None:
+                    if not await twins.step(rng, sent):
                         break
                     figures.steps += 1
-                    logs = [moved_on(game, one, *played_step) for one in logs]
+                    logs = [await stored(http, admin, game, one) for one in twins.ids]
                     if not all(set(hidden) <= hidden_from(game, one, viewer) for one in logs):
                         break  # a permuted card reached the viewer by the rules (a draw): twins no more
                     await twins.look(viewer)

@@ -427,6 +427,8 @@ class Lobby:
         steps = [record_of(line.version, line.sent) for line in export.lines if line.sent is not None]
         await self.store.keep_command_records(game_id, dict(steps))  # its export carries them again
         await self.index.file(game_id, entry.status, sequence, now)
+        if playable:  # its open windows close by the clock as a played game's do
+            await self.games.file_windows(game_id, codec.game, table)
         return game_id, tokens
 
 
