@@ -50,6 +50,7 @@ class TableOpened(messages.Event):
     seed: str | None = None
     seed_hash: str | None = None
     rated: bool = False  # the result counts on the players' ratings (players only, no bots)
+    lang: str | None = None  # the language its people speak, for the lobby's filter (None: any)
 
 
 class SeatTaken(messages.Event):
@@ -274,6 +275,7 @@ class Table(msgspec.Struct, frozen=True):
     offered: tuple[int, ...] = ()  # seats a bot plays on for, offered to newcomers
     tenures: tuple[Tenure, ...] = ()  # each takeover (results count per tenure)
     rated: bool = False  # the result counts on the players' ratings (TableOpened.rated)
+    lang: str | None = None  # the language its people speak (TableOpened.lang)
 
     @property
     def seats_taken(self) -> int:
@@ -373,6 +375,7 @@ def open_table(
     takeover: str = TAKEOVER_BOT,
     seed: str | None = None,
     rated: bool = False,
+    lang: str | None = None,
 ) -> TableOpened:
     """Check a new table's size, options and clock; the fact that opens it (``reserved``: the
     seats a rematch keeps for its people until ``reserved_until_ms``; ``takeover``: the bot
@@ -416,6 +419,7 @@ def open_table(
         seed=seed,
         seed_hash=fair.seed_hash(seed) if seed is not None else None,
         rated=rated,
+        lang=lang,
     )
 
 
@@ -600,6 +604,7 @@ def _opened(game: AnyGame, event: TableOpened) -> Table:
         reserved_until_ms=event.reserved_until_ms,
         takeover=event.takeover,
         rated=event.rated,
+        lang=event.lang,
     )
 
 

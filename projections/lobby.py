@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from domain.clock import PRESETS, Clock
 from domain.engine import AnyGame
 from domain.table import Status, Table, option_bounds, status
 
@@ -37,6 +38,9 @@ class LobbyEntry(msgspec.Struct, omit_defaults=True):
     # (Redis TIME); in the lobby's lists (left out until known), not in the answer that opens a table.
     created_ms: int | None = None
     finished_ms: int | None = None
+    rated: bool = False  # its result counts on its players' ratings
+    clock: str | None = None  # its turn clock: a preset's name ("live", "one-day", "three-days"), "custom", or none
+    lang: str | None = None  # the language its people speak, when its creator said (pt, gl, es, en)
 
 
 def catalog(games: Iterable[AnyGame]) -> list[CatalogEntry]:
@@ -55,7 +59,24 @@ def catalog(games: Iterable[AnyGame]) -> list[CatalogEntry]:
 
 def lobby_entry(game: AnyGame, game_id: str, table: Table) -> LobbyEntry:
     bots = [s.seat for s in table.seats if s is not None and s.bot is not None]
-    return LobbyEntry(game_id, game.id, status(game, table), table.players, table.seats_taken, bots)
+    return LobbyEntry(
+        game_id,
+        game.id,
+        status(game, table),
+        table.players,
+        table.seats_taken,
+        bots,
+        rated=table.rated,
+        clock=clock_name(table.clock),
+        lang=table.lang,
+    )
+
+
+def clock_name(turn_clock: Clock | None) -> str | None:
+    """A table's clock as the lobby shows it: the preset it is, else ``custom`` (None: no clock)."""
+    if turn_clock is None:
+        return None
+    return next((name for name, preset in PRESETS.items() if preset == turn_clock), "custom")
 
 
 def meta_fields(entry: LobbyEntry) -> dict[str, str | int]:
@@ -68,6 +89,12 @@ def meta_fields(entry: LobbyEntry) -> dict[str, str | int]:
     }
     if entry.bots:
         fields["bots"] = ",".join(map(str, entry.bots))
+    if entry.rated:
+        fields["rated"] = 1
+    if entry.clock is not None:
+        fields["clock"] = entry.clock
+    if entry.lang is not None:
+        fields["lang"] = entry.lang
     return fields
 
 
@@ -81,4 +108,7 @@ def entry_from_meta(game_id: str, meta: Mapping[str, str]) -> LobbyEntry:
         [int(seat) for seat in meta.get("bots", "").split(",") if seat],
         int(meta["created_ms"]) if meta.get("created_ms") else None,
         int(meta["finished_ms"]) if meta.get("finished_ms") else None,
+        rated=meta.get("rated") == "1",
+        clock=meta.get("clock") or None,
+        lang=meta.get("lang") or None,
     )

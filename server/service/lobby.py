@@ -10,11 +10,13 @@ import logging
 import secrets
 import unicodedata
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
 import msgspec
 
 from domain.clock import Clock
+from domain.clock import preset as clock_preset
 from domain.engine import AnyGame, Ctx, Rejected
 from domain.table import (
     TAKEOVER_BOT,
@@ -64,6 +66,40 @@ log = logging.getLogger(__name__)
 class Joined(msgspec.Struct):
     seat: int
     token: str | None  # None for a bot's seat: the server plays it, nobody else may act for it
+
+
+SCAN_PAGE: Final = 200  # tables read from the index at a time when a list is filtered
+SCAN_MOST: Final = 2_000  # tables one filtered list request looks at, at most (its cursor goes on)
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """What a list of tables, or quick play, asks for: each field a filter, None for any."""
+
+    game: str | None = None
+    players: int | None = None
+    clock: str | None = None  # a preset's name, "custom", or "none" for a table with no clock
+    rated: bool | None = None
+    lang: str | None = None
+
+    def fits(self, entry: LobbyEntry) -> bool:
+        return (
+            (self.game is None or entry.game == self.game)
+            and (self.players is None or entry.players == self.players)
+            and (self.clock is None or (entry.clock or "none") == self.clock)
+            and (self.rated is None or entry.rated == self.rated)
+            and (self.lang is None or entry.lang == self.lang)
+        )
+
+
+class QuickPlayed(msgspec.Struct, omit_defaults=True):
+    """The seat quick play took: at a table that was waiting (``opened`` false), or at one it opened."""
+
+    game_id: str
+    seat: int
+    token: str | None
+    opened: bool
+    creator_token: str | None = None  # of the table it opened: to call it off before it starts
 
 
 class NewGame(LobbyEntry, kw_only=True):
@@ -123,6 +159,7 @@ class Lobby:
         reserved: tuple[tuple[int, ...], int] = ((), 0),
         takeover: str = TAKEOVER_BOT,
         rated: bool = False,
+        lang: str | None = None,
     ) -> NewGame:
         """Open a table (``game_id``: a chosen id, for a rematch; None: a new random one; ``reserved``:
         the seats a rematch keeps for its people, and until when on the shared clock; ``takeover``:
@@ -134,7 +171,15 @@ class Lobby:
             )
         try:
             opened = open_table(
-                game, players, options, turn_clock, *reserved, takeover, seed=self.games.new_seed(), rated=rated
+                game,
+                players,
+                options,
+                turn_clock,
+                *reserved,
+                takeover,
+                seed=self.games.new_seed(),
+                rated=rated,
+                lang=lang,
             )
         except Rejected as exc:
             raise refused(exc, game.id) from None
@@ -365,14 +410,67 @@ class Lobby:
         """How many tables the lobby index holds, by status."""
         return {status_: await self.index.count(status_) for status_ in STATUSES}
 
-    async def list_games(self, status_: str, limit: int, cursor: int | None) -> tuple[list[LobbyEntry], int | None]:
-        ids, next_cursor = await self.index.list_games(status_, limit, cursor)
-        entries = []
-        for game_id in ids:
-            meta = await self.store.meta(game_id)
-            if meta:
-                entries.append(entry_from_meta(game_id, meta))
-        return entries, next_cursor
+    async def list_games(
+        self, status_: str, limit: int, cursor: int | None, wanted: Wanted | None = None
+    ) -> tuple[list[LobbyEntry], int | None]:
+        """A page of the tables with ``status_``, oldest first, those ``wanted`` only: at most ``limit``,
+        looking at no more than ``SCAN_MOST`` tables a call (the cursor goes on from the last looked at)."""
+        found: list[LobbyEntry] = []
+        scanned = 0
+        while True:
+            page = limit if wanted is None else SCAN_PAGE
+            ids, next_cursor = await self.index.list_games(status_, page, cursor)
+            for game_id in ids:
+                meta = await self.store.meta(game_id)
+                scanned += 1
+                if meta and "sequence" in meta:
+                    cursor = int(meta["sequence"])
+                if meta and (wanted is None or wanted.fits(entry_from_meta(game_id, meta))):
+                    found.append(entry_from_meta(game_id, meta))
+                    if len(found) == limit:
+                        more = next_cursor is not None or game_id != ids[-1]
+                        return found, cursor if more else None
+            if next_cursor is None:
+                return found, None
+            cursor = next_cursor
+            if scanned >= SCAN_MOST:
+                return found, cursor
+
+    async def quick_play(
+        self, wanted: Wanted, name: str, client: str | None, player: str | None, entropy: str
+    ) -> QuickPlayed:
+        """A seat at the oldest open table that is ``wanted`` and has a free seat (a player who already
+        sits at one that fits keeps that seat), else at a new table of that kind, which others' quick
+        play then finds."""
+        assert wanted.game is not None
+        cursor: int | None = None
+        while True:
+            entries, cursor = await self.list_games("open", SCAN_PAGE, cursor, wanted)
+            for entry in entries:
+                if entry.seats_taken >= entry.players:
+                    continue
+                if player is not None:  # asking again: the seat it already holds at a table that fits
+                    held = await self.store.seat_for_token(entry.game_id, player_seat_key(player))
+                    if held is not None:
+                        return QuickPlayed(entry.game_id, held, None, opened=False)
+                try:
+                    joined = await self.join(
+                        entry.game_id, None, name, None, client=client, player=player, entropy=entropy
+                    )
+                except (Conflict, Refused) as exc:  # taken meanwhile, started, kept for a rematch: the next one
+                    log.debug("quick play passed %s by: %s", entry.game_id, exc.code)
+                    continue
+                return QuickPlayed(entry.game_id, joined.seat, joined.token, opened=False)
+            if cursor is None:
+                break
+        game = self.games.games[wanted.game]
+        size = wanted.players or max(2, game.min_players)
+        turn_clock = clock_preset(wanted.clock) if wanted.clock not in (None, "custom") else None
+        created = await self.create(
+            wanted.game, size, {}, client, turn_clock, rated=bool(wanted.rated), lang=wanted.lang
+        )
+        joined = await self.join(created.game_id, 0, name, None, client=client, player=player, entropy=entropy)
+        return QuickPlayed(created.game_id, joined.seat, joined.token, opened=True, creator_token=created.creator_token)
 
     async def rebuild_index(self) -> int:
         """The lobby index again from the streams, which are the authority."""

@@ -49,6 +49,7 @@ SECURITY: dict[str, Security] = {
     "create_game": NONE,
     "list_games": NONE,
     "take_seat": [{}, {"player": []}, {"player_cookie": []}],  # a player's seat belongs to the player
+    "quick_play": [{}, {"player": []}, {"player_cookie": []}],  # as take_seat
     "call_off": [{"creator": []}],
     "rematch": SEAT,
     "invite": SEAT,
@@ -124,6 +125,28 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
     ("list_games", "status"): {"type": "string", "enum": ["open", "active", "finished"], "default": "open"},
     ("list_games", "limit"): {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
     ("list_games", "cursor"): {"type": "integer", "minimum": 0, "description": "next_cursor of the page before"},
+    ("list_games", "game"): {"type": "string", "description": "only tables of this game (a catalog id)"},
+    ("list_games", "players"): {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 99,
+        "description": "only tables of this size",
+    },
+    ("list_games", "clock"): {
+        "type": "string",
+        "enum": ["live", "one-day", "three-days", "custom", "none"],
+        "description": "only tables with this turn clock (a preset's name, custom, or none)",
+    },
+    ("list_games", "rated"): {
+        "type": "string",
+        "enum": ["true", "false"],
+        "description": "only rated, or unrated, tables",
+    },
+    ("list_games", "lang"): {
+        "type": "string",
+        "enum": ["pt", "gl", "es", "en"],
+        "description": "only tables whose people speak this language",
+    },
     ("get_events", "after"): {"type": "integer", "minimum": 0, "maximum": MAX_VERSION, "default": 0},
     ("get_events", "limit"): {"type": "integer", "minimum": 1, "maximum": 1000, "default": 500},
     ("get_replay", "version"): {"type": "integer", "minimum": 1, "maximum": MAX_VERSION, "default": 1},

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 from starlette.requests import HTTPConnection, Request
@@ -30,7 +30,7 @@ from server.service.errors import (
     refused,
 )
 from server.service.games import CommandAnswer, Games, Seated
-from server.service.lobby import Invite, Joined, Lobby, NewGame, Rematch, seat_name
+from server.service.lobby import Invite, Joined, Lobby, NewGame, QuickPlayed, Rematch, Wanted, seat_name
 from server.service.senders import Holder
 from server.service.tokens import is_player_token
 from server.service.words import words_of
@@ -53,6 +53,10 @@ from server.web.signin import SIGN_IN_ENDPOINTS
 # -- bodies and answers -----------------------------------------------------------
 
 
+# What a seat's own device drew for the table's chance (docs/fair-play.md): letters, digits, - and _.
+Entropy = Annotated[str, msgspec.Meta(max_length=ENTROPY_MOST, pattern="^[A-Za-z0-9_-]*$")]
+
+
 class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     game: str
     players: int
@@ -61,10 +65,25 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     clock: Clock | str | None = None
     takeover: str | None = None  # the bot that plays on a seat that leaves: "greedy" (default), "strong:2"...
     rated: bool = False  # the result counts on the players' ratings (players only, no bots)
+    lang: Lang | None = None  # the language its people speak, for the lobby's filter
 
 
-# What a seat's own device drew for the table's chance (docs/fair-play.md): letters, digits, - and _.
-Entropy = Annotated[str, msgspec.Meta(max_length=ENTROPY_MOST, pattern="^[A-Za-z0-9_-]*$")]
+# A table's language, for the lobby's filter: one this server speaks.
+Lang = Literal["pt", "gl", "es", "en"]
+# A table's clock in the lobby's filter and quick play: a preset's name, "custom", or "none".
+ClockName = Literal["live", "one-day", "three-days", "custom", "none"]
+
+
+class QuickPlay(msgspec.Struct, forbid_unknown_fields=True):
+    """Sit at the oldest open table of ``game`` that fits, or open one (docs/API.md, "Quick play")."""
+
+    game: str
+    players: int | None = None  # the table's size (a new table: 2, or the game's least)
+    clock: ClockName | None = None  # None: any clock (a new table: none)
+    rated: bool | None = None  # None: rated or not (a new table: not)
+    lang: Lang | None = None  # None: any language (a new table: none said)
+    name: str = ""  # a stranger's name (a player sits under its own)
+    entropy: Entropy = ""  # the person's own randomness (docs/fair-play.md)
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
@@ -226,6 +245,7 @@ async def create_game(request: Request) -> Response:
         turn_clock,
         takeover=body.takeover or TAKEOVER_BOT,
         rated=body.rated,
+        lang=body.lang,
     )
     return answer(created, 201)
 
@@ -252,8 +272,46 @@ async def list_games(request: Request) -> Response:
         raise Invalid(
             "malformed", "'cursor' is the next_cursor of the previous page.", {"field": "cursor", "case": "cursor"}
         )
-    entries, next_cursor = await lobby_of(request).list_games(status, limit, int(cursor) if cursor else None)
+    wanted = wanted_of(request)
+    entries, next_cursor = await lobby_of(request).list_games(
+        status, limit, int(cursor) if cursor else None, wanted if wanted != Wanted() else None
+    )
     return answer(GameList(entries, next_cursor))
+
+
+def wanted_of(request: Request) -> Wanted:
+    """The lobby's filters from the query: ``game``, ``players``, ``clock``, ``rated``, ``lang``."""
+    query = request.query_params
+    game = query.get("game")
+    if game is not None and game not in games_of(request).games:
+        raise Invalid("unknown_game_type", f"This server has no game called {game!r}.", {"field": "game", "game": game})
+    players = int_param(request, "players", 0, 1, 99) or None
+    rated = flag_param(request, "rated") if "rated" in query else None
+    return Wanted(
+        game, players, one_of(request, "clock", get_args(ClockName)), rated, one_of(request, "lang", get_args(Lang))
+    )
+
+
+def one_of(request: Request, name: str, allowed: tuple[str, ...]) -> str | None:
+    raw = request.query_params.get(name)
+    if raw is not None and raw not in allowed:
+        details = {"field": name, "case": "one_of", "allowed": list(allowed)}
+        raise Invalid("malformed", f"'{name}' is one of {', '.join(allowed)}.", details)
+    return raw
+
+
+async def quick_play(request: Request) -> Response:
+    body = await read_json(request, QuickPlay)
+    if body.game not in games_of(request).games:
+        raise Invalid(
+            "unknown_game_type", f"This server has no game called {body.game!r}.", {"field": "game", "game": body.game}
+        )
+    name = seat_name(body.name)
+    token = bearer(request)
+    player = await request.app.state.players.signed_in(token) if token is not None and is_player_token(token) else None
+    wanted = Wanted(body.game, body.players, body.clock, body.rated, body.lang)
+    played = await lobby_of(request).quick_play(wanted, name, client_address(request), player, body.entropy)
+    return answer(played, 201 if played.opened else 200)
 
 
 async def take_seat(request: Request) -> Response:
@@ -457,6 +515,17 @@ GAME_ENDPOINTS: list[Endpoint] = [
         "POST", "/games", create_game, "Open a new table", NewGame, 201, CreateGame, (), (400, 413, 415, 422, 429, 503)
     ),
     Endpoint(
+        "POST",
+        "/games/quick-play",
+        quick_play,
+        "Sit at the oldest open table that fits, or open one (201)",
+        QuickPlayed,
+        200,
+        QuickPlay,
+        (),
+        (400, 403, 413, 415, 422, 429, 503),
+    ),
+    Endpoint(
         "DELETE",
         "/games/{game_id}",
         call_off,
@@ -484,11 +553,11 @@ GAME_ENDPOINTS: list[Endpoint] = [
         "GET",
         "/games",
         list_games,
-        "Tables by status, paged",
+        "Tables by status, paged, filtered by game, size, clock, rated and language",
         GameList,
         200,
         None,
-        ("status", "limit", "cursor"),
+        ("status", "limit", "cursor", "game", "players", "clock", "rated", "lang"),
         (400, 503),
     ),
     Endpoint(

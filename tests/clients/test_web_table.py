@@ -53,6 +53,7 @@ API = "/api/v1"
 try:
     from playwright.async_api import Browser, BrowserContext, Page, async_playwright
     from playwright.async_api import Error as PlaywrightError
+    from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 except ImportError:  # pragma: no cover - the test extras install it
     async_playwright = None  # type: ignore[assignment]
 
@@ -253,10 +254,13 @@ async def page_picks(page: Page) -> list[dict[str, Any]]:
     return picks
 
 
+CLICK_MS = 5_000  # a target that is not there to click by then went with the step it belonged to
+
+
 async def pick(page: Page, target: Any) -> None:
     """Click one target or button, then wait for the builder's next step (or the move's update)."""
     version, before = await page_version(page), await page.get_attribute(".controls-wrap", "data-picks")
-    await target.click()
+    await target.click(timeout=CLICK_MS)
     try:
         await page.wait_for_function(
             "([v, before]) => { const w = document.querySelector('.controls-wrap'),"
@@ -279,14 +283,19 @@ async def make_one_move(page: Page) -> None:
         targets = page.locator(".play .target")
         buttons = page.locator(".controls-wrap button.option")
         which = page.locator(".controls-wrap .which button")
-        if await which.count():
-            await pick(page, which.first)
-        elif await targets.count():
-            await pick(page, targets.first)
-        elif await buttons.count():
-            await pick(page, buttons.first)
-        else:
-            await pick(page, page.locator('[data-testid="confirm"]'))
+        try:
+            if await which.count():
+                await pick(page, which.first)
+            elif await targets.count():
+                await pick(page, targets.first)
+            elif await buttons.count():
+                await pick(page, buttons.first)
+            else:
+                await pick(page, page.locator('[data-testid="confirm"]'))
+        except PlaywrightTimeoutError:
+            # The step changed under the pointer (another seat's move arrived, the panel asked for a
+            # new step): what was to be picked is gone. Look again, as a person would.
+            pass
         if await page_version(page) > version:
             return
         await moves_ready(page)

@@ -11,13 +11,20 @@ const ENTROPY_BYTES = 32;
 
 // The entropy this browser sends for its seat at `gameId`: drawn once, then the same on every retry.
 export function entropyFor(gameId) {
-  const key = `ludoteca.entropy.${gameId}`;
-  let kept = localStorage.getItem(key);
-  if (!kept) {
-    kept = hex(crypto.getRandomValues(new Uint8Array(ENTROPY_BYTES)));
-    localStorage.setItem(key, kept);
-  }
-  return kept;
+  const kept = localStorage.getItem(`ludoteca.entropy.${gameId}`);
+  if (kept) return kept;
+  const drawn = newEntropy();
+  keepEntropy(gameId, drawn);
+  return drawn;
+}
+
+// 32 bytes from the device, in hex.
+export function newEntropy() {
+  return hex(crypto.getRandomValues(new Uint8Array(ENTROPY_BYTES)));
+}
+
+export function keepEntropy(gameId, entropy) {
+  localStorage.setItem(`ludoteca.entropy.${gameId}`, entropy);
 }
 
 export class DealTracker {

@@ -5,7 +5,7 @@
 import { get, post, catalog, mySeats } from "./api.js";
 import { h, clear, errorMessage, humanize, pill } from "./ui.js";
 import { seatNamer, BOT_LEVELS } from "./names.js";
-import { player, defaultName, makePlayer, myTables, sit } from "./player.js";
+import { player, defaultName, makePlayer, myTables, sit, quickPlay } from "./player.js";
 
 const REFRESH_MS = 30_000; // my tables, read again while the page is in front
 
@@ -73,6 +73,21 @@ const WORDS = {
   rated: " rated: counts on the players' ratings (players only, no bots)",
   create: "Create table",
   creating: "Creating the table",
+  quickPlay: "Quick play",
+  quickPlayHint: "a seat at the oldest open table like this one, or a new one",
+  quickPlaying: "Finding a table",
+  tableLanguage: "Table language ",
+  tableLanguageLabel: "the language the table speaks",
+  anyLanguage: "any language",
+  // each language by its own name
+  languages: { pt: "Português", gl: "Galego", es: "Español", en: "English" },
+  show: "Show",
+  everyGame: "every game",
+  anyClock: "any clock",
+  filterGame: "game to show",
+  filterLanguage: "language to show",
+  filterClock: "clock to show",
+  clockNames: { live: "live", "one-day": "a day a move", "three-days": "3 days a move", custom: "another clock", none: "no clock" },
   joining: "Joining",
   listing: (status) => `Listing ${status} games`,
   loading: "Loading…",
@@ -127,11 +142,12 @@ function clockOf(choice) {
   return { per, seconds: Number(seconds), on_timeout: "bot_move" };
 }
 
-export async function createAndSit(game, players, options, name, seated, clock = null, takeover = null, rated = false) {
+export async function createAndSit(game, players, options, name, seated, clock = null, takeover = null, rated = false, lang = null) {
   const body = { game, players, options };
   if (clock) body.clock = clock;
   if (takeover) body.takeover = takeover;
   if (rated) body.rated = true;
+  if (lang) body.lang = lang;
   const created = await post("/games", body);
   // the creator may call the table off until it starts (docs/table-services.md)
   localStorage.setItem(`ludoteca.creator.${created.game_id}`, created.creator_token);
@@ -143,6 +159,7 @@ function gameForm(entry, typedName) {
   const players = h("input", { type: "number", min: entry.min_players, max: entry.max_players, value: String(entry.min_players), "data-field": "players", "aria-label": WORDS.playersLabel });
   const seated = h("input", { type: "checkbox", checked: true, "data-field": "sit" });
   const rated = h("input", { type: "checkbox", "data-field": "rated" });
+  const lang = languageSelect("lang", WORDS.tableLanguageLabel, WORDS.anyLanguage);
   const clock = h("select", { "data-field": "clock", "aria-label": WORDS.turnClockLabel },
     h("option", { value: "" }, WORDS.noClock),
     h("optgroup", { label: WORDS.botMoves }, BOT_CLOCKS.map((c) => h("option", { value: c }, WORDS.clocks[c]))),
@@ -162,19 +179,55 @@ function gameForm(entry, typedName) {
     h("label", {}, WORDS.ifLeaves, takeover, WORDS.playsOn),
     h("label", {}, seated, WORDS.sitMyself),
     h("label", {}, rated, WORDS.rated),
-    h("button", { type: "submit", class: "primary", "data-testid": `create-${entry.game}` }, WORDS.create));
+    h("label", {}, WORDS.tableLanguage, lang),
+    h("div", { class: "form-buttons" },
+      h("button", { type: "submit", class: "primary", "data-testid": `create-${entry.game}` }, WORDS.create), " ",
+      h("button", { type: "button", "data-testid": `quick-${entry.game}`, title: WORDS.quickPlayHint, onclick: async () => {
+        try {
+          // what the form says, as filters: a clock only when it is a preset (another clock: any)
+          const wanted = { game: entry.game, players: Number(players.value), rated: rated.checked };
+          if (lang.value) wanted.lang = lang.value;
+          if (clock.value && !clock.value.includes(":")) wanted.clock = clock.value;
+          const seat = await quickPlay(wanted, typedName());
+          location.hash = `#/game/${seat.game_id}`;
+        } catch (err) {
+          errorMessage(err, WORDS.quickPlaying);
+        }
+      } }, WORDS.quickPlay)));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
       const options = readOptions(form, entry.options || {});
       const gameId = await createAndSit(entry.game, Number(players.value), options, typedName(), seated.checked,
-        clockOf(clock.value), takeover.value, rated.checked);
+        clockOf(clock.value), takeover.value, rated.checked, lang.value || null);
       location.hash = `#/game/${gameId}`;
     } catch (err) {
       errorMessage(err, WORDS.creating);
     }
   });
   return form;
+}
+
+// A language to choose, each by its own name; `none`: the first option's words (any).
+function languageSelect(field, label, none) {
+  return h("select", { "data-field": field, "aria-label": label },
+    h("option", { value: "" }, none),
+    Object.entries(WORDS.languages).map(([code, name]) => h("option", { value: code, lang: code }, name)));
+}
+
+// The open tables' filters (GET /games's game, lang and clock), kept for the visit.
+const filters = { game: "", lang: "", clock: "" };
+
+function filterBar(games, redraw) {
+  const pick = (field, label, choices, none) => {
+    const select = h("select", { "data-filter": field, "aria-label": label, onchange: () => { filters[field] = select.value; redraw(); } },
+      h("option", { value: "" }, none), choices.map(([value, text]) => h("option", { value, selected: filters[field] === value }, text)));
+    return select;
+  };
+  return h("div", { class: "filters", "data-testid": "filters" }, WORDS.show, " ",
+    pick("game", WORDS.filterGame, games.map((g) => [g.game, g.title]), WORDS.everyGame), " ",
+    pick("lang", WORDS.filterLanguage, Object.entries(WORDS.languages), WORDS.anyLanguage), " ",
+    pick("clock", WORDS.filterClock, Object.entries(WORDS.clockNames), WORDS.anyClock));
 }
 
 function gameRow(g, titles, typedName, held) {
@@ -196,12 +249,13 @@ function gameRow(g, titles, typedName, held) {
       h("a", { href: `#/watch/${g.game_id}`, class: "button" }, WORDS.watch)));
 }
 
-async function listGames(status, pages = 1) {
+async function listGames(status, pages = 1, wanted = {}) {
   try {
     let games = [];
     let cursor = null;
+    const only = Object.fromEntries(Object.entries(wanted).filter(([, v]) => v));
     for (let i = 0; i < pages; i++) {
-      const answer = await get("/games", { params: { status, limit: 200, cursor } });
+      const answer = await get("/games", { params: { status, limit: 200, cursor, ...only } });
       games = games.concat(answer.games);
       cursor = answer.next_cursor;
       if (cursor === null || cursor === undefined) break;
@@ -260,7 +314,7 @@ export async function showLobby(root, again) {
   const nameInput = me ? null : h("input", { type: "text", maxlength: 40, value: defaultName(), "data-testid": "name",
     "aria-label": WORDS.yourName, autocomplete: "nickname" });
   const typedName = () => (nameInput ? nameInput.value.trim() : "");
-  const [open, active, tables] = await Promise.all([listGames("open"), listGames("active"),
+  const [open, active, tables] = await Promise.all([listGames("open", 1, filters), listGames("active"),
     me ? myTables().catch((err) => { errorMessage(err, WORDS.myTables); return []; }) : []]);
   const held = new Map(mySeats().map((s) => [s.gameId, s]));
   for (const t of tables) if (!held.has(t.game_id)) held.set(t.game_id, { seat: t.seat, game: t.game });
@@ -280,7 +334,11 @@ export async function showLobby(root, again) {
       h("li", {}, h("a", { href: `#/game/${s.gameId}` }, WORDS.keptSeat(titles.get(s.game) || WORDS.aGame, s.seat + 1)))))] : null,
     h("h2", {}, WORDS.newTable),
     h("div", { class: "game-forms" }, games.map((g) => gameForm(g, typedName))),
-    h("h2", {}, WORDS.openTables), h("div", { "data-testid": "open-games" }, table(open, WORDS.noOpen)),
+    h("h2", {}, WORDS.openTables), filterBar(games, async () => {
+      const shown = root.querySelector('[data-testid="open-games"]');
+      const rows = await listGames("open", 1, filters);
+      if (shown && root.contains(shown)) clear(shown, table(rows, WORDS.noOpen));
+    }), h("div", { "data-testid": "open-games" }, table(open, WORDS.noOpen)),
     h("h2", {}, WORDS.beingPlayed), h("div", { "data-testid": "active-games" }, table(active, WORDS.nothingPlayed))));
   if (!me) return null;
   // My tables, read again while the page is in front: a table that comes to await the player shows.

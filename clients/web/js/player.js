@@ -6,7 +6,7 @@
 // a sign-in answers is never kept by the page: the cookie is its only home.
 
 import { API, get, post, call, keepSeat, ApiError } from "./api.js";
-import { entropyFor } from "./deal.js";
+import { entropyFor, newEntropy, keepEntropy } from "./deal.js";
 
 const KEY = "ludoteca.player";
 const LANGUAGES = ["pt", "gl", "es", "en"];
@@ -165,6 +165,26 @@ export async function signInMethods() {
 
 // Where the identity provider's sign-in starts; it comes back to the page, which then asks who it is.
 export const OIDC_START = API + "/players/oidc/start?then=" + encodeURIComponent("/?signed-in=1");
+
+// Quick play (POST /games/quick-play): a seat at the oldest open table like `wanted`, or at a new
+// one, as the player (made first if need be), or as a stranger whose token this browser keeps.
+export async function quickPlay(wanted, name) {
+  let me = null;
+  try {
+    me = await ensurePlayer(name);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 429)) throw err;
+  }
+  const entropy = newEntropy(); // the table is not known yet: kept under its id once it is
+  const asked = { ...wanted, entropy };
+  const typed = (name || "").trim();
+  if (!me && typed) asked.name = typed;
+  const seat = await post("/games/quick-play", asked);
+  keepEntropy(seat.game_id, entropy);
+  if (seat.creator_token) localStorage.setItem(`ludoteca.creator.${seat.game_id}`, seat.creator_token);
+  if (!me && seat.token) keepSeat(seat.game_id, { seat: seat.seat, token: seat.token, game: wanted.game });
+  return seat;
+}
 
 // Sit down at a table as the player, made first if need be (its cookie holds the seat, on every
 // device; no token is kept here). A server that makes no more players from this address (429)

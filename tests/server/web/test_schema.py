@@ -289,7 +289,8 @@ async def test_each_routes_security_is_what_the_server_asks(server: Running) -> 
         if endpoint.handler.__name__ == "send_command":
             body = {"command": {"type": "Resign"}, "command_id": "no-token"}
         if endpoint.handler.__name__ in (
-            "create_game", "take_seat", "import_game", "export_game", "create_player", "sign_in_with_code",
+            "create_game", "take_seat", "quick_play", "import_game", "export_game", "create_player",
+            "sign_in_with_code",
             "player_page",  # a public page: 404 but for a player that made it so (tests/server/web/test_ratings.py)
             "unsubscribe",  # its authority is its link's signed token (tests/server/web/test_notices.py)
             "sign_in_with_passkey", "oidc_start", "oidc_callback",
