@@ -14,7 +14,7 @@ It speaks only HTTP and WebSocket, like any third-party frontend, and imports no
 """
 
 from clients.python.aio import DEFAULT_URL, AsyncClient, AsyncStream
-from clients.python.calls import ROUTES, encode_log, parse_log
+from clients.python.calls import ROUTES, Wanted, encode_log, parse_log
 from clients.python.errors import (
     ApiError,
     BadRequest,
@@ -64,6 +64,7 @@ from clients.python.models import (
     Player,
     PlayerPage,
     Presence,
+    QuickPlayed,
     QuietHours,
     RatedPlayer,
     RatingPoint,
@@ -137,6 +138,7 @@ __all__ = [
     "PlayerPage",
     "Presence",
     "Progress",
+    "QuickPlayed",
     "QuietHours",
     "RatedPlayer",
     "RatingPoint",
@@ -163,6 +165,7 @@ __all__ = [
     "Unsubscribed",
     "Update",
     "VersionedEvent",
+    "Wanted",
     "Webhook",
     "WebhookDropped",
     "encode_log",

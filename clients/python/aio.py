@@ -14,7 +14,7 @@ import websockets
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from clients.python import calls
-from clients.python.calls import Call
+from clients.python.calls import Call, Wanted
 from clients.python.errors import RATE_RETRIES, ApiError, TooMany, error_from
 from clients.python.fair import new_entropy
 from clients.python.models import (
@@ -43,6 +43,7 @@ from clients.python.models import (
     Pick,
     Player,
     PlayerPage,
+    QuickPlayed,
     Rematch,
     ServerMessage,
     SignedIn,
@@ -199,9 +200,11 @@ class AsyncClient:
         options: Mapping[str, Any] | None = None,
         clock: TableClock | str | None = None,
         rated: bool = False,
+        lang: str | None = None,
     ) -> NewGame:
-        """Open a table (with a turn clock, if given); its lobby entry and the creator's token."""
-        return await self.run(calls.create(game, players, options, clock, rated))
+        """Open a table (with a turn clock, if given; ``lang``: the language its people speak); its lobby
+        entry and the creator's token."""
+        return await self.run(calls.create(game, players, options, clock, rated, lang))
 
     async def call_off(self, game_id: str) -> LobbyEntry:
         """Call off a table that has not started; this client's token must be its creator's."""
@@ -214,9 +217,18 @@ class AsyncClient:
         answer = await self.run(calls.rematch(game_id, entropy))
         return msgspec.structs.replace(answer, entropy=entropy)
 
-    async def games(self, status: Status = "open", limit: int | None = None, cursor: int | None = None) -> GameList:
-        """One page of the lobby."""
-        return await self.run(calls.games(status, limit, cursor))
+    async def games(
+        self, status: Status = "open", limit: int | None = None, cursor: int | None = None, wanted: Wanted | None = None
+    ) -> GameList:
+        """One page of the lobby (only the tables ``wanted``)."""
+        return await self.run(calls.games(status, limit, cursor, wanted))
+
+    async def quick_play(self, wanted: Wanted, name: str | None = None, entropy: str | None = None) -> QuickPlayed:
+        """A seat at the oldest open table that fits ``wanted`` (its ``game`` is needed), or at one opened
+        for it; keep the token. ``entropy`` as in :meth:`join`."""
+        entropy = entropy or new_entropy()
+        answer = await self.run(calls.quick_play(wanted, name, entropy))
+        return msgspec.structs.replace(answer, entropy=entropy)
 
     async def all_games(self, status: Status = "open", page: int = 200) -> AsyncIterator[LobbyEntry]:
         """Every table with ``status``, page after page."""

@@ -41,6 +41,7 @@ from clients.python.models import (
     Pick,
     Player,
     PlayerPage,
+    QuickPlayed,
     Rematch,
     SignedIn,
     SignedOut,
@@ -70,6 +71,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("DELETE", "/api/v1/games/{game_id}"): "call_off",
     ("POST", "/api/v1/games/{game_id}/rematch"): "rematch",
     ("GET", "/api/v1/games"): "games",
+    ("POST", "/api/v1/games/quick-play"): "quick_play",
     ("POST", "/api/v1/games/import"): "import_log",
     ("POST", "/api/v1/games/{game_id}/seats"): "join",
     ("POST", "/api/v1/games/{game_id}/invites"): "invite",
@@ -177,10 +179,13 @@ def create(
     options: Mapping[str, Any] | None = None,
     clock: TableClock | str | None = None,
     rated: bool = False,
+    lang: str | None = None,
 ) -> Call[NewGame]:
     fields: dict[str, Any] = {"game": game, "players": players, "options": dict(options or {})}
     if rated:
         fields["rated"] = True
+    if lang is not None:
+        fields["lang"] = lang
     if clock is not None:
         fields["clock"] = clock
     return Call("POST", f"{API}/games", decoder(NewGame), json_body(fields))
@@ -196,9 +201,36 @@ def rematch(game_id: str, entropy: str | None = None) -> Call[Rematch]:
     return Call("POST", game_path(game_id, "/rematch"), decoder(Rematch), body)
 
 
-def games(status: Status = "open", limit: int | None = None, cursor: int | None = None) -> Call[GameList]:
-    params = {"status": status, "limit": limit, "cursor": cursor}
+def games(
+    status: Status = "open", limit: int | None = None, cursor: int | None = None, wanted: Wanted | None = None
+) -> Call[GameList]:
+    params = {"status": status, "limit": limit, "cursor": cursor, **(wanted.params() if wanted else {})}
     return Call("GET", f"{API}/games", decoder(GameList), params=params)
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """The lobby's filters and quick play's wishes (docs/API.md): each None for any."""
+
+    game: str | None = None
+    players: int | None = None
+    clock: str | None = None  # "live", "one-day", "three-days", "custom" or "none"
+    rated: bool | None = None
+    lang: str | None = None  # "pt", "gl", "es" or "en"
+
+    def params(self) -> dict[str, Any]:
+        found = {"game": self.game, "players": self.players, "clock": self.clock, "lang": self.lang}
+        if self.rated is not None:
+            found["rated"] = "true" if self.rated else "false"
+        return {k: v for k, v in found.items() if v is not None}
+
+
+def quick_play(wanted: Wanted, name: str | None, entropy: str) -> Call[QuickPlayed]:
+    body: dict[str, Any] = {k: v for k, v in vars(wanted).items() if v is not None}
+    if name is not None:
+        body["name"] = name
+    body["entropy"] = entropy
+    return Call("POST", f"{API}/games/quick-play", decoder(QuickPlayed), json_body(body))
 
 
 def join(

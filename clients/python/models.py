@@ -89,6 +89,9 @@ class LobbyEntry(msgspec.Struct):
     bots: list[int] = []  # the seats bots hold (the server plays them)
     created_ms: int | None = None  # when the table was opened (ms since the Unix epoch), in the lobby's lists
     finished_ms: int | None = None  # when its game ended, in the list of finished games
+    rated: bool = False  # its result counts on its players' ratings
+    clock: str | None = None  # its turn clock: "live", "one-day", "three-days", "custom", or None (none)
+    lang: str | None = None  # the language its people speak, when its creator said
 
 
 class NewGame(LobbyEntry, kw_only=True):
@@ -444,6 +447,20 @@ class CommandAnswer(msgspec.Struct):
 
 class Imported(msgspec.Struct):
     game_id: str
+    tokens: list[str | None] | None = None  # an import to play on (the admin's): a token a person's seat
+
+
+class QuickPlayed(msgspec.Struct):
+    """The seat quick play took: at a table that was waiting (``opened`` false) or at one it opened (with
+    that table's ``creator_token``); ``token`` is None for a player (it acts with its own). ``entropy``:
+    what this client drew and sent (docs/fair-play.md)."""
+
+    game_id: str
+    seat: int
+    token: str | None
+    opened: bool
+    creator_token: str | None = None
+    entropy: str = ""
 
 
 class Health(msgspec.Struct):

@@ -16,7 +16,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from clients.python import calls
 from clients.python.aio import DEFAULT_URL, ws_url
-from clients.python.calls import Call
+from clients.python.calls import Call, Wanted
 from clients.python.errors import RATE_RETRIES, ApiError, TooMany, error_from
 from clients.python.fair import new_entropy
 from clients.python.models import (
@@ -45,6 +45,7 @@ from clients.python.models import (
     Pick,
     Player,
     PlayerPage,
+    QuickPlayed,
     Rematch,
     ServerMessage,
     SignedIn,
@@ -177,9 +178,10 @@ class Client:
         options: Mapping[str, Any] | None = None,
         clock: TableClock | str | None = None,
         rated: bool = False,
+        lang: str | None = None,
     ) -> NewGame:
         """Open a table (with a turn clock, if given); its lobby entry and the creator's token."""
-        return self.run(calls.create(game, players, options, clock, rated))
+        return self.run(calls.create(game, players, options, clock, rated, lang))
 
     def call_off(self, game_id: str) -> LobbyEntry:
         """Call off a table that has not started; this client's token must be its creator's."""
@@ -191,8 +193,16 @@ class Client:
         entropy = entropy or new_entropy()
         return msgspec.structs.replace(self.run(calls.rematch(game_id, entropy)), entropy=entropy)
 
-    def games(self, status: Status = "open", limit: int | None = None, cursor: int | None = None) -> GameList:
-        return self.run(calls.games(status, limit, cursor))
+    def quick_play(self, wanted: Wanted, name: str | None = None, entropy: str | None = None) -> QuickPlayed:
+        """A seat at the oldest open table that fits ``wanted``, or at one opened for it; keep the token."""
+        entropy = entropy or new_entropy()
+        answer = self.run(calls.quick_play(wanted, name, entropy))
+        return msgspec.structs.replace(answer, entropy=entropy)
+
+    def games(
+        self, status: Status = "open", limit: int | None = None, cursor: int | None = None, wanted: Wanted | None = None
+    ) -> GameList:
+        return self.run(calls.games(status, limit, cursor, wanted))
 
     def all_games(self, status: Status = "open", page: int = 200) -> Iterator[LobbyEntry]:
         cursor: int | None = None

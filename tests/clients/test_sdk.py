@@ -37,6 +37,7 @@ from clients.python import (
     Unauthorized,
     Unreachable,
     Update,
+    Wanted,
     models,
     parse_log,
 )
@@ -124,6 +125,22 @@ async def test_every_route_of_the_openapi_document_has_a_method_on_both_clients(
     assert routes <= set(ROUTES), f"routes without an SDK method: {sorted(routes - set(ROUTES))}"
     for name in ROUTES.values():
         assert callable(getattr(AsyncClient, name)) and callable(getattr(Client, name)), name
+
+
+async def test_both_clients_quick_play_and_filter_the_lobby(server: Running) -> None:
+    wanted = Wanted(game="itchy-feet", players=2, lang="es")
+    async with AsyncClient(server.url) as ana:
+        first = await ana.quick_play(wanted, name="Ana")
+    assert first.opened and first.seat == 0 and first.token and len(first.entropy) == 64
+
+    def second_one() -> tuple[Any, list[str]]:
+        with Client(server.url) as bo:
+            seat = bo.quick_play(wanted, name="Bo")
+            return seat, [g.game_id for g in bo.games("active", wanted=Wanted(game="itchy-feet", lang="es")).games]
+
+    second, listed = await asyncio.to_thread(second_one)
+    assert (second.game_id, second.seat, second.opened) == (first.game_id, 1, False)
+    assert first.game_id in listed
 
 
 async def test_the_sdk_models_carry_every_field_of_the_envelopes_the_server_answers(server: Running) -> None:

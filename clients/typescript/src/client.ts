@@ -26,6 +26,7 @@ import type {
   NewGame,
   Passkey,
   PasskeyDeleted,
+  QuickPlayed,
   PasskeyList,
   PasskeyOptions,
   Pick,
@@ -51,12 +52,22 @@ import { Move, type Start } from "./moves.js";
 export const DEFAULT_URL = "http://127.0.0.1:8000";
 
 /** (method and path as /openapi.json writes them) -> the method of `Client` that calls it. */
+/** The lobby's filters, and what quick play asks for (docs/API.md): each left out for any. */
+export interface Wanted {
+  game?: GameId;
+  players?: number;
+  clock?: "live" | "one-day" | "three-days" | "custom" | "none";
+  rated?: boolean;
+  lang?: "pt" | "gl" | "es" | "en";
+}
+
 export const ROUTES = {
   "GET /api/v1/words": "languages",
   "GET /api/v1/words/{lang}": "words",
   "GET /api/v1/games/catalog": "catalog",
   "GET /api/v1/games/catalog/{game}": "components",
   "POST /api/v1/games": "create",
+  "POST /api/v1/games/quick-play": "quickPlay",
   "DELETE /api/v1/games/{game_id}": "callOff",
   "POST /api/v1/games/{game_id}/rematch": "rematch",
   "GET /api/v1/games": "games",
@@ -203,9 +214,29 @@ export class Client {
     return { ...answer, entropy };
   }
 
-  /** One page of tables by status, oldest first; `next_cursor` is the next page's cursor (null: the last). */
-  games(query: { status?: "open" | "active" | "finished"; limit?: number; cursor?: number | null } = {}): Promise<GameList> {
-    return this.json({ method: "GET", path: "/api/v1/games", query });
+  /** One page of tables by status, oldest first; `next_cursor` is the next page's cursor (null: the last). Filters
+   * (each left out for any): `game`, `players`, `clock` (a preset's name, "custom" or "none"), `rated`, `lang`. */
+  games(
+    query: {
+      status?: "open" | "active" | "finished";
+      limit?: number;
+      cursor?: number | null;
+    } & Wanted = {},
+  ): Promise<GameList> {
+    const { rated, ...rest } = query;
+    return this.json({ method: "GET", path: "/api/v1/games", query: rated === undefined ? rest : { ...rest, rated: String(rated) } });
+  }
+
+  /** A seat at the oldest open table that fits `wanted` (its `game` is needed), or at one opened for it (`opened`,
+   * with that table's `creator_token`); keep the token. `entropy` as in `join`. */
+  async quickPlay(
+    wanted: Wanted & { game: GameId },
+    seat: { name?: string; entropy?: string } = {},
+  ): Promise<QuickPlayed & { entropy: string }> {
+    const entropy = seat.entropy ?? newEntropy();
+    const body = { ...wanted, ...(seat.name ? { name: seat.name } : {}), entropy };
+    const answer = await this.json<QuickPlayed>({ method: "POST", path: "/api/v1/games/quick-play", body });
+    return { ...answer, entropy };
   }
 
   /** Take a seat (the first free one without `seat`); `bot`: a bot the server plays takes it (token null); `invite`:

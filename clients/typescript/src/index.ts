@@ -1,5 +1,6 @@
 // ludoteca-client: a typed client for Ludoteca servers (docs/typescript.md).
 export { Client, DEFAULT_URL, ROUTES, errorFrom, parseLog } from "./client.js";
+export type { Wanted } from "./client.js";
 export type { ClientOptions, SendOptions } from "./client.js";
 export { Live } from "./live.js";
 export type { LiveOptions, WebSocketClass, WebSocketLike } from "./live.js";

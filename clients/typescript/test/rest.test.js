@@ -23,6 +23,17 @@ test("every route of the OpenAPI document has a method", async () => {
   for (const name of Object.values(ROUTES)) assert.equal(typeof Client.prototype[name], "function", name);
 });
 
+test("quick play seats the second newcomer at the table the first one opened; the lobby filters by language", async () => {
+  const wanted = { game: "itchy-feet", players: 2, lang: "pt" };
+  const first = await new Client(URL).quickPlay(wanted, { name: "Ana" });
+  assert.equal(first.opened, true);
+  assert.equal(first.entropy.length, 64);
+  const second = await new Client(URL).quickPlay(wanted, { name: "Bo" });
+  assert.deepEqual([second.game_id, second.seat, second.opened], [first.game_id, 1, false]);
+  const page = await new Client(URL).games({ status: "active", game: "itchy-feet", lang: "pt", rated: false });
+  assert.ok(page.games.some((g) => g.game_id === first.game_id && g.lang === "pt"));
+});
+
 test("the lobby: catalog, components, create, join, the list, health", async () => {
   const lobby = new Client(URL);
   assert.equal((await lobby.health()).status, "ok");

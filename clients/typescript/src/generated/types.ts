@@ -346,6 +346,7 @@ export interface VilarDeMourosCreateGame {
       )
     | null;
   rated?: boolean;
+  lang?: ("en" | "es" | "gl" | "pt") | null;
 }
 /**
  * A table's clock setting, chosen when the table opens.
@@ -382,6 +383,7 @@ export interface ILovePortugalCreateGame {
       )
     | null;
   rated?: boolean;
+  lang?: ("en" | "es" | "gl" | "pt") | null;
 }
 export interface ItchyFeetCreateGame {
   game: "itchy-feet";
@@ -408,6 +410,7 @@ export interface ItchyFeetCreateGame {
       )
     | null;
   rated?: boolean;
+  lang?: ("en" | "es" | "gl" | "pt") | null;
 }
 export interface MissLizParksCreateGame {
   game: "miss-liz-parks";
@@ -434,6 +437,7 @@ export interface MissLizParksCreateGame {
       )
     | null;
   rated?: boolean;
+  lang?: ("en" | "es" | "gl" | "pt") | null;
 }
 /**
  * A table just opened, with the token that lets its creator call it off before it starts.
@@ -447,7 +451,32 @@ export interface NewGame {
   bots: number[];
   created_ms?: number | null;
   finished_ms?: number | null;
+  rated?: boolean;
+  clock?: string | null;
+  lang?: string | null;
   creator_token: string;
+}
+/**
+ * Sit at the oldest open table of ``game`` that fits, or open one (docs/API.md, "Quick play").
+ */
+export interface QuickPlay {
+  game: string;
+  players?: number | null;
+  clock?: ("custom" | "live" | "none" | "one-day" | "three-days") | null;
+  rated?: boolean | null;
+  lang?: ("en" | "es" | "gl" | "pt") | null;
+  name?: string;
+  entropy?: string;
+}
+/**
+ * The seat quick play took: at a table that was waiting (``opened`` false), or at one it opened.
+ */
+export interface QuickPlayed {
+  game_id: string;
+  seat: number;
+  token: string | null;
+  opened: boolean;
+  creator_token?: string | null;
 }
 export interface LobbyEntry {
   game_id: string;
@@ -458,6 +487,9 @@ export interface LobbyEntry {
   bots: number[];
   created_ms?: number | null;
   finished_ms?: number | null;
+  rated?: boolean;
+  clock?: string | null;
+  lang?: string | null;
 }
 export interface SitAgain {
   entropy?: string;
@@ -476,6 +508,7 @@ export interface GameList {
 }
 export interface Imported {
   game_id: string;
+  tokens?: (string | null)[] | null;
 }
 export interface TakeSeat {
   /**
@@ -1300,6 +1333,7 @@ export interface TableOpened {
   seed?: string | null;
   seed_hash?: string | null;
   rated?: boolean;
+  lang?: string | null;
 }
 export interface SeatTaken {
   type: "SeatTaken";
