@@ -212,49 +212,53 @@ async def audit(
         r.raise_for_status()
         hosted = [g["game"] for g in r.json()["games"] if g["game"] in GAMES]
         for game_id in [g for g in hosted if games is None or g in games]:
-            game = GAMES[game_id]
             rng = random.Random(f"{seed}:{game_id}")
             figures = report.games.setdefault(game_id, Figures())
-            # Windows that stay open through the audit: a clock closing one in one twin and not yet in
-            # the other would be a difference of timing, not of what is hidden.
-            patient = {
-                name: most for name, (_, most) in option_bounds(game.options_type).items() if name.endswith("_ms")
-            }
             for _ in range(pairs * 4):  # some deals hide nothing from the viewer chosen: try again
                 if figures.pairs >= pairs:
                     break
-                players = rng.randint(game.min_players, game.max_players)
-                log = played(game, players, rng, rng.randint(3, 40), patient, now_ms=int(time.time() * 1000))
-                viewer = rng.randrange(log[0].players)
-                made = twin(game, log, viewer, rng)
-                if made is None or status(game, list(tables(game, log))[-1]) == "finished":
-                    continue
-                twin_log, hidden = made
-                imported = []
-                for one in (log, twin_log):
-                    r = await http.post(
-                        f"{API}/games/import", params={"play": "true"}, content=log_lines(game, one), headers=admin
-                    )
-                    r.raise_for_status()
-                    imported.append(r.json())
-                twins = Twins(
-                    http,
-                    game_id,
-                    (imported[0]["game_id"], imported[1]["game_id"]),
-                    (imported[0]["tokens"], imported[1]["tokens"]),
-                )
-                await twins.look(viewer)
-                await twins.probe(viewer, hidden, rng)
-                for sent in range(steps):
-                    if not await twins.step(rng, sent):
-                        break
-                    figures.steps += 1
-                    logs = [await stored(http, admin, game, one) for one in twins.ids]
-                    if not all(set(hidden) <= hidden_from(game, one, viewer) for one in logs):
-                        break  # a permuted card reached the viewer by the rules (a draw): twins no more
-                    await twins.look(viewer)
-                figures.pairs += 1
-                figures.hidden += len(hidden)
-                figures.answers += twins.answers
-                report.leaks += twins.differences
+                await audit_pair(http, admin, GAMES[game_id], rng, steps, report, figures)
     return report
+
+
+async def audit_pair(
+    http: httpx.AsyncClient,
+    admin: dict[str, str],
+    game: AnyGame,
+    rng: random.Random,
+    steps: int,
+    report: Report,
+    figures: Figures,
+) -> None:
+    """One random game and its twin for one viewer, brought in, asked alike, played on in lockstep."""
+    # Windows that stay open through the audit: a clock closing one in one twin and not yet in the
+    # other would be a difference of timing, not of what is hidden.
+    patient = {name: most for name, (_, most) in option_bounds(game.options_type).items() if name.endswith("_ms")}
+    players = rng.randint(game.min_players, game.max_players)
+    log = played(game, players, rng, rng.randint(3, 40), patient, now_ms=int(time.time() * 1000))
+    viewer = rng.randrange(players)
+    made = twin(game, log, viewer, rng)
+    if made is None or status(game, list(tables(game, log))[-1]) == "finished":
+        return
+    twin_log, hidden = made
+    imported = []
+    for one in (log, twin_log):
+        r = await http.post(f"{API}/games/import", params={"play": "true"}, content=log_lines(game, one), headers=admin)
+        r.raise_for_status()
+        imported.append(r.json())
+    ids = (imported[0]["game_id"], imported[1]["game_id"])
+    twins = Twins(http, game.id, ids, (imported[0]["tokens"], imported[1]["tokens"]))
+    await twins.look(viewer)
+    await twins.probe(viewer, hidden, rng)
+    for sent in range(steps):
+        if not await twins.step(rng, sent):
+            break
+        figures.steps += 1
+        logs = [await stored(http, admin, game, one) for one in ids]
+        if not all(set(hidden) <= hidden_from(game, one, viewer) for one in logs):
+            break  # a permuted card reached the viewer by the rules (a draw): twins no more
+        await twins.look(viewer)
+    figures.pairs += 1
+    figures.hidden += len(hidden)
+    figures.answers += twins.answers
+    report.leaks += twins.differences

@@ -7,26 +7,12 @@ from __future__ import annotations
 import json
 import random
 import secrets
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from tests.clients.test_web_table import API, Chromium, Table, chromium, feed_of
-from tests.server.conftest import Running, quick_settings, running
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Chromium]:
-    async with chromium() as watched:
-        yield watched
-
-
-@pytest.fixture
-async def server(redis_url: str) -> AsyncIterator[Running]:
-    async with running(quick_settings(redis_url)) as api:
-        yield api
-
+from tests.clients.test_web_table import API, Chromium, Table, feed_of
+from tests.server.conftest import Running
 
 # The tracker fed a feed in the page, as table.js feeds it: its verdict once every check is done.
 CHECK = """async (feed) => {
@@ -63,11 +49,11 @@ def flip(text: str) -> str:
 
 
 @pytest.mark.timeout(120)
-async def test_a_seats_page_verifies_its_deal_and_catches_a_changed_byte(server: Running, browser: Chromium) -> None:
-    feed = await finished_feed(server)
+async def test_a_seats_page_verifies_its_deal_and_catches_a_changed_byte(quick: Running, browser: Chromium) -> None:
+    feed = await finished_feed(quick)
     context = await browser.new_context()
     page = await context.new_page()
-    await page.goto(server.url + "/")
+    await page.goto(quick.url + "/")
     checked = await page.evaluate(CHECK, feed)
     # (once the table is over, its feed shows every seat's openings: the page checks its own)
     opened = [o["item"] for e in feed if e["type"] == "CardsOpened" for o in e["openings"] if o["seat"] == 0]

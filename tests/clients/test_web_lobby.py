@@ -3,25 +3,12 @@ newcomer at the open table that fits, and the open tables are filtered by game, 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from tests.clients.test_web_table import API, Chromium, chromium
-from tests.server.conftest import Running, quick_settings, running
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Chromium]:
-    async with chromium() as watched:
-        yield watched
-
-
-@pytest.fixture
-async def server(redis_url: str) -> AsyncIterator[Running]:
-    async with running(quick_settings(redis_url)) as api:
-        yield api
+from tests.clients.test_web_table import API, Chromium
+from tests.server.conftest import Running
 
 
 async def waiting_table(server: Running, **body: Any) -> str:
@@ -35,12 +22,12 @@ async def waiting_table(server: Running, **body: Any) -> str:
 
 
 @pytest.mark.timeout(90)
-async def test_quick_play_seats_a_newcomer_at_the_open_table_that_fits(server: Running, browser: Chromium) -> None:
-    spanish = await waiting_table(server, game="itchy-feet", players=2, lang="es")
-    galician = await waiting_table(server, game="itchy-feet", players=2, lang="gl")
+async def test_quick_play_seats_a_newcomer_at_the_open_table_that_fits(quick: Running, browser: Chromium) -> None:
+    spanish = await waiting_table(quick, game="itchy-feet", players=2, lang="es")
+    galician = await waiting_table(quick, game="itchy-feet", players=2, lang="gl")
     context = await browser.new_context(viewport={"width": 1300, "height": 1000})
     page = await context.new_page()
-    await page.goto(server.url + "/")
+    await page.goto(quick.url + "/")
     form = page.locator('form.game-form[data-game="itchy-feet"]')
     await form.wait_for()
     await page.fill('[data-testid="name"]', "Brais")
@@ -51,12 +38,12 @@ async def test_quick_play_seats_a_newcomer_at_the_open_table_that_fits(server: R
     await screen.wait_for()
     assert await screen.get_attribute("data-seat") == "1"
     await page.wait_for_selector(f'.table-screen[data-game-id="{galician}"][data-status="active"]')
-    table = (await server.http.get(f"{API}/games/{galician}")).json()
+    table = (await quick.http.get(f"{API}/games/{galician}")).json()
     assert [s["name"] for s in table["seats"]] == ["Uxía", "Brais"]
-    assert (await server.http.get(f"{API}/games/{spanish}")).json()["status"] == "open"
+    assert (await quick.http.get(f"{API}/games/{spanish}")).json()["status"] == "open"
 
     # The open tables, filtered: only the Spanish one is still open, and only it shows for Spanish.
-    await page.goto(server.url + "/#/")
+    await page.goto(quick.url + "/#/")
     await page.wait_for_selector('[data-testid="filters"]')
     await page.locator('[data-filter="lang"]').select_option("es")
     rows = page.locator('[data-testid="open-games"] tr[data-game-id]')
