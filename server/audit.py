@@ -20,6 +20,7 @@ the deployment can reach) and bots' answer times (the timing oracle).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
@@ -38,6 +39,7 @@ from projections.twins import hidden_from, played, tables, twin
 
 API = "/api/v1"
 REPLAYS = 3  # versions replayed per viewer and pair, besides the last
+RETRIES = 10  # times a request is sent again after a 429
 
 
 @dataclass
@@ -98,9 +100,7 @@ class Twins:
         compared (a difference is recorded), each as (status, body) with its game's id set aside."""
         answers = []
         for side in (0, 1):
-            r = await self.http.request(
-                method, API + path.format(game=self.ids[side]), headers=self.header(side, seat), **kwargs
-            )
+            r = await self.send(method, API + path.format(game=self.ids[side]), self.header(side, seat), **kwargs)
             text = r.text.replace(self.ids[side], "<game>")
             try:
                 body: Any = steady(json.loads(text))
@@ -115,6 +115,17 @@ class Twins:
             where = first_difference(answers[0], answers[1])
             self.differences.append(f"{self.game}: {method} {path} as {who}: {where}")
         return answers[0], answers[1]
+
+    async def send(self, method: str, url: str, headers: dict[str, str], **kwargs: Any) -> httpx.Response:
+        """One request, again after ``Retry-After`` while the seat's rate says 429: the audit asks more
+        than a player would, and a 429 in one twin only would read as a difference. (A command is sent
+        under its id: the same again is answered as the first time.)"""
+        for _ in range(RETRIES):
+            r = await self.http.request(method, url, headers=headers, **kwargs)
+            if r.status_code != 429:
+                return r
+            await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
+        return r
 
     async def look(self, viewer: int) -> None:
         """Everything a frontend asks for, as the viewer and as a spectator."""
@@ -160,8 +171,8 @@ class Twins:
             command = rng.choice(both)
             body = {"command": command, "command_id": f"audit-{sent}", "expected_version": mine[0][0]}
             for side in (0, 1):
-                r = await self.http.post(
-                    f"{API}/games/{self.ids[side]}/commands", json=body, headers=self.header(side, seat)
+                r = await self.send(
+                    "POST", f"{API}/games/{self.ids[side]}/commands", self.header(side, seat), json=body
                 )
                 if r.status_code != 200:
                     self.differences.append(f"{self.game}: a command legal in both twins was refused: {r.text[:200]}")
@@ -170,7 +181,7 @@ class Twins:
         return False
 
     async def legal(self, side: int, seat: int) -> tuple[int, list[Any]]:
-        r = await self.http.get(f"{API}/games/{self.ids[side]}/legal-commands", headers=self.header(side, seat))
+        r = await self.send("GET", f"{API}/games/{self.ids[side]}/legal-commands", self.header(side, seat))
         answer = r.json() if r.status_code == 200 else {}
         return answer.get("version", 0), answer.get("commands", [])
 
