@@ -20,7 +20,7 @@ from server.settings import Settings
 from server.storage.botqueue import DUE_KEY
 from server.workers.bots import think
 from tests.projections.test_no_leak import ENCODE, play, tables
-from tests.server.conftest import ADMIN, Running, quick_settings, start_server, stop_server
+from tests.server.conftest import ADMIN, NO_QUOTAS, Running, quick_settings, running, start_server, stop_server
 
 
 def settings(redis_url: str, delay_ms: int = 0) -> Settings:
@@ -278,3 +278,23 @@ def test_the_ladder_rates_a_rung_by_its_share_on_elos_curve() -> None:
 
     assert elo(0.5) == pytest.approx(0) and elo(10 / 11) == pytest.approx(400, abs=1)
     assert elo(1.0) == pytest.approx(elo(0.99))  # kept finite
+
+
+async def test_a_paced_bot_answers_no_sooner_than_the_least_time_and_none_overruns(redis_url: str) -> None:
+    """The worker hands every bot answer over through the pace (server/workers/pace.py): a table of
+    bots paced at 0.25 s a decision moves no faster than that, and no answer overran its time."""
+    paced = Settings(
+        redis_url=redis_url, admin_token=ADMIN, bot_delay_ms=0, bot_pace_ms=250, bot_pace_spread_ms=0, **NO_QUOTAS
+    )
+    async with running(paced) as api:
+        game_id = await api.create(2, "vilar-de-mouros")
+        for bot in ("greedy", "random"):
+            assert (await seat_bot(api, game_id, bot)).status_code == 201
+        started = time.monotonic()
+        await asyncio.sleep(2.0)
+        elapsed = time.monotonic() - started
+        metrics = (await api.http.get("/metrics", headers={"Authorization": f"Bearer {ADMIN}"})).text
+    series = [line for line in metrics.splitlines() if line.startswith("ludoteca_bot_moves_total{")]
+    played = sum(float(line.split()[-1]) for line in series)
+    assert 1 <= played <= elapsed / 0.25 + 1, (played, elapsed)
+    assert "ludoteca_bot_pace_overruns_total{" not in metrics
