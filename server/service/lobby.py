@@ -164,11 +164,7 @@ class Lobby:
         """Open a table (``game_id``: a chosen id, for a rematch; None: a new random one; ``reserved``:
         the seats a rematch keeps for its people, and until when on the shared clock; ``takeover``:
         the bot that plays on a seat that leaves, a bot this server has)."""
-        game = self.games.games.get(kind)
-        if game is None:
-            raise Invalid(
-                "unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game", "game": kind}
-            )
+        game = self.hosted(kind)
         try:
             opened = open_table(
                 game,
@@ -198,6 +194,15 @@ class Lobby:
         await self.index.file(game_id, entry.status, sequence)
         self.games.tables.remember(game_id, table, result.head)
         return NewGame(*msgspec.structs.astuple(entry), creator_token=creator)
+
+    def hosted(self, kind: str) -> AnyGame:
+        """The game ``kind`` names (``400 unknown_game_type`` for one this server does not host)."""
+        game = self.games.games.get(kind)
+        if game is None:
+            raise Invalid(
+                "unknown_game_type", f"This server has no game called {kind!r}.", {"field": "game", "game": kind}
+            )
+        return game
 
     async def call_off(self, game_id: str, token: str | None) -> LobbyEntry:
         """The creator calls off a table that has not started (it is kept, finished, with its log)."""
@@ -425,8 +430,9 @@ class Lobby:
                 scanned += 1
                 if meta and "sequence" in meta:
                     cursor = int(meta["sequence"])
-                if meta and (wanted is None or wanted.fits(entry_from_meta(game_id, meta))):
-                    found.append(entry_from_meta(game_id, meta))
+                entry = entry_from_meta(game_id, meta) if meta else None
+                if entry is not None and (wanted is None or wanted.fits(entry)):
+                    found.append(entry)
                     if len(found) == limit:
                         more = next_cursor is not None or game_id != ids[-1]
                         return found, cursor if more else None
@@ -443,6 +449,7 @@ class Lobby:
         sits at one that fits keeps that seat), else at a new table of that kind, which others' quick
         play then finds."""
         assert wanted.game is not None
+        game = self.hosted(wanted.game)
         cursor: int | None = None
         while True:
             entries, cursor = await self.list_games("open", SCAN_PAGE, cursor, wanted)
@@ -463,7 +470,6 @@ class Lobby:
                 return QuickPlayed(entry.game_id, joined.seat, joined.token, opened=False)
             if cursor is None:
                 break
-        game = self.games.games[wanted.game]
         size = wanted.players or max(2, game.min_players)
         turn_clock = clock_preset(wanted.clock) if wanted.clock not in (None, "custom") else None
         created = await self.create(
