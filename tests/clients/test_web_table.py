@@ -33,7 +33,7 @@ import redis.asyncio as aioredis
 
 from domain.catalog import GAMES
 from tests.clients.conftest import Running
-from tests.server.conftest import quick_settings, running
+from tests.server.conftest import ADMIN, quick_settings, running
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -645,6 +645,14 @@ WATCH_DRAWS = """() => {
 }"""
 
 
+async def bot_commands(api: Running) -> int:
+    """The commands the server's bots have sent (its metrics)."""
+    text = (await api.http.get("/metrics", headers={"Authorization": f"Bearer {ADMIN}"})).text
+    return int(
+        sum(float(line.split()[-1]) for line in text.splitlines() if line.startswith("ludoteca_bot_moves_total{"))
+    )
+
+
 @pytest.mark.timeout(90)
 async def test_a_bots_turn_is_shown_thinking_then_step_by_step_at_the_pace_chosen(
     redis: aioredis.Redis, redis_url: str, browser: Chromium
@@ -668,9 +676,10 @@ async def test_a_bots_turn_is_shown_thinking_then_step_by_step_at_the_pace_chose
         await page.select_option('[data-testid="pace"]', "slow")
         assert await page.evaluate("localStorage.getItem('ludoteca.pace')") == "slow"
         await page.evaluate(WATCH_DRAWS)
-        turns = 0  # the bot's turns begun
         deadline = time.monotonic() + 50
-        while turns < 2 and time.monotonic() < deadline:  # seat 0 plays over HTTP; the bot answers
+        # Seat 0 plays over HTTP; the bot answers, until it has sent four commands (a turn of one
+        # step or of two, as the deal goes).
+        while await bot_commands(api) < 4 and time.monotonic() < deadline:
             current = await table.table()
             if current["status"] != "active":
                 break
@@ -678,8 +687,6 @@ async def test_a_bots_turn_is_shown_thinking_then_step_by_step_at_the_pace_chose
                 # as a person would: once the page has shown the bot's steps before it
                 await page.wait_for_function("() => !window.__ludoteca.screen.queue.length", timeout=20_000)
                 await table.play(0)
-                if [a["seat"] for a in (await table.table())["awaiting"]] == [1]:
-                    turns += 1
             await asyncio.sleep(0.05)
         while [a["seat"] for a in (await table.table())["awaiting"]] == [1] and time.monotonic() < deadline:
             await asyncio.sleep(0.1)  # the bot's second turn, to its end
