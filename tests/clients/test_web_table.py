@@ -677,9 +677,9 @@ async def test_a_bots_turn_is_shown_thinking_then_step_by_step_at_the_pace_chose
         assert await page.evaluate("localStorage.getItem('ludoteca.pace')") == "slow"
         await page.evaluate(WATCH_DRAWS)
         deadline = time.monotonic() + 50
-        # Seat 0 plays over HTTP; the bot answers, until it has sent four commands (a turn of one
-        # step or of two, as the deal goes).
-        while await bot_commands(api) < 4 and time.monotonic() < deadline:
+        # Seat 0 plays over HTTP; the bot answers, until it has sent six commands (a turn of one
+        # step or of two, as the deal goes; one may land before the page's first draw is watched).
+        while await bot_commands(api) < 6 and time.monotonic() < deadline:
             current = await table.table()
             if current["status"] != "active":
                 break

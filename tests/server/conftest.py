@@ -124,9 +124,11 @@ async def running(settings: Settings, games: Mapping[str, AnyGame] = GAMES) -> A
     """A server with ``settings`` and an HTTP client for it, until the block ends."""
     srv, task, app, port = await start_server(settings, games)
     url = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient(base_url=url, timeout=10) as http:
-        yield Running(url, app, http)
-    await stop_server(srv, task)
+    try:
+        async with httpx.AsyncClient(base_url=url, timeout=10) as http:
+            yield Running(url, app, http)
+    finally:  # a failing test still closes the listening socket
+        await stop_server(srv, task)
 
 
 def quick_settings(redis_url: str, bot_delay_ms: int = 0) -> Settings:
