@@ -17,8 +17,9 @@ from typing import Any, Literal, Union
 import msgspec
 import msgspec.inspect
 
-from domain import clock, fair, messages
+from domain import chat, clock, fair, messages
 from domain.cards import replaced
+from domain.chat import CHAT_COMMAND_TYPES, CHAT_COMMANDS, CHAT_EVENTS, CHAT_FACT_TYPES, Chat
 from domain.clock import Clock, Clocks
 from domain.engine import CLOCK, FULL, NOT_STARTED, AnyGame, Ctx, Deadline, Outcome, Rejected, Rng, Seat, Viewer
 from domain.fair import FAIR_EVENTS, CardsOpened, Commitment, DeckCommitted, SeedRevealed
@@ -152,6 +153,7 @@ TABLE_EVENTS: tuple[type[msgspec.Struct], ...] = (
     *FAIR_EVENTS,
     SeatOffered,
     SeatTakenOver,
+    *CHAT_EVENTS,
 )
 
 # Who sees which fields of the table's own facts (domain/visibility.py); the rest are public.
@@ -203,7 +205,7 @@ class LetBotPlayOn(messages.Command):
     seat: int
 
 
-TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (Resign, Undo, TimeUp, KeepWaiting, LetBotPlayOn)
+TABLE_COMMANDS: tuple[type[msgspec.Struct], ...] = (Resign, Undo, TimeUp, KeepWaiting, LetBotPlayOn, *CHAT_COMMANDS)
 # Board Game Arena's policy says what may be taken back (domain/undo.py); this says how often:
 # a turn may undo this many times, so that a step and its undo in a loop cannot grow the log
 # while the game stands still (counted from the last step that cannot be taken back).
@@ -276,6 +278,8 @@ class Table(msgspec.Struct, frozen=True):
     tenures: tuple[Tenure, ...] = ()  # each takeover (results count per tenure)
     rated: bool = False  # the result counts on the players' ratings (TableOpened.rated)
     lang: str | None = None  # the language its people speak (TableOpened.lang)
+    chat: Chat = Chat()  # the table's chat (domain/chat.py)
+    chat_after: int = 0  # chat facts since the last other fact: a move decided before them is not stale
 
     @property
     def seats_taken(self) -> int:
@@ -341,7 +345,7 @@ def too_long(game: AnyGame, table: Table) -> bool:
 
     The step that reaches it is played whole (a step is never cut short), so a stream ends at
     most one step past it; every command after it is refused (``game_too_long``)."""
-    return table.version >= game.most_events
+    return table.version - table.chat.facts >= game.most_events
 
 
 def too_few_remain(table: Table) -> bool:
@@ -577,7 +581,15 @@ def evolve(game: AnyGame, table: Table | None, event: Any) -> Table:
     if table is None or type(event) is TableOpened:
         assert isinstance(event, TableOpened), "a stream starts with TableOpened"
         return _opened(game, event)
-    table_fact = _TABLE_FACTS.get(type(event))
+    kind = type(event)
+    if kind in CHAT_FACT_TYPES:
+        version = table.version + 1
+        return msgspec.structs.replace(
+            table, chat=chat.evolve(table.chat, event, version), chat_after=table.chat_after + 1, version=version
+        )
+    if table.chat_after:  # play again after chat
+        table = msgspec.structs.replace(table, chat_after=0)
+    table_fact = _TABLE_FACTS.get(kind)
     if table_fact is not None:
         return table_fact(game, table, event)
     state = game.evolve(table.state, event)
@@ -744,7 +756,7 @@ _TABLE_FACTS: dict[type[Any], Callable[[AnyGame, Table, Any], Table]] = {
     CardsOpened: _cards_opened,
     SeedRevealed: _seed_revealed,
 }
-assert set(_TABLE_FACTS) | {TableOpened} == set(TABLE_EVENTS)
+assert set(_TABLE_FACTS) | {TableOpened} | CHAT_FACT_TYPES == set(TABLE_EVENTS)
 
 
 def undo_versions(table: Table, seat: Seat) -> list[int]:
@@ -758,6 +770,11 @@ def undo_versions(table: Table, seat: Seat) -> list[int]:
     return [c.version for c in table.checkpoints if c.seat == seat]
 
 
+def decided_on(table: Table, version: int) -> bool:
+    """Whether a command decided at ``version`` still stands on ``table``: nothing but chat came since."""
+    return table.version - table.chat_after <= version <= table.version
+
+
 def fold(game: AnyGame, table: Table | None, events: Sequence[Any]) -> Table | None:
     for event in events:
         table = evolve(game, table, event)
@@ -766,8 +783,22 @@ def fold(game: AnyGame, table: Table | None, events: Sequence[Any]) -> Table | N
 
 def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> list[Any]:
     """A seat's command, checked against the table first and then the game's rules; its facts
-    sealed for fair play (``sealed``)."""
+    sealed for fair play (``sealed``). Chat is not play: it draws nothing and ticks no clock."""
+    if type(command) in CHAT_COMMAND_TYPES:
+        return chat_decided(game, table, command, seat)
     return sealed(game, table, _decided(game, table, command, seat, ctx))
+
+
+def chat_decided(game: AnyGame, table: Table, command: Any, seat: Seat) -> list[Any]:
+    """A seat's chat command: at a table open or under way (a finished table's stream is closed)."""
+    if status(game, table) == "finished":
+        raise Rejected("game_over", "This game is over.")
+    return chat.decide(table.chat, command, seat, table.players, people(table))
+
+
+def people(table: Table) -> list[Seat]:
+    """The seats a person holds, still in the game."""
+    return [s.seat for s in table.seats if s is not None and s.bot is None and s.seat not in table.resigned]
 
 
 def _decided(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> list[Any]:

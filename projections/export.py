@@ -8,7 +8,8 @@ viewpoint saw it: ``{"version", "schema", "event"}``, and on the first fact of a
 to decide it again, docs/fair-play.md).
 
 Viewpoints: ``server`` (every fact whole and every command, at any time: the operator's),
-``everyone`` (the same, once the table is over), ``seat`` (one seat's: the facts as that seat
+``everyone`` (the same once the table is over, but for the words of private lines and of hidden
+messages, domain/chat.py), ``seat`` (one seat's: the facts as that seat
 was sent them, its own commands, at any time) and ``spectator`` (the public facts, no command).
 Logs of the first format (fact lines alone, no header) are still read.
 """
@@ -148,11 +149,13 @@ def lines(
     encode = msgspec.json.encode
     out = [encode(header(game, game_id, table, viewpoint, seat))]
     viewer: Viewer = FULL if viewpoint in WHOLE else (seat if viewpoint == "seat" else None)
-    decoder = msgspec.json.Decoder(event_union(game)) if viewer != FULL else None
+    decoder = msgspec.json.Decoder(event_union(game))
     for entry in entries:
         event = msgspec.Raw(entry.data)
-        if decoder is not None:
-            seen = redact(game, decoder.decode(entry.data), viewer, revealed=False)
+        # Every fact as stored for the operator; for everyone else, the facts as the viewer saw them
+        # (``everyone``: every fact whole but the words of private lines and hidden messages).
+        if viewer != FULL or (viewpoint != "server" and b'"MessageSaid"' in entry.data):
+            seen = redact(game, decoder.decode(entry.data), viewer, False, entry.version, table.chat)
             if seen is None:
                 continue
             event = msgspec.Raw(encode(seen))

@@ -91,7 +91,7 @@ def entitled(game: AnyGame, log: list[Any], viewer: Viewer) -> list[Any]:
     no secret)."""
     history = list(tables(game, log))
     final = history[-1]
-    parts: list[Any] = [feed(game, enumerate(log, 1), viewer, is_revealed(game, final))]
+    parts: list[Any] = [feed(game, enumerate(log, 1), viewer, is_revealed(game, final), final.chat)]
     parts += [table_view(game, "g", table, viewer) for table in history]
     if viewer is not None and status(game, final) == "active":
         first = move_step(game, final, viewer)

@@ -17,6 +17,8 @@ from typing import Any
 
 import msgspec
 
+from domain import chat
+from domain.chat import CHAT_FACT_TYPES, Chat
 from domain.clock import Clock, bank_left
 from domain.engine import FULL, NO_MOVE, AnyGame, Awaited, Pick, Rejected, Step, Viewer
 from domain.table import TABLE_FACT_TYPES, TAKEOVER_BOT, SeatInfo, Status, Table, outcome, redact_fact, status
@@ -73,10 +75,18 @@ class TableView(msgspec.Struct, kw_only=True):
     takeover: str = TAKEOVER_BOT  # the bot that plays on a seat that leaves ("greedy", "strong:2"...)
 
 
-def redact(game: AnyGame, event: Any, viewer: Viewer, revealed: bool) -> Any | None:
-    """One stored event as ``viewer`` may see it (``None``: not at all): the table's own facts by
-    the table's declarations (the server seed, what a commitment covers, other seats' openings
-    are hidden), the game's by the game's."""
+NO_CHAT = Chat()
+
+
+def redact(
+    game: AnyGame, event: Any, viewer: Viewer, revealed: bool, version: int = 0, talk: Chat = NO_CHAT
+) -> Any | None:
+    """One stored event (at ``version``) as ``viewer`` may see it (``None``: not at all): the table's
+    own facts by the table's declarations (the server seed, what a commitment covers, other seats'
+    openings are hidden), the game's by the game's; chat by its own rule, over or not (``talk``: the
+    table's chat now, which knows the messages hidden and the seats muted since)."""
+    if type(event) in CHAT_FACT_TYPES:
+        return chat.seen(event, version, viewer, revealed, talk)
     if revealed:
         return event
     if type(event) in TABLE_FACT_TYPES:  # a set look-up: isinstance would try each class in turn
@@ -84,11 +94,14 @@ def redact(game: AnyGame, event: Any, viewer: Viewer, revealed: bool) -> Any | N
     return game.redact(event, viewer)
 
 
-def feed(game: AnyGame, events: Iterable[tuple[int, Any]], viewer: Viewer, revealed: bool) -> list[VersionedEvent]:
-    """A viewer's feed of ``(version, event)`` pairs: each event redacted, hidden ones left out."""
+def feed(
+    game: AnyGame, events: Iterable[tuple[int, Any]], viewer: Viewer, revealed: bool, talk: Chat = NO_CHAT
+) -> list[VersionedEvent]:
+    """A viewer's feed of ``(version, event)`` pairs: each event redacted, hidden ones left out
+    (``talk``: the table's chat now)."""
     out = []
     for version, event in events:
-        seen = redact(game, event, viewer, revealed)
+        seen = redact(game, event, viewer, revealed, version, talk)
         if seen is not None:
             out.append(VersionedEvent(version, seen))
     return out

@@ -23,7 +23,8 @@ import msgspec
 
 from domain.engine import FULL, AnyGame, Ctx, Pick, Rejected, Step, Viewer, no_deadlines
 from domain.fair import SEED_BYTES
-from domain.table import Table, chance, fold, status, undo_versions
+from domain.chat import CHAT_COMMAND_TYPES
+from domain.table import Table, chance, decided_on, fold, status, undo_versions
 from domain.table import deadlines as open_windows
 from domain.table import decide as decide_at_table
 from projections.export import Entry, Sent, Viewpoint
@@ -169,6 +170,7 @@ def may_act(table: Table, sender: Acting) -> int:
 
 
 Decide = Callable[[AnyGame, Table, Ctx], list[Any]]
+CHAT_RATE, CHAT_BURST = 0.5, 5  # a seat's chat: one message every 2 s on average, bursts of 5 (on each replica)
 
 
 class Games:
@@ -203,6 +205,7 @@ class Games:
         self.listeners = tuple(listeners)
         self.keepers = tuple(keepers)
         self.rates = rates
+        self.chat_rates = SeatRates(CHAT_RATE, CHAT_BURST)  # besides the seat's own: chat is slower than play
         self.metrics = metrics
         self.command_retries = command_retries
         # Each table's server seed comes from the operating system; every shuffle and draw of a
@@ -327,6 +330,12 @@ class Games:
                     {"field": "command_id", "case": "length", "most": COMMAND_ID_MOST},
                 )
             command = self.decode_command(game, body)
+            if type(command) in CHAT_COMMAND_TYPES and not self.chat_rates.allow(game_id, seat):
+                raise TooMany(
+                    "too_many",
+                    "Too many chat messages from this seat; slow down.",
+                    {"retry_after": round(1 / CHAT_RATE), "case": "chat"},
+                )
             encoded = encode(command)
             body_hash = hashlib.sha256(encoded).hexdigest()
 
@@ -344,7 +353,9 @@ class Games:
         if landed.record is not None:
             return game.id, await self._answer_again(game, game_id, seat, body_hash, landed.record)
         versions = range(landed.table.version + 1, landed.after.version + 1)
-        mine = feed(game, zip(versions, landed.events, strict=True), seat, is_revealed(game, landed.after))
+        mine = feed(
+            game, zip(versions, landed.events, strict=True), seat, is_revealed(game, landed.after), landed.after.chat
+        )
         return game.id, CommandAnswer(landed.after.version, mine)
 
     def charge(self, game_id: str, seat: int | None) -> None:
@@ -370,7 +381,7 @@ class Games:
             raise CommandIdReused("command_id_reused", "That command id was already used for another command.")
         _, table = await self.load(game_id)
         events = await self.tables.read(game, game_id, record.first - 1, record.last)
-        return CommandAnswer(record.last, feed(game, events, seat, is_revealed(game, table)))
+        return CommandAnswer(record.last, feed(game, events, seat, is_revealed(game, table), table.chat))
 
     # -- the table's own facts -----------------------------------------------------
 
@@ -408,6 +419,7 @@ class Games:
         cached = self.tables.held(game_id) if command is not None else None
         optimistic = cached is not None and not keeps_time(self.games[cached.table.game], cached.table)
         reads = 0
+        landed_first = False
         while True:
             loaded: Loaded | None = None
             if optimistic:
@@ -431,10 +443,16 @@ class Games:
             check(game, table)
             if loaded is not None and loaded.look.record is not None:
                 return Landed(game, table, table, [], loaded.look.record)
-            if expected_version is not None and expected_version != table.version:
+            if expected_version is not None and not decided_on(table, expected_version):
                 if optimistic:
                     optimistic = False
                     continue
+                if landed_first:
+                    raise VersionConflict(
+                        "version_conflict",
+                        "Another command landed first.",
+                        {"version": table.version, "case": "landed_first"},
+                    )
                 raise VersionConflict(
                     "version_conflict",
                     f"The game is at version {table.version}, not {expected_version}.",
@@ -459,14 +477,9 @@ class Games:
             if isinstance(result, Duplicate):
                 return Landed(game, table, table, [], result.record)
             self.metrics.conflicts.labels(game.id).inc()
-            if optimistic:
-                optimistic = False
-            elif expected_version is not None:
-                raise VersionConflict(
-                    "version_conflict",
-                    "Another command landed first.",
-                    {"version": result.current_version, "case": "landed_first"},
-                )
+            optimistic = False
+            # A command that expected a version is decided again only if nothing but chat came first.
+            landed_first = expected_version is not None
 
     async def _append(
         self,
@@ -565,7 +578,7 @@ class Games:
 
     async def events(self, at: Seated, after: int, limit: int) -> tuple[int, list[VersionedEvent]]:
         events = await self.tables.read(at.game, at.game_id, after, min(at.table.version, after + limit))
-        return at.table.version, feed(at.game, events, at.seat, is_revealed(at.game, at.table))
+        return at.table.version, feed(at.game, events, at.seat, is_revealed(at.game, at.table), at.table.chat)
 
     async def replay(self, at: Seated, version: int, as_: str | None) -> TableView:
         game, table = at.game, at.table

@@ -8,7 +8,6 @@ import hashlib
 import hmac
 import logging
 import secrets
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -18,6 +17,7 @@ import msgspec
 from domain.clock import Clock
 from domain.clock import preset as clock_preset
 from domain.engine import AnyGame, Ctx, Rejected
+from domain.text import plain
 from domain.table import (
     TAKEOVER_BOT,
     Table,
@@ -546,19 +546,8 @@ NAME_MOST = 40  # characters, after normalising
 
 
 def seat_name(name: str) -> str:
-    """A name as the table shows it: NFC, without control, format (bidi overrides, zero-width) or
-    unassigned characters, whitespace as single spaces; 400 past ``NAME_MOST`` characters.
-
-    A name is shown to everyone at the table and in terminals: U+202E would make it read as
-    another player's name, an escape sequence would move a terminal's cursor."""
-    kept = []
-    for char in unicodedata.normalize("NFC", name):
-        kind = unicodedata.category(char)
-        if kind.startswith("Z") or char.isspace():
-            kept.append(" ")
-        elif kind not in ("Cc", "Cf", "Cs", "Co", "Cn"):
-            kept.append(char)
-    cleaned = " ".join("".join(kept).split())
+    """A name as the table shows it, plain (domain/text.py); 400 past ``NAME_MOST`` characters."""
+    cleaned = plain(name)
     if len(cleaned) > NAME_MOST:
         raise Invalid(
             "malformed",
