@@ -3,8 +3,9 @@
 For people (text; ``--json`` for scripts): ``games``, ``new``, ``join``, ``watch``, ``replay``, ``export``,
 ``import``, ``bots``, ``player`` and ``mine`` (a player's tables), and ``show``, ``legal``, ``send``
 (``legal GAME --pick MOVE --pick VALUE ...`` builds a move one pick at a time, ``send GAME --pick ...`` sends
-it). For scripts, printing JSON (one value a line), the older ``ludoteca play catalog | components | create |
-games | join | show | legal | moves | send | events | replay | watch | bot``. Every verb takes ``--url``
+it), and ``say`` (the table's chat: ``watch`` and ``replay`` show what was said among the log's lines). For
+scripts, printing JSON (one value a line), the older ``ludoteca play catalog | components | create | games |
+join | show | legal | moves | send | events | replay | watch | bot``. Every verb takes ``--url``
 (``$LUDOTECA_URL``, default http://127.0.0.1:8000) and ``--token`` (``$LUDOTECA_TOKEN``: a seat's or a
 player's); ``export`` and ``import`` take ``--admin-token`` (``$LUDOTECA_ADMIN_TOKEN``). A refusal prints the
 API's error on stderr (as JSON with ``--json`` and under ``play``) and exits with 1. Long work draws a progress
@@ -419,6 +420,17 @@ async def send(client: AsyncClient, args: argparse.Namespace) -> None:
         command, version = args.command, None
     expected = args.expected_version if args.expected_version is not None else version
     answer = await client.send(args.game_id, command, args.command_id, expected)
+    if args.json:
+        emit(answer)
+        return
+    await know_table(args.voice, client, await client.table(args.game_id))
+    for event in answer.events:
+        say(event_line(args.voice, event.version, event.event))
+
+
+async def say_(client: AsyncClient, args: argparse.Namespace) -> None:
+    """Say something at the table as the token's seat: to the table, or ``--to`` one seat alone."""
+    answer = await client.say(args.game_id, args.text, args.to)
     if args.json:
         emit(answer)
         return
@@ -871,6 +883,10 @@ def add_client_verbs(verbs: Subparsers) -> None:
     pick_argument(p, str, "a pick toward a move: its type first (e.g. PlaceCards), then FIELD=VALUE or VALUE")
     p.add_argument("--wait", action="store_true", help="first wait until it is your seat's move (or the game ends)")
     command_arguments(verb("send", send, "send one command, given as JSON or built with --pick"), str)
+    p = verb("say", say_, "say something at the table as the token's seat (--to: a private line to one seat)")
+    p.add_argument("game_id")
+    p.add_argument("text", help="the message (at most 500 characters)")
+    p.add_argument("--to", type=int, metavar="SEAT", help="say it to this seat alone: only you and that seat read it")
     p = verb("watch", watch, "follow a game live in the terminal until it ends (resumes after a dropped connection)")
     p.add_argument("game_id")
     p.add_argument("--after", type=int, default=0, help="start after this version")

@@ -145,21 +145,25 @@ def evolve(chat: Chat, event: Any, version: int) -> Chat:
 def decide(chat: Chat, command: Any, seat: Seat, players: int, people: Sequence[Seat]) -> list[Any]:
     """A seat's chat command at a table of ``players`` seats, ``people`` the seats a person holds
     (still in the game); the caller has checked the table is not over."""
-    if chat.facts >= CHAT_MOST:
-        raise Rejected(
-            "chat_full", f"This table's chat holds its most, {CHAT_MOST} messages: nothing more can be said.",
-            {"most": CHAT_MOST},
-        )  # fmt: skip
+    room(chat)
     if isinstance(command, Say):
         return [said(command.text, seat, command.to, players)]
     if isinstance(command, Mute):
         if not 0 <= command.seat < players or command.seat == seat:
-            raise Rejected(
-                "no_such_seat", "Mute another seat of this table.", {"field": "seat", "most": players - 1}
-            )
+            raise Rejected("no_such_seat", "Mute another seat of this table.", {"field": "seat", "most": players - 1})
         return [SeatMuted(seat=seat, other=command.seat, muted=command.muted)]
     assert isinstance(command, HideMessage)
     return hide(chat, command.version, seat, people)
+
+
+def room(chat: Chat) -> None:
+    """Refuse a new fact once the table's chat holds its most."""
+    if chat.facts >= CHAT_MOST:
+        raise Rejected(
+            "chat_full",
+            f"This table's chat holds its most, {CHAT_MOST} messages: nothing more can be said.",
+            {"most": CHAT_MOST},
+        )
 
 
 def said(text: str, seat: Seat | None, to: int | None, players: int, player: str | None = None) -> MessageSaid:
@@ -178,6 +182,12 @@ def said(text: str, seat: Seat | None, to: int | None, players: int, player: str
             "no_such_seat", "A private line goes to another seat of this table.", {"field": "to", "most": players - 1}
         )
     return MessageSaid(text=words, seat=seat, player=player, to=to)
+
+
+def spectator_said(chat: Chat, text: str, players: int, player: str) -> list[Any]:
+    """A message of the player ``player``, watching, on the spectators' channel."""
+    room(chat)
+    return [said(text, None, None, players, player=player)]
 
 
 def hide(chat: Chat, version: int, seat: Seat, people: Sequence[Seat]) -> list[Any]:

@@ -796,6 +796,15 @@ def chat_decided(game: AnyGame, table: Table, command: Any, seat: Seat) -> list[
     return chat.decide(table.chat, command, seat, table.players, people(table))
 
 
+def spectator_chat(game: AnyGame, table: Table, text: str, player: str) -> list[Any]:
+    """A watching player's message on the spectators' channel (a player still seated says it as its seat)."""
+    if any(s is not None and s.player == player and s.seat not in table.resigned for s in table.seats):
+        raise Rejected("not_a_spectator", "You sit at this table: say it to the table as your seat.")
+    if status(game, table) == "finished":
+        raise Rejected("game_over", "This game is over.")
+    return chat.spectator_said(table.chat, text, table.players, player)
+
+
 def people(table: Table) -> list[Seat]:
     """The seats a person holds, still in the game."""
     return [s.seat for s in table.seats if s is not None and s.bot is None and s.seat not in table.resigned]

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from domain.chat import MessageSaid
 from domain.engine import FULL, AnyGame, Viewer
 from domain.table import SeatInfo, Table, event_union, outcome, status
 from projections.views import redact
@@ -151,7 +152,7 @@ def lines(
     viewer: Viewer = FULL if viewpoint in WHOLE else (seat if viewpoint == "seat" else None)
     decoder = msgspec.json.Decoder(event_union(game))
     for entry in entries:
-        event = msgspec.Raw(entry.data)
+        event, seen = msgspec.Raw(entry.data), None
         # Every fact as stored for the operator; for everyone else, the facts as the viewer saw them
         # (``everyone``: every fact whole but the words of private lines and hidden messages).
         if viewer != FULL or (viewpoint != "server" and b'"MessageSaid"' in entry.data):
@@ -162,6 +163,8 @@ def lines(
         step = sent.get(entry.version)
         if step is not None and not (viewer == FULL or (viewer is not None and viewer == step.seat)):
             step = None  # a seat sees its own commands; the spectator none
+        elif step is not None and isinstance(seen, MessageSaid) and seen.removed:
+            step = msgspec.structs.replace(step, command=None)  # nor do a message's words stay in its command
         out.append(encode(Written(entry.version, entry.schema, event, step)))
     return out
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from domain.chat import Say
 from domain.engine import AnyGame, Ctx, Viewer
 from domain.table import Table, chance, decide, event_union, evolve, open_table, status, take_seat
 from projections.views import feed, is_revealed, listed_commands, move_step, table_view
@@ -28,11 +29,13 @@ def played(
     options: dict[str, Any] | None = None,
     most_events: int = 3_000,
     now_ms: int = 0,
+    chat_every: int = 0,
 ) -> list[Any]:
     """The stored log of a random game dealt from chosen seeds: the table's seed and each seat's
     entropy drawn from ``rng``, then ``steps`` random legal commands at most (cut at ``most_events``),
     with every fair-play fact, as the server deals and writes them; every step at ``now_ms`` on the
-    shared clock (the windows it opens run from then)."""
+    shared clock (the windows it opens run from then). With ``chat_every``: a seat says something
+    after every so many steps, to the table or on a private line, each message's words its own."""
     log: list[Any] = [open_table(game, players, options or {}, seed=rng.randbytes(32).hex())]
     table = evolve(game, None, log[0])
     for _ in range(players):
@@ -53,6 +56,13 @@ def played(
         for event in decide(game, table, command, seat, Ctx(rng=drawn, now_ms=now_ms)):
             log.append(event)
             table = evolve(game, table, event)
+        if chat_every and len(log) % chat_every == 0 and status(game, table) == "active":
+            speaker = rng.randrange(players)
+            to = rng.choice([None, *(s for s in range(players) if s != speaker)])
+            said = Say(text=f"message {len(log)} from {speaker} to {to}", to=to)
+            for event in decide(game, table, said, speaker, Ctx(rng=random.Random(0), now_ms=now_ms)):
+                log.append(event)
+                table = evolve(game, table, event)
     return log
 
 

@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 from domain import fair
+from domain.chat import CHAT_FACT_TYPES
 from domain.engine import CLOCK, AnyGame, Ctx, Rejected
 from domain.fair import CardsOpened, DeckCommitted, SeedRevealed
 from domain.table import (
@@ -117,7 +118,7 @@ def _replay(game: AnyGame, facts: list[Any], sent: dict[int, Sent], claimed: Any
         report.notes.append(f"the table played rules version {opened.rules}; this code plays {game.rules_version}")
     commands = msgspec.json.Decoder(command_union(game))
     table = evolve(game, None, opened)
-    at, steps, counted = 1, 0, {"command": 0, "seat": 0, "table": 0}
+    at, steps, counted = 1, 0, {"command": 0, "seat": 0, "table": 0, "chat": 0}
     while at < len(facts):
         version = at + 1
         step = sent.get(version)
@@ -144,6 +145,8 @@ def _replay(game: AnyGame, facts: list[Any], sent: dict[int, Sent], claimed: Any
         f"every step decided again, its facts as exported: {counted['command']} commands, {counted['seat']} seats "
         f"taken (the last dealt), {counted['table']} table facts; {len(facts)} facts, none unaccounted for"
     )
+    if counted["chat"]:
+        report.notes.append(f"{table.chat.facts} chat facts are taken as exported: chat draws nothing")
     _commitments(game, table, facts, report)
     people = [s.seat for s in table.seats if s is not None and s.bot is None]
     silent = [seat for seat in people if not table.entropies[seat]]
@@ -175,6 +178,8 @@ def _decided(
 ) -> tuple[list[Any], str]:
     """The facts the step at ``facts[at]`` makes when decided again, and what kind of step it is."""
     fact = facts[at]
+    if type(fact) in CHAT_FACT_TYPES:  # chat draws nothing: its facts are taken as they are
+        return list(facts[at : step.last if step is not None else at + 1]), "chat"
     if step is not None:
         if step.command is None:
             raise _Unaccounted("its command was not kept (a step from before commands were kept)")

@@ -21,6 +21,7 @@ from domain.engine import AnyGame
 from server.runtime.collector import Collector
 from server.runtime.metrics import Metrics
 from server.service.attendance import Attendance
+from server.service.chat import TableChat
 from server.service.destinations import Allowed
 from server.service.feeds import Feeds
 from server.service.games import Games
@@ -195,6 +196,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             )  # fmt: skip
             players.on_erase.append(notices.forget)
             app.state.players = players
+            app.state.chat = TableChat(service)
             book = RatingBook(redis)
             players.on_erase.append(lambda player_id: book.forget_player(games, player_id))
             app.state.ratings = ratings = Ratings(book, service, index, registry, leases)

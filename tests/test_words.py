@@ -139,7 +139,13 @@ def test_every_refusal_the_rules_raise_has_a_message_and_every_message_a_refusal
 def test_every_refusal_of_the_table_and_the_server_has_a_message_and_every_message_is_raised() -> None:
     shared = set(SHARED[words.DEFAULT]["refusals"])
     raised = raised_codes(
-        "domain/table.py", "domain/chat.py", "domain/engine.py", "domain/clock.py", "projections", "server/service", "server/web"
+        "domain/table.py",
+        "domain/chat.py",
+        "domain/engine.py",
+        "domain/clock.py",
+        "projections",
+        "server/service",
+        "server/web",
     )
     assert raised <= shared, raised - shared
     # A few codes are picked from a mapping (an HTTP status's) or built where they are answered.

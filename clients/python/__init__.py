@@ -35,6 +35,7 @@ from clients.python.models import (
     Awaited,
     Catalog,
     CatalogEntry,
+    ChatFact,
     CommandAnswer,
     Erased,
     ErrorBody,
@@ -43,6 +44,7 @@ from clients.python.models import (
     GameComponents,
     GameList,
     Health,
+    HidingAsked,
     Imported,
     Invite,
     Joined,
@@ -50,6 +52,8 @@ from clients.python.models import (
     LegalCommands,
     LobbyEntry,
     LogLine,
+    MessageHidden,
+    MessageSaid,
     MoveStep,
     MyTable,
     MyTables,
@@ -71,6 +75,7 @@ from clients.python.models import (
     Rematch,
     ResetMessage,
     SeatInfo,
+    SeatMuted,
     SignedIn,
     SignedOut,
     SignInCode,
@@ -88,6 +93,7 @@ from clients.python.models import (
 from clients.python.moves import AsyncMove, Move
 from clients.python.progress import Progress
 from clients.python.sync import Client, Stream
+from clients.python.table_chat import chat, chat_fact
 from clients.python.words import Phrasebook
 
 __all__ = [
@@ -102,6 +108,7 @@ __all__ = [
     "BadRequest",
     "Catalog",
     "CatalogEntry",
+    "ChatFact",
     "Client",
     "CommandAnswer",
     "Conflict",
@@ -113,6 +120,7 @@ __all__ = [
     "GameComponents",
     "GameList",
     "Health",
+    "HidingAsked",
     "Imported",
     "Invite",
     "Joined",
@@ -120,6 +128,8 @@ __all__ = [
     "LegalCommands",
     "LobbyEntry",
     "LogLine",
+    "MessageHidden",
+    "MessageSaid",
     "Move",
     "MoveStep",
     "MyTable",
@@ -147,6 +157,7 @@ __all__ = [
     "ResetMessage",
     "RuleViolation",
     "SeatInfo",
+    "SeatMuted",
     "ServerError",
     "SignInCode",
     "SignInMethods",
@@ -168,6 +179,8 @@ __all__ = [
     "Wanted",
     "Webhook",
     "WebhookDropped",
+    "chat",
+    "chat_fact",
     "encode_log",
     "parse_log",
 ]

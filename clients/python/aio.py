@@ -284,6 +284,29 @@ class AsyncClient:
         """Send one command (under a fresh command id unless given)."""
         return await self.run(calls.send(game_id, command, command_id, expected_version))
 
+    async def say(self, game_id: str, text: str, to: int | None = None) -> CommandAnswer:
+        """Say ``text`` at the table as this client's seat: to the table, or with ``to`` on a private line that
+        only the two seats ever receive. The answer holds the ``MessageSaid`` as the seat receives it."""
+        return await self.run(calls.say(game_id, text, to))
+
+    async def hide_message(self, game_id: str, version: int) -> CommandAnswer:
+        """Ask to hide the message said to the table at ``version``: hidden for everyone (``MessageHidden``)
+        once most of the other people at the table asked."""
+        return await self.run(calls.hide_message(game_id, version))
+
+    async def mute(self, game_id: str, seat: int, muted: bool = True) -> CommandAnswer:
+        """Stop reading ``seat``'s messages, for this client's seat alone (``muted`` false: read them again)."""
+        return await self.run(calls.mute(game_id, seat, muted))
+
+    async def spectator_say(self, game_id: str, text: str) -> CommandAnswer:
+        """Say ``text`` on the spectators' channel, as the player this client's token signs in, watching the
+        table (the seats read that channel once the game is over)."""
+        return await self.run(calls.spectator_say(game_id, text))
+
+    async def hide_as_operator(self, game_id: str, version: int) -> CommandAnswer:
+        """Hide the message said at ``version`` for everyone, on any channel (the admin token)."""
+        return await self.run(calls.hide_as_operator(game_id, version))
+
     async def events(self, game_id: str, after: int = 0, limit: int | None = None) -> EventPage:
         """This client's feed after ``after``, one page."""
         return await self.run(calls.events(game_id, after, limit))

@@ -80,6 +80,8 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/games/{game_id}/moves"): "moves",
     ("POST", "/api/v1/games/{game_id}/commands"): "send",
     ("GET", "/api/v1/games/{game_id}/events"): "events",
+    ("POST", "/api/v1/games/{game_id}/spectators/chat"): "spectator_say",
+    ("POST", "/api/v1/games/{game_id}/chat/hidden"): "hide_as_operator",
     ("GET", "/api/v1/games/{game_id}/replay"): "replay",
     ("GET", "/api/v1/games/{game_id}/export"): "export",
     ("GET", "/api/v1/games/{game_id}/ws"): "watch",
@@ -277,6 +279,39 @@ def send(
     if expected_version is not None:
         body["expected_version"] = expected_version
     return Call("POST", game_path(game_id, "/commands"), decoder(CommandAnswer), json_body(body))
+
+
+# --- the table's chat: commands of the seat, sent like any other -------------------------------------
+
+
+def say(game_id: str, text: str, to: int | None = None) -> Call[CommandAnswer]:
+    """``Say``: ``text`` to the table, or with ``to`` on a private line to that seat alone."""
+    command: dict[str, Any] = {"type": "Say", "text": text}
+    if to is not None:
+        command["to"] = to
+    return send(game_id, command)
+
+
+def hide_message(game_id: str, version: int) -> Call[CommandAnswer]:
+    """``HideMessage``: ask to hide the message said at ``version`` for everyone."""
+    return send(game_id, {"type": "HideMessage", "version": version})
+
+
+def mute(game_id: str, seat: int, muted: bool = True) -> Call[CommandAnswer]:
+    """``Mute``: stop reading ``seat``'s messages (``muted`` false: read them again)."""
+    return send(game_id, {"type": "Mute", "seat": seat, "muted": muted})
+
+
+def spectator_say(game_id: str, text: str) -> Call[CommandAnswer]:
+    """A player watching the table (its token) says ``text`` on the spectators' channel."""
+    body = json_body({"text": text})
+    return Call("POST", game_path(game_id, "/spectators/chat"), decoder(CommandAnswer), body)
+
+
+def hide_as_operator(game_id: str, version: int) -> Call[CommandAnswer]:
+    """The admin hides the message said at ``version`` for everyone (any channel)."""
+    body = json_body({"version": version})
+    return Call("POST", game_path(game_id, "/chat/hidden"), decoder(CommandAnswer), body)
 
 
 def events(game_id: str, after: int = 0, limit: int | None = None) -> Call[EventPage]:

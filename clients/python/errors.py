@@ -80,13 +80,16 @@ class TooLarge(ApiError):
 
 
 class RuleViolation(ApiError):
-    """422: the game's rules refuse this; ``code`` is the rule's code (``not_your_turn``...)."""
+    """422: the game's rules refuse this; ``code`` is the rule's code (``not_your_turn``...). The table's chat
+    refuses with ``empty_message``, ``message_too_long`` and ``chat_full`` (``details.most``), ``no_such_message``
+    (``details.version``), ``own_message`` and ``not_a_spectator``."""
 
     status_code = 422
 
 
 class TooMany(ApiError):
-    """429: a quota; ``details.retry_after`` says in how many seconds to try again, when it is known."""
+    """429: a quota; ``details.retry_after`` says in how many seconds to try again, when it is known
+    (``too_many`` with ``details.case`` ``chat``: the seat's chat has a slower rate of its own)."""
 
     status_code = 429
 

@@ -16,6 +16,7 @@ __all__ = [
     "Awaited",
     "Catalog",
     "CatalogEntry",
+    "ChatFact",
     "CommandAnswer",
     "CommandMessage",
     "ErrorBody",
@@ -25,11 +26,14 @@ __all__ = [
     "GameList",
     "Health",
     "Hello",
+    "HidingAsked",
     "Imported",
     "Joined",
     "LegalCommands",
     "LobbyEntry",
     "LogLine",
+    "MessageHidden",
+    "MessageSaid",
     "MoveStep",
     "MovesMessage",
     "Option",
@@ -37,6 +41,7 @@ __all__ = [
     "ResetMessage",
     "SeatClock",
     "SeatInfo",
+    "SeatMuted",
     "ServerMessage",
     "Status",
     "Step",
@@ -433,6 +438,55 @@ class MoveStep(msgspec.Struct):
 class VersionedEvent(msgspec.Struct):
     version: int
     event: Tagged
+
+
+# --- the table's chat: facts of the game's stream, the same for every game -------------------------
+
+
+class MessageSaid(msgspec.Struct, tag="MessageSaid", tag_field="type", omit_defaults=True):
+    """``text`` said by ``seat`` (``None``: a spectator, the player ``player``) to the table, or with ``to`` on
+    a private line to that seat alone. ``removed``: ``hidden`` (hidden since, its text emptied) or ``private``
+    (a private line this reader may know of but not read)."""
+
+    text: str
+    seat: int | None = None
+    player: str | None = None
+    to: int | None = None
+    removed: Literal["hidden", "private"] | None = None
+
+    @property
+    def private(self) -> bool:
+        return self.to is not None
+
+    @property
+    def hidden(self) -> bool:
+        return self.removed == "hidden"
+
+
+class HidingAsked(msgspec.Struct, tag="HidingAsked", tag_field="type"):
+    """``seat`` asked to hide the message said at ``version`` (seen by that seat alone)."""
+
+    seat: int
+    version: int
+
+
+class MessageHidden(msgspec.Struct, tag="MessageHidden", tag_field="type"):
+    """The message said at ``version`` is hidden for everyone, by a majority of the table's people
+    (``players``) or by an operator (``operator``)."""
+
+    version: int
+    by: Literal["players", "operator"] = "players"
+
+
+class SeatMuted(msgspec.Struct, tag="SeatMuted", tag_field="type"):
+    """``seat`` no longer reads ``other``'s messages (``muted`` false: does again); seen by ``seat`` alone."""
+
+    seat: int
+    other: int
+    muted: bool = True
+
+
+ChatFact = MessageSaid | HidingAsked | MessageHidden | SeatMuted
 
 
 class EventPage(msgspec.Struct):

@@ -251,6 +251,27 @@ class Client:
     ) -> CommandAnswer:
         return self.run(calls.send(game_id, command, command_id, expected_version))
 
+    def say(self, game_id: str, text: str, to: int | None = None) -> CommandAnswer:
+        """Say ``text`` at the table as this client's seat: to the table, or with ``to`` on a private line that
+        only the two seats ever receive."""
+        return self.run(calls.say(game_id, text, to))
+
+    def hide_message(self, game_id: str, version: int) -> CommandAnswer:
+        """Ask to hide the message said to the table at ``version`` (hidden once most of the others asked)."""
+        return self.run(calls.hide_message(game_id, version))
+
+    def mute(self, game_id: str, seat: int, muted: bool = True) -> CommandAnswer:
+        """Stop reading ``seat``'s messages, for this client's seat alone (``muted`` false: read them again)."""
+        return self.run(calls.mute(game_id, seat, muted))
+
+    def spectator_say(self, game_id: str, text: str) -> CommandAnswer:
+        """Say ``text`` on the spectators' channel, as the player this client's token signs in, watching."""
+        return self.run(calls.spectator_say(game_id, text))
+
+    def hide_as_operator(self, game_id: str, version: int) -> CommandAnswer:
+        """Hide the message said at ``version`` for everyone, on any channel (the admin token)."""
+        return self.run(calls.hide_as_operator(game_id, version))
+
     def events(self, game_id: str, after: int = 0, limit: int | None = None) -> EventPage:
         return self.run(calls.events(game_id, after, limit))
 

@@ -21,9 +21,9 @@ from typing import Any, Protocol
 
 import msgspec
 
+from domain.chat import CHAT_COMMAND_TYPES
 from domain.engine import FULL, AnyGame, Ctx, Pick, Rejected, Step, Viewer, no_deadlines
 from domain.fair import SEED_BYTES
-from domain.chat import CHAT_COMMAND_TYPES
 from domain.table import Table, chance, decided_on, fold, status, undo_versions
 from domain.table import deadlines as open_windows
 from domain.table import decide as decide_at_table

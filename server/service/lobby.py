@@ -17,7 +17,6 @@ import msgspec
 from domain.clock import Clock
 from domain.clock import preset as clock_preset
 from domain.engine import AnyGame, Ctx, Rejected
-from domain.text import plain
 from domain.table import (
     TAKEOVER_BOT,
     Table,
@@ -32,6 +31,7 @@ from domain.table import (
     take_over,
     take_seat,
 )
+from domain.text import plain
 from projections.export import WHOLE, Export
 from projections.export import events as export_events
 from projections.export import read as read_export

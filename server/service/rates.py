@@ -45,10 +45,10 @@ class SeatRates:
         self.rate = rate
         self.burst = burst
         self.clock = clock
-        self.buckets: dict[tuple[str, int], Throttle] = {}
+        self.buckets: dict[tuple[str, int | str], Throttle] = {}
         self.next_sweep = 0.0
 
-    def allow(self, game_id: str, seat: int) -> bool:
+    def allow(self, game_id: str, seat: int | str) -> bool:
         """Take one from the seat's bucket; ``False`` when it is empty."""
         now = self.clock()
         if now >= self.next_sweep:

@@ -61,6 +61,8 @@ SECURITY: dict[str, Security] = {
     "get_replay": SEAT_OPTIONAL,
     # as a spectator, or everyone once the game is over: anyone; as a seat: its token; the server's: the admin
     "export_game": [{}, {"seat": []}, {"admin": []}],
+    "spectator_say": [{"player": []}, {"player_cookie": []}],
+    "hide_message": [{"admin": []}],
     "import_game": [{"admin": []}],
     "create_player": NONE,
     "sign_in_with_code": NONE,

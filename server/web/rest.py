@@ -35,6 +35,7 @@ from server.service.senders import Holder
 from server.service.tokens import is_player_token
 from server.service.words import words_of
 from server.web.auth import bearer, require_admin
+from server.web.chat import CHAT_ENDPOINTS
 from server.web.notices import NOTICE_ENDPOINTS
 from server.web.players import PLAYER_ENDPOINTS
 from server.web.requests import (
@@ -679,4 +680,11 @@ GAME_ENDPOINTS: list[Endpoint] = [
     ),
 ]
 
-ENDPOINTS: list[Endpoint] = [*WORD_ENDPOINTS, *GAME_ENDPOINTS, *PLAYER_ENDPOINTS, *NOTICE_ENDPOINTS, *SIGN_IN_ENDPOINTS]
+ENDPOINTS: list[Endpoint] = [
+    *WORD_ENDPOINTS,
+    *GAME_ENDPOINTS,
+    *CHAT_ENDPOINTS,
+    *PLAYER_ENDPOINTS,
+    *NOTICE_ENDPOINTS,
+    *SIGN_IN_ENDPOINTS,
+]

@@ -164,6 +164,28 @@ async def test_a_player_is_made_signs_in_elsewhere_and_lists_its_tables_awaiting
     assert status == 1 and "401 unknown_token" in err
 
 
+async def test_say_speaks_at_the_table_and_replay_shows_what_was_said(server: Running) -> None:
+    async with AsyncClient(server.url) as lobby:
+        game_id = (await lobby.create("vilar-de-mouros", 3)).game_id
+        tokens = [str((await lobby.join(game_id, name=name)).token) for name in ("Ana", "Bruno", "Carla")]
+    said = await ok(server, "say", game_id, "Boa sorte!", token=tokens[0])
+    [line] = said.splitlines()
+    version = int(line.split()[0])
+    assert line == f"{version:>6}  Ana: Boa sorte!", line
+    answer = await ok_json(server, "say", game_id, "Só para ti", "--to", "2", "--json", token=tokens[1])
+    [fact] = answer["events"]
+    assert fact["event"] == {"type": "MessageSaid", "text": "Só para ti", "seat": 1, "to": 2}
+    # the log of each reader: the table's message for everyone, the private line for its two seats alone
+    everyone = await ok(server, "replay", game_id)
+    assert line in everyone.splitlines() and "Só para ti" not in everyone
+    assert f"{version + 1:>6}  Bruno (to Carla): Só para ti" in await ok(server, "replay", game_id, token=tokens[2])
+    assert "Só para ti" not in await ok(server, "replay", game_id, token=tokens[0])
+    code, out, err = await cli(server, "say", game_id, "  ", token=tokens[2])
+    assert (code, out) == (1, "") and "422 empty_message" in err
+    code, _, err = await cli(server, "say", game_id, "Olá")
+    assert code == 1 and "403 spectator" in err
+
+
 async def test_bots_fill_the_free_seats_and_watch_follows_live_to_the_scores(server: Running) -> None:
     async with AsyncClient(server.url) as client:
         game_id = (await client.create("vilar-de-mouros", 3)).game_id

@@ -28,16 +28,22 @@ from clients.python import (
     Forbidden,
     LegalCommands,
     LobbyEntry,
+    MessageHidden,
+    MessageSaid,
     NotFound,
     Pick,
     Reset,
     RuleViolation,
+    SeatMuted,
     StepMessage,
     TableView,
     Unauthorized,
     Unreachable,
     Update,
+    VersionedEvent,
     Wanted,
+    chat,
+    chat_fact,
     models,
     parse_log,
 )
@@ -690,6 +696,156 @@ async def test_take_free_seats_leaves_taken_seats_alone(server: Running) -> None
         assert [s.seat for s in seats] == [0, 2]
         table = await lobby.table(game_id)
         assert [s.name for s in table.seats if s] == ["Random bot 1", "Ana", "Random bot 3"]
+
+
+# --- the table's chat ------------------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def table_of(server: Running, names: tuple[str, ...]) -> AsyncIterator[tuple[str, list[AsyncClient]]]:
+    """A started Vilar de Mouros table, one person a seat: its id and each seat's client, seat 0 first."""
+    async with AsyncClient(server.url) as lobby:
+        game_id = (await lobby.create("vilar-de-mouros", len(names))).game_id
+        seats = [lobby.as_seat((await lobby.join(game_id, name=name)).token) for name in names]
+    try:
+        yield game_id, seats
+    finally:
+        for seat in seats:
+            await seat.aclose()
+
+
+async def messages(client: AsyncClient, game_id: str) -> dict[int, MessageSaid]:
+    """The messages of the client's feed, by the version they were said at."""
+    return dict(chat([e async for e in client.all_events(game_id)]))
+
+
+async def test_a_message_to_the_table_is_read_by_every_seat_and_a_private_line_by_its_two_seats_only(
+    server: Running,
+) -> None:
+    async with table_of(server, ("Ana", "Bruno", "Carla")) as (game_id, [ana, bruno, carla]):
+        said = await ana.say(game_id, "Boa sorte!")
+        [(version, message)] = chat(said.events)
+        assert (version, said.version) == (said.events[0].version, version)
+        assert message == MessageSaid(text="Boa sorte!", seat=0) and not message.private
+        async with AsyncClient(server.url) as spectator:
+            for reader in (ana, bruno, carla, spectator):
+                assert (await messages(reader, game_id))[version] == message
+            line = await ana.say(game_id, "Bruno tira boas cartas", to=2)
+            private = line.events[0].version
+            expected = MessageSaid(text="Bruno tira boas cartas", seat=0, to=2)
+            assert chat(line.events) == [(private, expected)] and expected.private
+            assert (await messages(carla, game_id))[private] == expected
+            for outsider in (bruno, spectator):  # not even its place: the fact is left out of their feeds
+                assert private not in {e.version async for e in outsider.all_events(game_id)}
+                assert list(await messages(outsider, game_id)) == [version]
+        with pytest.raises(RuleViolation) as empty:
+            await bruno.say(game_id, "   ")
+        with pytest.raises(RuleViolation) as long:
+            await bruno.say(game_id, "a" * 501)
+        with pytest.raises(RuleViolation) as herself:
+            await carla.say(game_id, "para min", to=2)
+        assert (empty.value.code, long.value.code) == ("empty_message", "message_too_long")
+        assert long.value.details["most"] == 500
+        assert (herself.value.code, herself.value.details["field"]) == ("no_such_seat", "to")
+        assert (await bruno.table(game_id)).version == private  # nothing refused was kept
+
+
+def sync_mutes(url: str, game_id: str, tokens: list[str]) -> dict[str, Any]:
+    """Bruno mutes Ana, then reads her again, with the blocking client (in a thread)."""
+    seen: dict[str, Any] = {}
+
+    def texts(client: Client) -> list[str]:
+        return [m.text for _, m in chat(client.all_events(game_id))]
+
+    with Client(url, tokens[0]) as ana, Client(url, tokens[1]) as bruno, Client(url, tokens[2]) as carla:
+        ana.say(game_id, "Olá")
+        muted = bruno.mute(game_id, 0)
+        seen["muted"] = [chat_fact(e.event) for e in muted.events]
+        ana.say(game_id, "Ouves-me?")
+        seen["bruno"], seen["carla"] = "Ouves-me?" in texts(bruno), texts(carla)
+        seen["ana sees the mute"] = muted.version in {e.version for e in ana.all_events(game_id)}
+        again = bruno.mute(game_id, 0, muted=False)
+        seen["again"] = [chat_fact(e.event) for e in again.events]
+        ana.say(game_id, "E agora?")
+        seen["bruno again"] = texts(bruno)[-1]
+        try:
+            bruno.mute(game_id, 1)
+        except RuleViolation as exc:
+            seen["himself"] = (exc.code, exc.details["field"])
+    return seen
+
+
+async def test_a_seat_that_mutes_another_reads_it_no_more_until_it_unmutes(server: Running) -> None:
+    async with table_of(server, ("Ana", "Bruno", "Carla")) as (game_id, seats):
+        tokens = [str(seat.token) for seat in seats]
+        seen = await asyncio.wait_for(asyncio.to_thread(sync_mutes, server.url, game_id, tokens), 60)
+    assert seen == {
+        "muted": [SeatMuted(seat=1, other=0, muted=True)],
+        "bruno": False,  # muted: Ana's message is left out of his feed
+        "carla": ["Olá", "Ouves-me?"],
+        "ana sees the mute": False,  # a mute is the muting seat's alone
+        "again": [SeatMuted(seat=1, other=0, muted=False)],
+        "bruno again": "E agora?",
+        "himself": ("no_such_seat", "seat"),
+    }
+
+
+async def test_a_message_is_hidden_once_most_of_the_others_at_a_three_seat_table_asked(server: Running) -> None:
+    async with table_of(server, ("Ana", "Bruno", "Carla")) as (game_id, [ana, bruno, carla]):
+        version = (await ana.say(game_id, "Perdede todos!")).version
+        with pytest.raises(RuleViolation) as own:
+            await ana.hide_message(game_id, version)
+        assert own.value.code == "own_message"
+        asked = await bruno.hide_message(game_id, version)
+        assert [chat_fact(e.event) for e in asked.events] == [models.HidingAsked(seat=1, version=version)]
+        assert (await bruno.hide_message(game_id, version)).events == []  # asked already: nothing new
+        assert (await messages(carla, game_id))[version].text == "Perdede todos!"  # one of two: not yet
+        before = [e async for e in carla.all_events(game_id)]
+        hidden = await carla.hide_message(game_id, version)
+        facts = [chat_fact(e.event) for e in hidden.events]
+        assert facts == [models.HidingAsked(seat=2, version=version), MessageHidden(version=version, by="players")]
+        gone = MessageSaid(text="", seat=0, removed="hidden")
+        assert dict(chat([*before, *hidden.events]))[version] == gone  # the feed read live, then the hiding
+        async with AsyncClient(server.url) as spectator:
+            for reader in (ana, bruno, carla, spectator):
+                assert (await messages(reader, game_id))[version] == gone and gone.hidden
+        for not_one in (1, version):  # not a message; a message hidden already
+            with pytest.raises(RuleViolation) as missing:
+                await bruno.hide_message(game_id, not_one)
+            assert (missing.value.code, missing.value.details["version"]) == ("no_such_message", not_one)
+    assert chat([VersionedEvent(3, {"type": "CardDrawn", "seat": 0})]) == []
+
+
+async def test_the_table_chat_example_of_docs_sdk_md_says_what_its_comments_say(server: Running) -> None:
+    section = (ROOT / "docs" / "sdk.md").read_text(encoding="utf-8").split("## Table chat", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    code = compile(example.replace("http://127.0.0.1:8000", server.url), "docs/sdk.md", "exec")
+    printed: list[str] = []
+    scope = {"print": lambda *values: printed.append(" ".join(map(str, values)))}
+    await asyncio.wait_for(asyncio.to_thread(exec, code, scope), 30)
+    promised = [line.split("  # ", 1)[1] for line in example.splitlines() if line.strip().startswith("print(")]
+    assert printed == promised and len(promised) == 3
+
+
+async def test_a_watching_player_speaks_on_the_spectators_channel_and_an_operator_hides_any_message(
+    server: Running,
+) -> None:
+    async with table_of(server, ("Ana", "Bruno")) as (game_id, [ana, bruno]):
+        async with AsyncClient(server.url) as lobby:
+            signed = await lobby.make_player("Rita")
+        async with lobby.as_seat(signed.token) as rita, lobby.as_seat(ADMIN) as admin:
+            said = await rita.spectator_say(game_id, "Força, Ana!")
+            [(version, message)] = chat(said.events)
+            assert message == MessageSaid(text="Força, Ana!", seat=None, player=signed.player.player_id)
+            assert (await messages(rita, game_id))[version] == message
+            assert version not in await messages(ana, game_id)  # the seats read it once the game is over
+            private = (await ana.say(game_id, "Só para ti", to=1)).version
+            hidden = await admin.hide_as_operator(game_id, private)
+            assert [chat_fact(e.event) for e in hidden.events] == [MessageHidden(version=private, by="operator")]
+            assert (await messages(bruno, game_id))[private] == MessageSaid(text="", seat=0, to=1, removed="hidden")
+            assert (await admin.hide_as_operator(game_id, private)).events == []  # hidden already
+            with pytest.raises(Forbidden):
+                await rita.hide_as_operator(game_id, version)
 
 
 # --- on its own ------------------------------------------------------------------------------------------

@@ -102,7 +102,9 @@ def test_a_majority_of_the_others_hides_a_message_for_everyone_and_the_fact_stay
 
 def test_an_operator_hides_any_message() -> None:
     talk = Talk().act(0, Say(text="x", to=1))
-    assert chat.hidden_by_operator(talk.table.chat, talk.version) == [MessageHidden(version=talk.version, by="operator")]
+    assert chat.hidden_by_operator(talk.table.chat, talk.version) == [
+        MessageHidden(version=talk.version, by="operator")
+    ]
     talk.add(chat.hidden_by_operator(talk.table.chat, talk.version))
     assert talk.read(1)[0] == MessageSaid(text="", seat=0, to=1, removed="hidden")
     assert chat.hidden_by_operator(talk.table.chat, talk.version - 1) == []  # hidden already

@@ -24,6 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.catalog import GAMES
+from domain.chat import MessageSaid
 from domain.engine import AnyGame, Ctx, Pick, Rejected, Step, Viewer
 from domain.table import Table, decide, status
 from projections.twins import interchangeable, lists_of, played, strings_of, swap, tables
@@ -106,7 +107,7 @@ def received(game: AnyGame, log: list[Any], viewer: Viewer, probe_names: list[st
     history = list(tables(game, log))
     final = history[-1]
     revealed = is_revealed(game, final)
-    parts.append(feed(game, enumerate(log, 1), viewer, revealed))
+    parts.append(feed(game, enumerate(log, 1), viewer, revealed, final.chat))
     parts += [table_view(game, "g", table, viewer) for table in history]
     if viewer is not None and status(game, final) == "active":
         first = move_step(game, final, viewer)  # what legal-commands answers, and the step after each first pick
@@ -178,3 +179,20 @@ def test_swapping_what_a_viewer_cannot_see_changes_nothing_it_receives(game_id: 
     named = json_strings(mine)
     for name in set(hidden) - set(sample):  # an error may name what the command or pick named, nothing else
         assert ENCODE(name) not in named, f"{name} is hidden from {viewer} but an error or a step named it"
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize("steps", [40, 10_000], ids=["under_way", "played_out"])
+def test_a_private_line_reaches_its_two_seats_and_nobody_else_ever(game_id: str, steps: int) -> None:
+    """Chat said among random play (projections/twins.py ``played``): a private line's words reach
+    its two seats alone, in a game under way and in one played out, where everything else is shown."""
+    game = GAMES[game_id]
+    players = game.min_players + 1
+    log = played(game, players, random.Random(steps), steps, most_events=1_500, chat_every=3)
+    lines = [e for e in log if isinstance(e, MessageSaid)]
+    assert any(e.to is not None for e in lines) and any(e.to is None for e in lines)
+    for viewer in (None, *range(players)):
+        shown = json_strings(received(game, log, viewer, [], moves=False))
+        for line in lines:
+            meant = line.to is None or viewer in (line.seat, line.to)
+            assert (ENCODE(line.text) in shown) == meant, (viewer, line)

@@ -79,6 +79,8 @@ export const ROUTES = {
   "POST /api/v1/games/{game_id}/moves": "moves",
   "POST /api/v1/games/{game_id}/commands": "send",
   "GET /api/v1/games/{game_id}/events": "events",
+  "POST /api/v1/games/{game_id}/spectators/chat": "spectatorSay",
+  "POST /api/v1/games/{game_id}/chat/hidden": "hideAsOperator",
   "GET /api/v1/games/{game_id}/replay": "replay",
   "GET /api/v1/games/{game_id}/export": "exportLog",
   "GET /api/v1/games/{game_id}/ws": "watch",
@@ -290,6 +292,36 @@ export class Client {
       ...(options.expectedVersion != null ? { expected_version: options.expectedVersion } : {}),
     };
     return this.json({ method: "POST", path: game(gameId, "/commands"), body });
+  }
+
+  // -- the table's chat: commands of the seat, sent like any other ------------------------------------
+
+  /** Say `text` at the table as this client's seat; with `to`, on a private line only the two seats ever receive.
+   * The answer holds the `MessageSaid` as the seat receives it. */
+  say(gameId: string, text: string, to: number | null = null): Promise<CommandAnswer> {
+    return this.send(gameId, to === null ? { type: "Say", text } : { type: "Say", text, to });
+  }
+
+  /** Ask to hide the message said to the table at `version`: hidden for everyone (`MessageHidden`) once most of
+   * the other people at the table asked. */
+  hideMessage(gameId: string, version: number): Promise<CommandAnswer> {
+    return this.send(gameId, { type: "HideMessage", version });
+  }
+
+  /** Stop reading `seat`'s messages, for this client's seat alone (`muted` false: read them again). */
+  mute(gameId: string, seat: number, muted = true): Promise<CommandAnswer> {
+    return this.send(gameId, { type: "Mute", seat, muted });
+  }
+
+  /** Say `text` on the spectators' channel, as the player this client's token signs in, watching the table (the
+   * seats read that channel once the game is over). */
+  spectatorSay(gameId: string, text: string): Promise<CommandAnswer> {
+    return this.json({ method: "POST", path: game(gameId, "/spectators/chat"), body: { text } });
+  }
+
+  /** Hide the message said at `version` for everyone, on any channel (the admin's token). */
+  hideAsOperator(gameId: string, version: number): Promise<CommandAnswer> {
+    return this.json({ method: "POST", path: game(gameId, "/chat/hidden"), body: { version } });
   }
 
   /** This caller's feed of events with versions in (after, after + limit]. */

@@ -69,6 +69,12 @@ export const ENVELOPE_CODES = [
   "not_yet",
   "no_default_move",
   "game_not_over",
+  "empty_message",
+  "message_too_long",
+  "chat_full",
+  "no_such_message",
+  "own_message",
+  "not_a_spectator",
   "store_unavailable",
   "bad_email",
   "bad_quiet_hours",
@@ -140,9 +146,11 @@ export class Conflict extends LudotecaError {}
 export class TooLarge extends LudotecaError {}
 /** 415: unsupported_media_type: a body sent without `Content-Type: application/json` (the client always sets it). */
 export class UnsupportedMediaType extends LudotecaError {}
-/** 422: the rules refuse this; `code` is the rule's code (`not_your_turn`...). */
+/** 422: the rules refuse this; `code` is the rule's code (`not_your_turn`...), or the table chat's (`empty_message`,
+ * `message_too_long`, `chat_full`, `no_such_message`, `own_message`, `not_a_spectator`). */
 export class RuleViolation extends LudotecaError {}
-/** 429: a quota or the socket's rate; `details.retry_after` says in how many seconds to try again, when known. */
+/** 429: a quota or the socket's rate; `details.retry_after` says in how many seconds to try again, when known
+ * (`too_many` with `details.case` "chat": the seat's chat has a slower rate of its own). */
 export class TooMany extends LudotecaError {}
 /** 500 and other server faults. */
 export class ServerError extends LudotecaError {}

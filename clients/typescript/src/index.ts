@@ -7,6 +7,8 @@ export type { LiveOptions, WebSocketClass, WebSocketLike } from "./live.js";
 export { Move, LIMIT } from "./moves.js";
 export type { Choice, Start } from "./moves.js";
 export { newCommandId } from "./ids.js";
+export { chat } from "./chat.js";
+export type { ChatLine } from "./chat.js";
 export { dealChecks, newEntropy, opens, readExport, root, salt, seedMatches, tableKey, verifyExport } from "./fair.js";
 export type { Committed, DealCheck } from "./fair.js";
 export {

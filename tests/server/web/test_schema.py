@@ -129,6 +129,8 @@ def test_every_command_a_seat_may_send_is_in_the_contract(schemas: Path) -> None
     table_commands = [{"type": "Resign"}, {"type": "Undo"}, {"type": "Undo", "version": 12}]
     table_commands.append({"type": "TimeUp", "window": "clock:0:1764460800000", "move": None})
     table_commands += [{"type": "KeepWaiting", "seat": 1}, {"type": "LetBotPlayOn", "seat": 1}]
+    table_commands += [{"type": "Say", "text": "Olá", "to": 1}, {"type": "HideMessage", "version": 9}]
+    table_commands += [{"type": "Mute", "seat": 1, "muted": False}]
     for game_id, game in GAMES.items():
         commands = validator(schemas, game_id, "commands")
         for command in [*table_commands, *every_first_command(game)]:
@@ -137,7 +139,7 @@ def test_every_command_a_seat_may_send_is_in_the_contract(schemas: Path) -> None
             socket.validate({"type": "command", "command": command, "command_id": "c-1"})
         assert not commands.is_valid({"type": "Pass"})
     tags = {kind.__struct_config__.tag for kind in TABLE_COMMANDS}
-    assert tags == {"Resign", "Undo", "TimeUp", "KeepWaiting", "LetBotPlayOn"}
+    assert tags == {"Resign", "Undo", "TimeUp", "KeepWaiting", "LetBotPlayOn", "Say", "HideMessage", "Mute"}
 
 
 def every_first_command(game: AnyGame) -> list[Any]:

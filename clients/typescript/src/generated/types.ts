@@ -95,7 +95,7 @@ export type MissLizParksCommand =
  * Anything a seat may send: the table's commands or its game's own.
  */
 export type Command = TableCommand | GameCommand;
-export type TableCommand = Resign | Undo | TimeUp | KeepWaiting | LetBotPlayOn;
+export type TableCommand = Resign | Undo | TimeUp | KeepWaiting | LetBotPlayOn | Say | HideMessage | Mute;
 /**
  * An event of a game's stream, as the viewer may see it: the table's or its game's own.
  */
@@ -115,7 +115,11 @@ export type TableEvent =
   | CardsOpened
   | SeedRevealed
   | SeatOffered
-  | SeatTakenOver;
+  | SeatTakenOver
+  | MessageSaid
+  | HidingAsked
+  | MessageHidden
+  | SeatMuted;
 /**
  * Vilar de Mouros: an event of the game's own.
  */
@@ -1310,6 +1314,29 @@ export interface LetBotPlayOn {
   type: "LetBotPlayOn";
   seat: number;
 }
+/**
+ * Say ``text`` to the table, or with ``to`` to that seat alone.
+ */
+export interface Say {
+  type: "Say";
+  text: string;
+  to?: number | null;
+}
+/**
+ * Ask to hide the message said at ``version`` for everyone (a majority of the table's people hides it).
+ */
+export interface HideMessage {
+  type: "HideMessage";
+  version: number;
+}
+/**
+ * Stop reading ``seat``'s messages (``muted`` false: read them again).
+ */
+export interface Mute {
+  type: "Mute";
+  seat: number;
+  muted?: boolean;
+}
 export interface CommandAnswer {
   version: number;
   events: VersionedEvent[];
@@ -1464,6 +1491,47 @@ export interface SeatTakenOver {
   seat: number;
   name?: string;
   player?: string | null;
+}
+/**
+ * ``text`` said by ``seat`` (``None``: a spectator, the player ``player``), to the table or,
+ * with ``to``, to that seat alone.
+ *
+ * ``removed`` is never stored: a viewer receives it, with the text emptied, for a message
+ * hidden since (``hidden``) or a private line it may know of but not read (``private``).
+ */
+export interface MessageSaid {
+  type: "MessageSaid";
+  text: string;
+  seat?: number | null;
+  player?: string | null;
+  to?: number | null;
+  removed?: ("hidden" | "private") | null;
+}
+/**
+ * ``seat`` asked to hide the message said at ``version`` (seen by that seat alone).
+ */
+export interface HidingAsked {
+  type: "HidingAsked";
+  seat: number;
+  version: number;
+}
+/**
+ * The message said at ``version`` is hidden for everyone: by a majority of the table's
+ * people (``players``) or by an operator.
+ */
+export interface MessageHidden {
+  type: "MessageHidden";
+  version: number;
+  by?: "operator" | "players";
+}
+/**
+ * ``seat`` no longer reads ``other``'s messages (or does again: ``muted`` false); seen by ``seat`` alone.
+ */
+export interface SeatMuted {
+  type: "SeatMuted";
+  seat: number;
+  other: number;
+  muted?: boolean;
 }
 /**
  * The game cards were shuffled; ``order`` is top first (secret from every seat).
@@ -2152,6 +2220,12 @@ export interface MissLizParksParkGameEnded {
 export interface EventPage {
   version: number;
   events: VersionedEvent[];
+}
+export interface SpectatorSay {
+  text: string;
+}
+export interface HideBody {
+  version: number;
 }
 export interface NewPlayer {
   name: string;
