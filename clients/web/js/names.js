@@ -66,6 +66,16 @@ const TABLE = {
   SeatOffered: (e, w) => `${w.seat(e.by)} offered ${w.seat(e.seat)}'s seat to a newcomer`,
   SeatTakenOver: (e, w) => `${e.name || w.seat(e.seat)} took over seat ${e.seat + 1}`,
   StepsUndone: (e, w) => `${w.seat(e.seat)} took back their last step`,
+  // the chat's facts, as the replay viewer tells them (the table shows them in its chat panel)
+  MessageSaid: (e, w) => {
+    if (e.removed === "hidden") return "a message was hidden";
+    if (e.removed) return "a private message";
+    const who = Number.isInteger(e.seat) ? w.seat(e.seat) : "a spectator";
+    return Number.isInteger(e.to) ? `${who} (to ${w.seat(e.to)}): ${e.text}` : `${who}: ${e.text}`;
+  },
+  HidingAsked: (e, w) => `${w.seat(e.seat)} asked to hide the message of version ${e.version}`,
+  MessageHidden: (e) => (e.by === "operator" ? `an operator hid the message of version ${e.version}` : `the table hid the message of version ${e.version}`),
+  SeatMuted: (e, w) => (e.muted === false ? `${w.seat(e.seat)} reads ${w.seat(e.other)} again` : `${w.seat(e.seat)} muted ${w.seat(e.other)}`),
   Undoable: () => null,
   ClockTicked: () => null,
 };

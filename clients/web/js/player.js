@@ -92,6 +92,13 @@ function language() {
   return null;
 }
 
+// The language the person reads: the player's own (its settings), else the browser's when the
+// server speaks it, else English; the order the server writes its `message` in (docs/i18n.md).
+export function readerLanguage() {
+  const own = current && current.lang;
+  return (own && LANGUAGES.includes(own) ? own : language()) || "en";
+}
+
 // Make a player of this browser (the answer sets the cookie).
 export async function makePlayer(name) {
   const body = { name: (name || "").trim() || defaultName() };

@@ -20,7 +20,9 @@ const SILENT = new Set(["CardsDealt", "HandDrawn", "StartingHandDealt", "Plannin
   "PassportReceived", "Undoable", "ClockTicked", "ReactionWindowClosed", "TurnEnded", "DeckShuffled",
   "BonusDeckShuffled", "ItchyDeckShuffled", "PlanningDeckShuffled",
   // fair play's facts: the table shows them as its "deal verified" mark (deal.js), not as moves
-  "DeckCommitted", "CardsOpened", "SeedRevealed"]);
+  "DeckCommitted", "CardsOpened", "SeedRevealed",
+  // the chat's facts: the chat panel shows them (chat.js), they are no move
+  "MessageSaid", "HidingAsked", "MessageHidden", "SeatMuted"]);
 // The table's own facts and the game's facts between turns: a group of their own.
 const BETWEEN = new Set(["TableOpened", "SeatTaken", "SeatResigned", "TableCancelled", "RematchOpened", "TimeRanOut",
   "TimeExtended", "SeatOffered", "SeatTakenOver",

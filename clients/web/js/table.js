@@ -4,6 +4,7 @@
 // and results said to screen readers, refusals as messages, the final scores rule by rule. The seat
 // is the player's (its cookie, docs/players.md), or one whose token this browser kept before players;
 // the tab's title and icon say when the table awaits it (and a notification, when allowed and away).
+// The table's chat stands beside it (chat.js).
 
 import { call, get, post, catalog, components, commandId, seatOf, keepSeat, forgetSeat, ApiError } from "./api.js";
 import { player, defaultName, sit } from "./player.js";
@@ -17,6 +18,7 @@ import { DealTracker, entropyFor } from "./deal.js";
 import { drawView, outcomeTable, screenOf, context } from "./view.js";
 import { morph, positions, glide } from "./morph.js";
 import { Story } from "./story.js";
+import { TableChat, CHAT_FACTS } from "./chat.js";
 
 const LOG_TURNS = 30; // turns the log shows
 // The pace at which other seats' steps are shown: ms between two of them.
@@ -106,6 +108,10 @@ function duration(ms) {
   return WORDS.seconds(s);
 }
 
+// Whether a key was typed into a field (the chat's box, a name): no shortcut of the table's.
+const typedIn = (el) => !!(el && el.closest && el.closest("input, textarea, select, [contenteditable]"));
+const chatOnly = (events) => events.length > 0 && events.every((e) => CHAT_FACTS.has(e.event.type));
+
 // The table's own facts: seats, leaving, calling off, rematch, clocks (the table is read again).
 const TABLE_FACTS = new Set(["TableOpened", "SeatTaken", "SeatResigned", "TableCancelled", "RematchOpened",
   "ClockTicked", "TimeRanOut", "TimeExtended", "SeatOffered", "SeatTakenOver"]);
@@ -141,7 +147,12 @@ export class TableScreen {
     this.rated = false; // the table counts on ratings (its TableOpened says so: the view does not)
     this.invites = new Map(); // seat -> the invitation link this page made for it
     this.botKind = "casual"; // the bots "fill the other seats" seats: a named level (docs/bots.md)
-    this.onKey = (e) => { if (e.key === "Escape" && this.builder) this.builder.cancel(); };
+    this.onKey = (e) => { if (e.key === "Escape" && this.builder && !typedIn(e.target)) this.builder.cancel(); };
+    this.chat = new TableChat({ // said on the same socket as moves, decided at no version
+      send: (command) => this.deliver(command, commandId()),
+      seat: () => (this.table ? this.table.seat : null),
+      redraw: () => { if (this.screenEl) this.scheduleDraw(); },
+    });
   }
 
   async start() {
@@ -199,6 +210,7 @@ export class TableScreen {
     this.queue = [];
     this.undo.reset(); // the new socket's catch-up brings the whole log again
     this.deal.reset();
+    this.chat.reset();
     const live = new Live(this.gameId, this.token, {
       update: (msg) => this.onUpdate(msg),
       reset: () => {
@@ -206,6 +218,7 @@ export class TableScreen {
         this.last = new Map();
         this.undo.reset();
         this.deal.reset();
+        this.chat.reset();
         message(WORDS.reset, "info", "reset");
       },
       error: (msg) => message(msg.message, "error", msg.error),
@@ -221,6 +234,7 @@ export class TableScreen {
     if (this.builder && this.builder.undrag) this.builder.undrag();
     document.removeEventListener("keydown", this.onKey);
     if (this.live) this.live.stop();
+    this.chat.stop();
     showTitle();
   }
 
@@ -233,6 +247,7 @@ export class TableScreen {
   see(events, live) {
     const told = [];
     for (const ev of events) {
+      if (CHAT_FACTS.has(ev.event.type)) continue; // the chat's (onUpdate): no move, no line of the log
       if (ev.event.type === "TableOpened") this.rated = !!ev.event.rated;
       this.undo.see(ev.version, ev.event);
       this.deal.see(ev.version, ev.event, this.table.seat, () => this.scheduleDraw());
@@ -246,9 +261,11 @@ export class TableScreen {
 
   // Updates are applied in order, one at a time. Another seat's move is shown step by step: after
   // an update that holds one, the next waits for the pace the person chose (the card glides, the
-  // pawn walks, and it can be followed), however fast the updates came.
+  // pawn walks, and it can be followed), however fast the updates came. What is said in the chat
+  // is shown at once: it waits for no one's steps.
   onUpdate(msg) {
     if (this.stopped) return;
+    if (this.chat.take(msg.events, msg.view !== null && msg.view !== undefined)) this.scheduleDraw();
     this.queue.push(msg);
     if (!this.playing) this.play();
   }
@@ -265,7 +282,10 @@ export class TableScreen {
       const msg = this.queue.shift();
       const live = !!(msg.view && this.greeted);
       await this.apply(msg);
-      const others = live && msg.events.some((e) => { const a = actorOf(e.event); return a !== null && a !== this.table.seat; });
+      const others = live && msg.events.some((e) => {
+        const a = CHAT_FACTS.has(e.event.type) ? null : actorOf(e.event);
+        return a !== null && a !== this.table.seat;
+      });
       if (others && PACES[this.pace]) {
         this.nextAt = performance.now() + PACES[this.pace];
         this.draw(); // this step now, not with the next
@@ -280,10 +300,13 @@ export class TableScreen {
     const live = !!(msg.view && this.greeted);
     this.see(msg.events, live);
     if (msg.view !== null && msg.view !== undefined) { // the last chunk of a catch-up, or a live update
+      // Chat alone changes no step: the move being built goes on as it was (its version still stands).
+      if (!(this.greeted && chatOnly(msg.events))) {
+        this.first = msg.step || null;
+        this.firstVersion = msg.version;
+        this.stepFresh = true;
+      }
       this.greeted = true;
-      this.first = msg.step || null;
-      this.firstVersion = msg.version;
-      this.stepFresh = true;
     }
     const tableLevel = msg.events.some((e) => TABLE_FACTS.has(e.event.type));
     const finished = msg.view && msg.view.finished;
@@ -392,12 +415,15 @@ export class TableScreen {
       h("div", { class: "view-wrap" }, board),
       h("div", { class: ["dock", hand ? "with-hand" : null], "data-testid": "dock" },
         h("div", { class: "controls-wrap", "data-testid": "controls-wrap", "data-morph": "keep", role: "group", "aria-label": "your move" }),
-        hand)),
+        hand,
+        this.chat.panel({ seat, status: t.status, seats: t.seats || [], seatName: (s) => this.seatName(s),
+          colour: (s) => colourOf(ctx.seatColour(s)).fill }))),
     this.logPanel());
     if (!this.screenEl || !this.root.contains(this.screenEl)) {
       clear(this.root, next);
       this.screenEl = next;
       this.attachMoves();
+      this.chat.attach(this.screenEl);
       return;
     }
     const before = positions(this.screenEl);
@@ -405,6 +431,7 @@ export class TableScreen {
     const focusKey = focused && this.screenEl.contains(focused) ? focused.getAttribute("data-key") : null;
     morph(this.screenEl, next);
     this.attachMoves();
+    this.chat.attach(this.screenEl);
     glide(this.screenEl, before);
     // a focused element the update took away: the same thing where it is now, else the move panel
     if (focusKey && (!document.activeElement || document.activeElement === document.body)) {

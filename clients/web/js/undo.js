@@ -4,7 +4,9 @@
 // other step of the game, or a seat leaving, ends what may be taken back. No request needed.
 
 const NEUTRAL = new Set(["TableOpened", "SeatTaken", "TableCancelled", "RematchOpened", "ClockTicked", "TimeRanOut",
-  "TimeExtended", "SeatOffered", "SeatTakenOver"]);
+  "TimeExtended", "SeatOffered", "SeatTakenOver",
+  // chat is no step: what may be taken back stays so (domain/table.py)
+  "MessageSaid", "HidingAsked", "MessageHidden", "SeatMuted"]);
 
 export class UndoTracker {
   constructor() {
