@@ -34,6 +34,7 @@ from clients.python import (
     ApiError,
     AsyncClient,
     AsyncMove,
+    CommandAnswer,
     MoveStep,
     Option,
     Pick,
@@ -419,18 +420,16 @@ async def send(client: AsyncClient, args: argparse.Namespace) -> None:
     else:
         command, version = args.command, None
     expected = args.expected_version if args.expected_version is not None else version
-    answer = await client.send(args.game_id, command, args.command_id, expected)
-    if args.json:
-        emit(answer)
-        return
-    await know_table(args.voice, client, await client.table(args.game_id))
-    for event in answer.events:
-        say(event_line(args.voice, event.version, event.event))
+    await answered(client, args, await client.send(args.game_id, command, args.command_id, expected))
 
 
 async def say_(client: AsyncClient, args: argparse.Namespace) -> None:
     """Say something at the table as the token's seat: to the table, or ``--to`` one seat alone."""
-    answer = await client.say(args.game_id, args.text, args.to)
+    await answered(client, args, await client.say(args.game_id, args.text, args.to))
+
+
+async def answered(client: AsyncClient, args: argparse.Namespace, answer: CommandAnswer) -> None:
+    """A command's answer: as JSON, or its events as the log's lines."""
     if args.json:
         emit(answer)
         return
