@@ -10,14 +10,17 @@ with ``--log-format json``, one JSON object a line.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
 import fcntl
 import logging
 import os
 import resource
+import signal
 import socket
 import sys
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 import redis
@@ -28,6 +31,7 @@ from server.runtime import logs
 from server.runtime.uvicorn.http import guarded
 from server.runtime.uvicorn.websocket import LeanWebSocketProtocol
 from server.settings import Settings, token_problems
+from server.storage.connection import answers
 
 log = logging.getLogger("ludoteca.serve")
 
@@ -92,18 +96,18 @@ def check_data_dir(settings: Settings) -> None:
 
 
 def check_redis(url: str) -> None:
-    """An external Redis must answer before the server says it is ready."""
-    client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+    """An external Redis must answer before the server says it is ready (a Sentinel's primary, a
+    Cluster's nodes: the client the server will use)."""
     try:
-        client.ping()
+        asyncio.run(answers(url))
     except redis.RedisError as exc:
         raise StartUpProblem(
             f"The Redis at {logs.without_password(url)} does not answer ({exc}): start it, or fix REDIS_URL "
             f"(leave it unset to run the embedded Redis).",
             EXIT_REDIS_UNREACHABLE,
         ) from None
-    finally:
-        client.close()
+    except ValueError as exc:
+        raise StartUpProblem(f"REDIS_URL is not a Redis URL ({exc}).", 2) from None
 
 
 def banner(settings: Settings, out: TextIO) -> None:
@@ -163,6 +167,17 @@ class AnnouncingServer(uvicorn.Server):
         if not self.should_exit and self.out is not None:
             banner(self.settings, self.out)
 
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        """uvicorn's, but a SIGTERM that was answered with a graceful shutdown is not raised again
+        once it is over: uvicorn re-raises every signal it caught under the handler it found, which
+        for SIGTERM is the default one, so the process would end killed by it (exit status 143), not
+        with the 0 of a clean stop (docs/operations.md, "Exit codes"). SIGINT is still raised again:
+        ``serve`` takes its KeyboardInterrupt."""
+        with super().capture_signals():
+            yield
+            self._captured_signals[:] = [s for s in self._captured_signals if s != signal.SIGTERM]
+
 
 def more_descriptors() -> int:
     """Raise this process's soft limit on open files to its hard limit, as Go's runtime does: every
@@ -209,7 +224,7 @@ def serve(settings: Settings) -> int:
     config = server_config(app, settings)
     server = AnnouncingServer(config, settings, sys.stdout if sys.stdout.isatty() else None)
     # uvicorn turns SIGTERM and SIGINT into a graceful shutdown, which stops the embedded Redis;
-    # the interrupt itself then surfaces here, as in uvicorn.run.
+    # the interrupt itself then surfaces here, as in uvicorn.run (SIGTERM is not raised again).
     with contextlib.suppress(KeyboardInterrupt):
         server.run(sockets=[sock])
     if not server.started:

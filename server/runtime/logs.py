@@ -101,6 +101,7 @@ def configure(level: str, form: str = "json") -> None:
 
 def without_password(url: str) -> str:
     """A Redis URL fit to print: its password (if any) replaced by ``***``."""
+    url = re.sub(r"([?&]sentinel_password=)[^&#]*", r"\1***", url)  # redis+sentinel:// (the Sentinels')
     scheme, sep, rest = url.partition("://")
     userinfo, at, host = rest.rpartition("@")
     if not sep or not at or ":" not in userinfo:

@@ -40,10 +40,10 @@ import msgspec
 from redis.exceptions import RedisError
 
 from server.runtime.tasks import pause
-from server.storage.connection import Client, initialize, lean
+from server.storage.connection import Client, endpoint, initialize, lean
 from server.storage.groupcommit import GroupCommit
 from server.storage.keys import COMMANDS, EVENTS, META, NOTIFY, SNAPSHOTS, TOKENS
-from server.storage.resp.client import Endpoint, Script, Subscription, call, value
+from server.storage.resp.client import Script, Subscription, call, value
 
 __all__ = [
     "AppendResult",
@@ -715,7 +715,8 @@ class EventStore:
 
 class Notifications:
     """One subscription per process to ``lt:notify``, and to the channels other owners name, on a
-    lean connection of its own (server/storage/resp/client.py) to where ``redis`` connects.
+    lean connection of its own (server/storage/resp/client.py) to where ``redis`` connects (with a
+    Sentinel, the primary it names at each connection: after a failover, the new one).
 
     :meth:`run` calls ``on_notify(game_id, version)`` for each append, and
     ``channels[name](text)`` for each message on another channel (who is at a table,
@@ -755,7 +756,7 @@ class Notifications:
             try:
                 await initialize(self.redis)
                 subscription = await Subscription.open(
-                    Endpoint.of(self.redis), [NOTIFY_CHANNEL, *(c.decode() for c in others)], on_message
+                    await endpoint(self.redis), [NOTIFY_CHANNEL, *(c.decode() for c in others)], on_message
                 )
                 self.subscribed.set()
                 backoff = self.min_backoff

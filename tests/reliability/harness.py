@@ -361,6 +361,7 @@ class Driver:
     acked: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)  # command id -> game, answer
     statuses: dict[int, int] = field(default_factory=dict)
     lost_answers: int = 0
+    slowest: float = 0.0  # seconds the slowest answer to a command took
     followers: list[Follower] = field(default_factory=list)
     # Games left because a read of them answered other than 200 (game id, status): only when
     # Redis lost writes it had acknowledged (``appendfsync everysec``), e.g. the game's creation.
@@ -390,12 +391,15 @@ class Driver:
         body = {"command": command, "command_id": command_id}
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
+            sent = time.monotonic()
             try:
                 r = await self.api.at().post(f"/api/v1/games/{game_id}/commands", json=body, headers=auth(token))
             except NETWORK_ERRORS:
                 self.lost_answers += 1
                 await asyncio.sleep(0.05)
                 continue
+            finally:
+                self.slowest = max(self.slowest, time.monotonic() - sent)
             self.statuses[r.status_code] = self.statuses.get(r.status_code, 0) + 1
             if r.status_code == 200:
                 self.acked[command_id] = (game_id, r.json())

@@ -27,6 +27,9 @@ class Sizes:
     # (3) Redis killed with SIGKILL and restarted under load, per appendfsync setting
     redis_cycles: int = 10
     redis_games: int = 4
+    # (3) failovers of Redis Sentinel and of Redis Cluster (a primary killed with SIGKILL), games played through them
+    failovers: int = 2
+    failover_games: int = 3
     # (4) lost writes: rollbacks of the append-only file
     rollbacks: int = 3
     # (5) network faults between a replica and Redis
@@ -55,6 +58,8 @@ FULL = Sizes(
     crash_games=10,
     redis_cycles=100,
     redis_games=6,
+    failovers=20,
+    failover_games=6,
     rollbacks=20,
     fault_rounds=20,
     leak_games=500,

@@ -113,3 +113,25 @@ def test_uvicorn_httptools_protocol_attributes(name: str) -> None:
 )
 def test_uvicorn_httptools_protocol_hooks(name: str) -> None:
     assert callable(getattr(httptools_impl.HttpToolsProtocol, name))
+
+
+def test_redis_py_sentinel_pools_say_where_the_primary_is() -> None:
+    """``redis+sentinel://`` (server/storage/connection.py): the lean connection asks the client's pool
+    where the primary is now (``get_master_address``), closing closes its Sentinels' clients
+    (``sentinel_manager.sentinels``), and the pool that waits for a free connection mixes redis-py's
+    Sentinel pool with its blocking pool."""
+    from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
+
+    assert inspect.iscoroutinefunction(SentinelConnectionPool.get_master_address)
+    assert has(SentinelConnectionPool, "sentinel_manager") and has(Sentinel, "sentinels")
+    assert {"get_connection", "release"} <= set(vars(aioredis.BlockingConnectionPool))
+    assert not {"get_connection", "release"} & set(vars(SentinelConnectionPool))
+
+
+def test_uvicorn_keeps_the_signals_it_caught_to_raise_again_after_shutdown() -> None:
+    """server/serve.py's ``AnnouncingServer.capture_signals`` drops SIGTERM from this list (a clean stop
+    exits 0, not 143)."""
+    import uvicorn
+
+    assert has(uvicorn.Server, "_captured_signals") and has(uvicorn.Server, "capture_signals")
+    assert "_captured_signals" in inspect.getsource(uvicorn.Server.capture_signals)

@@ -12,8 +12,9 @@ at once: one write and one future a batch, one timer for the whole connection, n
 subscription's messages go to a callback as they are parsed.
 
 Everything else keeps redis-py, whose client says where Redis is (:meth:`Endpoint.of`): one Redis
-over TCP, TLS or a unix socket, or one node of a Redis Cluster for a subscription (a publish reaches
-every node). Error replies are redis-py's exceptions, made by its own parser's table, so callers
+over TCP, TLS or a unix socket, the primary a Redis Sentinel names (asked again at each new
+connection: :class:`Pipe`'s ``locate``), or one node of a Redis Cluster for a subscription (a
+publish reaches every node). Error replies are redis-py's exceptions, made by its own parser's table, so callers
 handle them as before.
 """
 
@@ -237,8 +238,9 @@ class Pipe:
     """Calls to one Redis on one lean connection, opened at the first call and again after it was
     lost. Batches are pipelined: one need not be answered before the next is sent."""
 
-    def __init__(self, endpoint: Endpoint) -> None:
+    def __init__(self, endpoint: Endpoint, *, locate: Callable[[], Awaitable[Endpoint]] | None = None) -> None:
         self.endpoint = endpoint
+        self.locate = locate  # where Redis is now, asked at each new connection (a Sentinel's primary)
         self.wire: Wire | None = None
         self.opening: asyncio.Task[Wire] | None = None  # the attempt under way, shared by its callers
 
@@ -249,7 +251,17 @@ class Pipe:
         wire = self.wire
         if wire is None or not wire.open:
             wire = await self._open()
-        return await wire.send(b"".join(pack(*command) for command in commands), len(commands))
+        replies = await wire.send(b"".join(pack(*command) for command in commands), len(commands))
+        if self.locate is not None and any(isinstance(reply, errors.ReadOnlyError) for reply in replies):
+            # A primary turned replica: the next call asks where the primary is now.
+            wire.close()
+            if self.wire is wire:
+                self.wire = None
+        return replies
+
+    async def where(self) -> Endpoint:
+        """Where a new connection goes now."""
+        return await self.locate() if self.locate is not None else self.endpoint
 
     async def _open(self) -> Wire:
         # One attempt at a time, shared: the callers waiting when it fails all hear of it at once,
@@ -263,7 +275,7 @@ class Pipe:
     async def _attempt(self) -> Wire:
         try:
             if self.wire is None or not self.wire.open:
-                self.wire = await open_wire(self.endpoint)
+                self.wire = await open_wire(await self.where())
             return self.wire
         finally:
             self.opening = None
