@@ -306,3 +306,47 @@ async def test_seats_chat_in_the_browser_to_the_table_privately_hide_mute_and_fi
         await ana.close()
         await bo.close()
         await watcher.close()
+
+
+@pytest.mark.timeout(120)
+async def test_a_signed_in_player_watching_talks_to_the_spectators_and_a_replay_shows_the_chat_in_place(
+    server: Running, browser: Chromium
+) -> None:
+    """A watching player writes on the spectators' channel (a seat does not read it while the game
+    goes on); the replay viewer shows what was said up to the version it replays."""
+    r = await server.http.post(f"{API}/games", json={"game": GAME, "players": 2})
+    game_id = r.json()["game_id"]
+    tokens = [(await server.http.post(f"{API}/games/{game_id}/seats", json={"name": n})).json()["token"] for n in "AB"]
+    r = await server.send(game_id, tokens[0], {"type": "Say", "text": "Boa sorte!"})
+    said_at = r.json()["version"]
+    context = await browser.new_context(viewport={"width": 1300, "height": 1000})
+    page = await context.new_page()
+    try:
+        await page.goto(f"{server.url}/#/game/{game_id}")
+        await ready(page, "spectator")
+        assert await page.locator('[data-testid="chat-text"]').count() == 0  # nobody signed in: read only
+        # signed in as the page does it when a newcomer sits down (the answer sets the cookie)
+        made = await page.evaluate("async () => (await (await import('/web/js/player.js')).makePlayer('Xoán')).name")
+        assert made == "Xoán"
+        await page.wait_for_selector('[data-testid="chat-to-spectators"]')
+        await page.fill('[data-testid="chat-text"]', "Que partida!")
+        await page.press('[data-testid="chat-text"]', "Enter")
+        await shown(page, "Que partida!")
+        assert [x["seat"] for x in await lines(page)] == ["0", "spectator"]
+        seat_reads = [e["event"] for e in await feed(server, game_id, tokens[0])]
+        assert [e["text"] for e in seat_reads if e["type"] == "MessageSaid"] == ["Boa sorte!"]
+        # the replay at the version of the first message shows it alone; at the last, both
+        last = (await server.get(f"{API}/games/{game_id}")).json()["version"]
+        await page.goto(f"{server.url}/#/replay/{game_id}")
+        await page.wait_for_selector(f'.replay-screen[data-shown="{last}"] [data-testid="replay-chat"]')
+        assert "Que partida!" in await page.inner_text('[data-testid="replay-chat"]')
+        await page.eval_on_selector(
+            '[data-testid="replay-slider"]',
+            f"(s) => {{ s.value = '{said_at}'; s.dispatchEvent(new Event('input')); }}",
+        )
+        await page.wait_for_selector(f'.replay-screen[data-shown="{said_at}"]')
+        transcript = await page.inner_text('[data-testid="replay-chat"]')
+        assert "Boa sorte!" in transcript and "Que partida!" not in transcript
+        await no_axe_violations(page, "the replay with its chat")
+    finally:
+        await context.close()

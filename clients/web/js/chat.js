@@ -11,7 +11,7 @@
 // sentence, which the server writes in that language too.
 
 import { h, hidden } from "./ui.js";
-import { readerLanguage } from "./player.js";
+import { readerLanguage, onPlayerChange } from "./player.js";
 
 export const CHAT_FACTS = new Set(["MessageSaid", "HidingAsked", "MessageHidden", "SeatMuted"]);
 export const TEXT_MOST = 500; // characters a message may have (domain/chat.py TEXT_MOST)
@@ -41,7 +41,8 @@ export const WORDS = {
     count: (n, most) => `${n}/${most}`,
     send: "Send",
     mute: (name) => `Mute ${name}`,
-    watching: "Only the players write here.",
+    watching: "Sign in to talk with the other spectators; the players read you once the game is over.",
+    toSpectators: "To the spectators",
     over: "The game is over: nothing more can be said.",
   },
   pt: {
@@ -63,7 +64,8 @@ export const WORDS = {
     count: (n, most) => `${n}/${most}`,
     send: "Enviar",
     mute: (name) => `Silenciar ${name}`,
-    watching: "Só os jogadores escrevem aqui.",
+    watching: "Inicie sessão para falar com os outros espectadores; os jogadores leem-no quando o jogo acabar.",
+    toSpectators: "Para os espectadores",
     over: "O jogo terminou: já não se pode dizer mais nada.",
   },
   gl: {
@@ -85,7 +87,8 @@ export const WORDS = {
     count: (n, most) => `${n}/${most}`,
     send: "Enviar",
     mute: (name) => `Silenciar a ${name}`,
-    watching: "Só os xogadores escriben aquí.",
+    watching: "Inicia sesión para falar cos outros espectadores; os xogadores lerante cando remate a partida.",
+    toSpectators: "Para os espectadores",
     over: "A partida rematou: xa non se pode dicir nada máis.",
   },
   es: {
@@ -107,7 +110,8 @@ export const WORDS = {
     count: (n, most) => `${n}/${most}`,
     send: "Enviar",
     mute: (name) => `Silenciar a ${name}`,
-    watching: "Solo los jugadores escriben aquí.",
+    watching: "Inicia sesión para hablar con los demás espectadores; los jugadores te leerán cuando acabe la partida.",
+    toSpectators: "Para los espectadores",
     over: "La partida terminó: ya no se puede decir nada más.",
   },
 };
@@ -121,10 +125,14 @@ const seatOf = (v) => (Number.isInteger(v) ? v : null);
 
 export class TableChat {
   // send(command): the command delivered (resolves, or rejects with the ApiError of its refusal);
-  // seat(): this page's seat (null: a spectator); redraw(): draw the table again, soon.
-  constructor({ send, seat, redraw }) {
+  // speak(text): a watching player's message on the spectators' channel (the same); seat(): this
+  // page's seat (null: a spectator); signedIn(): a player is signed in on this page; redraw():
+  // draw the table again, soon.
+  constructor({ send, speak, seat, signedIn, redraw }) {
     this.send = send;
+    this.speak = speak;
     this.seat = seat;
+    this.signedIn = signedIn;
     this.redraw = redraw;
     this.top = 0; // the latest message this page has read a fact of (a catch-up again brings none new)
     this.primed = false; // the first catch-up is over: what comes now is new to the person
@@ -140,6 +148,7 @@ export class TableChat {
     this.onVisible = () => this.read(true);
     window.addEventListener("focus", this.onFocus);
     document.addEventListener("visibilitychange", this.onVisible);
+    this.unlisten = onPlayerChange(() => this.redraw()); // signed in or out: a spectator's box comes or goes
     this.reset();
   }
 
@@ -151,6 +160,7 @@ export class TableChat {
   }
 
   stop() {
+    this.unlisten();
     window.removeEventListener("focus", this.onFocus);
     document.removeEventListener("visibilitychange", this.onVisible);
   }
@@ -213,7 +223,7 @@ export class TableChat {
 
   async command(command) {
     try {
-      await this.send(command);
+      await (this.seat() === null ? this.speak(command.text) : this.send(command));
       this.error = null;
       return true;
     } catch (err) {
@@ -256,7 +266,8 @@ export class TableChat {
   // {seat, status, seats, seatName(seat), colour(seat)}: the table as the screen holds it.
   panel({ seat, status, seats, seatName, colour }) {
     const { lang, w } = words();
-    const writes = seat !== null && status !== "finished";
+    // a seat writes to the table; a signed-in player watching, to the spectators
+    const writes = status !== "finished" && (seat !== null || this.signedIn());
     const shown = this.said.filter((m) => m.seat === null || !this.muted.has(m.seat));
     const people = seats.map((s, i) => (s && !s.bot && i !== seat ? i : null)).filter((i) => i !== null);
     const others = seats.map((s, i) => (s && i !== seat ? i : null)).filter((i) => i !== null);
@@ -272,11 +283,24 @@ export class TableChat {
       : h("p", { class: "muted", "data-key": "chat-none" }, w.none),
     this.error ? h("p", { class: "chat-error", role: "alert", "data-testid": "chat-error", "data-code": this.error.code, "data-key": "chat-error" },
       this.error.message) : null,
-    writes ? this.form(others, seatName, w) : h("p", { class: "muted", "data-key": "chat-closed" }, seat === null ? w.watching : w.over),
-    writes && people.length ? h("p", { class: "chat-mutes", "data-key": "chat-mutes" },
+    writes ? this.form(seat === null ? null : others, seatName, w)
+      : h("p", { class: "muted", "data-key": "chat-closed" }, status === "finished" ? w.over : w.watching),
+    writes && seat !== null && people.length ? h("p", { class: "chat-mutes", "data-key": "chat-mutes" },
       people.map((s) => h("label", { class: "chat-mute", "data-key": `mute:${s}` },
         h("input", { type: "checkbox", checked: this.muted.has(s), "data-testid": `mute-${s}`,
           onchange: (e) => this.mute(s, e.target.checked, e.target) }), " ", w.mute(seatName(s))))) : null);
+  }
+
+  // The messages said up to `version`, as this page's viewer read them: the replay viewer's
+  // transcript (nothing to write or hide there).
+  transcript(version, { seat, seatName, colour }) {
+    const { lang, w } = words();
+    const shown = this.said.filter((m) => m.version <= version && (m.seat === null || !this.muted.has(m.seat)));
+    return h("section", { class: "chat replay-chat", "data-testid": "replay-chat", lang, "aria-label": w.title },
+      h("h2", {}, w.title),
+      shown.length
+        ? h("ol", { class: "chat-lines" }, shown.map((m) => this.line(m, { seat, writes: false, seatName, colour, w })))
+        : h("p", { class: "muted" }, w.none));
   }
 
   line(m, { seat, writes, seatName, colour, w }) {
@@ -300,10 +324,12 @@ export class TableChat {
     hide ? [" ", hide] : null);
   }
 
+  // others: the seats a private line may go to (null: a spectator's form, to the spectators alone)
   form(others, seatName, w) {
     return h("form", { class: "chat-form", "data-key": "chat-form", "data-testid": "chat-form",
       onsubmit: (e) => { e.preventDefault(); this.say(e.currentTarget); } },
     h("div", { class: "chat-form-head" },
+      others === null ? h("span", { class: "chat-to", "data-testid": "chat-to-spectators" }, w.toSpectators) :
       h("label", { class: "chat-to" }, w.to, " ",
         h("select", { "data-key": "chat-to", "data-testid": "chat-to", onchange: (e) => { this.to = e.target.value; } },
           h("option", { value: "", selected: this.to === "" }, w.everyone),

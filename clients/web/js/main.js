@@ -21,14 +21,35 @@ import { catalog } from "./api.js";
 import { setStatus, errorMessage } from "./ui.js";
 import { player, refresh, onPlayerChange } from "./player.js";
 import { showTitle } from "./notify.js";
+import { byLanguage, loadWords } from "./words.js";
 
 // The words of the page's frame a person reads (kept together for translation).
-const WORDS = {
-  signIn: "Sign in",
-  you: (name) => `${name} (settings)`,
-  closesIn: (seconds) => ` · closes in about ${seconds} s`,
-  player: "Reading your player",
-};
+const WORDS = byLanguage({
+  en: {
+    signIn: "Sign in",
+    you: (name) => `${name} (settings)`,
+    closesIn: (seconds) => ` · closes in about ${seconds} s`,
+    player: "Reading your player",
+  },
+  pt: {
+    signIn: "Entrar",
+    you: (name) => `${name} (definições)`,
+    closesIn: (seconds) => ` · fecha dentro de cerca de ${seconds} s`,
+    player: "A ler o seu jogador",
+  },
+  gl: {
+    signIn: "Entrar",
+    you: (name) => `${name} (axustes)`,
+    closesIn: (seconds) => ` · pecha en arredor de ${seconds} s`,
+    player: "Lendo o teu xogador",
+  },
+  es: {
+    signIn: "Entrar",
+    you: (name) => `${name} (ajustes)`,
+    closesIn: (seconds) => ` · se cierra en unos ${seconds} s`,
+    player: "Leyendo tu jugador",
+  },
+});
 
 const root = document.getElementById("app");
 let current = null;
@@ -48,6 +69,8 @@ async function route() {
   setStatus("");
   showTitle();
   const mine = ++routed;
+  await loadWords(); // the server's catalogs in the reader's language, once (again if it changed)
+  if (mine !== routed) return;
   const here = document.createElement("div");
   root.replaceChildren(here);
   const hash = location.hash.replace(/^#/, "") || "/";

@@ -3,6 +3,56 @@
 // screen's own `events`, else a plain fallback that still names things, never shows an id).
 
 import { humanize } from "./ui.js";
+import { byLanguage, listWords as joined, phrasebook, term, lang } from "./words.js";
+
+// The words of names and fallbacks (kept together for translation; each event's sentence in a
+// language other than English is the server's catalog's log line, see describeEvent).
+const WORDS = byLanguage({
+  en: {
+    levels: { beginner: "beginner", casual: "casual", skilled: "skilled", expert: "expert", random: "random" },
+    none: "none",
+    nothing: "nothing",
+    cell: (row, column) => `row ${row}, column ${column}`,
+    seat: (n) => `Seat ${n}`,
+    seatOf: (name, n) => `${name} (seat ${n})`,
+    botTitle: (bot, level) => `a ${bot} bot${level ? ` (level ${level})` : ""}`,
+    bot: "bot",
+    botLevel: (level) => `bot, level ${level}`,
+  },
+  pt: {
+    levels: { beginner: "principiante", casual: "casual", skilled: "hábil", expert: "especialista", random: "aleatório" },
+    none: "nenhum",
+    nothing: "nada",
+    cell: (row, column) => `linha ${row}, coluna ${column}`,
+    seat: (n) => `Lugar ${n}`,
+    seatOf: (name, n) => `${name} (lugar ${n})`,
+    botTitle: (bot, level) => `um bot ${bot}${level ? ` (nível ${level})` : ""}`,
+    bot: "bot",
+    botLevel: (level) => `bot, nível ${level}`,
+  },
+  gl: {
+    levels: { beginner: "principiante", casual: "casual", skilled: "hábil", expert: "experto", random: "aleatorio" },
+    none: "ningún",
+    nothing: "nada",
+    cell: (row, column) => `fila ${row}, columna ${column}`,
+    seat: (n) => `Posto ${n}`,
+    seatOf: (name, n) => `${name} (posto ${n})`,
+    botTitle: (bot, level) => `un bot ${bot}${level ? ` (nivel ${level})` : ""}`,
+    bot: "bot",
+    botLevel: (level) => `bot, nivel ${level}`,
+  },
+  es: {
+    levels: { beginner: "principiante", casual: "casual", skilled: "hábil", expert: "experto", random: "aleatorio" },
+    none: "ninguno",
+    nothing: "nada",
+    cell: (row, column) => `fila ${row}, columna ${column}`,
+    seat: (n) => `Puesto ${n}`,
+    seatOf: (name, n) => `${name} (puesto ${n})`,
+    botTitle: (bot, level) => `un bot ${bot}${level ? ` (nivel ${level})` : ""}`,
+    bot: "bot",
+    botLevel: (level) => `bot, nivel ${level}`,
+  },
+});
 
 // Every id -> name the game's printed parts know (any object with an `id` and a `name`), and the
 // game screen's own (`game.names(components)`: kinds, piles, waypoints; keys may be "kind:value").
@@ -24,18 +74,16 @@ const isCell = (v) => Array.isArray(v) && v.length === 2 && v.every(Number.isInt
 const SEAT_FIELDS = /^(seat|target|victim|receiver|offerer|thief|giver|winner|first|turn)$/;
 
 export function listWords(items) {
-  const xs = items.filter((x) => x !== null && x !== undefined && x !== "");
-  if (xs.length <= 1) return xs.join("");
-  return xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+  return joined(items);
 }
 
 export function describe(value, field, names, seatName) {
-  if (value === null || value === undefined) return "none";
+  if (value === null || value === undefined) return WORDS.none;
   if (Number.isInteger(value) && SEAT_FIELDS.test(field)) return seatName(value);
   if (field === "scores" && Array.isArray(value)) return value.map((s, i) => `${seatName(i)} ${s}`).join(", ");
   if (typeof value === "string") return names.get(value) || humanize(value);
-  if (isCell(value)) return `row ${value[0] + 1}, column ${value[1] + 1}`;
-  if (Array.isArray(value)) return listWords(value.map((v) => describe(v, field, names, seatName))) || "nothing";
+  if (isCell(value)) return WORDS.cell(value[0] + 1, value[1] + 1);
+  if (Array.isArray(value)) return listWords(value.map((v) => describe(v, field, names, seatName))) || WORDS.nothing;
   if (typeof value === "object") return Object.entries(value).map(([k, v]) => `${humanize(k).toLowerCase()} ${describe(v, k, names, seatName)}`).join(", ");
   return String(value);
 }
@@ -46,8 +94,8 @@ export function wordsFor(names, seatName, screen, comp) {
   return {
     seat: seatName,
     name,
-    list: (ids) => listWords((ids || []).map(name)) || "nothing",
-    cell: (c) => `row ${c[0] + 1}, column ${c[1] + 1}`,
+    list: (ids) => listWords((ids || []).map(name)) || WORDS.nothing,
+    cell: (c) => WORDS.cell(c[0] + 1, c[1] + 1),
     colour: (c) => (screen.label && screen.label("colour", c, { comp, names })) || c,
     scores: (scores) => (scores || []).map((s, i) => `${seatName(i)} ${s}`).join(", "),
     command: (c) => describeCommand(c, names, seatName),
@@ -90,6 +138,10 @@ export function actorOf(ev) {
 export function describeEvent(ev, names, seatName, screen = {}, comp = {}) {
   const w = wordsFor(names, seatName, screen, comp);
   const own = (screen.events && screen.events[ev.type]) || TABLE[ev.type];
+  // in another language than English, the server's catalog's line (docs/i18n.md), where the
+  // screen tells the event at all (its bookkeeping stays untold)
+  const book = phrasebook(screen.game || null, seatName, names);
+  if (book && book.has(ev.type) && (!own || own(ev, w))) return book.event(ev);
   if (own) {
     const text = own(ev, w);
     return text ? text.charAt(0).toUpperCase() + text.slice(1) : null;
@@ -100,11 +152,12 @@ export function describeEvent(ev, names, seatName, screen = {}, comp = {}) {
 }
 
 // One command, readably (the confirm button says what it sends).
-export function describeCommand(cmd, names, seatName) {
+export function describeCommand(cmd, names, seatName, game = null) {
   const fields = Object.entries(cmd).filter(([k]) => k !== "type");
-  const words = humanize(cmd.type);
+  const words = (lang() !== "en" && term(game, "move", cmd.type)) || humanize(cmd.type);
   if (!fields.length) return words;
-  return words + ": " + fields.map(([k, v]) => (fields.length === 1 ? "" : humanize(k).toLowerCase() + " ")
+  const field = (k) => (lang() !== "en" && term(game, "field", k)) || humanize(k).toLowerCase();
+  return words + ": " + fields.map(([k, v]) => (fields.length === 1 ? "" : field(k) + " ")
     + describe(v, k, names, seatName)).join(", ");
 }
 
@@ -131,23 +184,28 @@ export function richNames(base, screen, comp) {
 export function seatNamer(seats) {
   return (seat) => {
     const s = seats && seats[seat];
-    if (!s) return `Seat ${seat + 1}`;
+    if (!s) return WORDS.seat(seat + 1);
     const same = seats.filter((x) => x && x.name === s.name).length;
-    return same > 1 ? `${s.name} (seat ${seat + 1})` : s.name;
+    return same > 1 ? WORDS.seatOf(s.name, seat + 1) : s.name;
   };
 }
 
 // The named levels of the server's bots, weakest first (docs/bots.md), and the random bot.
 export const BOT_LEVELS = [["beginner", "beginner"], ["casual", "casual"], ["skilled", "skilled"], ["expert", "expert"], ["random", "random"]];
 
+// A bot level's name (BOT_LEVELS' labels) in the reader's language.
+export function levelName(label) {
+  return WORDS.levels[label] || label;
+}
+
 // A bot kind as the table names it: "greedy" -> "a greedy bot", "strong:2" -> "a strong bot (level 2)".
 export function botTitle(kind) {
   const [bot, level] = String(kind || "greedy").split(":");
-  return `a ${bot} bot${level ? ` (level ${level})` : ""}`;
+  return WORDS.botTitle((lang() !== "en" && term(null, "bot", bot)) || bot, level);
 }
 
 // What a seat's chip says of the bot that holds it: "bot", or "bot, level 5" for a bot with levels.
 export function botNote(kind) {
   const level = String(kind || "").split(":")[1];
-  return level ? `bot, level ${level}` : "bot";
+  return level ? WORDS.botLevel(level) : WORDS.bot;
 }

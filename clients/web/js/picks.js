@@ -24,6 +24,7 @@
 // the move that follows offers it (the cell a bought tile is built on).
 
 import { h, humanize, announce } from "./ui.js";
+import { byLanguage, lang, term } from "./words.js";
 import { morph } from "./morph.js";
 import { dragging } from "./drag.js";
 
@@ -42,40 +43,127 @@ export function things(kind, value) {
 export function labelOf(kind, value, ctx) {
   const own = ctx.screen.label && ctx.screen.label(kind, value, ctx);
   if (own) return own;
-  if (value === null || value === undefined) return "none";
-  if (kind === "move") return humanize(value);
+  if (value === null || value === undefined) return WORDS.none;
+  if (kind === "move") return (lang() !== "en" && ctx.screen.game && term(ctx.screen.game, "move", value)) || humanize(value);
   if (kind === "seat") return ctx.seatName(value);
   if (kind === "number") return String(value);
-  if (kind === "column") return `column ${value + 1}`;
-  if (isCell(value)) return `row ${value[0] + 1}, column ${value[1] + 1}`;
+  if (kind === "column") return WORDS.column(value + 1);
+  if (isCell(value)) return WORDS.cell(value[0] + 1, value[1] + 1);
   return ctx.names.get(`${kind}:${value}`) || ctx.names.get(String(value)) || humanize(value);
 }
 
 const pickOf = (o) => ({ field: o.field, value: o.value, kind: o.kind });
 // What the panel says (kept together for translation).
-const WORDS = {
-  nothing: "Nothing to do right now.",
-  sending: "Sending your move…",
-  sent: "Sent; the table moves on…",
-  yourMove: "Your move",
-  youMay: "You may ",
-  notNow: (name) => (name ? `${name} cannot be picked now.` : "That cannot be picked now."),
-  insteadMay: (moves) => `You may ${moves}: what you may pick is lit.`,
-  insteadPick: (fields) => `Now pick ${fields}: what you may pick is lit.`,
-  insteadSend: "Your move is ready to send.",
-  soFar: "So far: ",
-  pickOnTable: "Pick on the table: ",
-  or: " or ",
-  which: "Which move?",
-  move: "Move",
-  send: "Send: ",
-  back: "Back",
-  cancel: "Cancel (Esc)",
-  movedOn: "The table moved on; your move was dropped",
-  refusedPick: "That pick was refused",
-  nothingMore: "Nothing more can be picked for this move.",
-  thatMove: "That move",
-};
+const WORDS = byLanguage({
+  en: {
+    nothing: "Nothing to do right now.",
+    sending: "Sending your move…",
+    sent: "Sent; the table moves on…",
+    yourMove: "Your move",
+    youMay: "You may ",
+    notNow: (name) => (name ? `${name} cannot be picked now.` : "That cannot be picked now."),
+    insteadMay: (moves) => `You may ${moves}: what you may pick is lit.`,
+    insteadPick: (fields) => `Now pick ${fields}: what you may pick is lit.`,
+    insteadSend: "Your move is ready to send.",
+    soFar: "So far: ",
+    pickOnTable: "Pick on the table: ",
+    or: " or ",
+    which: "Which move?",
+    move: "Move",
+    send: "Send: ",
+    back: "Back",
+    cancel: "Cancel (Esc)",
+    movedOn: "The table moved on; your move was dropped",
+    refusedPick: "That pick was refused",
+    nothingMore: "Nothing more can be picked for this move.",
+    thatMove: "That move",
+    sends: "sends ",
+    none: "none",
+    column: (n) => `column ${n}`,
+    cell: (row, column) => `row ${row}, column ${column}`,
+  },
+  pt: {
+    nothing: "Nada a fazer agora.",
+    sending: "A enviar a sua jogada…",
+    sent: "Enviada; a mesa continua…",
+    yourMove: "A sua jogada",
+    youMay: "Pode ",
+    notNow: (name) => (name ? `${name} não pode ser escolhido agora.` : "Isso não pode ser escolhido agora."),
+    insteadMay: (moves) => `Pode ${moves}: o que pode escolher está iluminado.`,
+    insteadPick: (fields) => `Escolha agora ${fields}: o que pode escolher está iluminado.`,
+    insteadSend: "A sua jogada está pronta para enviar.",
+    soFar: "Até agora: ",
+    pickOnTable: "Escolha na mesa: ",
+    or: " ou ",
+    which: "Que jogada?",
+    move: "Jogada",
+    send: "Enviar: ",
+    back: "Voltar",
+    cancel: "Cancelar (Esc)",
+    movedOn: "A mesa avançou; a sua jogada foi descartada",
+    refusedPick: "Essa escolha foi recusada",
+    nothingMore: "Não há mais nada a escolher para esta jogada.",
+    thatMove: "Essa jogada",
+    sends: "envia ",
+    none: "nenhum",
+    column: (n) => `coluna ${n}`,
+    cell: (row, column) => `linha ${row}, coluna ${column}`,
+  },
+  gl: {
+    nothing: "Nada que facer agora.",
+    sending: "Enviando a túa xogada…",
+    sent: "Enviada; a mesa segue…",
+    yourMove: "A túa xogada",
+    youMay: "Podes ",
+    notNow: (name) => (name ? `${name} non se pode escoller agora.` : "Iso non se pode escoller agora."),
+    insteadMay: (moves) => `Podes ${moves}: o que podes escoller está iluminado.`,
+    insteadPick: (fields) => `Escolle agora ${fields}: o que podes escoller está iluminado.`,
+    insteadSend: "A túa xogada está lista para enviar.",
+    soFar: "Ata agora: ",
+    pickOnTable: "Escolle na mesa: ",
+    or: " ou ",
+    which: "Que xogada?",
+    move: "Xogada",
+    send: "Enviar: ",
+    back: "Atrás",
+    cancel: "Cancelar (Esc)",
+    movedOn: "A mesa avanzou; a túa xogada descartouse",
+    refusedPick: "Esa escolla foi rexeitada",
+    nothingMore: "Non hai máis que escoller para esta xogada.",
+    thatMove: "Esa xogada",
+    sends: "envía ",
+    none: "ningún",
+    column: (n) => `columna ${n}`,
+    cell: (row, column) => `fila ${row}, columna ${column}`,
+  },
+  es: {
+    nothing: "Nada que hacer ahora.",
+    sending: "Enviando tu jugada…",
+    sent: "Enviada; la mesa sigue…",
+    yourMove: "Tu jugada",
+    youMay: "Puedes ",
+    notNow: (name) => (name ? `${name} no se puede elegir ahora.` : "Eso no se puede elegir ahora."),
+    insteadMay: (moves) => `Puedes ${moves}: lo que puedes elegir está iluminado.`,
+    insteadPick: (fields) => `Elige ahora ${fields}: lo que puedes elegir está iluminado.`,
+    insteadSend: "Tu jugada está lista para enviar.",
+    soFar: "Hasta ahora: ",
+    pickOnTable: "Elige en la mesa: ",
+    or: " o ",
+    which: "¿Qué jugada?",
+    move: "Jugada",
+    send: "Enviar: ",
+    back: "Atrás",
+    cancel: "Cancelar (Esc)",
+    movedOn: "La mesa avanzó; tu jugada se descartó",
+    refusedPick: "Esa elección fue rechazada",
+    nothingMore: "No hay nada más que elegir para esta jugada.",
+    thatMove: "Esa jugada",
+    sends: "envía ",
+    none: "ninguno",
+    column: (n) => `columna ${n}`,
+    cell: (row, column) => `fila ${row}, columna ${column}`,
+  },
+});
 // "a, b or c"
 const orWords = (xs) => (xs.length <= 1 ? xs.join("") : `${xs.slice(0, -1).join(", ")}${WORDS.or}${xs[xs.length - 1]}`);
 // A path: the picks a target makes from the step shown (a move type's, then its option's).
@@ -405,6 +493,13 @@ export class MoveBuilder {
     return own ? `${own} (${does})` : null;
   }
 
+  // What kind of thing a pick on the table is ("card", "seat"): the game's term for it where its
+  // catalog has one, in a language other than English.
+  kindLabel(kind) {
+    const game = this.ctx.screen.game;
+    return (lang() !== "en" && game && term(game, "field", kind)) || humanize(kind).toLowerCase();
+  }
+
   fieldLabel(field) {
     return field === "type" ? WORDS.move : (this.ctx.screen.fields && this.ctx.screen.fields[field]) || humanize(field);
   }
@@ -563,7 +658,7 @@ export class MoveBuilder {
       "data-value": typeof o.value === "string" ? o.value : JSON.stringify(o.value),
       "data-option": JSON.stringify([o.field, o.value]), "data-paths": JSON.stringify([pathOf(p)]),
       "data-move": p.move ? p.move.value : null,
-      title: o.command ? "sends " + this.ctx.describeCommand(o.command) : "",
+      title: o.command ? WORDS.sends + this.ctx.describeCommand(o.command) : "",
       onclick: () => this.choose(p),
     }, text);
   }
@@ -606,7 +701,7 @@ export class MoveBuilder {
     }
     if (board.length) {
       panel.append(h("p", { class: "hint" }, WORDS.pickOnTable,
-        board.map(([field, kind], i) => [i ? WORDS.or : "", h("strong", {}, this.fieldLabel(field)), ` (${humanize(kind).toLowerCase()})`])));
+        board.map(([field, kind], i) => [i ? WORDS.or : "", h("strong", {}, this.fieldLabel(field)), ` (${this.kindLabel(kind)})`])));
     }
     const groups = new Map();
     for (const o of chooser) {

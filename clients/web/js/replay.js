@@ -2,10 +2,11 @@
 // slider, seen as the caller, as any seat, or whole (`as`; others' views only once finished).
 
 import { get, catalog, components, seatOf } from "./api.js";
-import { h, clear, errorMessage, humanize, pill } from "./ui.js";
+import { h, clear, errorMessage, humanize, pill, colourOf } from "./ui.js";
 import { nameIndex, richNames, describeEvent, describeCommand, seatNamer } from "./names.js";
 import { drawView, outcomeTable, screenOf, context } from "./view.js";
 import { morph } from "./morph.js";
+import { TableChat } from "./chat.js";
 
 export class ReplayScreen {
   constructor(root, gameId) {
@@ -17,6 +18,16 @@ export class ReplayScreen {
     this.version = 1;
     this.ask = 0;
     this.stopped = false;
+    // The chat as the caller read it, shown up to the version replayed (nothing is said from here).
+    this.chat = new TableChat({ send: null, speak: null, seat: () => this.table.seat, signedIn: () => false, redraw: () => {} });
+  }
+
+  // Every fact of the caller's feed once: the chat's messages, each shown from its version on.
+  async readChat() {
+    for (let after = 0; after < this.last; after += 1000) { // a page covers 1,000 versions, seen or not
+      const page = await get(`/games/${this.gameId}/events`, { token: this.token, params: { after, limit: 1000 } });
+      this.chat.take(page.events, false);
+    }
   }
 
   async start() {
@@ -35,12 +46,14 @@ export class ReplayScreen {
     this.finished = this.table.status === "finished";
     if (this.finished) this.as = "full";
     this.version = this.last;
+    await this.readChat().catch(() => {}); // a replay without its chat still shows the game
     this.build();
     await this.show(this.version);
   }
 
   stop() {
     this.stopped = true;
+    this.chat.stop();
     clearInterval(this.playing);
   }
 
@@ -119,7 +132,8 @@ export class ReplayScreen {
     const next = h("div", { class: "replay-body" }, h("div", { "data-version": String(answer.version), "data-as": this.as || "self", class: "replay-view" },
       h("p", {}, answer.seat === null ? pill(this.as === "full" ? "the full view" : "a spectator's view") : pill(`${seatName(answer.seat)}'s view`)),
       answer.status === "finished" ? outcomeTable(answer.outcome, ctx) : null,
-      h("div", { class: "play" }, h("div", { class: "view-wrap" }, board), hand ? h("div", { class: "dock replay-dock" }, hand) : null)));
+      h("div", { class: "play" }, h("div", { class: "view-wrap" }, board), hand ? h("div", { class: "dock replay-dock" }, hand) : null),
+      this.chat.transcript(answer.version, { seat: this.table.seat, seatName, colour: (s) => colourOf(ctx.seatColour(s)).fill })));
     morph(this.body, next);
     this.root.querySelector(".replay-screen").setAttribute("data-shown", String(answer.version));
   }

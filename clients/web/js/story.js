@@ -73,7 +73,9 @@ export class Story {
     if (join && before && before.type === ev.type && before.seat === actor) { // the same move goes on
       before.events.push(ev);
       before.version = version;
-      before.text = capital(join(before.events, wordsFor(names, seatName, screen, comp)));
+      before.text = screen.game // the catalog's lines (another language than English), one after the other
+        ? before.events.map((e) => describeEvent(e, names, seatName, screen, comp)).filter(Boolean).join(" ")
+        : capital(join(before.events, wordsFor(names, seatName, screen, comp)));
       for (const k of keysOf(ev, actor)) before.keys.add(k);
       return before;
     }

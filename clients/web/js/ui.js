@@ -1,5 +1,39 @@
 // Small DOM helpers shared by every screen: elements, messages, cards, piles, symbols.
 
+import { byLanguage } from "./words.js";
+
+// The words of the pieces every screen draws (kept together for translation).
+const WORDS = byLanguage({
+  en: {
+    dismiss: "dismiss",
+    noCards: "no cards",
+    backs: (n, owner) => `${n} card${n === 1 ? "" : "s"}${owner ? " in " + owner : ""}`,
+    none: "none",
+    colours: { red: "red", purple: "purple", yellow: "yellow", blue: "blue", green: "green", orange: "orange", grey: "grey" },
+  },
+  pt: {
+    dismiss: "fechar",
+    noCards: "sem cartas",
+    backs: (n) => (n === 1 ? "1 carta na mão" : `${n} cartas na mão`),
+    none: "nenhuma",
+    colours: { red: "vermelho", purple: "roxo", yellow: "amarelo", blue: "azul", green: "verde", orange: "laranja", grey: "cinzento" },
+  },
+  gl: {
+    dismiss: "pechar",
+    noCards: "sen cartas",
+    backs: (n) => (n === 1 ? "1 carta na man" : `${n} cartas na man`),
+    none: "ningunha",
+    colours: { red: "vermello", purple: "morado", yellow: "amarelo", blue: "azul", green: "verde", orange: "laranxa", grey: "gris" },
+  },
+  es: {
+    dismiss: "cerrar",
+    noCards: "sin cartas",
+    backs: (n) => (n === 1 ? "1 carta en la mano" : `${n} cartas en la mano`),
+    none: "ninguna",
+    colours: { red: "rojo", purple: "morado", yellow: "amarillo", blue: "azul", green: "verde", orange: "naranja", grey: "gris" },
+  },
+});
+
 // An element. Handlers (`onclick`, `oninput`...) are set as the element's own properties, so that
 // morph.js can hand a redrawn element's handlers to the element it keeps.
 export function h(tag, attrs = {}, ...children) {
@@ -40,7 +74,7 @@ export const hidden = (text) => h("span", { class: "sr-only" }, text);
 export function message(text, kind = "error", code = null) {
   const box = document.getElementById("messages");
   const item = h("div", { class: ["message", kind], "data-code": code }, text,
-    h("button", { class: "close", "aria-label": "dismiss", onclick: () => item.remove() }, "×"));
+    h("button", { class: "close", "aria-label": WORDS.dismiss, onclick: () => item.remove() }, "×"));
   box.append(item);
   while (box.children.length > 4) box.firstChild.remove();
   if (kind !== "error") setTimeout(() => item.remove(), 4000);
@@ -116,16 +150,16 @@ export function pile(count, label, { name = label, cls = "", pick = null, key = 
 
 // A hidden hand: the backs fanned, and how many.
 export function backs(count, label = "", owner = "") {
-  if (!count) return h("p", { class: "muted" }, "no cards");
+  if (!count) return h("p", { class: "muted" }, WORDS.noCards);
   const shown = Math.min(count, 12);
   return h("div", { class: "cards fan backs" },
     Array.from({ length: shown }, (_, i) => cardBack(label, "", `back:${i}`)),
-    h("span", { class: "count" }, `${count} card${count === 1 ? "" : "s"}${owner ? " in " + owner : ""}`));
+    h("span", { class: "count" }, WORDS.backs(count, owner)));
 }
 
 // A row of cards; `fan`: overlapped like a hand held in the hand.
-export function cards(list, { fan = false, small = false, testid = null, empty = "none" } = {}) {
-  if (!list.length) return h("p", { class: "muted" }, empty);
+export function cards(list, { fan = false, small = false, testid = null, empty = null } = {}) {
+  if (!list.length) return h("p", { class: "muted" }, empty === null ? WORDS.none : empty);
   return h("div", { class: ["cards", fan ? "fan" : null, small ? "small" : null], "data-testid": testid }, list);
 }
 
@@ -166,7 +200,8 @@ export function inkOn(hex) {
 }
 
 export function colourOf(name) {
-  return COLOURS[name] || COLOURS.grey;
+  const known = name in COLOURS ? name : "grey";
+  return { ...COLOURS[known], name: WORDS.colours[known] || COLOURS[known].name };
 }
 
 // A colour's chip: the fill, its symbol, and its name for screen readers.

@@ -1,6 +1,15 @@
 // Pieces the game screens share: seat panels and their heads, stats, words for lists.
 
 import { h, pill, hidden, colourOf, inkOn } from "../ui.js";
+import { byLanguage, listWords as joined } from "../words.js";
+
+// The words the seat panels share (kept together for translation).
+const WORDS = byLanguage({
+  en: { you: "you", lastMove: "Last move: " },
+  pt: { you: "você", lastMove: "Última jogada: " },
+  gl: { you: "ti", lastMove: "Última xogada: " },
+  es: { you: "tú", lastMove: "Última jugada: " },
+});
 
 // A seat's token: its colour and symbol, then its name. A move that names a seat (a trade's or a
 // steal's target) picks it here ("seat:<n>").
@@ -16,10 +25,10 @@ export function seatHeader(seat, ctx, extra = []) {
   const last = ctx.last && ctx.last.get(seat);
   return h("div", { class: "seat-head" },
     h("h3", {}, seatToken(seat, ctx)),
-    seat === ctx.view.viewer ? pill(ctx.viewerLabel || "you", "you") : null,
+    seat === ctx.view.viewer ? pill(ctx.viewerLabel || WORDS.you, "you") : null,
     awaited.length ? pill(awaited.map((a) => ctx.reason(a.reason)).join(", "), "awaited") : null,
     extra,
-    last ? h("p", { class: "last-move", "data-testid": `last-${seat}` }, h("span", { class: "last-label" }, "Last move: "), last.text) : null);
+    last ? h("p", { class: "last-move", "data-testid": `last-${seat}` }, h("span", { class: "last-label" }, WORDS.lastMove), last.text) : null);
 }
 
 export function stat(label, value) {
@@ -35,9 +44,7 @@ export function seatPanel(seat, ctx, ...children) {
 
 // "a, b and c"
 export function listWords(items) {
-  const xs = items.filter((x) => x !== null && x !== undefined && x !== "");
-  if (xs.length <= 1) return xs.join("");
-  return xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+  return joined(items);
 }
 
 // Breakdown lines [words, points] and their total, as the outcome's table shows them.

@@ -7,6 +7,93 @@
 
 import { h, svg, card, cards, pile, backs, section, plural, colourOf, swatch, hidden } from "../ui.js";
 import { seatHeader, seatPanel, stat, listWords } from "./common.js";
+import { byLanguage, euros } from "../words.js";
+
+// The screen's words (kept together for translation); the game's own (piles, Backpack, Tourist)
+// are its catalog's (domain/i_love_portugal/words), prices in euros the reader's way.
+const WORDS = byLanguage({
+  en: {
+    photosBought: (n) => `photos bought: ${n} photo${n === 1 ? "" : "s"}`, setLine: (n, colour, symbol, sets) => `${n} ${colour} photo${n === 1 ? "" : "s"} ${symbol}: ${sets} set${sets === 1 ? "" : "s"}`,
+    turnOrder: (n) => `turn order for ties: ${n}`,
+    eur: (n) => `${n} €`,
+    photo: (colour) => `${colour} photo:`, photoOf: (region, colour) => `Photo of ${region} (${colour})`, aRegion: "a region",
+    backpack: "Backpack", backpackWorth: (colour) => `${colour} backpack worth`, backpackTip: (price, colour) => `Backpack card worth ${price} (${colour})`,
+    card: "card", pays: (price) => `pays ${price}`,
+    pileTip: (name, price, kind) => `${name} card: pays ${price}${kind === "plane" ? ", or flies your tourist to an airport" : ""}${kind === "album" ? ", makes a photo pay" : ""}`,
+    thePhoto: (title, sub) => `the photo ${title} (${sub})`, aBackpack: (title) => `a ${title} backpack`, aCard: (title) => `a ${title} card`,
+    greyCircle: (n, way) => `grey circle ${n} on the way ${way}`.replace(/ {2}/g, " "),
+    noMap: "The catalog has no map for this game.", map: "Map of Portugal, the Azores and Madeira",
+    regionLabel: (name, colour, airport) => `${name}, ${colour} region${airport ? ", airport" : ""}`,
+    regionPhoto: (price, left, cubes, spaces) => `, photo ${price}, ${left} photo${left === 1 ? "" : "s"} left, cubes: ${cubes} of ${spaces}`,
+    none: "none", touristOf: (names) => `, tourist of ${names}`,
+    yourHand: "Your hand", turnCosts: (price) => ` · this turn costs ${price}`, noCardsInHand: "no cards in hand",
+    colours: "Colours", shop: "Shop", finalRound: "final round", toBuy: (price, left) => `${price} to buy · ${left} left`,
+    pile: (title) => `${title} pile:`, photoPile: "Photo pile", score: "score ", scoreParts: (photos, sets) => ` (photos ${photos} + colour sets ${sets})`,
+    cubesLeft: "cubes left", at: "at", aGreyCircle: "a grey circle", notPlaced: "not placed", drawPile: "Draw pile",
+    discardPile: "Discard pile", photos: (n) => `Photos (${n})`, drawRevealed: "Draw pile, revealed",
+  },
+  pt: {
+    photosBought: (n) => (n === 1 ? "fotos compradas: 1 foto" : `fotos compradas: ${n} fotos`), setLine: (n, colour, symbol, sets) => `${n} ${n === 1 ? "foto" : "fotos"} ${colour} ${symbol}: ${sets} ${sets === 1 ? "conjunto" : "conjuntos"}`,
+    turnOrder: (n) => `ordem de jogo para desempate: ${n}`,
+    eur: (n) => euros(n),
+    photo: (colour) => `foto ${colour}:`, photoOf: (region, colour) => `Foto de ${region} (${colour})`, aRegion: "uma região",
+    backpack: "Mochila", backpackWorth: (colour) => `Mochila ${colour} que vale`, backpackTip: (price, colour) => `Carta Mochila que vale ${price} (${colour})`,
+    card: "carta", pays: (price) => `paga ${price}`,
+    pileTip: (name, price, kind) => `Carta ${name}: paga ${price}${kind === "plane" ? ", ou leva o seu turista de avião a um aeroporto" : ""}${kind === "album" ? ", faz pagar uma foto" : ""}`,
+    thePhoto: (title, sub) => `a foto ${title} (${sub})`, aBackpack: (title) => `uma Mochila de ${title}`, aCard: (title) => `uma carta ${title}`,
+    greyCircle: (n, way) => `círculo cinzento ${n} no caminho ${way}`.replace(/ {2}/g, " "),
+    noMap: "O catálogo não tem mapa para este jogo.", map: "Mapa de Portugal, dos Açores e da Madeira",
+    regionLabel: (name, colour, airport) => `${name}, região ${colour}${airport ? ", aeroporto" : ""}`,
+    regionPhoto: (price, left, cubes, spaces) => `, foto ${price}, ${left === 1 ? "resta 1 foto" : `restam ${left} fotos`}, cubos: ${cubes} de ${spaces}`,
+    none: "nenhum", touristOf: (names) => `, turista de ${names}`,
+    yourHand: "A sua mão", turnCosts: (price) => ` · este turno custa ${price}`, noCardsInHand: "sem cartas na mão",
+    colours: "Cores", shop: "Loja", finalRound: "última ronda", toBuy: (price, left) => `${price} para comprar · restam ${left}`,
+    pile: (title) => `pilha ${title}:`, photoPile: "Pilha de fotos", score: "pontos ", scoreParts: (photos, sets) => ` (fotos ${photos} + conjuntos de cor ${sets})`,
+    cubesLeft: "cubos restantes", at: "em", aGreyCircle: "um círculo cinzento", notPlaced: "não colocado", drawPile: "Pilha de compra",
+    discardPile: "Pilha de descarte", photos: (n) => `Fotos (${n})`, drawRevealed: "Pilha de compra, revelada",
+  },
+  gl: {
+    photosBought: (n) => (n === 1 ? "fotos mercadas: 1 foto" : `fotos mercadas: ${n} fotos`), setLine: (n, colour, symbol, sets) => `${n} ${n === 1 ? "foto" : "fotos"} ${colour} ${symbol}: ${sets} ${sets === 1 ? "serie" : "series"}`,
+    turnOrder: (n) => `orde de xogo para o desempate: ${n}`,
+    eur: (n) => euros(n),
+    photo: (colour) => `foto ${colour}:`, photoOf: (region, colour) => `Foto de ${region} (${colour})`, aRegion: "unha rexión",
+    backpack: "Mochila", backpackWorth: (colour) => `Mochila ${colour} que vale`, backpackTip: (price, colour) => `Carta Mochila que vale ${price} (${colour})`,
+    card: "carta", pays: (price) => `paga ${price}`,
+    pileTip: (name, price, kind) => `Carta ${name}: paga ${price}${kind === "plane" ? ", ou leva o teu turista en avión a un aeroporto" : ""}${kind === "album" ? ", fai pagar unha foto" : ""}`,
+    thePhoto: (title, sub) => `a foto ${title} (${sub})`, aBackpack: (title) => `unha Mochila de ${title}`, aCard: (title) => `unha carta ${title}`,
+    greyCircle: (n, way) => `círculo gris ${n} no camiño ${way}`.replace(/ {2}/g, " "),
+    noMap: "O catálogo non ten mapa para este xogo.", map: "Mapa de Portugal, as Azores e Madeira",
+    regionLabel: (name, colour, airport) => `${name}, rexión ${colour}${airport ? ", aeroporto" : ""}`,
+    regionPhoto: (price, left, cubes, spaces) => `, foto ${price}, ${left === 1 ? "queda 1 foto" : `quedan ${left} fotos`}, cubos: ${cubes} de ${spaces}`,
+    none: "ningún", touristOf: (names) => `, turista de ${names}`,
+    yourHand: "A túa man", turnCosts: (price) => ` · esta quenda custa ${price}`, noCardsInHand: "sen cartas na man",
+    colours: "Cores", shop: "Tenda", finalRound: "última rolda", toBuy: (price, left) => `${price} para mercar · quedan ${left}`,
+    pile: (title) => `monte ${title}:`, photoPile: "Monte de fotos", score: "puntos ", scoreParts: (photos, sets) => ` (fotos ${photos} + series de cor ${sets})`,
+    cubesLeft: "cubos restantes", at: "en", aGreyCircle: "un círculo gris", notPlaced: "sen colocar", drawPile: "Monte para roubar",
+    discardPile: "Descartes", photos: (n) => `Fotos (${n})`, drawRevealed: "Monte para roubar, revelado",
+  },
+  es: {
+    photosBought: (n) => (n === 1 ? "fotos compradas: 1 foto" : `fotos compradas: ${n} fotos`), setLine: (n, colour, symbol, sets) => `${n} ${n === 1 ? "foto" : "fotos"} ${colour} ${symbol}: ${sets} ${sets === 1 ? "serie" : "series"}`,
+    turnOrder: (n) => `orden de juego para el desempate: ${n}`,
+    eur: (n) => euros(n),
+    photo: (colour) => `foto ${colour}:`, photoOf: (region, colour) => `Foto de ${region} (${colour})`, aRegion: "una región",
+    backpack: "Mochila", backpackWorth: (colour) => `Mochila ${colour} que vale`, backpackTip: (price, colour) => `Carta Mochila que vale ${price} (${colour})`,
+    card: "carta", pays: (price) => `paga ${price}`,
+    pileTip: (name, price, kind) => `Carta ${name}: paga ${price}${kind === "plane" ? ", o lleva a tu turista en avión a un aeropuerto" : ""}${kind === "album" ? ", hace pagar una foto" : ""}`,
+    thePhoto: (title, sub) => `la foto ${title} (${sub})`, aBackpack: (title) => `una Mochila de ${title}`, aCard: (title) => `una carta ${title}`,
+    greyCircle: (n, way) => `círculo gris ${n} en el camino ${way}`.replace(/ {2}/g, " "),
+    noMap: "El catálogo no tiene mapa para este juego.", map: "Mapa de Portugal, las Azores y Madeira",
+    regionLabel: (name, colour, airport) => `${name}, región ${colour}${airport ? ", aeropuerto" : ""}`,
+    regionPhoto: (price, left, cubes, spaces) => `, foto ${price}, ${left === 1 ? "queda 1 foto" : `quedan ${left} fotos`}, cubos: ${cubes} de ${spaces}`,
+    none: "ninguno", touristOf: (names) => `, turista de ${names}`,
+    yourHand: "Tu mano", turnCosts: (price) => ` · este turno cuesta ${price}`, noCardsInHand: "sin cartas en la mano",
+    colours: "Colores", shop: "Tienda", finalRound: "última ronda", toBuy: (price, left) => `${price} para comprar · quedan ${left}`,
+    pile: (title) => `montón ${title}:`, photoPile: "Montón de fotos", score: "puntos ", scoreParts: (photos, sets) => ` (fotos ${photos} + series de color ${sets})`,
+    cubesLeft: "cubos restantes", at: "en", aGreyCircle: "un círculo gris", notPlaced: "sin colocar", drawPile: "Mazo de robo",
+    discardPile: "Descartes", photos: (n) => `Fotos (${n})`, drawRevealed: "Mazo de robo, revelado",
+  },
+});
+
 
 // The mainland's coast and border, as longitude and latitude (a simplified outline, public
 // geography), drawn with the board data's own projection (the regions' `ref` says it:
@@ -34,29 +121,29 @@ function cardInfo(id, comp) {
     const region = (comp.regions || []).find((r) => r.id === photo.region);
     const c = colourOf(region && region.colour);
     return { title: photo.name, sub: region ? region.name : "", corner: c.symbol, icon: "◙", cls: "photo",
-      colour: c.fill, label: `${c.name} photo:`, tip: `Photo of ${region ? region.name : "a region"} (${c.name})` };
+      colour: c.fill, label: WORDS.photo(c.name), tip: WORDS.photoOf(region ? region.name : WORDS.aRegion, c.name) };
   }
   let m = /^backpack-([a-z]+)-(\d+)eur/.exec(id);
   if (m) {
     const c = colourOf(m[1]);
-    return { title: `${m[2]} €`, sub: "Backpack", corner: c.symbol, icon: "♜", cls: "backpack", colour: c.fill,
-      label: `${c.name} backpack worth`, tip: `Backpack card worth ${m[2]} € (${c.name})` };
+    return { title: WORDS.eur(Number(m[2])), sub: WORDS.backpack, corner: c.symbol, icon: "♜", cls: "backpack", colour: c.fill,
+      label: WORDS.backpackWorth(c.name), tip: WORDS.backpackTip(WORDS.eur(Number(m[2])), c.name) };
   }
   m = /^(selfie|album|plane)/.exec(id);
   if (m) {
     const p = (comp.piles || []).find((x) => x.kind === m[1]);
     const icon = { selfie: "☺", album: "▥", plane: "✈" }[m[1]];
-    return { title: p ? p.name : "card", sub: p ? `pays ${p.value} €` : "", corner: p ? `${p.value}€` : "", icon, cls: m[1],
-      tip: p ? `${p.name} card: pays ${p.value} €${m[1] === "plane" ? ", or flies your tourist to an airport" : ""}${m[1] === "album" ? ", makes a photo pay" : ""}` : "" };
+    return { title: p ? p.name : WORDS.card, sub: p ? WORDS.pays(WORDS.eur(p.value)) : "", corner: p ? `${p.value}€` : "", icon, cls: m[1],
+      tip: p ? WORDS.pileTip(p.name, WORDS.eur(p.value), m[1]) : "" };
   }
-  return { title: "card" };
+  return { title: WORDS.card };
 }
 
 function cardName(id, comp) {
   const i = cardInfo(id, comp);
-  if (i.cls === "photo") return `the photo ${i.title} (${i.sub})`;
-  if (i.cls === "backpack") return `a ${i.title} backpack`;
-  return i.title === "card" ? null : `a ${i.title} card`;
+  if (i.cls === "photo") return WORDS.thePhoto(i.title, i.sub);
+  if (i.cls === "backpack") return WORDS.aBackpack(i.title);
+  return i.title === WORDS.card ? null : WORDS.aCard(i.title);
 }
 
 function circlesOf(comp) {
@@ -70,7 +157,7 @@ function waypointName(id, comp) {
   const regions = new Map((comp.regions || []).map((r) => [r.id, r.name]));
   const parts = id.split("~");
   const n = /^\d+$/.test(parts[parts.length - 1]) ? parts.pop() : "";
-  return `grey circle ${n} on the way ${parts.map((p) => regions.get(p) || "").join("–")}`.replace(/ {2}/g, " ");
+  return WORDS.greyCircle(n, parts.map((p) => regions.get(p) || "").join("–"));
 }
 
 // Where each region's name is written: above its circle, else below, left or right, the first of
@@ -103,7 +190,7 @@ function mapOf(view, ctx) {
   const comp = ctx.comp;
   const circles = circlesOf(comp);
   const all = [...circles.values()];
-  if (!all.length) return h("p", { class: "muted" }, "The catalog has no map for this game.");
+  if (!all.length) return h("p", { class: "muted" }, WORDS.noMap);
   const regions = new Map((view.regions || []).map((r) => [r.region, r]));
   const tourists = new Map();
   (view.seats || []).forEach((s, seat) => { if (s.tourist) tourists.set(s.tourist, [...(tourists.get(s.tourist) || []), seat]); });
@@ -134,8 +221,8 @@ function mapOf(view, ctx) {
     if (c.black) {
       const col = colourOf(c.colour);
       const cubes = r ? [...(r.neutral ? ["neutral"] : []), ...r.cubes.map((s) => ctx.seatName(s))] : [];
-      label = `${c.name}, ${col.name} region${c.airport ? ", airport" : ""}` + (r ? `, photo ${r.price} €, ${plural(r.photos_left, "photo")} left, cubes: ${cubes.length ? listWords(cubes) : "none"} of ${r.spaces}` : "")
-        + (here.length ? `, tourist of ${listWords(here)}` : "");
+      label = WORDS.regionLabel(c.name, col.name, c.airport) + (r ? WORDS.regionPhoto(WORDS.eur(r.price), r.photos_left, cubes.length ? listWords(cubes) : WORDS.none, r.spaces) : "")
+        + (here.length ? WORDS.touristOf(listWords(here)) : "");
       g.append(svg("circle", { cx: c.x, cy: c.y, r: 31, class: "ring", fill: col.fill }));
       g.append(svg("text", { x: c.x - 20, y: c.y - 14, class: "symbol", "aria-hidden": "true" }, col.symbol));
       g.append(svg("circle", { cx: c.x, cy: c.y, r: 16, class: "black" }));
@@ -155,7 +242,7 @@ function mapOf(view, ctx) {
       }
       if (c.airport) g.append(svg("text", { x: c.x + 22, y: c.y - 18, class: "airport", "aria-hidden": "true" }, "✈"));
     } else {
-      label = waypointName(c.id, comp) + (here.length ? `, tourist of ${listWords(here)}` : "");
+      label = waypointName(c.id, comp) + (here.length ? WORDS.touristOf(listWords(here)) : "");
       g.append(svg("circle", { cx: c.x, cy: c.y, r: 10, class: "grey" }));
     }
     g.setAttribute("aria-label", label);
@@ -175,7 +262,7 @@ function mapOf(view, ctx) {
       svg("text", { x, y: y + 11, class: "pawn-symbol" }, col.symbol)));
     });
   }
-  return svg("svg", { class: "map", viewBox: "0 0 1120 1300", role: "group", "aria-label": "Map of Portugal, the Azores and Madeira", "data-testid": "map" }, parts);
+  return svg("svg", { class: "map", viewBox: "0 0 1120 1300", role: "group", "aria-label": WORDS.map, "data-testid": "map" }, parts);
 }
 
 // Photo points (the view's score) and the colour sets the photos make, from the board data's set
@@ -213,15 +300,44 @@ export default {
     BuyCard: "buy a card of a lit pile", BuyPhoto: "buy the photo where you stand", FlyTo: "fly to a lit airport",
     EndTurnAndDraw: "end the turn and draw" },
   // The rules card at the table: the game in a few lines (docs/games/i-love-portugal.md has it whole).
-  rules: {
-    goal: "Travel Portugal with your tourist and buy photos of its regions: photos score their price in points, and 3 photos of one colour 10 more.",
-    turn: [
-      "On your turn, do any of these, as often as you can pay: walk to a neighbouring circle (1 €), buy a card from the shop, buy the photo of the region you stand in (one a region), fly with a Plane to an airport.",
-      "Then end the turn: your hand pays what the turn cost (a Backpack its face, a Selfie or a Plane 3 €, an Album 2 €), is discarded, and you draw 5.",
-    ],
-    end: "When a player places their last cube, the round is played to its end, then the game ends.",
-    score: "Points from photos, plus 10 for every 3 photos of one colour (every 2 grey ones).",
-  },
+  rules: byLanguage({
+    en: {
+      goal: "Travel Portugal with your tourist and buy photos of its regions: photos score their price in points, and 3 photos of one colour 10 more.",
+      turn: [
+        "On your turn, do any of these, as often as you can pay: walk to a neighbouring circle (1 €), buy a card from the shop, buy the photo of the region you stand in (one a region), fly with a Plane to an airport.",
+        "Then end the turn: your hand pays what the turn cost (a Backpack its face, a Selfie or a Plane 3 €, an Album 2 €), is discarded, and you draw 5.",
+      ],
+      end: "When a player places their last cube, the round is played to its end, then the game ends.",
+      score: "Points from photos, plus 10 for every 3 photos of one colour (every 2 grey ones).",
+    },
+    pt: {
+      goal: "Percorra Portugal com o seu Turista e compre fotos das suas regiões: as fotos valem o seu preço em pontos, e 3 fotos de uma cor mais 10.",
+      turn: [
+        "Na sua vez, faça qualquer uma destas ações, tantas vezes quantas puder pagar: andar para um círculo vizinho (1 €), comprar uma carta da loja, comprar a foto da região onde está (uma por região), voar com um Avião para um aeroporto.",
+        "Depois termine o turno: a mão paga o que o turno custou (uma Mochila o seu valor, uma Selfie ou um Avião 3 €, um Álbum 2 €), é descartada, e tira 5.",
+      ],
+      end: "Quando um jogador coloca o seu último cubo, a ronda é jogada até ao fim e o jogo termina.",
+      score: "Pontos das fotos, mais 10 por cada 3 fotos de uma cor (cada 2 cinzentas).",
+    },
+    gl: {
+      goal: "Percorre Portugal co teu Turista e merca fotos das súas rexións: as fotos valen o seu prezo en puntos, e 3 fotos dunha cor 10 máis.",
+      turn: [
+        "Na túa quenda, fai calquera destas accións, tantas veces como poidas pagar: andar a un círculo veciño (1 €), mercar unha carta da tenda, mercar a foto da rexión onde estás (unha por rexión), voar cun Avión a un aeroporto.",
+        "Despois remata a quenda: a man paga o que custou a quenda (unha Mochila o seu valor, unha Selfie ou un Avión 3 €, un Álbum 2 €), descártase, e roubas 5.",
+      ],
+      end: "Cando un xogador coloca o seu último cubo, xógase a rolda ata o final e a partida remata.",
+      score: "Puntos das fotos, máis 10 por cada 3 fotos dunha cor (cada 2 grises).",
+    },
+    es: {
+      goal: "Recorre Portugal con tu Turista y compra fotos de sus regiones: las fotos valen su precio en puntos, y 3 fotos de un color 10 más.",
+      turn: [
+        "En tu turno, haz cualquiera de estas acciones, tantas veces como puedas pagar: andar a un círculo vecino (1 €), comprar una carta de la tienda, comprar la foto de la región donde estás (una por región), volar con un Avión a un aeropuerto.",
+        "Luego termina el turno: la mano paga lo que costó el turno (una Mochila su valor, una Selfie o un Avión 3 €, un Álbum 2 €), se descarta, y robas 5.",
+      ],
+      end: "Cuando un jugador coloca su último cubo, la ronda se juega hasta el final y la partida termina.",
+      score: "Puntos de las fotos, más 10 por cada 3 fotos de un color (cada 2 grises).",
+    },
+  }),
   fields: { colour: "Colour", region: "Region", pile: "Pile", to: "Walk to", airport: "Fly to" },
   reasons: { colour: "to choose a colour", tourist: "to place the tourist", turn: "to play" },
   names(comp) {
@@ -238,42 +354,42 @@ export default {
     const c = (id) => card(id, info(id), `card:${id}`);
     const small = (id) => card(id, info(id));
     const me = view.viewer !== null && view.viewer !== undefined ? view.seats[view.viewer] : null;
-    const hand = me && me.hand ? section("Your hand",
-      me.hand_value !== null && me.hand_value !== undefined ? h("p", { class: "hand-value" }, `pays ${me.hand_value} €`, view.turn_cost ? ` · this turn costs ${view.turn_cost} €` : "") : null,
+    const hand = me && me.hand ? section(WORDS.yourHand,
+      me.hand_value !== null && me.hand_value !== undefined ? h("p", { class: "hand-value" }, WORDS.pays(WORDS.eur(me.hand_value)), view.turn_cost ? WORDS.turnCosts(WORDS.eur(view.turn_cost)) : "") : null,
       h("div", { class: "drop-place", "data-drop": "BuyCard.pile" }, // a card of the shop, bought into the hand
-        cards(me.hand.map(c), { fan: true, testid: `hand-${view.viewer}`, empty: "no cards in hand" }))) : null;
+        cards(me.hand.map(c), { fan: true, testid: `hand-${view.viewer}`, empty: WORDS.noCardsInHand }))) : null;
     const board = h("div", { class: "board portugal" },
       h("div", { class: "map-wrap" }, mapOf(view, ctx)),
       h("div", { class: "side" },
-        view.phase === "colour" ? section("Colours", h("div", { class: "swatches" }, (comp.player_colours || []).map((col) => {
+        view.phase === "colour" ? section(WORDS.colours, h("div", { class: "swatches" }, (comp.player_colours || []).map((col) => {
           const owner = (view.seats || []).findIndex((s) => s.colour === col);
           return h("span", { class: "colour-choice", "data-pick": "colour:" + col, "data-key": "colour:" + col },
             swatch(col, { text: colourOf(col).name }), owner >= 0 ? ` · ${ctx.seatName(owner)}` : "");
         }))) : null,
-        section("Shop",
-          view.final_round ? h("p", { class: "pill awaited" }, "final round") : null,
+        section(WORDS.shop,
+          view.final_round ? h("p", { class: "pill awaited" }, WORDS.finalRound) : null,
           h("div", { class: "cards shop" }, (view.piles || []).map((p) => {
             const pc = (comp.piles || []).find((x) => x.kind === p.pile);
             const i = cardInfo(`${p.pile}-00`, comp);
-            const el = card(`pile-${p.pile}`, { ...i, corner: `${p.price}€`, sub: `${p.price} € to buy · ${p.count} left`, lines: [pc ? `pays ${pc.value} €` : ""],
-              label: `${i.title} pile:` }, `pile:${p.pile}`);
+            const el = card(`pile-${p.pile}`, { ...i, corner: `${p.price}€`, sub: WORDS.toBuy(WORDS.eur(p.price), p.count), lines: [pc ? WORDS.pays(WORDS.eur(pc.value)) : ""],
+              label: WORDS.pile(i.title) }, `pile:${p.pile}`);
             el.removeAttribute("data-card"); // a pile, not one card
             return el;
           })),
-          pile(view.photo_pile_count, "◙", { name: "Photo pile", pick: "move:BuyPhoto" })),
+          pile(view.photo_pile_count, "◙", { name: WORDS.photoPile, pick: "move:BuyPhoto", key: "pile:Photo pile" })),
         h("div", { class: "seats" }, (view.seats || []).map((s, seat) => {
           const sets = setPoints(s.photos, comp);
           return seatPanel(seat, ctx,
-            seatHeader(seat, ctx, [h("span", { class: "score", "data-testid": `score-${seat}` }, "score ",
-              h("b", {}, String(s.score + sets.points)), h("span", { class: "muted" }, ` (photos ${s.score} + colour sets ${sets.points})`)),
-            stat("cubes left", s.cubes_left), stat("at", s.tourist ? (comp.regions || []).find((r) => r.id === s.tourist)?.name || "a grey circle" : "not placed")]),
+            seatHeader(seat, ctx, [h("span", { class: "score", "data-testid": `score-${seat}` }, WORDS.score,
+              h("b", {}, String(s.score + sets.points)), h("span", { class: "muted" }, WORDS.scoreParts(s.score, sets.points))),
+            stat(WORDS.cubesLeft, s.cubes_left), stat(WORDS.at, s.tourist ? (comp.regions || []).find((r) => r.id === s.tourist)?.name || WORDS.aGreyCircle : WORDS.notPlaced)]),
             seat === view.viewer && hand ? null : h("div", { class: "hand", "data-testid": `hand-${seat}` },
               s.hand ? cards(s.hand.map(c), { fan: true, small: true }) : backs(s.hand_count, "ILP", "hand")),
             h("div", { class: "row" },
-              pile(s.draw_count, "ILP", { name: "Draw pile", key: `draw:${seat}` }),
-              pile((s.discard || []).length, "ILP", { name: "Discard pile", key: `discard:${seat}` })),
-            s.photos && s.photos.length ? [h("h4", {}, `Photos (${s.photos.length})`), photosByColour(s.photos, comp, small)] : null,
-            s.draw ? h("details", {}, h("summary", {}, "Draw pile, revealed"), cards(s.draw.map(small), { fan: true, small: true })) : null);
+              pile(s.draw_count, "ILP", { name: WORDS.drawPile, key: `draw:${seat}` }),
+              pile((s.discard || []).length, "ILP", { name: WORDS.discardPile, key: `discard:${seat}` })),
+            s.photos && s.photos.length ? [h("h4", {}, WORDS.photos(s.photos.length)), photosByColour(s.photos, comp, small)] : null,
+            s.draw ? h("details", {}, h("summary", {}, WORDS.drawRevealed), cards(s.draw.map(small), { fan: true, small: true })) : null);
         })),
       ),
     );
@@ -283,10 +399,10 @@ export default {
     return (outcome.breakdown || []).map((b) => ({
       seat: b.seat, total: b.points,
       lines: [
-        [`photos bought: ${plural(b.colours.reduce((n, c) => n + c.cards.length, 0), "photo")}`, b.photo_points],
-        ...b.colours.filter((c) => c.sets).map((c) => [`${plural(c.cards.length, colourOf(c.colour).name + " photo")} ${colourOf(c.colour).symbol}: ${plural(c.sets, "set")}`, c.points]),
+        [WORDS.photosBought(b.colours.reduce((n, c) => n + c.cards.length, 0)), b.photo_points],
+        ...b.colours.filter((c) => c.sets).map((c) => [WORDS.setLine(c.cards.length, colourOf(c.colour).name, colourOf(c.colour).symbol, c.sets), c.points]),
       ],
-      note: `turn order for ties: ${b.turn_position}`,
+      note: WORDS.turnOrder(b.turn_position),
     }));
   },
   events: {

@@ -1,0 +1,237 @@
+"""The web table in the reader's language (docs/web.md, "Languages"), in real Chromium against the real
+server: a Portuguese browser at Vilar de Mouros and a Galician one at Itchy Feet read the table's own
+words in their language, each game's terms as its catalog words them (the printed rules' words: Vilar's
+Portuguese rulebook, Itchy Feet's Galician one), the log's lines from the server's catalogs, and no
+English word of the table's own is left on the Portuguese page. Every page's console error fails the
+test (``browser``, tests/clients/test_web_table.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+
+from tests.clients.conftest import Running
+from tests.clients.test_web_table import Chromium, Table, chromium, hold_seats, moves_ready
+from tests.server.conftest import quick_settings, running
+
+with contextlib.suppress(ImportError):  # the test extras install it; need_chromium says so
+    from playwright.async_api import Page
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The table screen's own words in English, as the page wrote them before it spoke other languages
+# (table.js, picks.js, view.js, names.js WORDS): none may be left on a Portuguese page.
+ENGLISH = [
+    "What happened",
+    "Others' moves",
+    "slowly",
+    "at a steady pace",
+    "quickly",
+    "at once",
+    "Your move",
+    "You may",
+    "Undo my last step",
+    "Resign",
+    "plays on",
+    "waiting for players",
+    "in play",
+    "finished",
+    "you are watching",
+    "you are ",
+    "replay",
+    "watch link",
+    "spectator",
+    "How to play",
+    "Pick on the table",
+    "Which move?",
+    "Cancel (Esc)",
+    "Send:",
+    "Waiting for",
+    "is thinking",
+    "Nothing yet.",
+    "Deal verified",
+    "Checking the deal",
+    "of yours",
+    "Notify me",
+    "Seat ",
+    "row ",
+    "column ",
+    "Final scores",
+    "The game ended",
+    "Loading",
+    "(settings)",
+    "Sign in",
+    " bot,",
+    "level ",
+    " drew ",
+    " took ",
+    " placed ",
+    " goes first",
+    " was dealt ",
+]
+
+
+def catalog(game: str, lang: str) -> dict[str, dict[str, str]]:
+    parts: dict[str, dict[str, str]] = json.loads(
+        (ROOT / "domain" / game / "words" / f"{lang}.json").read_text("utf-8")
+    )
+    return parts
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Chromium]:
+    async with chromium() as watched:
+        yield watched
+
+
+@pytest.fixture
+async def server(redis: aioredis.Redis, redis_url: str) -> AsyncIterator[Running]:
+    async with running(quick_settings(redis_url)) as api:
+        yield api
+
+
+async def seated_page(
+    browser: Chromium, server: Running, game: str, game_id: str, seat: int, token: str, locale: str
+) -> Page:
+    context = await browser.new_context(viewport={"width": 1300, "height": 1000}, locale=locale)
+    await hold_seats(context, {game_id: {"seat": seat, "token": token, "game": game, "at": 1}})
+    page = await context.new_page()
+    await page.goto(f"{server.url}/#/game/{game_id}")
+    await page.wait_for_selector(f'.table-screen[data-seat="{seat}"]')
+    await page.wait_for_selector("#status.ok")
+    return page
+
+
+async def awaited_here(table: Table, seat: int) -> None:
+    """The others play over HTTP until ``seat`` is awaited (so the log has lines and the page a move)."""
+    for _ in range(60):
+        if seat in {a["seat"] for a in (await table.table())["awaiting"]}:
+            return
+        await table.step(skip={seat})
+    raise AssertionError("the seat was never awaited")
+
+
+async def text_of(page: Page) -> str:
+    """Every word the table screen shows or says: its text, its labels, titles and the options of its menus."""
+    found: str = await page.evaluate(
+        """() => { const root = document.querySelector('.table-screen');
+             const said = [...root.querySelectorAll('[aria-label], [title], [placeholder]')]
+               .flatMap((el) => ['aria-label', 'title', 'placeholder'].map((a) => el.getAttribute(a) || ''));
+             const chat = root.querySelector('[data-testid=chat]');
+             const text = [...root.querySelectorAll('*')].filter((el) => !chat || !chat.contains(el))
+               .flatMap((el) => [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent));
+             return [...text, ...said].join('\\n'); }"""
+    )
+    return found
+
+
+async def test_a_portuguese_reader_reads_the_table_and_vilar_de_mouros_in_portuguese(
+    server: Running, browser: Chromium
+) -> None:
+    game = "vilar-de-mouros"
+    words = catalog("vilar_de_mouros", "pt")
+    game_id = await server.create(3, game)
+    tokens = await server.seat_all(game_id, 3)
+    table = Table(server, game, game_id, tokens=dict(enumerate(tokens)))
+    for _ in range(6):  # every seat moves, P0 over HTTP too: the log has each kind of line
+        await table.step()
+    await awaited_here(table, 0)
+    page = await seated_page(browser, server, game, game_id, 0, tokens[0], "pt-PT")
+    await moves_ready(page)
+
+    assert await page.get_attribute("html", "lang") == "pt"
+    # The table's own words.
+    assert await page.inner_text(".log summary") == "O que aconteceu"
+    assert "Jogadas dos outros" in await page.inner_text("label.pace")
+    assert await page.inner_text('[data-testid="resign"]') == "Sair do jogo (um bot ganancioso continua a jogar)"
+    # The move chooser's words are the catalog's terms (the rulebook's): "Pode tirar do baralho, ...".
+    may = await page.inner_text('[data-testid="may"]')
+    assert may.startswith("Pode "), may
+    draw = words["terms"]["move.DrawFromDeck"]
+    assert draw[0].lower() + draw[1:] in may, may
+    # The log's lines are the catalog's: P1's and P2's draws and placements, in Portuguese.
+    log = await page.inner_text('[data-testid="log"]')
+    assert "tira " in log and "coloca " in log and "no centro da mesa" in log, log
+    # No English word of the table's own is left.
+    shown = await text_of(page)
+    left = [w for w in ENGLISH if w in shown]
+    assert not left, (left, shown)
+
+    # A move made by clicking is told in Portuguese too (P0 sees the card it drew).
+    await page.locator(""".play .target[data-option='["type","DrawFromDeck"]']""").click()
+    await page.wait_for_function(
+        "() => { const t = document.querySelector('[data-testid=log] > li'); return t && t.innerText.startsWith('P0')"
+        " && t.innerText.includes(' do baralho.'); }"
+    )
+    assert (await page.inner_text('[data-testid="last-0"]')).startswith("Última jogada: tira ")
+
+
+async def test_a_galician_reader_reads_itchy_feet_in_its_galician_rulebooks_words(
+    server: Running, browser: Chromium
+) -> None:
+    game = "itchy-feet"
+    words = catalog("itchy_feet", "gl")
+    game_id = await server.create(2, game)
+    tokens = await server.seat_all(game_id, 2)
+    table = Table(server, game, game_id, tokens=dict(enumerate(tokens)), server_bots=False)
+    await awaited_here(table, 0)
+    page = await seated_page(browser, server, game, game_id, 0, tokens[0], "gl-ES")
+    await moves_ready(page)
+
+    assert await page.get_attribute("html", "lang") == "gl"
+    assert await page.inner_text(".log summary") == "Que pasou"
+    assert "Xogadas dos outros" in await page.inner_text("label.pace")
+    may = await page.inner_text('[data-testid="may"]')
+    assert may.startswith("Podes "), may
+    terms = [t for k, t in words["terms"].items() if k.startswith("move.")]
+    assert any(t[0].lower() + t[1:] in may for t in terms), (may, terms)
+    # The board's words are the Galician rulebook's (the deck is its "monte"), the log the catalog's.
+    deck = words["terms"]["word.deck"]
+    assert f"{deck[0].upper() + deck[1:]}: " in await page.inner_text(".board"), await page.inner_text(".board")
+    log = await page.inner_text('[data-testid="log"]')
+    assert "Ábrese unha mesa de Itchy Feet" in log and "P1 ocupa o posto 2." in log, log
+    shown = await text_of(page)
+    left = [w for w in ENGLISH if w in shown]
+    assert not left, (left, shown)
+
+
+@pytest.mark.parametrize(
+    ("game", "package"), [("i-love-portugal", "i_love_portugal"), ("miss-liz-parks", "miss_liz_parks")]
+)
+async def test_a_portuguese_reader_reads_the_other_games_in_their_catalogs_words(
+    server: Running, browser: Chromium, game: str, package: str
+) -> None:
+    words = catalog(package, "pt")
+    game_id = await server.create(2, game)
+    tokens = await server.seat_all(game_id, 2)
+    table = Table(server, game, game_id, tokens=dict(enumerate(tokens)))
+    await awaited_here(table, 0)
+    page = await seated_page(browser, server, game, game_id, 0, tokens[0], "pt-PT")
+    await moves_ready(page)
+
+    assert await page.inner_text(".table-screen h1") == words["terms"][f"game.{game}"]
+    # The first move is picked on the table: the hint names its field in the catalog's words.
+    hint = await page.inner_text('[data-testid="controls-wrap"]')
+    fields = [t[0].upper() + t[1:] for k, t in words["terms"].items() if k.startswith("field.")]
+    assert "Escolha na mesa: " in hint and any(f in hint for f in fields), (hint, fields)
+    shown = await text_of(page)
+    left = [w for w in ENGLISH if w in shown]
+    assert not left, (left, shown)
+
+
+async def test_the_lobby_speaks_the_readers_language(server: Running, browser: Chromium) -> None:
+    context = await browser.new_context(viewport={"width": 1300, "height": 1000}, locale="pt-PT")
+    page = await context.new_page()
+    await page.goto(f"{server.url}/#/")
+    await page.wait_for_selector("form")
+    assert await page.get_attribute("html", "lang") == "pt"
+    text = await page.inner_text("#app")
+    assert "Mesas abertas" in text, text
+    for english in ("Open tables", "Create table", "Quick play", "Being played", "Welcome to Ludoteca"):
+        assert english not in text, (english, text)
