@@ -17,7 +17,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from tests.clients.conftest import Running
-from tests.clients.test_web_table import Chromium, Table, chromium, hold_seats, moves_ready
+from tests.clients.test_web_table import Chromium, Table, hold_seats, moves_ready
 from tests.server.conftest import quick_settings, running
 
 with contextlib.suppress(ImportError):  # the test extras install it; need_chromium says so
@@ -85,13 +85,8 @@ def catalog(game: str, lang: str) -> dict[str, dict[str, str]]:
 
 
 @pytest.fixture
-async def browser() -> AsyncIterator[Chromium]:
-    async with chromium() as watched:
-        yield watched
-
-
-@pytest.fixture
 async def server(redis: aioredis.Redis, redis_url: str) -> AsyncIterator[Running]:
+    """The web tests' server (bots that do not pause to think); Chromium is the package's ``browser``."""
     async with running(quick_settings(redis_url)) as api:
         yield api
 
