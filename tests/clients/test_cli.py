@@ -202,7 +202,7 @@ async def test_bots_fill_the_free_seats_and_watch_follows_live_to_the_scores(ser
     code, watched, err = await asyncio.wait_for(watcher, 30)
     assert code == 0, err
     lines = watched.splitlines()
-    assert "takes seat" in lines[1] and "The game is over." in watched
+    assert "takes a seat" in lines[1] and "The game is over." in watched
     assert lines[-4].startswith("finished at version") and lines[-3].strip().startswith("1st")
     assert "awaiting" in watched
 

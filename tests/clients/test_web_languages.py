@@ -190,7 +190,7 @@ async def test_a_galician_reader_reads_itchy_feet_in_its_galician_rulebooks_word
     deck = words["terms"]["word.deck"]
     assert f"{deck[0].upper() + deck[1:]}: " in await page.inner_text(".board"), await page.inner_text(".board")
     log = await page.inner_text('[data-testid="log"]')
-    assert "Ábrese unha mesa de Itchy Feet" in log and "P1 ocupa o posto 2." in log, log
+    assert "Ábrese unha mesa de Itchy Feet" in log and "P1 séntase á mesa." in log, log
     shown = await text_of(page)
     left = [w for w in ENGLISH if w in shown]
     assert not left, (left, shown)

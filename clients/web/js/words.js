@@ -123,8 +123,8 @@ export function phrasebook(game, seatName, names) {
     event(ev) {
       const line = p.log[ev.type];
       if (line === undefined) return null;
-      // SeatTaken's `{seat}` is the seat's number as people count (the event's is from 0)
-      const params = ev.type === "SeatTaken" ? { ...ev, seat: ev.seat + 1, name: ev.name || f.seat(ev.seat) } : ev;
+      // a player's seat keeps no name in the stream: it is the player's now
+      const params = ev.type === "SeatTaken" ? { ...ev, name: ev.name || f.seat(ev.seat) } : ev;
       return f.format(line, params);
     },
     term: (kind, value) => f.term(kind, value),
