@@ -230,3 +230,19 @@ async def test_the_lobby_speaks_the_readers_language(server: Running, browser: C
     assert "Mesas abertas" in text, text
     for english in ("Open tables", "Create table", "Quick play", "Being played", "Welcome to Ludoteca"):
         assert english not in text, (english, text)
+
+
+async def test_the_replay_viewer_speaks_the_readers_language(server: Running, browser: Chromium) -> None:
+    r = await server.http.post(f"{server.url}/api/v1/games", json={"game": "vilar-de-mouros", "players": 2})
+    game_id = r.json()["game_id"]
+    for name in ("Ana", "Rui"):
+        await server.http.post(f"{server.url}/api/v1/games/{game_id}/seats", json={"name": name})
+    context = await browser.new_context(viewport={"width": 1300, "height": 1000}, locale="gl-ES")
+    page = await context.new_page()
+    await page.goto(f"{server.url}/#/replay/{game_id}")
+    await page.wait_for_selector(".replay-screen[data-shown]")
+    text = await page.inner_text("#app")
+    assert "Repetición: Vilar de Mouros" in text and "paso " in text, text
+    for english in ("Replay:", "to the table", "step ", "The game is not finished", "spectator"):
+        assert english not in text, (english, text)
+    await context.close()
