@@ -7,8 +7,11 @@ import asyncio
 import dataclasses
 import os
 import sys
+import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -20,6 +23,11 @@ from server.duel import add_duel_verb
 from server.runtime import logs
 from server.settings import Settings
 from server.web.schema import add_schema_verb
+
+if TYPE_CHECKING:
+    from server.service.games import Games
+    from server.storage.connection import Client
+    from server.storage.index import LobbyIndex
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -49,8 +57,11 @@ def bench(args: argparse.Namespace) -> int:
 
 
 def admin(args: argparse.Namespace) -> int:
-    """Expire or archive now, on the Redis every replica uses (REDIS_URL)."""
+    """Expire or archive now, back up or restore, on the Redis every replica uses (REDIS_URL)."""
     settings = Settings.from_env()
+    if args.action == "restore":
+        logs.configure(settings.log_level)
+        return restore(args, settings)
     if settings.redis_url is None:
         print("ludoteca admin needs REDIS_URL: the Redis the servers use", file=sys.stderr)
         return 2
@@ -73,6 +84,8 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
 
     redis = connect(url, socket_timeout=30)
     try:
+        if args.action == "backup":
+            return await backup(args, redis)
         await initialize(redis)
         index = LobbyIndex(redis)
         store = EventStore(redis)
@@ -109,6 +122,103 @@ async def housekeep(args: argparse.Namespace, url: str, settings: Settings) -> i
         return 0
     finally:
         await redis.aclose()
+
+
+async def backup(args: argparse.Namespace, redis: Client) -> int:
+    """A consistent snapshot of the Redis (SYNC, as a replica takes one) kept in a directory or on S3."""
+    from server.storage import backup as backups
+
+    name = backups.backup_name()
+    try:
+        # Straight into a directory (a temporary file renamed into place); through a temporary one to S3.
+        local = not backups.is_s3(args.dest)
+        with tempfile.TemporaryDirectory(prefix="lt-backup-") as scratch:
+            into = Path(args.dest) if local else Path(scratch)
+            into.mkdir(parents=True, exist_ok=True)
+            manifest = await backups.fetch_snapshot(redis, into / f"{name}.rdb")
+            where = await asyncio.to_thread(backups.store, into / f"{name}.rdb", manifest, args.dest, args.s3_endpoint)
+    except (backups.BackupError, OSError) as exc:
+        print(f"ludoteca admin backup: {exc}", file=sys.stderr)
+        return 1
+    print(f"backed up {manifest.keys} keys ({manifest.size} bytes, {manifest.seconds:g} s) to {where}")
+    return 0
+
+
+def restore(args: argparse.Namespace, settings: Settings) -> int:
+    """A backup into an empty Redis: the embedded one of a new data directory, or REDIS_URL; then
+    the lobby index again from the restored streams."""
+    from server.storage import backup as backups
+    from server.storage.embedded import EmbeddedRedis, EmbeddedRedisError, Fsync
+
+    if (args.data_dir is None) == (settings.redis_url is None):
+        print("ludoteca admin restore needs --data-dir (a new embedded Redis) or REDIS_URL, not both", file=sys.stderr)
+        return 2
+    started = time.monotonic()
+    try:
+        with tempfile.TemporaryDirectory(prefix="lt-restore-") as scratch:
+            rdb, manifest = backups.fetch(args.src, Path(scratch), args.s3_endpoint)
+            with backups.load_into(rdb) as loaded:  # the main thread: its parent-death signal
+                if args.data_dir is not None:
+                    fsync: Fsync = "always" if settings.appendfsync == "always" else "everysec"
+                    target = EmbeddedRedis(args.data_dir, appendfsync=fsync)
+                    if target.data_dir.exists() and any(target.data_dir.glob("appendonly*")):
+                        print(f"ludoteca admin restore: {target.data_dir} holds data already", file=sys.stderr)
+                        return 2
+                    with target:
+                        copied = asyncio.run(restored(loaded.url, manifest.db, target.url, settings))
+                else:
+                    assert settings.redis_url is not None
+                    copied = asyncio.run(restored(loaded.url, manifest.db, settings.redis_url, settings))
+    except (backups.BackupError, EmbeddedRedisError, OSError) as exc:
+        print(f"ludoteca admin restore: {exc}", file=sys.stderr)
+        return 1
+    keys, games = copied
+    print(f"restored {keys} keys and {games} games from {manifest.name} in {time.monotonic() - started:.1f} s")
+    return 0
+
+
+async def restored(source_url: str, db: int, target_url: str, settings: Settings) -> tuple[int, int]:
+    """The keys of ``db`` at ``source_url`` copied to ``target_url``, then the lobby index rebuilt there:
+    it is written after each append, outside the append script, so a snapshot may hold it a step behind
+    a stream (the streams are the authority). The keys copied and the games filed."""
+    from server.service.lobby import Lobby
+    from server.service.quotas import Quotas
+    from server.storage.backup import restore_keys
+    from server.storage.botqueue import BotQueue
+    from server.storage.connection import connect, initialize
+    from server.storage.quotas import HourlyCounts
+
+    source = connect(f"{source_url}?db={db}", socket_timeout=60)
+    target = connect(target_url, socket_timeout=60)
+    try:
+        copied = await restore_keys(source, target)
+        await initialize(target)
+        games, index = service(target, settings)
+        registry = games.players
+        lobby = Lobby(games, index, Quotas(HourlyCounts(target), 0, 0), BotQueue(target), registry)
+        return copied, await lobby.rebuild_index()
+    finally:
+        await source.aclose()
+        await target.aclose()
+
+
+def service(redis: Client, settings: Settings) -> tuple[Games, LobbyIndex]:
+    """The game service over ``redis``, as a replica composes it, for the admin verbs."""
+    from server.runtime.metrics import Metrics
+    from server.service.games import Games
+    from server.service.rates import SeatRates
+    from server.service.tables import Tables
+    from server.storage.index import LobbyIndex
+    from server.storage.players import PlayerRegistry
+    from server.storage.schedule import Schedule
+    from server.storage.store import EventStore
+
+    index = LobbyIndex(redis)
+    store = EventStore(redis)
+    rates = SeatRates(settings.ws_rate, settings.ws_burst)
+    tables = Tables(store, GAMES, settings.cache_size)
+    games = Games(store, tables, index, Schedule(redis), rates, Metrics(), PlayerRegistry(redis))
+    return games, index
 
 
 def verify(args: argparse.Namespace) -> int:
@@ -184,6 +294,14 @@ def parser() -> argparse.ArgumentParser:
     rerate.add_argument("--dir", help="where archived games are (LUDOTECA_ARCHIVE_DIR)")
     expire = actions.add_parser("expire", help="delete open games that never filled")
     expire.add_argument("--older-than", type=float, metavar="SECONDS", help="created this long ago (LUDOTECA_OPEN_TTL)")
+    save = actions.add_parser("backup", help="a consistent snapshot of the Redis, to a directory or S3")
+    save.add_argument("dest", metavar="DEST", help="a directory, or s3://bucket/prefix")
+    s3_help = "an S3-compatible store's URL (credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION)"
+    save.add_argument("--s3-endpoint", default=os.environ.get("LUDOTECA_S3_ENDPOINT"), help=s3_help)
+    back = actions.add_parser("restore", help="a backup into an empty Redis (--data-dir or REDIS_URL)")
+    back.add_argument("src", metavar="SRC", help="a backup's .rdb, or a directory or s3://bucket/prefix (the newest)")
+    back.add_argument("--data-dir", help="restore into a new embedded Redis here (then: ludoteca serve --data-dir)")
+    back.add_argument("--s3-endpoint", default=os.environ.get("LUDOTECA_S3_ENDPOINT"), help=s3_help)
     manage.set_defaults(func=admin)
     add_duel_verb(verbs)
     check = verbs.add_parser(

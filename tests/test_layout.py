@@ -72,8 +72,9 @@ FENCED: dict[str, tuple[str, ...]] = {
 
 
 # Modules of the shipped packages that need an optional extra, which nothing the server or the
-# clients import: the games as a reinforcement-learning environment.
-OPTIONAL = {"projections/environment.py": "rl"}
+# clients import: the games as a reinforcement-learning environment; the S3 client of backups (only
+# `ludoteca admin backup|restore s3://...` imports it).
+OPTIONAL = {"projections/environment.py": "rl", "server/storage/s3.py": "s3"}
 
 
 def imported_modules(source: str, filename: str = "<planted>") -> set[str]:

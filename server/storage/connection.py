@@ -61,6 +61,11 @@ async def endpoint(client: Client) -> Endpoint:
     return await pipe.where() if isinstance(pipe, Pipe) else Endpoint.of(client)
 
 
+def is_cluster(client: Client) -> bool:
+    """Whether ``client`` speaks to a Redis Cluster (many primaries) rather than one Redis."""
+    return isinstance(client, RedisCluster)
+
+
 def lean(client: Client) -> Pipe | RedisPyPipe:
     """The lean way to ``client``'s Redis: the pipe of a client made by :func:`connect`, else (a Redis
     Cluster, or a client made elsewhere) redis-py's own pipeline."""

@@ -186,3 +186,33 @@ def test_serve_raises_its_open_files_limit_to_the_hard_one_and_says_when_that_is
         assert open_files_limit(serve.pid) == (1000, 1000)
         assert open_files_limit(embedded_redis_of(serve.pid)) == (1000, 1000)
         assert "only 1000 open files allowed" in serve.output()
+
+
+# -- backups (the whole drill: tests/reliability/test_restore_drill.py) ---------------------------
+
+
+def admin_once(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if k != "REDIS_URL"} | (env or {})
+    command = [sys.executable, "-m", "server.cli", "admin", *args]
+    return subprocess.run(command, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=60)
+
+
+def test_a_backup_restores_into_a_new_data_directory_only(tmp_path: Path) -> None:
+    with Serve(free_port(), data_dir=tmp_path / "data") as serve:
+        game_id = httpx.post(f"{serve.url}/api/v1/games", json={"game": "itchy-feet", "players": 2}).json()["game_id"]
+        done = admin_once("backup", str(tmp_path / "backups"), env={"REDIS_URL": f"unix://{tmp_path}/data/redis.sock"})
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("backed up ") and str(tmp_path / "backups") in done.stdout
+    # neither a target nor two of them; a data directory that holds data (this server's)
+    assert admin_once("restore", str(tmp_path / "backups")).returncode == 2
+    both = admin_once("restore", str(tmp_path / "backups"), "--data-dir", "x", env={"REDIS_URL": "redis://h"})
+    assert both.returncode == 2
+    taken = admin_once("restore", str(tmp_path / "backups"), "--data-dir", str(tmp_path / "data"))
+    assert taken.returncode == 2 and "holds data already" in taken.stderr
+    done = admin_once("restore", str(tmp_path / "backups"), "--data-dir", str(tmp_path / "again"))
+    assert done.returncode == 0 and "and 1 games from ludoteca-" in done.stdout, done.stderr
+    with Serve(free_port(), data_dir=tmp_path / "again") as serve:
+        assert [g["game_id"] for g in httpx.get(f"{serve.url}/api/v1/games").json()["games"]] == [game_id]
+    # a Redis nobody listens on: one sentence, exit code 1
+    gone = admin_once("backup", str(tmp_path / "b2"), env={"REDIS_URL": f"redis://127.0.0.1:{free_port()}"})
+    assert gone.returncode != 0 and "Traceback" not in gone.stderr, gone.stderr
