@@ -163,3 +163,22 @@ def test_the_images_command_serves_passes_its_healthcheck_and_stops_on_sigterm(
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_the_cronjob_example_runs_housekeeping_verbs_the_cli_has_against_the_servers_redis() -> None:
+    """The archive and the backup on a schedule: each job runs a `ludoteca admin` verb the CLI takes,
+    with REDIS_URL from the server's own Secret, into a mounted volume."""
+    from server.cli import parser
+
+    jobs = list(yaml.safe_load_all((DEPLOY / "kubernetes" / "examples" / "cronjobs.yaml").read_text()))
+    assert [job["kind"] for job in jobs] == ["CronJob", "CronJob"]
+    for job in jobs:
+        pod = job["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+        [container] = pod["containers"]
+        command = container["command"]
+        assert command[:2] == ["ludoteca", "admin"] and command[2] in ("archive", "backup")
+        parser().parse_args(command[1:])  # the CLI takes it as written
+        assert container["envFrom"] == [{"secretRef": {"name": "ludoteca"}}]
+        mounted = {m["mountPath"] for m in container["volumeMounts"]}
+        assert any(arg in mounted for arg in command), (command, mounted)
+        assert job["spec"]["concurrencyPolicy"] == "Forbid"
