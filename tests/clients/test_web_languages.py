@@ -246,3 +246,85 @@ async def test_the_replay_viewer_speaks_the_readers_language(server: Running, br
     for english in ("Replay:", "to the table", "step ", "The game is not finished", "spectator"):
         assert english not in text, (english, text)
     await context.close()
+
+
+# The player's own screens' words in English (account.js WORDS): none may be left on a Portuguese page.
+ACCOUNT_ENGLISH = [
+    "Sign in",
+    "your tables come with you",
+    "Code shown on your other device",
+    "On a device where you are signed in",
+    "Your player",
+    "Rename",
+    "Show my ratings",
+    "your page",
+    "Show a sign-in code",
+    "Notifications",
+    "In this browser",
+    "This browser",
+    "From the server",
+    "Tell me when",
+    "it is my move",
+    "a trade is offered",
+    "a rematch was opened",
+    "only about tables",
+    "Quiet hours",
+    "Time zone",
+    "Email address",
+    "Save",
+    "A URL of yours",
+    "plain JSON",
+    "Set the webhook",
+    "Leaving",
+    "Sign out",
+    "Erase my player",
+]
+
+
+async def test_the_sign_in_screen_and_the_settings_speak_the_readers_language(
+    server: Running, browser: Chromium
+) -> None:
+    context = await browser.new_context(viewport={"width": 1300, "height": 1000}, locale="pt-PT")
+    page = await context.new_page()
+    await page.goto(f"{server.url}/#/sign-in")
+    await page.wait_for_selector('[data-testid="sign-in"]')
+    assert await page.get_attribute("html", "lang") == "pt"
+    text = await page.inner_text("#app")
+    assert await page.inner_text('[data-testid="sign-in"] h1') == "Entrar", text
+    assert "Código mostrado no seu outro dispositivo" in text and "Mostrar um código de entrada" in text, text
+    left = [w for w in ACCOUNT_ENGLISH if w in text]
+    assert not left, (left, text)
+
+    # A player of this browser (the cookie its answer sets), then its settings.
+    made = await context.request.post(f"{server.url}/api/v1/players", data={"name": "Ana"})
+    assert made.ok, await made.text()
+    await page.goto(f"{server.url}/?signed-in=1#/me")
+    await page.wait_for_selector('[data-testid="settings"] [data-testid="notices"]')
+    text = await page.inner_text("#app")
+    assert await page.inner_text('[data-testid="settings"] h1') == "O seu jogador", text
+    for words in ("Notificações", "Avisar-me quando", "for a minha vez", "Horas de silêncio", "Terminar sessão"):
+        assert words in text, (words, text)
+    left = [w for w in ACCOUNT_ENGLISH if w in text]
+    assert not left, (left, text)
+
+    # Its page (ratings.js), private until it shows it.
+    await page.goto(f"{server.url}/#/player/{(await made.json())['player']['player_id']}")
+    await page.wait_for_selector('[data-testid="player-page"]')
+    text = await page.inner_text('[data-testid="player-page"]')
+    assert "Ana mantém esta página privada." in text and "Mostre a sua nas suas definições." in text, text
+    assert "keeps this page private" not in text and "Show yours" not in text, text
+    await context.close()
+
+
+async def test_a_leaderboard_speaks_the_readers_language(server: Running, browser: Chromium) -> None:
+    context = await browser.new_context(viewport={"width": 1300, "height": 1000}, locale="gl-ES")
+    page = await context.new_page()
+    await page.goto(f"{server.url}/#/leaderboard/vilar-de-mouros")
+    await page.wait_for_selector('[data-testid="leaderboard"] [data-testid="empty"]')
+    assert await page.get_attribute("html", "lang") == "gl"
+    text = await page.inner_text("#app")
+    assert await page.inner_text('[data-testid="leaderboard"] h1') == "Clasificación: Vilar de Mouros", text
+    assert "Aínda non hai ninguén nesta clasificación" in text and "sobe cando o xogador gaña" in text, text
+    for english in ("Leaderboard", "Nobody is on this leaderboard", "rated games", "A rating is", "Show more"):
+        assert english not in text, (english, text)
+    await context.close()

@@ -483,12 +483,13 @@ async def test_a_rated_table_its_leaderboard_and_a_players_page(
 
 
 def test_every_word_of_the_new_screens_is_in_their_words() -> None:
-    """The players' modules keep what a person reads in their WORDS (for translation): no string
-    literal of letters is put straight into an element."""
+    """The players' modules keep what a person reads in their WORDS, by language (for translation): no
+    string literal of letters is put straight into an element."""
     web = ROOT / "clients" / "web" / "js"
     for name in ("player.js", "account.js", "ratings.js", "notify.js", "invite.js"):
         text = (web / name).read_text(encoding="utf-8")
-        assert "const WORDS = {" in text or "export const WORDS = {" in text, name
+        assert "const WORDS = byLanguage({" in text or "export const WORDS = {" in text, name
+        assert all(f"\n  {lang}: {{" in text for lang in ("en", "pt", "gl", "es")), name  # a block per language
         # h("tag", {...}, "Some words") with the words written in place
         loose = re.findall(r'h\("[a-z0-9]+", \{[^{}]*\}, "([A-Za-z][^"]*)"', text)
         assert not loose, (name, loose)

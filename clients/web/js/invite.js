@@ -6,18 +6,51 @@
 import { get, catalog } from "./api.js";
 import { h, clear, errorMessage } from "./ui.js";
 import { player, defaultName, sit } from "./player.js";
+import { byLanguage, titleOf } from "./words.js";
 
-// The words of this screen a person reads (kept together for translation).
-const WORDS = {
-  loading: "Loading the invitation…",
-  title: "An invitation",
-  text: (game) => `You are invited to take over a seat at a table of ${game}: a bot plays it on since its player left.`,
-  yourName: "Your name",
-  take: "Take the seat",
-  taking: "Taking the seat",
-  watch: "Watch the table instead",
-  aGame: "a game",
-};
+// The words of this screen a person reads, by language (kept together for translation).
+const WORDS = byLanguage({
+  en: {
+    loading: "Loading the invitation…",
+    title: "An invitation",
+    text: (game) => `You are invited to take over a seat at a table of ${game}: a bot plays it on since its player left.`,
+    yourName: "Your name",
+    take: "Take the seat",
+    taking: "Taking the seat",
+    watch: "Watch the table instead",
+    aGame: "a game",
+  },
+  pt: {
+    loading: "A carregar o convite…",
+    title: "Um convite",
+    text: (game) => `Está convidado a ocupar um lugar numa mesa de ${game}: um bot continua a jogá-lo desde que o seu jogador saiu.`,
+    yourName: "O seu nome",
+    take: "Ocupar o lugar",
+    taking: "A ocupar o lugar",
+    watch: "Ver a mesa em vez disso",
+    aGame: "um jogo",
+  },
+  gl: {
+    loading: "Cargando o convite…",
+    title: "Un convite",
+    text: (game) => `Convídante a ocupar un posto nunha mesa de ${game}: un bot segue xogándoo desde que o seu xogador marchou.`,
+    yourName: "O teu nome",
+    take: "Ocupar o posto",
+    taking: "Ocupando o posto",
+    watch: "Mirar a mesa no seu lugar",
+    aGame: "un xogo",
+  },
+  es: {
+    loading: "Cargando la invitación…",
+    title: "Una invitación",
+    text: (game) => `Te invitan a ocupar un puesto en una mesa de ${game}: un bot lo sigue jugando desde que su jugador se fue.`,
+    yourName: "Tu nombre",
+    take: "Ocupar el puesto",
+    taking: "Ocupando el puesto",
+    watch: "Mirar la mesa en su lugar",
+    aGame: "un juego",
+  },
+});
 
 export async function showInvite(root, invite) {
   clear(root, h("p", {}, WORDS.loading));
@@ -29,7 +62,8 @@ export async function showInvite(root, invite) {
     clear(root, h("p", { class: "message error" }, err.message));
     return;
   }
-  const title = (await catalog().catch(() => [])).find((g) => g.game === table.game)?.title || WORDS.aGame;
+  const entry = (await catalog().catch(() => [])).find((g) => g.game === table.game);
+  const title = entry ? titleOf(entry.game, entry.title) : WORDS.aGame;
   const take = async (name) => {
     try {
       await sit(gameId, table.game, name, { invite });

@@ -3,6 +3,8 @@
 // Notification API says so when the tab is in the background. The server's own notices (webhook,
 // email) are the player's settings (account.js).
 
+import { byLanguage } from "./words.js";
+
 const PAGE_TITLE = document.title;
 const icon = () => document.querySelector('link[rel="icon"]');
 const PLAIN_ICON = icon() ? icon().getAttribute("href") : null;
@@ -11,13 +13,33 @@ const AWAITED_ICON = "data:image/svg+xml," + encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#b5462f"/>'
   + '<circle cx="11.5" cy="4.5" r="4.2" fill="#ffd23f" stroke="#1f1d1a" stroke-width="1.2"/></svg>');
 
-// The words of this module a person reads (kept together for translation).
-export const WORDS = {
-  title: (game) => `${game}: Ludoteca`,
-  yourMoveTitle: (game) => `● Your move: ${game}: Ludoteca`,
-  notice: "Your move",
-  noticeBody: (game) => `${game}: the table awaits you.`,
-};
+// The words of this module a person reads, by language (kept together for translation).
+export const WORDS = byLanguage({
+  en: {
+    title: (game) => `${game}: Ludoteca`,
+    yourMoveTitle: (game) => `● Your move: ${game}: Ludoteca`,
+    notice: "Your move",
+    noticeBody: (game) => `${game}: the table awaits you.`,
+  },
+  pt: {
+    title: (game) => `${game}: Ludoteca`,
+    yourMoveTitle: (game) => `● É a sua vez: ${game}: Ludoteca`,
+    notice: "É a sua vez",
+    noticeBody: (game) => `${game}: a mesa está à sua espera.`,
+  },
+  gl: {
+    title: (game) => `${game}: Ludoteca`,
+    yourMoveTitle: (game) => `● É a túa quenda: ${game}: Ludoteca`,
+    notice: "É a túa quenda",
+    noticeBody: (game) => `${game}: a mesa agárdate.`,
+  },
+  es: {
+    title: (game) => `${game}: Ludoteca`,
+    yourMoveTitle: (game) => `● Es tu turno: ${game}: Ludoteca`,
+    notice: "Es tu turno",
+    noticeBody: (game) => `${game}: la mesa te espera.`,
+  },
+});
 
 // The tab's title and icon: the page's own, a table's, or a table awaiting the player.
 export function showTitle(game = null, awaited = false) {

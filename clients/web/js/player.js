@@ -11,10 +11,16 @@ import { entropyFor, newEntropy, keepEntropy } from "./deal.js";
 const KEY = "ludoteca.player";
 const LANGUAGES = ["pt", "gl", "es", "en"];
 
-// The words of this module a person reads (kept together for translation).
+// The words of this module a person reads, by language (kept together for translation). Kept by
+// hand rather than with words.js `byLanguage`: words.js reads `readerLanguage` from here, and this
+// module, imported before it, may not import it back.
 export const WORDS = {
-  defaultName: (n) => `Player ${n}`,
+  en: { defaultName: (n) => `Player ${n}` },
+  pt: { defaultName: (n) => `Jogador ${n}` },
+  gl: { defaultName: (n) => `Xogador ${n}` },
+  es: { defaultName: (n) => `Jugador ${n}` },
 };
+const words = () => WORDS[readerLanguage()] || WORDS.en;
 
 let current = stored();
 const listeners = new Set();
@@ -71,7 +77,8 @@ export async function refresh(always = false) {
   }
 }
 
-// A name for a newcomer who typed none: the one typed before players existed, else "Player 4821".
+// A name for a newcomer who typed none: the one typed before players existed, else "Player 4821"
+// (in the reader's language: "Jogador 4821").
 export function defaultName() {
   const typed = localStorage.getItem("ludoteca.name");
   if (typed) return typed;
@@ -80,7 +87,7 @@ export function defaultName() {
     n = 1000 + Math.floor(Math.random() * 9000);
     sessionStorage.setItem("ludoteca.number", String(n));
   }
-  return WORDS.defaultName(n);
+  return words().defaultName(n);
 }
 
 // The browser's language when the server speaks it (pt, gl, es, en), else none.
