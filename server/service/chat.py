@@ -30,7 +30,7 @@ class TableChat:
         if not self.rates.allow(game_id, player):
             raise TooMany(
                 "too_many",
-                "Too many chat messages from this seat; slow down.",
+                "Too many chat messages; slow down.",
                 {"retry_after": round(1 / CHAT_RATE), "case": "chat"},
             )
         events, after = await self.games.facts(game_id, lambda game, table: spectator_chat(game, table, text, player))

@@ -333,7 +333,7 @@ class Games:
             if type(command) in CHAT_COMMAND_TYPES and not self.chat_rates.allow(game_id, seat):
                 raise TooMany(
                     "too_many",
-                    "Too many chat messages from this seat; slow down.",
+                    "Too many chat messages; slow down.",
                     {"retry_after": round(1 / CHAT_RATE), "case": "chat"},
                 )
             encoded = encode(command)
