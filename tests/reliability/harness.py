@@ -464,3 +464,54 @@ class Driver:
     async def stop_followers(self) -> None:
         for follower in self.followers:
             await follower.stop()
+
+
+@dataclass
+class Tally:
+    """What a failover test's drivers saw, once their load stopped: the streams checked (versions
+    1..N, no gap), acknowledged commands lost and their versions since given to other events, and
+    each answer's status, the slowest answer and the followers' resets and reconnections."""
+
+    stored: int
+    lost: list[str]
+    reused: int
+    statuses: dict[int, int]
+    acked: int
+    slowest: float
+    resets: int
+    reconnects: int
+
+
+async def tally(drivers: list[Driver], url: str) -> Tally:
+    """Check every driver's games against the Redis at ``url`` (each stream whole, each follower with
+    no gap) and count what they saw; the followers are stopped."""
+    redis = redis_client(url)
+    lost: list[str] = []
+    reused = 0
+    try:
+        stored = sum([await d.check(redis, lost) for d in drivers])  # versions 1..N, no gap
+        for d in drivers:
+            for command_id in lost:  # a lost command's versions, held now by other events?
+                if command_id in d.acked:
+                    game_id, answer = d.acked[command_id]
+                    head = len(await stream_versions(redis, game_id))
+                    reused += sum(1 for e in answer["events"] if e["version"] <= head)
+            await d.check_followers(redis)
+    finally:
+        for d in drivers:
+            await d.stop_followers()
+        await redis.aclose()
+    statuses: dict[int, int] = {}
+    for d in drivers:
+        for status, n in d.statuses.items():
+            statuses[status] = statuses.get(status, 0) + n
+    return Tally(
+        stored=stored,
+        lost=lost,
+        reused=reused,
+        statuses=statuses,
+        acked=sum(len(d.acked) for d in drivers),
+        slowest=max(d.slowest for d in drivers),
+        resets=sum(f.resets for d in drivers for f in d.followers),
+        reconnects=sum(f.reconnects for d in drivers for f in d.followers),
+    )

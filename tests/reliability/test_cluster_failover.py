@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from tests.reliability.harness import Api, Driver, figure, redis_client, replicas, stream_versions
+from tests.reliability.harness import Api, Driver, figure, replicas, tally
 from tests.reliability.sizes import SIZE, limit
 from tests.support.cluster import LocalCluster
 
@@ -67,39 +67,17 @@ async def test_a_cluster_master_killed_under_load_answers_503_then_its_replica_s
                 finally:
                     stop.set()
                     await asyncio.gather(*load)
-                redis = redis_client(cluster.url)
-                lost: list[str] = []
-                reused = 0
-                try:
-                    stored = sum([await d.check(redis, lost) for d in drivers])  # versions 1..N, no gap
-                    for d in drivers:
-                        for command_id in lost:
-                            if command_id in d.acked:
-                                game_id, answer = d.acked[command_id]
-                                head = len(await stream_versions(redis, game_id))
-                                reused += sum(1 for e in answer["events"] if e["version"] <= head)
-                        await d.check_followers(redis)
-                finally:
-                    for d in drivers:
-                        await d.stop_followers()
-                    await redis.aclose()
+                counted = await tally(drivers, cluster.url)
     finally:
         cluster.stop()
-    statuses: dict[int, int] = {}
-    for d in drivers:
-        for status, n in d.statuses.items():
-            statuses[status] = statuses.get(status, 0) + n
-    acked = sum(len(d.acked) for d in drivers)
-    slowest = max(d.slowest for d in drivers)
-    resets = sum(f.resets for d in drivers for f in d.followers)
-    reconnects = sum(f.reconnects for d in drivers for f in d.followers)
-    assert set(statuses) <= {200, 503}, statuses
-    assert slowest < ANSWER_BOUND, f"an answer took {slowest:.2f} s"
+    assert set(counted.statuses) <= {200, 503}, counted.statuses
+    assert counted.slowest < ANSWER_BOUND, f"an answer took {counted.slowest:.2f} s"
     figure(
         "Redis Cluster failover",
-        f"{SIZE.failovers} masters SIGKILLed (node timeout 1 s, a replica each): {acked} acknowledged, "
-        f"{len(lost)} lost ({reused} of their versions now other events', followers reset {resets} times), "
-        f"{stored} stored; {statuses.get(503, 0)} answers 503 ({down_answers} answers while failing over), 0 x 500, "
-        f"slowest answer {slowest:.2f} s; every game playing again after {max(recoveries):.2f} s at worst "
-        f"(mean {sum(recoveries) / len(recoveries):.2f} s); followers reconnected {reconnects} times, no gap",
+        f"{SIZE.failovers} masters SIGKILLed (node timeout 1 s, a replica each): {counted.acked} acknowledged, "
+        f"{len(counted.lost)} lost ({counted.reused} of their versions now other events', followers reset "
+        f"{counted.resets} times), {counted.stored} stored; {counted.statuses.get(503, 0)} answers 503 "
+        f"({down_answers} answers while failing over), 0 x 500, "
+        f"slowest answer {counted.slowest:.2f} s; every game playing again after {max(recoveries):.2f} s at worst "
+        f"(mean {sum(recoveries) / len(recoveries):.2f} s); followers reconnected {counted.reconnects} times, no gap",
     )
