@@ -240,6 +240,15 @@ def connect(
             socket_connect_timeout=connect_timeout,
             decode_responses=False,
         )
+    pooled: dict[str, Any] = {  # one Redis's or a Sentinel's primary's: the same pool
+        "max_connections": max_connections,
+        "timeout": socket_timeout,
+        "socket_timeout": socket_timeout,
+        "socket_connect_timeout": connect_timeout,
+        "health_check_interval": 10,
+        "retry": Retry(NoBackoff(), 0),
+        "decode_responses": False,
+    }
     if url.startswith(SENTINEL_SCHEME):
         where = SentinelURL.parse(url)
         sentinel = Sentinel(
@@ -256,28 +265,13 @@ def connect(
             redis_class=Redis,
             connection_pool_class=_BlockingSentinelPool,
             connection_class=_SentinelPackedByHiredis,
-            max_connections=max_connections,
-            timeout=socket_timeout,
-            socket_timeout=socket_timeout,
-            socket_connect_timeout=connect_timeout,
-            health_check_interval=10,
-            retry=Retry(NoBackoff(), 0),
-            decode_responses=False,
             db=where.db,
             username=where.username,
             password=where.password,
+            **pooled,
         )
         assert isinstance(client, Redis)
         return client
-    pool = aioredis.BlockingConnectionPool.from_url(
-        url,
-        max_connections=max_connections,
-        timeout=socket_timeout,
-        socket_timeout=socket_timeout,
-        socket_connect_timeout=connect_timeout,
-        health_check_interval=10,
-        retry=Retry(NoBackoff(), 0),
-        decode_responses=False,
-    )
+    pool = aioredis.BlockingConnectionPool.from_url(url, **pooled)
     pool.connection_class = _PACKED.get(pool.connection_class, pool.connection_class)
     return Redis.from_pool(pool)
