@@ -163,3 +163,15 @@ def test_the_worked_move_of_each_game_in_docs_api_md_runs_to_its_end(
     assert (len(offers[-1]["give"]), len(offers[-1]["ask"])) == (2, 1)
     placed = [r for r in runs["vilar-de-mouros"] if isinstance(r, list)]
     assert placed[-1][0] == "CardsPlaced"
+
+
+async def test_the_table_chat_example_of_docs_api_md_says_its_message(quick: Running, tmp_path: Path) -> None:
+    """docs/API.md's "Table chat": a seat's Say, sent with curl as written, lands as its MessageSaid."""
+    block = fenced(ROOT / "docs" / "API.md", "sh", 'curl -s -X POST -H "Authorization: Bearer $T0"')
+    game = (await quick.http.post("/api/v1/games", json={"game": "vilar-de-mouros", "players": 2})).json()["game_id"]
+    t0 = (await quick.http.post(f"/api/v1/games/{game}/seats", json={"name": "Ana"})).json()["token"]
+    env = client_env(quick.url) | {"API": f"{quick.url}/api/v1", "GAME": game, "T0": t0}
+    done = await asyncio.to_thread(run_shell, block, tmp_path, env, 60)
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    assert [e["event"] for e in said["events"]] == [{"type": "MessageSaid", "text": "Boa sorte!", "seat": 0}]
