@@ -4,6 +4,7 @@ Sentinels name, through a failover (tests/support/sentinel.py)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from collections.abc import Iterator
 
@@ -47,6 +48,10 @@ def sentinel() -> Iterator[LocalSentinel]:
         local.stop()
 
 
+# Now and then (about one run in ten) a connection of redis-py's Sentinel clients outlives the client's
+# close; it is collected at the end of this test (below), where it is not reported, rather than in
+# whichever test the collector next runs in.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 @pytest.mark.timeout(60)
 async def test_the_store_and_its_notifications_follow_the_primary_through_a_failover(sentinel: LocalSentinel) -> None:
     client = connect(sentinel.url)
@@ -93,6 +98,7 @@ async def test_the_store_and_its_notifications_follow_the_primary_through_a_fail
                 await task
     finally:
         await client.aclose()
+        gc.collect()
 
 
 async def test_a_lean_connection_that_meets_a_replica_asks_again_where_the_primary_is(sentinel: LocalSentinel) -> None:
