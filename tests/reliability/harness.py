@@ -16,7 +16,7 @@ import shutil
 import signal
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -515,3 +515,47 @@ async def tally(drivers: list[Driver], url: str) -> Tally:
         resets=sum(f.resets for d in drivers for f in d.followers),
         reconnects=sum(f.reconnects for d in drivers for f in d.followers),
     )
+
+
+@dataclass
+class Failovers:
+    """What a failover test measured: the tally, how long each failover took to serve again, and how
+    many answers came while it did."""
+
+    counted: Tally
+    recoveries: list[float]
+    down_answers: int
+
+
+async def failovers(
+    url: str,
+    name: str,
+    games: int,
+    rounds: int,
+    rng: random.Random,
+    fail: Callable[[Api, list[Driver]], Awaitable[float]],
+    heal: Callable[[], Awaitable[None]],
+) -> Failovers:
+    """``games`` drivers play through two ``ludoteca serve`` replicas on the Redis at ``url`` while ``fail`` takes
+    part of it down ``rounds`` times (the seconds until it serves again) and ``heal`` brings it back
+    before the next round; then every driver's games are tallied (:func:`tally`)."""
+    with replicas(url, 2) as serves:
+        async with Api([s.url for s in serves]) as api:
+            stop = asyncio.Event()
+            drivers = [Driver(api, random.Random(i), f"{name}{i}") for i in range(games)]
+            load = [asyncio.create_task(d.run(stop)) for d in drivers]
+            recoveries: list[float] = []
+            down_answers = 0
+            try:
+                for _ in range(rounds):
+                    await asyncio.sleep(rng.uniform(0.5, 1.0))
+                    before = sum(sum(d.statuses.values()) for d in drivers)
+                    recoveries.append(await fail(api, drivers))
+                    down_answers += sum(sum(d.statuses.values()) for d in drivers) - before
+                    await asyncio.sleep(0.3)  # load on what took over
+                    await heal()
+                await asyncio.sleep(0.3)
+            finally:
+                stop.set()
+                await asyncio.gather(*load)
+            return Failovers(await tally(drivers, url), recoveries, down_answers)

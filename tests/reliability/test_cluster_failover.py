@@ -8,7 +8,7 @@ node started again (it rejoins as the new master's replica) before the next roun
 whose slots the dead master held are answered 503 ``store_unavailable`` until its replica
 serves them (never 500, never hanging), the others play on; every game plays again by itself;
 the streams keep versions 1..N with no gap or duplicate; followers resume with no gap.
-Replication is asynchronous: what a master acknowledged but had not sent is lost, and counted.
+Replication is asynchronous: what a master acknowledged but had not sent is lost, and run.counted.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from tests.reliability.harness import Api, Driver, figure, replicas, tally
+from tests.reliability.harness import Api, Driver, failovers, figure
 from tests.reliability.sizes import SIZE, limit
 from tests.support.cluster import LocalCluster
 
@@ -42,34 +42,25 @@ async def playing_again(drivers: list[Driver], since: float) -> float:
 async def test_a_cluster_master_killed_under_load_answers_503_then_its_replica_serves_its_games() -> None:
     rng = random.Random(11)
     cluster = LocalCluster(replicas=1, node_timeout_ms=1000).start()
+    node = cluster.node(cluster.ports[0])
+
+    async def fail(api: Api, drivers: list[Driver]) -> float:
+        nonlocal node
+        node = cluster.node(rng.choice(cluster.masters()))
+        assert node.pid is not None
+        os.kill(node.pid, signal.SIGKILL)
+        node.stop()
+        return await playing_again(drivers, time.monotonic())
+
+    async def heal() -> None:
+        node.start()  # it rejoins as its old replica's replica
+        await asyncio.to_thread(cluster.synced)
+
     try:
-        with replicas(cluster.url, 2) as serves:
-            async with Api([s.url for s in serves]) as api:
-                stop = asyncio.Event()
-                drivers = [Driver(api, random.Random(i), f"cluster{i}") for i in range(SIZE.failover_games)]
-                load = [asyncio.create_task(d.run(stop)) for d in drivers]
-                recoveries: list[float] = []
-                down_answers = 0
-                try:
-                    for _ in range(SIZE.failovers):
-                        await asyncio.sleep(rng.uniform(0.5, 1.0))
-                        before = sum(sum(d.statuses.values()) for d in drivers)
-                        node = cluster.node(rng.choice(cluster.masters()))
-                        assert node.pid is not None
-                        os.kill(node.pid, signal.SIGKILL)
-                        node.stop()
-                        recoveries.append(await playing_again(drivers, time.monotonic()))
-                        down_answers += sum(sum(d.statuses.values()) for d in drivers) - before
-                        await asyncio.sleep(0.3)
-                        node.start()  # it rejoins as its old replica's replica
-                        await asyncio.to_thread(cluster.synced)
-                    await asyncio.sleep(0.3)
-                finally:
-                    stop.set()
-                    await asyncio.gather(*load)
-                counted = await tally(drivers, cluster.url)
+        run = await failovers(cluster.url, "cluster", SIZE.failover_games, SIZE.failovers, rng, fail, heal)
     finally:
         cluster.stop()
+    counted = run.counted
     assert set(counted.statuses) <= {200, 503}, counted.statuses
     assert counted.slowest < ANSWER_BOUND, f"an answer took {counted.slowest:.2f} s"
     figure(
@@ -77,7 +68,9 @@ async def test_a_cluster_master_killed_under_load_answers_503_then_its_replica_s
         f"{SIZE.failovers} masters SIGKILLed (node timeout 1 s, a replica each): {counted.acked} acknowledged, "
         f"{len(counted.lost)} lost ({counted.reused} of their versions now other events', followers reset "
         f"{counted.resets} times), {counted.stored} stored; {counted.statuses.get(503, 0)} answers 503 "
-        f"({down_answers} answers while failing over), 0 x 500, "
-        f"slowest answer {counted.slowest:.2f} s; every game playing again after {max(recoveries):.2f} s at worst "
-        f"(mean {sum(recoveries) / len(recoveries):.2f} s); followers reconnected {counted.reconnects} times, no gap",
+        f"({run.down_answers} answers while failing over), 0 x 500, "
+        f"slowest answer {counted.slowest:.2f} s; "
+        f"every game playing again after {max(run.recoveries):.2f} s at worst "
+        f"(mean {sum(run.recoveries) / len(run.recoveries):.2f} s); "
+        f"followers reconnected {counted.reconnects} times, no gap",
     )

@@ -9,7 +9,7 @@ answers, every command is answered 503 ``store_unavailable`` within a bound (nev
 hanging); the replicas serve again on the new primary by themselves; the streams keep versions
 1..N with no gap or duplicate; followers resume with no gap (reset with 4009 when the stream
 went backwards). Replication is asynchronous: what the primary acknowledged but had not sent
-to its replica is lost, and counted.
+to its replica is lost, and run.counted.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import time
 import httpx
 import pytest
 
-from tests.reliability.harness import Api, Driver, figure, replicas, tally
+from tests.reliability.harness import Api, Driver, failovers, figure
 from tests.reliability.sizes import SIZE, limit
 from tests.support.sentinel import LocalSentinel
 
@@ -47,31 +47,22 @@ async def serving_again(api: Api, since: float) -> float:
 async def test_a_sentinel_failover_under_load_answers_503_then_serves_on_the_new_primary() -> None:
     rng = random.Random(7)
     local = LocalSentinel().start()
+    killed = 0
+
+    async def fail(api: Api, drivers: list[Driver]) -> float:
+        nonlocal killed
+        killed = local.kill_primary()
+        return await serving_again(api, time.monotonic())
+
+    async def heal() -> None:
+        local.restart_as_replica(killed)
+        await asyncio.to_thread(local.settled)
+
     try:
-        with replicas(local.url, 2) as serves:
-            async with Api([s.url for s in serves]) as api:
-                stop = asyncio.Event()
-                drivers = [Driver(api, random.Random(i), f"sentinel{i}") for i in range(SIZE.failover_games)]
-                load = [asyncio.create_task(d.run(stop)) for d in drivers]
-                recoveries: list[float] = []
-                down_answers = 0
-                try:
-                    for _ in range(SIZE.failovers):
-                        await asyncio.sleep(rng.uniform(0.5, 1.0))
-                        before = sum(sum(d.statuses.values()) for d in drivers)
-                        killed = local.kill_primary()
-                        recoveries.append(await serving_again(api, time.monotonic()))
-                        down_answers += sum(sum(d.statuses.values()) for d in drivers) - before
-                        await asyncio.sleep(0.3)  # load on the new primary
-                        local.restart_as_replica(killed)
-                        await asyncio.to_thread(local.settled)
-                    await asyncio.sleep(0.3)
-                finally:
-                    stop.set()
-                    await asyncio.gather(*load)
-                counted = await tally(drivers, local.url)
+        run = await failovers(local.url, "sentinel", SIZE.failover_games, SIZE.failovers, rng, fail, heal)
     finally:
         local.stop()
+    counted = run.counted
     assert set(counted.statuses) <= {200, 503}, counted.statuses
     assert counted.statuses.get(503, 0) > 0, "no command met the failover"
     assert counted.slowest < ANSWER_BOUND, f"an answer took {counted.slowest:.2f} s"
@@ -80,7 +71,8 @@ async def test_a_sentinel_failover_under_load_answers_503_then_serves_on_the_new
         f"{SIZE.failovers} failovers (primary SIGKILLed, down-after 500 ms): {counted.acked} acknowledged, "
         f"{len(counted.lost)} lost ({counted.reused} of their versions now other events', followers reset "
         f"{counted.resets} times), {counted.stored} stored; {counted.statuses.get(503, 0)} answers 503 "
-        f"({down_answers} answers while failing over), 0 x 500, "
-        f"slowest answer {counted.slowest:.2f} s; serving again after {max(recoveries):.2f} s at worst "
-        f"(mean {sum(recoveries) / len(recoveries):.2f} s); followers reconnected {counted.reconnects} times, no gap",
+        f"({run.down_answers} answers while failing over), 0 x 500, "
+        f"slowest answer {counted.slowest:.2f} s; serving again after {max(run.recoveries):.2f} s at worst "
+        f"(mean {sum(run.recoveries) / len(run.recoveries):.2f} s); "
+        f"followers reconnected {counted.reconnects} times, no gap",
     )
