@@ -509,8 +509,8 @@ export class TableScreen {
         return a !== null && a !== this.table.seat;
       });
       if (others && PACES[this.pace]) {
-        this.nextAt = performance.now() + PACES[this.pace];
         this.draw(); // this step now, not with the next
+        this.nextAt = performance.now() + PACES[this.pace]; // held from when it is on screen
       }
     }
     this.playing = false;
