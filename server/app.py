@@ -40,6 +40,7 @@ from server.settings import Settings, token_problems
 from server.storage.botqueue import BotQueue
 from server.storage.challenges import Challenges
 from server.storage.checks import Checks
+from server.storage.cold import cold_tier
 from server.storage.connection import check_server, connect, initialize
 from server.storage.embedded import EmbeddedRedis, supervise
 from server.storage.index import LobbyIndex
@@ -54,7 +55,7 @@ from server.storage.schedule import Schedule
 from server.storage.store import EventStore, Notifications
 from server.web.application import application
 from server.web.openapi import document
-from server.workers import absent, deadlines, housekeeping
+from server.workers import absent, deadlines, dormancy, housekeeping
 from server.workers import ratings as rater
 from server.workers.bots import BotAlarm, BotWorker
 from server.workers.notices import Courier, Smtp
@@ -158,7 +159,9 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             for warning in await check_server(redis):
                 log.warning(warning)
             # The composition root: every part is made here and handed what it uses.
-            store = EventStore(redis)
+            cold_url = settings.cold_url or (str(settings.data_dir / "cold") if app.state.embedded else None)
+            cold = cold_tier(cold_url, settings.s3_endpoint) if cold_url else None  # thaws even with freezing off
+            store = EventStore(redis, cold)
             tables = Tables(store, games, settings.cache_size)
             stack.push_async_callback(tables.written)  # snapshots under way land before the client closes
             index, schedule, queue = LobbyIndex(redis), Schedule(redis), BotQueue(redis)
@@ -232,6 +235,9 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             )
             background(stack, housekeeping.run(service, index, leases, policy))
             background(stack, rater.run(ratings, settings.rating_interval))
+            if cold is not None and settings.cold_after > 0:
+                log.info("games idle for %.0f s move to the cold tier in %s", settings.cold_after, cold.where)
+                background(stack, dormancy.run(store, index, leases, settings.cold_after, settings.cold_interval))
             if app.state.embedded is not None:  # restarted when it dies; the server stops if it keeps dying
                 background(stack, supervise(app.state.embedded, lambda: lose_store(app)))
             # What start-up built, and what outlives each full collection, is kept out of the

@@ -281,7 +281,8 @@ def parser() -> argparse.ArgumentParser:
     measure.add_argument(
         "--peer", action="store_true", help="also boardgame.io beside Ludoteca (needs Node; docs/performance.md)"
     )
-    measure.add_argument("--only", metavar="PARTS", help="only these parts, comma separated: ceilings,peer,capacity")
+    parts = "only these parts, comma separated: ceilings,dormant,peer,capacity"
+    measure.add_argument("--only", metavar="PARTS", help=parts)
     measure.set_defaults(func=bench)
     manage = verbs.add_parser("admin", help="housekeeping on the servers' Redis (REDIS_URL)")
     actions = manage.add_subparsers(dest="action", required=True)

@@ -67,6 +67,13 @@ class Settings:
     retention: float = 30 * 86_400.0  # seconds a finished game stays in Redis before it is archived
     archive_dir: Path | None = None  # None: finished games are not archived by the schedule
     housekeeping_interval: float = 60.0  # how often each replica looks for games to expire or archive
+    # A game with no event for cold_after seconds leaves its history in the cold tier (0: never):
+    # cold_url is a directory or s3://bucket/prefix; unset, <data_dir>/cold with the embedded
+    # Redis and no cold tier with an operator's Redis (replicas must share it).
+    cold_after: float = 3 * 86_400.0
+    cold_url: str | None = None
+    cold_interval: float = 3600.0  # seconds between the looks for dormant games
+    s3_endpoint: str | None = None  # an S3-compatible store's URL for the cold tier (None: AWS)
     bot_delay_ms: int = 300  # a bot's think time before it moves, so people can follow (0 in tests)
     # Every bot decision lands bot_pace_ms + U(0, bot_pace_spread_ms) after the worker takes it up,
     # whatever the bot holds: its time tells nothing (server/workers/pace.py); 0 and 0: at once
@@ -173,6 +180,10 @@ class Settings:
             retention=decimal("RETENTION", default.retention),
             archive_dir=Path(archive) if (archive := get("ARCHIVE_DIR", "")) else None,
             housekeeping_interval=decimal("HOUSEKEEPING_INTERVAL", default.housekeeping_interval),
+            cold_after=decimal("COLD_AFTER", default.cold_after),
+            cold_url=get("COLD_URL", "") or None,
+            cold_interval=decimal("COLD_INTERVAL", default.cold_interval),
+            s3_endpoint=get("S3_ENDPOINT", "") or None,
             rematch_grace=decimal("REMATCH_GRACE", default.rematch_grace),
             drop_after=decimal("DROP_AFTER", default.drop_after),
             bot_delay_ms=whole("BOT_DELAY_MS", default.bot_delay_ms),

@@ -22,7 +22,7 @@ from typing import Any
 
 from domain.catalog import GAMES
 from domain.table import SeatTaken, fold
-from server.bench import capacity, load, node, play, procs, versus
+from server.bench import capacity, dormant, load, node, play, procs, versus
 from server.bench.client import Arrivals, Http, Watcher, arrival, percentile, quiet_gc
 from server.bench.load import API, Holder, Seated, hello
 from server.bench.report import Row, table, write_json
@@ -624,7 +624,7 @@ def _running(server: procs.Server) -> Iterator[procs.Server]:
         server.stop()
 
 
-PARTS = ("ceilings", "peer", "capacity")
+PARTS = ("ceilings", "dormant", "peer", "capacity")
 
 
 async def phases(plan: Plan, redis: EmbeddedRedis, scratch: Path, parts: set[str], peer: bool) -> list[Row]:
@@ -633,6 +633,10 @@ async def phases(plan: Plan, redis: EmbeddedRedis, scratch: Path, parts: set[str
     rows: list[Row] = []
     if "ceilings" in parts:
         rows += await Bench(plan, redis.url).run(scratch)
+    if "dormant" in parts:
+        say("dormant games: bytes hot and in the cold tier, and the first command on one")
+        dormant_plan = dormant.QUICK_DORMANT if plan.quick else dormant.FULL_DORMANT
+        rows += await dormant.dormant(redis.url, dormant_plan, scratch, random.Random(20261204))
     if "peer" in parts:
         say("the peer: boardgame.io and Ludoteca, the same game and load, rounds alternating")
         rows += await versus.peer(redis.url, redis.pid, versus.QUICK_PEER if plan.quick else versus.FULL_PEER, scratch)
@@ -650,7 +654,7 @@ async def phases(plan: Plan, redis: EmbeddedRedis, scratch: Path, parts: set[str
 def bench(quick: bool, json_path: Path | None, peer: bool = False, only: set[str] | None = None) -> int:
     plan = QUICK if quick else FULL
     # --only capacity --peer: capacity alone, boardgame.io's beside Ludoteca's.
-    parts = set(only) if only else {"ceilings", "capacity"} | ({"peer"} if peer else set())
+    parts = set(only) if only else {"ceilings", "dormant", "capacity"} | ({"peer"} if peer else set())
     peer = peer or "peer" in parts
     if "peer" in parts or "capacity" in parts:
         why = node.missing()

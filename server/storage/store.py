@@ -12,7 +12,11 @@ so every script of this module touches one node; server/storage/keys.py spells t
     seat, a bot, the clock), so nobody's id can collide with anyone else's. The record
     is opaque bytes (the caller keeps the body's hash and the versions in it).
 ``lt:{<game_id>}:meta``
-    hash of short string fields (game type, status, ...).
+    hash of short string fields (game type, status, ...); the append stamps ``touched_ms``
+    (Redis TIME of the last event, or of its last return from the cold tier), and ``cold``
+    (``"<version> <link>"``) says the stream and the command records are in the cold tier
+    (server/storage/cold.py): every read and append brings them back first, entry ids and
+    fields as they were.
 ``lt:{<game_id>}:tokens``
     hash ``sha256(token) hex -> seat``.
 ``lt:{<game_id>}:snapshots``
@@ -40,6 +44,7 @@ import msgspec
 from redis.exceptions import RedisError
 
 from server.runtime.tasks import pause
+from server.storage.cold import ColdTier, ColdTierError, Frozen
 from server.storage.connection import Client, endpoint, initialize, lean
 from server.storage.groupcommit import GroupCommit
 from server.storage.keys import COMMANDS, EVENTS, META, NOTIFY, SNAPSHOTS, TOKENS
@@ -273,6 +278,10 @@ local game_id = ARGV[1]
 local expected = tonumber(ARGV[2])
 local has_command = ARGV[3] == '1'
 
+if redis.call('HEXISTS', meta_key, 'cold') == 1 then
+  return {'cold'}
+end
+
 if has_command then
   local record = recorded(commands_key, 4)
   if record then
@@ -334,6 +343,8 @@ for _ = 1, n_tokens do
 end
 
 if n_events > 0 then
+  local now = redis.call('TIME')
+  redis.call('HSET', meta_key, 'touched_ms', string.format('%d%03d', now[1], math.floor(now[2] / 1000)))
   redis.call('PUBLISH', ARGV[10], game_id .. ' ' .. string.format('%d', version))
 end
 return {'ok', version, link}
@@ -341,14 +352,17 @@ return {'ok', version, link}
 )
 
 
-# KEYS: events, commands, tokens (one hash tag). ARGV: the first stream id to read, a token
+# KEYS: events, commands, tokens, meta (one hash tag). ARGV: the first stream id to read, a token
 # hash ('' for none), has_command ('1'/'0'), then the command's field, bare id and legacy seat,
 # then the most entries to read ('0': all).
 # Reads only: the events from that id, the last entry's id, the token's seat, the command's
-# record and TIME (the last two with a command).
+# record and TIME (the last two with a command); {'cold'} for a game whose history is in the cold tier.
 LOOK_LUA: Final = (
     RECORDED_LUA
     + r"""
+if redis.call('HEXISTS', KEYS[4], 'cold') == 1 then
+  return {'cold'}
+end
 local entries
 if ARGV[7] == '0' then
   entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+')
@@ -407,6 +421,55 @@ end
 return 0
 """
 
+# KEYS: events, commands, meta, snapshots (one hash tag). ARGV: the id of the last entry read, the
+# marker of that history ("<version> <link>"), how many command records were read.
+# The history leaves Redis only if it is still the one that was read (and written to the cold
+# tier): no event appended since, no command recorded since. The newest snapshot stays.
+FREEZE_LUA: Final = r"""
+if redis.call('HEXISTS', KEYS[3], 'cold') == 1 then
+  return 0
+end
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last == 0 or last[1][1] ~= ARGV[1] or redis.call('HLEN', KEYS[2]) ~= tonumber(ARGV[3]) then
+  return 0
+end
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -2)
+redis.call('HSET', KEYS[3], 'cold', ARGV[2])
+return 1
+"""
+
+# KEYS: events, commands, meta (one hash tag). ARGV: the marker, the number of entries, then for
+# each entry its id, its number of fields and values, and those; then the number of command
+# records and each (field, record). Written back only while the game is still cold with that
+# history (another replica may have thawed it first): entry ids and fields as they were, and the
+# game stamped as touched now, so that a game people look at is not frozen again at once.
+THAW_LUA: Final = r"""
+if redis.call('HGET', KEYS[3], 'cold') ~= ARGV[1] then
+  return 0
+end
+local i = 3
+for _ = 1, tonumber(ARGV[2]) do
+  local id, n = ARGV[i], tonumber(ARGV[i + 1])
+  local fields = {}
+  for k = 1, n do
+    fields[k] = ARGV[i + 1 + k]
+  end
+  redis.call('XADD', KEYS[1], id, unpack(fields))
+  i = i + 2 + n
+end
+local n_commands = tonumber(ARGV[i])
+i = i + 1
+for _ = 1, n_commands do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+redis.call('HDEL', KEYS[3], 'cold')
+local now = redis.call('TIME')  -- brought back: it stays in Redis a whole idle time again
+redis.call('HSET', KEYS[3], 'touched_ms', string.format('%d%03d', now[1], math.floor(now[2] / 1000)))
+return 1
+"""
+
 # KEYS: meta. ARGV: field, value. The field's value, set first if it was not (nil: no such game).
 STAMP_LUA: Final = r"""
 if redis.call('EXISTS', KEYS[1]) == 0 then
@@ -438,8 +501,9 @@ class EventStore:
     errors; the server maps them to 503.
     """
 
-    def __init__(self, redis: Client) -> None:
+    def __init__(self, redis: Client, cold: ColdTier | None = None) -> None:
         self.redis = redis
+        self.cold = cold  # where dormant games' histories wait (None: they stay in Redis)
         # A loop turn's appends share one round trip (server/storage/groupcommit.py); they and the look,
         # which every socket's opening and every command of a game that keeps time runs, go over
         # the client's lean connection (server/storage/resp/client.py).
@@ -449,6 +513,8 @@ class EventStore:
         self._delete = redis.register_script(DELETE_LUA)
         self._stamp = redis.register_script(STAMP_LUA)
         self._snapshot = redis.register_script(SNAPSHOT_LUA)
+        self._freeze = redis.register_script(FREEZE_LUA)
+        self._thaw_script = redis.register_script(THAW_LUA)
 
     async def append(
         self,
@@ -512,6 +578,10 @@ class EventStore:
 
         reply = await self._append(keys, args)
         kind = _text(reply[0])
+        if kind == "cold":  # dormant: its history comes back first, then the append runs as sent
+            await self._thaw(game_id)
+            reply = await self._append(keys, args)
+            kind = _text(reply[0])
         if kind == "ok":
             return Appended(int(reply[1]), _text(reply[2]))
         if kind == "conflict":
@@ -532,6 +602,9 @@ class EventStore:
             return []
         count = ["COUNT", limit] if limit is not None else []
         entries: Any = await call(self._pipe, "XRANGE", events_key(game_id), f"0-{after + 1}", "+", *count)
+        if not entries:  # dormant, or brought back by another replica since that read: read again
+            await self._thaw(game_id)
+            entries = await call(self._pipe, "XRANGE", events_key(game_id), f"0-{after + 1}", "+", *count)
         return [_stored(entry_id, fields) for entry_id, fields in entries]
 
     async def catch_up(self, game_id: str, after: int) -> tuple[list[StoredEvent], int]:
@@ -550,6 +623,7 @@ class EventStore:
         token_hash: str | None = None,
         command: CommandKey | None = None,
         limit: int | None = None,
+        retry: bool = True,
     ) -> Look:
         """What a request needs before it decides, in one round trip: the events after
         ``after`` and the stream's last version (as :meth:`catch_up`), the seat of
@@ -564,12 +638,14 @@ class EventStore:
         reads it itself, on that rare path). ``limit``: read at most this many events (a
         long stream is read a page at a time, so no reply holds the event loop long).
         """
-        events, commands, _, tokens = _game_keys(game_id)
+        events, commands, meta, tokens = _game_keys(game_id)
         if after > 0:
             scoped = ["1", *command.args()] if command is not None else ["0", "", "", ""]
-            reply = await self._look(
-                keys=[events, commands, tokens], args=[f"0-{after + 1}", token_hash or "", *scoped, limit or 0]
-            )
+            args = [f"0-{after + 1}", token_hash or "", *scoped, limit or 0]
+            reply = await self._look(keys=[events, commands, tokens, meta], args=args)
+            if reply and reply[0] == b"cold":
+                await self._thaw(game_id)
+                reply = await self._look(keys=[events, commands, tokens, meta], args=args)
             entries, last, seat, found, now = reply
             return Look(
                 entries=[_stored(entry_id, _pairs(fields)) for entry_id, fields in entries],
@@ -586,7 +662,13 @@ class EventStore:
             pipe.hget(tokens, token_hash)
         if command is not None:
             pipe.hmget(commands, [command.field, command.command_id])
-        replies = iter(await pipe.execute())
+        pipe.hexists(meta, "cold")
+        read = await pipe.execute()
+        # Dormant, or (no event) brought back by another replica between the two reads: again.
+        if read[-1] or (not read[1] and retry):
+            await self._thaw(game_id)
+            return await self.look(game_id, after, token_hash=token_hash, command=command, limit=limit, retry=False)
+        replies = iter(read)
         entries, last = next(replies), next(replies)
         seat = next(replies) if token_hash is not None else None
         record: bytes | None = None
@@ -612,9 +694,32 @@ class EventStore:
         for start in range(0, len(game_ids), HEADS_BATCH):
             batch = game_ids[start : start + HEADS_BATCH]
             replies = await self._pipe([("XREVRANGE", events_key(g), "+", "-", "COUNT", 1) for g in batch])
+            empty = []
             for game_id, reply in zip(batch, replies, strict=True):
                 last = value(reply)
                 heads[game_id] = head_of(_stored(*last[0]) if last else None)
+                if not last:
+                    empty.append(game_id)
+            heads.update(await self._cold_heads(empty))
+        return heads
+
+    async def _cold_heads(self, game_ids: list[str]) -> dict[str, Head]:
+        """The heads of those of ``game_ids`` that are dormant, from their markers: a socket watching a
+        dormant game does not bring its history back."""
+        if not game_ids:
+            return {}
+        replies = await self._pipe(
+            [(command, *args) for g in game_ids for command, *args in (("HGET", META.at(game_id=g), "cold"),
+             ("XREVRANGE", events_key(g), "+", "-", "COUNT", 1))]
+        )  # fmt: skip
+        heads = {}
+        for n, game_id in enumerate(game_ids):
+            marker, last = value(replies[2 * n]), value(replies[2 * n + 1])
+            if marker is not None:
+                version, _, link = _text(marker).partition(" ")
+                heads[game_id] = Head(int(version), link)
+            elif last:  # brought back by another replica since the first read
+                heads[game_id] = head_of(_stored(*last[0]))
         return heads
 
     async def head_at(self, game_id: str, version: int) -> Head | None:
@@ -627,11 +732,15 @@ class EventStore:
     async def version(self, game_id: str) -> int:
         """The version of the last event (0 when the game has none)."""
         last: Any = await self.redis.xrevrange(events_key(game_id), "+", "-", count=1)
-        return _version_of(last[0][0]) if last else 0
+        if not last:
+            return (await self._cold_heads([game_id])).get(game_id, Head(0)).version
+        return _version_of(last[0][0])
 
     async def command(self, game_id: str, command: CommandKey) -> bytes | None:
         """The record stored with ``command``, or None if its sender never used that id."""
         own, old = await self.redis.hmget(_game_keys(game_id)[1], [command.field, command.command_id])
+        if own is None and old is None and await self._thaw(game_id):
+            own, old = await self.redis.hmget(_game_keys(game_id)[1], [command.field, command.command_id])
         if own is not None:
             return _bytes(own)
         return _legacy(None if old is None else _bytes(old), command.legacy_seat)
@@ -650,6 +759,8 @@ class EventStore:
         has another status; None when there is no such game."""
         keys = [*_game_keys(_check_game_id(game_id)), SNAPSHOTS.at(game_id=game_id)]
         deleted = int(await self._delete(keys=keys, args=[status]))
+        if deleted == 1 and self.cold is not None:
+            await self.cold.remove(game_id)
         return None if deleted < 0 else deleted == 1
 
     async def snapshots(self, game_id: str, at_most: int | None = None, count: int = 3) -> list[bytes]:
@@ -668,6 +779,7 @@ class EventStore:
         """Every command record of the game, by its field: ``<sender> <command id>`` (a bare id for
         records written before ids were scoped). An export carries them: a verifier decides each
         command again (docs/fair-play.md)."""
+        await self._thaw(game_id)
         raw = await self.redis.hgetall(_game_keys(game_id)[1])
         return {_text(k): v if isinstance(v, bytes) else v.encode() for k, v in raw.items()}
 
@@ -686,11 +798,16 @@ class EventStore:
         return [_text(field) for field, value in held.items() if int(value) == seat]
 
     async def exists(self, game_id: str) -> bool:
-        """Whether the game has at least one event."""
-        return bool(await self.redis.exists(events_key(game_id)))
+        """Whether the game has at least one event (in Redis, or in the cold tier)."""
+        events, _, meta, _ = _game_keys(game_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.exists(events)
+        pipe.hexists(meta, "cold")
+        return any(await pipe.execute())
 
     async def all_game_ids(self) -> list[str]:
-        """Every game that has a stream (SCAN), sorted; for rebuilding the index from the streams.
+        """Every game that has a stream (SCAN), dormant ones too, sorted; for rebuilding the index
+        from the streams.
 
         On Redis Cluster, run it against each primary.
         """
@@ -699,7 +816,82 @@ class EventStore:
             parts = EVENTS.parts(_text(key))
             if parts is not None:
                 found.add(parts["game_id"])
+        async for key in self.redis.scan_iter(match=META.at(game_id="*"), count=1000):
+            parts = META.parts(_text(key))
+            if parts is not None and parts["game_id"] not in found and await self.redis.hexists(_text(key), "cold"):
+                found.add(parts["game_id"])
         return sorted(found)
+
+    # -- the cold tier (server/storage/cold.py) -----------------------------------------------------
+
+    async def freeze(self, game_id: str) -> bool:
+        """Move the game's history (its stream and command records) to the cold tier, keeping in
+        Redis its meta, tokens and newest snapshot: whether it moved. Not when there is no cold
+        tier, when the game is dormant already or has no events, nor when an event or a command
+        landed while the history was being written out (the next pass tries again)."""
+        if self.cold is None:
+            return False
+        events, commands, meta, _ = _game_keys(_check_game_id(game_id))
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hexists(meta, "cold")
+        pipe.xrange(events, "-", "+")
+        pipe.hgetall(commands)
+        dormant, entries, records = await pipe.execute()
+        if dormant or not entries:
+            return False
+        last = _stored(*entries[-1])
+        marker = f"{last.version} {last.link}"
+        frozen = Frozen(
+            game_id,
+            marker,
+            [[_bytes(entry_id), *(_bytes(x) for pair in fields.items() for x in pair)] for entry_id, fields in entries],
+            {_text(field): _bytes(record) for field, record in records.items()},
+        )
+        await self.cold.put(game_id, marker, frozen.encode())
+        keys = [events, commands, meta, SNAPSHOTS.at(game_id=game_id)]
+        if not await self._freeze(keys=keys, args=[entries[-1][0], marker, len(records)]):
+            return False  # lost the race to a move; the blob names an older history, pruned next time
+        await self.cold.remove(game_id, keep=marker)  # the histories it froze before
+        return True
+
+    async def touched(self, game_ids: Sequence[str]) -> dict[str, int | None]:
+        """When each game of ``game_ids`` that is not dormant last got an event (Redis TIME, ms;
+        ``None``: before the append stamped it). Dormant games and games that are gone are left out."""
+        found: dict[str, int | None] = {}
+        for start in range(0, len(game_ids), HEADS_BATCH):
+            batch = game_ids[start : start + HEADS_BATCH]
+            replies = await self._pipe([("HMGET", META.at(game_id=g), "touched_ms", "cold", "status") for g in batch])
+            for game_id, reply in zip(batch, replies, strict=True):
+                touched, cold, status = value(reply)
+                if cold is None and status is not None:
+                    found[game_id] = None if touched is None else int(touched)
+        return found
+
+    async def _thaw(self, game_id: str) -> bool:
+        """Bring the game's history back from the cold tier if it is there: whether it was (brought
+        back here or by another replica meanwhile)."""
+        meta = META.at(game_id=game_id)
+        dormant = False
+        while (found := await self.redis.hget(meta, "cold")) is not None:
+            dormant = True
+            marker = _text(found)
+            if self.cold is None:
+                raise ColdTierError(f"game {game_id} is dormant, and no cold tier is configured to bring it back")
+            blob = await self.cold.get(game_id, marker)
+            if blob is None:
+                if await self.redis.hget(meta, "cold") == found:  # still this history: it is lost
+                    raise ColdTierError(f"the cold tier {self.cold.where} holds no history {marker} of game {game_id}")
+                continue  # brought back, moved on and sent away again meanwhile
+            frozen = Frozen.decode(blob)
+            args: list[bytes | str | int] = [marker, len(frozen.entries)]
+            for entry_id, *fields in frozen.entries:
+                args += [entry_id, len(fields), *fields]
+            args.append(len(frozen.commands))
+            for field, record in frozen.commands.items():
+                args += [field, record]
+            if await self._thaw_script(keys=[events_key(game_id), COMMANDS.at(game_id=game_id), meta], args=args):
+                log.info("game %s: brought back from the cold tier at version %s", game_id, marker.split()[0])
+        return dormant
 
     async def now_ms(self) -> int:
         """The shared clock: Redis TIME, in milliseconds."""

@@ -26,6 +26,7 @@ import pytest
 from tests.reliability.harness import ADMIN, Api, auth, figure, redis_client
 from tests.support.processes import ROOT, Serve, free_port
 from tests.support.replies import entries_of
+from tests.support.s3 import CREDENTIALS, moto_s3
 
 pytestmark = [pytest.mark.redis, pytest.mark.timeout(600)]
 
@@ -126,25 +127,12 @@ class Players:
 
 @pytest.fixture
 def s3() -> Iterator[str]:
-    """moto's S3 server on a free loopback port, with the drill's bucket; its URL."""
-    from moto.server import ThreadedMotoServer
-
-    port = free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.stop()
+    with moto_s3() as url:
+        yield url
 
 
 def s3_env(endpoint: str) -> dict[str, str]:
-    return {
-        "AWS_ACCESS_KEY_ID": "drill",
-        "AWS_SECRET_ACCESS_KEY": "drill-secret",
-        "AWS_REGION": "us-east-1",
-        "LUDOTECA_S3_ENDPOINT": endpoint,
-    }
+    return {**CREDENTIALS, "LUDOTECA_S3_ENDPOINT": endpoint}
 
 
 async def admin(*args: str, **env: str) -> tuple[str, float]:

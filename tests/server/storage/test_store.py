@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
+from unittest.mock import ANY
 
 import pytest
 import redis.asyncio as aioredis
@@ -204,12 +205,14 @@ async def test_meta_and_tokens_are_written_with_the_events(store: EventStore, re
         GAME, 0, [b"opened"], meta={"game": "itchy-feet", "status": "open", "sequence": 7}, tokens={"aa" * 32: 0}
     )
     assert landed(result) == 1
-    assert await store.meta(GAME) == {"game": "itchy-feet", "status": "open", "sequence": "7"}
+    meta = await store.meta(GAME)
+    assert abs(int(meta.pop("touched_ms")) - await store.now_ms()) < 5_000  # when its last event landed
+    assert meta == {"game": "itchy-feet", "status": "open", "sequence": "7"}
     assert await store.seat_for_token(GAME, "aa" * 32) == 0
     assert await store.seat_for_token(GAME, "bb" * 32) is None
 
     await store.append(GAME, 1, [b"joined"], meta={"status": "active"}, tokens={"bb" * 32: 1})
-    assert await store.meta(GAME) == {"game": "itchy-feet", "status": "active", "sequence": "7"}
+    assert await store.meta(GAME) == {**meta, "touched_ms": ANY, "status": "active"}
     assert await store.seat_for_token(GAME, "bb" * 32) == 1
 
     # A conflicting append writes neither.
@@ -226,7 +229,7 @@ async def test_an_empty_append_writes_only_the_records(store: EventStore) -> Non
     )
     assert await store.version(GAME) == 1
     assert await store.command(GAME, CommandKey("seat:0", "c")) == b"r"
-    assert await store.meta(GAME) == {"k": "v"}
+    assert await store.meta(GAME) == {"k": "v", "touched_ms": ANY}  # stamped by the first append only
 
 
 @pytest.mark.parametrize("after", [0, 1, 2], ids=["first-load", "cached", "caught-up"])
