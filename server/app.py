@@ -237,9 +237,14 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             background(stack, rater.run(ratings, settings.rating_interval))
             if cold is not None and settings.cold_after > 0:
                 log.info("games idle for %.0f s move to the cold tier in %s", settings.cold_after, cold.where)
-                background(stack, dormancy.run(store, index, leases, settings.cold_after, settings.cold_interval))
+                background(
+                    stack,
+                    dormancy.run(
+                        store, index, leases, settings.cold_after, settings.cold_interval, metrics.dormant.inc
+                    ),
+                )
             if app.state.embedded is not None:  # restarted when it dies; the server stops if it keeps dying
-                background(stack, supervise(app.state.embedded, lambda: lose_store(app)))
+                background(stack, supervise(app.state.embedded, lambda: lose_store(app), metrics.redis_restarts.inc))
             # What start-up built, and what outlives each full collection, is kept out of the
             # next ones, so that their pauses stay short (server/runtime/collector.py).
             collector = Collector(settings.gc_thaw_interval)

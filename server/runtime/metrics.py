@@ -87,6 +87,20 @@ class Metrics:
             registry=r,
         )  # fmt: skip
         self.games = Gauge("ludoteca_games", "Games in the lobby index, by status", ["status"], registry=r)
+        self.redis_memory = Gauge(
+            "ludoteca_redis_memory_bytes", "Memory Redis holds (INFO used_memory, every node), read at each scrape",
+            registry=r,
+        )  # fmt: skip
+        self.outbox = Gauge(
+            "ludoteca_outbox_waiting", "Notifications waiting in the outbox (all replicas together)", registry=r
+        )
+        self.redis_restarts = Counter(
+            "ludoteca_embedded_redis_restarts", "Times this replica restarted its embedded Redis after it died",
+            registry=r,
+        )  # fmt: skip
+        self.dormant = Counter(
+            "ludoteca_games_sent_to_cold_tier", "Games this replica's dormancy passes sent to the cold tier", registry=r
+        )
         self.notices = Counter(
             "ludoteca_notices", "Notifications by channel (webhook, email) and what became of them (posted, sent, "
             "retried, failed, dropped, deferred, over_quota)", ["channel", "result"], registry=r,

@@ -222,6 +222,10 @@ class Games:
         """Whether the store answers (``StoreError`` if not)."""
         await self.store.ping()
 
+    async def memory(self) -> int:
+        """The bytes Redis holds (every node's)."""
+        return await self.store.memory()
+
     async def ctx(self) -> Ctx:
         return Ctx(rng=self.rng, now_ms=await self.store.now_ms())
 

@@ -423,6 +423,10 @@ class Notices:
 
     # -- deliveries (server/workers/notices.py) ----------------------------------------------
 
+    async def waiting(self) -> int:
+        """Items in the outbox, every replica's together (the operator's metric)."""
+        return await self.outbox.waiting()
+
     async def claim(self, most: int) -> list[Claimed]:
         return await self.outbox.claim(self.config.lease_ms, most)
 

@@ -380,6 +380,7 @@ class EmbeddedRedis:
 async def supervise(
     redis: EmbeddedRedis,
     give_up: Callable[[], None],
+    restarted: Callable[[], None] = lambda: None,
     every: float = 0.5,
     restarts: int = 5,
     window: float = 300.0,
@@ -415,4 +416,5 @@ async def supervise(
             log.error("could not restart the embedded Redis: %s", exc)
             delay = min(delay * 2, 30.0)
             continue
+        restarted()
         log.warning("the embedded Redis is back (pid %s), its data reloaded from %s", redis.pid, redis.data_dir)

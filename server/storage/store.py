@@ -901,6 +901,13 @@ class EventStore:
         """Whether Redis answers (raises a ``RedisError`` when it does not)."""
         await self.redis.ping()
 
+    async def memory(self) -> int:
+        """The bytes Redis holds (``INFO`` ``used_memory``; on a Cluster, every primary's together)."""
+        info: Any = await self.redis.info("memory")
+        if "used_memory" in info:
+            return int(info["used_memory"])
+        return sum(int(node["used_memory"]) for node in info.values() if isinstance(node, dict))
+
 
 # -- notifications -------------------------------------------------------------
 

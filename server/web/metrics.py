@@ -35,4 +35,6 @@ async def scrape(request: Request) -> Response:
     metrics.redis_seconds.observe(time.perf_counter() - start)
     for status, count in (await request.app.state.lobby.census()).items():
         metrics.games.labels(status).set(count)
+    metrics.redis_memory.set(await request.app.state.games.memory())
+    metrics.outbox.set(await request.app.state.notices.waiting())
     return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)

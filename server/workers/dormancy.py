@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 
 from server.runtime.tasks import Trouble, cancelled, pause
 from server.storage.index import LobbyIndex
@@ -40,7 +41,9 @@ async def freeze_idle(store: EventStore, index: LobbyIndex, idle_ms: int, now_ms
     return frozen
 
 
-async def once(store: EventStore, index: LobbyIndex, leases: Leases, idle: float) -> list[str]:
+async def once(
+    store: EventStore, index: LobbyIndex, leases: Leases, idle: float, counted: Callable[[int], None] = lambda n: None
+) -> list[str]:
     """One pass, if no other replica is making one: the games frozen."""
     owner = secrets.token_hex(8)
     lock = housekeeping_lock("dormancy")
@@ -50,18 +53,27 @@ async def once(store: EventStore, index: LobbyIndex, leases: Leases, idle: float
         frozen = await freeze_idle(store, index, int(idle * 1000))
     finally:
         await leases.release(lock, owner)
+    counted(len(frozen))
     if frozen:
         log.info("%d games idle for %.0f s moved to the cold tier", len(frozen), idle)
     return frozen
 
 
-async def run(store: EventStore, index: LobbyIndex, leases: Leases, idle: float, interval: float) -> None:
-    """A pass every ``interval`` seconds until cancelled; a Redis or cold tier outage only delays it."""
+async def run(
+    store: EventStore,
+    index: LobbyIndex,
+    leases: Leases,
+    idle: float,
+    interval: float,
+    counted: Callable[[int], None] = lambda n: None,
+) -> None:
+    """A pass every ``interval`` seconds until cancelled (``counted`` is told how many games each
+    sent away); a Redis or cold tier outage only delays it."""
     trouble = Trouble(log, "moving dormant games to the cold tier failed; trying again later")
     while True:
         await pause(interval)
         try:
-            await once(store, index, leases, idle)
+            await once(store, index, leases, idle, counted)
             trouble.ok()
         except Exception as exc:
             if cancelled():

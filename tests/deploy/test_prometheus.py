@@ -353,7 +353,8 @@ async def test_prometheus_scrapes_the_server_and_answers_the_operators_queries(
                         for m, v in await prometheus.query(http, f"max by (status) (ludoteca_games{{{job}}})")
                     )
                     assert tables == {"open": 1, "active": 1, "finished": 0}
-                    # Redis's round trip, timed at every scrape (its memory is not exported).
+                    # Redis's memory and round trip, read at every scrape.
+                    assert await prometheus.one(http, f"max(ludoteca_redis_memory_bytes{{{job}}})") > 500_000
                     pings = await prometheus.one(http, f"max(ludoteca_redis_roundtrip_seconds_count{{{job}}})")
                     assert pings >= 2
                     redis_p99 = await prometheus.one(
@@ -362,8 +363,9 @@ async def test_prometheus_scrapes_the_server_and_answers_the_operators_queries(
                         f"{{{job}}}[30s])))",
                     )
                     assert 0 < redis_p99 <= 2.5
-                    # The notifications' outbox: no player here asked for any, so nothing was posted.
+                    # The notifications' outbox: no player here asked for any, so nothing was posted or waits.
                     assert await prometheus.query(http, f"ludoteca_notices_total{{{job}}}") == []
+                    assert await prometheus.query(http, f"max(ludoteca_outbox_waiting{{{job}}})") == [({}, 0.0)]
                     # The alerting rules loaded and evaluated, and a healthy server sets none off.
                     groups = (await prometheus.api(http, "rules"))["groups"]
                     rules = [rule for group in groups for rule in group["rules"]]
