@@ -1,10 +1,12 @@
-"""Capacity at a player's pace: how many tables one server process holds.
+"""Capacity at a player's pace: how many tables Ludoteca's replicas on one Redis hold (``replicas``
+processes, as an operator runs them; each driver plays on one of them, in turn, so a table's four
+sockets are on one replica, as a sticky balancer places them), and one boardgame.io process.
 
 T tables of four seats, every seat's socket open, each table making one move every ``pace``
 seconds on average (uniform between half and one and a half of it, each table on its own
 clock); T rises step by step (the tables already seated stay and go on playing) until the p99
 from a move sent to its arrival on every seat passes ``p99_ms``, memory runs short, sockets are
-refused, or the process's descriptor limit leaves no room for the next step. A step's window is
+refused, or the processes' descriptor limits leave no room for the next step. A step's window is
 measured in ``slices`` one after the other, and its p99 is the median of theirs: on a machine
 shared with other work one stall of the host (a few hundred ms, every socket at once) is one
 slice's tail, not the step's. The drivers are
@@ -42,6 +44,7 @@ class CapacityPlan:
     seconds: float  # the window measured at each step
     warmup: float
     drivers: int
+    replicas: int = 1  # Ludoteca's servers on the one Redis (each driver plays on one of them, in turn)
     slices: int = 5
     p99_ms: float = 50.0
     moonshot: int = 10_000
@@ -52,9 +55,10 @@ FULL_CAPACITY = CapacityPlan(
     pace=10.0,
     seconds=30.0,
     warmup=5.0,
-    drivers=3,
+    drivers=4,
+    replicas=2,
 )
-QUICK_CAPACITY = CapacityPlan(steps=(8,), pace=1.0, seconds=1.5, warmup=0.3, drivers=1, slices=3)
+QUICK_CAPACITY = CapacityPlan(steps=(8,), pace=1.0, seconds=1.5, warmup=0.3, drivers=2, replicas=2, slices=3)
 
 
 @dataclass
@@ -66,15 +70,16 @@ class Held:
     seconds: float
     delays: list[float]  # ms, every seat's arrival
     slices: list[float]  # each slice's p99, ms
-    cpu: float  # the server's CPU seconds in the window
+    cpu: float  # the servers' CPU seconds in the window, every replica's together
     redis_cpu: float
-    rss: int  # the server's RSS at the end of the window
+    rss: int  # the servers' RSS at the end of the window, every replica's together
     redis_growth: int  # redis-server's RSS growth since the phase started
     refused: int
     missed: int
     driver_cpu: float  # the busiest driver's CPU seconds in the window
     driver_lag: float  # the most any driver's event loop ran late, ms
     busy: float  # cores the whole machine kept busy, on average over the slices
+    replicas: int = 1
 
     @property
     def p99(self) -> float:
@@ -82,11 +87,12 @@ class Held:
         return statistics.median(self.slices) if self.slices else 0.0
 
     def line(self) -> str:
-        share = 100 * self.cpu / self.seconds
+        share = 100 * self.cpu / self.seconds / self.replicas
         return (
             f"{self.tables} tables: {self.moves / self.seconds:.0f} moves/s, p50 {percentile(self.delays, 50):.1f} / "
             f"p99 {self.p99:.1f} ms (slices {' / '.join(f'{p:.0f}' for p in self.slices)}; whole window "
-            f"{percentile(self.delays, 99):.0f}), server CPU {share:.0f}%, RSS {self.rss / MIB:.0f} MiB, "
+            f"{percentile(self.delays, 99):.0f}), CPU {share:.0f}% and RSS {self.rss / MIB / self.replicas:.0f} MiB "
+            f"a replica ({self.replicas}), "
             f"drivers late by up to {self.driver_lag:.0f} ms, machine busy {self.busy:.2f} cores"
         )
 
@@ -119,16 +125,21 @@ def available_memory() -> int:
     return 0
 
 
-async def ramp(name: str, kind: str, server: procs.Server, redis_pid: int | None, plan: CapacityPlan) -> Capacity:
-    """Raise the tables on a started server until a step fails; every step is kept."""
-    limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]  # the server inherited it from the bench
+async def ramp(
+    name: str, kind: str, servers: list[procs.Server], redis_pid: int | None, plan: CapacityPlan
+) -> Capacity:
+    """Raise the tables on started servers (replicas of one Redis) until a step fails; every step is kept."""
+    limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]  # the servers inherited it from the bench
     result = Capacity(name, p99_ms=plan.p99_ms, fd_limit=limit)
-    room = (limit - SPARE_FDS) // SEATS
+    room = len(servers) * ((limit - SPARE_FDS) // SEATS)  # a table's sockets are all on one replica
     steps = [t for t in plan.steps if t <= room]
     if len(steps) < len(plan.steps):
         steps.append(room)  # as far as the descriptors go
-    drivers = node.Drivers([node.Driver(kind, server.port, f"127.0.0.{2 + i}") for i in range(plan.drivers)])
-    watched = {"server": server.pid} | ({"redis-server": redis_pid} if redis_pid is not None else {})
+    drivers = node.Drivers(
+        [node.Driver(kind, servers[i % len(servers)].port, f"127.0.0.{2 + i}") for i in range(plan.drivers)]
+    )
+    watched = {f"server {i}": s.pid for i, s in enumerate(servers)}
+    watched |= {"redis-server": redis_pid} if redis_pid is not None else {}
     redis_start = procs.rss(redis_pid) if redis_pid is not None else 0
     seated = 0
     try:
@@ -156,15 +167,16 @@ async def ramp(name: str, kind: str, server: procs.Server, redis_pid: int | None
                 seconds=plan.seconds,
                 delays=[d for a in answers for d in a["delays"]],
                 slices=[percentile([d for a in some for d in a["delays"]], 99) for _, some in slices],
-                cpu=sum(u.get("server", 0.0) for u in used),
+                cpu=sum(u.get(f"server {i}", 0.0) for u in used for i in range(len(servers))),
                 redis_cpu=sum(u.get("redis-server", 0.0) for u in used),
-                rss=procs.rss(server.pid),
+                rss=sum(procs.rss(s.pid) for s in servers),
                 redis_growth=(procs.rss(redis_pid) - redis_start) if redis_pid is not None else 0,
                 refused=refused,
                 missed=sum(a["missed"] for a in answers),
                 driver_cpu=max(sum(u.get(f"driver {i}", 0.0) for u in used) for i in range(plan.drivers)),
                 driver_lag=max(a["driver_lag_ms"]["max"] for a in answers),
                 busy=statistics.mean(m.busy for m, _ in slices),
+                replicas=len(servers),
             )
             result.steps.append(step)
             say(f"capacity[{name}]: {step.line()}")
@@ -183,10 +195,11 @@ async def ramp(name: str, kind: str, server: procs.Server, redis_pid: int | None
             else:
                 result.reason = (
                     f"descriptors: {SEATS} sockets a table and a per-process limit of {limit} (the hard limit "
-                    f"here) leave room for {room} tables; the p99 held at every step"
+                    f"here) leave room for {room} tables on {len(servers)} replicas; the p99 held at every step"
                 )
     except BaseException:
-        say(f"{name} said:\n{server.output()}\ndriver said:\n{drivers.drivers[0].output()}")
+        said = "\n".join(s.output() for s in servers)
+        say(f"{name} said:\n{said}\ndriver said:\n{drivers.drivers[0].output()}")
         raise
     finally:
         await drivers.stop()
@@ -197,17 +210,20 @@ async def capacity(redis_url: str, redis_pid: int | None, peers: list[tuple[str,
                    plan: CapacityPlan) -> list[Row]:  # fmt: skip
     """Ludoteca's ramp, then each peer's (boardgame.io's storages), and their rows."""
     results: list[Capacity] = []
-    runs: list[tuple[str, str, Callable[[], procs.Server], int | None]] = [
-        ("Ludoteca", "ludoteca", lambda: procs.ludoteca(redis_url, LUDOTECA_ENV), redis_pid),
-        *((name, "bgio", start, None) for name, start in peers),
+    runs: list[tuple[str, str, Callable[[], procs.Server], int, int | None]] = [
+        ("Ludoteca", "ludoteca", lambda: procs.ludoteca(redis_url, LUDOTECA_ENV), plan.replicas, redis_pid),
+        *((name, "bgio", start, 1, None) for name, start in peers),  # boardgame.io's servers share no store
     ]
-    for name, kind, start, pid in runs:
-        say(f"capacity at a player's pace: {name}")
-        server = start().start("/readyz" if kind == "ludoteca" else "/games")
+    for name, kind, start, replicas, pid in runs:
+        say(f"capacity at a player's pace: {name}" + (f", {replicas} replicas on one Redis" if replicas > 1 else ""))
+        servers: list[procs.Server] = []
         try:
-            results.append(await ramp(name, kind, server, pid, plan))
+            for _ in range(replicas):
+                servers.append(start().start("/readyz" if kind == "ludoteca" else "/games"))
+            results.append(await ramp(name, kind, servers, pid, plan))
         finally:
-            server.stop()
+            for server in servers:
+                server.stop()
             await asyncio.sleep(1.0)
     return rows(results, plan)
 
@@ -221,7 +237,7 @@ def rows(results: list[Capacity], plan: CapacityPlan) -> list[Row]:
         figures: list[tuple[str, str, Callable[[Capacity], float]]] = [
             ("tables held at a player's pace", "tables", lambda c: c.held.tables if c.held else 0),
             ("server CPU at the tables held", "% core", lambda c: 100 * c.held.cpu / c.held.seconds if c.held else 0),
-            ("server RSS at the tables held", "MiB", lambda c: c.held.rss / MIB if c.held else 0),
+            ("server RSS at the tables held", "MiB", lambda c: c.held.rss / MIB if c.held else 0),  # every replica
         ]
         for i, (label, unit, figure) in enumerate(figures):
             # The first row carries every step of both ramps; the others refer to it.
@@ -251,10 +267,11 @@ def redis_note(result: Capacity) -> str:
 def summary(result: Capacity, plan: CapacityPlan) -> str:
     held = result.held
     at = (
-        f"held {held.tables} tables ({SEATS * held.tables} sockets): p99 {held.p99:.1f} ms, "
-        f"{held.moves / held.seconds:.0f} moves/s, server CPU {100 * held.cpu / held.seconds:.0f}% of a core"
+        f"held {held.tables} tables ({SEATS * held.tables} sockets) on {held.replicas} replica(s): p99 "
+        f"{held.p99:.1f} ms, {held.moves / held.seconds:.0f} moves/s, "
+        f"servers' CPU {100 * held.cpu / held.seconds:.0f}% of a core"
         + (f" + redis-server {100 * held.redis_cpu / held.seconds:.0f}%" if held.redis_cpu else "")
-        + f", server RSS {held.rss / MIB:.0f} MiB"
+        + f", servers' RSS {held.rss / MIB:.0f} MiB"
         + (f", redis-server +{held.redis_growth / MIB:.0f} MiB" if held.redis_growth else "")
         + f", busiest driver {100 * held.driver_cpu / held.seconds:.0f}%"
         if held
