@@ -36,7 +36,7 @@ from server.service.ratings import Ratings
 from server.service.session import Sessions
 from server.service.sockets import Sockets
 from server.service.tables import Tables
-from server.settings import Settings, token_problems
+from server.settings import Settings, token_problems, wait_problem
 from server.storage.botqueue import BotQueue
 from server.storage.challenges import Challenges
 from server.storage.checks import Checks
@@ -139,6 +139,8 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
     weak = next(iter(token_problems(settings.admin_token, settings.metrics_token)), None)
     if weak is not None:
         raise ValueError(weak)
+    if (waits := wait_problem(settings)) is not None:
+        raise ValueError(waits)
     metrics = Metrics()
 
     @contextlib.asynccontextmanager
@@ -161,7 +163,8 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             # The composition root: every part is made here and handed what it uses.
             cold_url = settings.cold_url or (str(settings.data_dir / "cold") if app.state.embedded else None)
             cold = cold_tier(cold_url, settings.s3_endpoint) if cold_url else None  # thaws even with freezing off
-            store = EventStore(redis, cold)
+            wait = (settings.wait_replicas, settings.wait_timeout_ms) if settings.wait_replicas > 0 else None
+            store = EventStore(redis, cold, wait)
             tables = Tables(store, games, settings.cache_size)
             stack.push_async_callback(tables.written)  # snapshots under way land before the client closes
             index, schedule, queue = LobbyIndex(redis), Schedule(redis), BotQueue(redis)

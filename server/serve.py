@@ -30,7 +30,7 @@ from server.app import create_app, version
 from server.runtime import logs
 from server.runtime.uvicorn.http import guarded
 from server.runtime.uvicorn.websocket import LeanWebSocketProtocol
-from server.settings import Settings, token_problems
+from server.settings import Settings, token_problems, wait_problem
 from server.storage.connection import answers
 
 log = logging.getLogger("ludoteca.serve")
@@ -207,7 +207,7 @@ def serve(settings: Settings) -> int:
             descriptors,
             descriptors - 100,
         )
-    weak = next(iter(token_problems(settings.admin_token, settings.metrics_token)), None)
+    weak = next(iter(token_problems(settings.admin_token, settings.metrics_token)), wait_problem(settings))
     if weak is not None:
         print(f"ludoteca serve: {weak}", file=sys.stderr)
         return 2

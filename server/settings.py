@@ -15,6 +15,10 @@ class Settings:
     data_dir: Path = Path("ludoteca-data")
     redis_url: str | None = None  # None: run the embedded Redis in data_dir
     appendfsync: str = "everysec"  # the embedded Redis's durability: everysec or always
+    # Each append answered only once this many replicas of the primary have it (WAIT; 0: at once),
+    # waiting at most wait_timeout_ms (then 503): no acknowledged move is lost when one fails over.
+    wait_replicas: int = 0
+    wait_timeout_ms: int = 500
     log_level: str = "info"
     log_format: str | None = None  # "text" (for people) or "json"; None: text on a terminal, else json
     admin_token: str | None = None  # None: admin routes answer 403
@@ -135,6 +139,8 @@ class Settings:
             data_dir=Path(get("DATA_DIR", str(default.data_dir))),
             redis_url=env.get("REDIS_URL") or None,
             appendfsync=get("APPENDFSYNC", default.appendfsync),
+            wait_replicas=whole("WAIT_REPLICAS", default.wait_replicas),
+            wait_timeout_ms=whole("WAIT_TIMEOUT_MS", default.wait_timeout_ms),
             log_level=get("LOG_LEVEL", default.log_level),
             log_format=get("LOG_FORMAT", "") or None,
             admin_token=get("ADMIN_TOKEN", "") or None,
@@ -225,6 +231,17 @@ def smtp_tls(value: str) -> str:
 ADMIN_TOKEN_LEAST = 16  # characters: `openssl rand -base64 32` makes 44
 # Known placeholders, as letters and digits only (so "change-me" and "CHANGE_ME" are caught too).
 PLACEHOLDERS = frozenset({"changeme", "replaceme", "password", "secret", "admin", "admintoken", "token", "default"})
+
+
+def wait_problem(settings: Settings) -> str | None:
+    """Why ``LUDOTECA_WAIT_REPLICAS`` cannot be honoured (``None``: it can)."""
+    if settings.wait_replicas < 0:
+        return f"LUDOTECA_WAIT_REPLICAS is a count of replicas, not {settings.wait_replicas}"
+    if settings.wait_replicas > 0 and settings.redis_url is None:
+        return "LUDOTECA_WAIT_REPLICAS needs a Redis with replicas (REDIS_URL): the embedded Redis has none"
+    if settings.wait_replicas > 0 and settings.redis_url and settings.redis_url.startswith("redis+cluster"):
+        return "LUDOTECA_WAIT_REPLICAS needs a single primary (redis:// or redis+sentinel://), not a Cluster"
+    return None
 
 
 def token_problems(admin_token: str | None, metrics_token: str | None) -> list[str]:

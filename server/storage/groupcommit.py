@@ -12,6 +12,12 @@ fails (an error reply) fails alone, the others of its pipeline land. A pipeline 
 sent or read (a lost connection, a timeout) fails every call in it, as each call alone would
 have failed. Nothing waits for an earlier pipeline: a turn's calls are sent while the previous
 turn's are still out.
+
+Given ``wait`` (replicas, milliseconds), each pipeline ends with ``WAIT``: its calls are answered
+only once that many replicas have their writes, and fail with :class:`NotReplicated` when fewer
+had them in time (the writes may still be on the primary alone: a retry under the same command
+id is answered from its record if they survived a failover, decided again if not). ``WAIT``
+counts the writes of its own connection: the single primary's lean connection, not a Cluster's.
 """
 
 from __future__ import annotations
@@ -21,13 +27,17 @@ import hashlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from redis.exceptions import NoScriptError
+from redis.exceptions import NoScriptError, RedisError
 
-__all__ = ["GroupCommit"]
+__all__ = ["GroupCommit", "NotReplicated"]
 
 Call = tuple[list[str], list[Any], "asyncio.Future[Any]"]
 # Commands (each its arguments) sent in one pipeline: their replies in order, an error reply in its place.
 Send = Callable[[list[list[Any]]], Awaitable[list[Any]]]
+
+
+class NotReplicated(RedisError):
+    """Fewer replicas than asked acknowledged a pipeline's writes in time: a store error (503)."""
 
 
 class GroupCommit:
@@ -37,8 +47,11 @@ class GroupCommit:
     transaction) and ``load`` (its client's ``script_load``); this module names no key.
     ``pipelines``: how many pipelines were sent, ``calls``: how many calls they carried."""
 
-    def __init__(self, send: Send, load: Callable[[str], Awaitable[Any]], script: str) -> None:
+    def __init__(
+        self, send: Send, load: Callable[[str], Awaitable[Any]], script: str, wait: tuple[int, int] | None = None
+    ) -> None:
         self.send = send
+        self.wait = wait
         self.load = load
         self.script = script
         self.sha = hashlib.sha1(script.encode()).hexdigest()  # the name Redis gives the script
@@ -90,4 +103,15 @@ class GroupCommit:
     async def _pipeline(self, batch: list[Call]) -> list[Any]:
         self.pipelines += 1
         self.calls += len(batch)
-        return await self.send([["EVALSHA", self.sha, len(keys), *keys, *args] for keys, args, _ in batch])
+        commands: list[list[Any]] = [["EVALSHA", self.sha, len(keys), *keys, *args] for keys, args, _ in batch]
+        if self.wait is None:
+            return await self.send(commands)
+        replicas, timeout_ms = self.wait
+        *replies, acknowledged = await self.send([*commands, ["WAIT", replicas, timeout_ms]])
+        if isinstance(acknowledged, Exception) or int(acknowledged) < replicas:
+            failed = NotReplicated(
+                f"{acknowledged} of the {replicas} replicas asked for had the writes after {timeout_ms} ms"
+            )
+            # a reply that is an error stays one (a script not loaded is sent again, and waits again)
+            return [reply if isinstance(reply, Exception) else failed for reply in replies]
+        return replies

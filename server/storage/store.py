@@ -48,7 +48,7 @@ from server.storage.cold import ColdTier, ColdTierError, Frozen
 from server.storage.connection import Client, endpoint, initialize, lean
 from server.storage.groupcommit import GroupCommit
 from server.storage.keys import COMMANDS, EVENTS, META, NOTIFY, SNAPSHOTS, TOKENS
-from server.storage.resp.client import Script, Subscription, call, value
+from server.storage.resp.client import Pipe, Script, Subscription, call, value
 
 __all__ = [
     "AppendResult",
@@ -501,14 +501,18 @@ class EventStore:
     errors; the server maps them to 503.
     """
 
-    def __init__(self, redis: Client, cold: ColdTier | None = None) -> None:
+    def __init__(self, redis: Client, cold: ColdTier | None = None, wait: tuple[int, int] | None = None) -> None:
+        """``wait``: (replicas, milliseconds) each append waits for (``WAIT``, server/storage/groupcommit.py);
+        a single primary's only (``redis://``, ``redis+sentinel://``)."""
         self.redis = redis
         self.cold = cold  # where dormant games' histories wait (None: they stay in Redis)
         # A loop turn's appends share one round trip (server/storage/groupcommit.py); they and the look,
         # which every socket's opening and every command of a game that keeps time runs, go over
         # the client's lean connection (server/storage/resp/client.py).
         self._pipe = pipe = lean(redis)
-        self._append = GroupCommit(pipe, redis.script_load, APPEND_LUA)
+        if wait is not None and not isinstance(pipe, Pipe):
+            raise ValueError("WAIT for replicas needs a single primary (redis:// or redis+sentinel://), not a Cluster")
+        self._append = GroupCommit(pipe, redis.script_load, APPEND_LUA, wait)
         self._look = Script(pipe, redis.script_load, LOOK_LUA)
         self._delete = redis.register_script(DELETE_LUA)
         self._stamp = redis.register_script(STAMP_LUA)

@@ -535,11 +535,12 @@ async def failovers(
     rng: random.Random,
     fail: Callable[[Api, list[Driver]], Awaitable[float]],
     heal: Callable[[], Awaitable[None]],
+    **env: str,
 ) -> Failovers:
-    """``games`` drivers play through two ``ludoteca serve`` replicas on the Redis at ``url`` while ``fail`` takes
-    part of it down ``rounds`` times (the seconds until it serves again) and ``heal`` brings it back
-    before the next round; then every driver's games are tallied (:func:`tally`)."""
-    with replicas(url, 2) as serves:
+    """``games`` drivers play through two ``ludoteca serve`` replicas (with ``env``) on the Redis at ``url``
+    while ``fail`` takes part of it down ``rounds`` times (the seconds until it serves again) and ``heal``
+    brings it back before the next round; then every driver's games are tallied (:func:`tally`)."""
+    with replicas(url, 2, **env) as serves:
         async with Api([s.url for s in serves]) as api:
             stop = asyncio.Event()
             drivers = [Driver(api, random.Random(i), f"{name}{i}") for i in range(games)]

@@ -21,7 +21,7 @@ import time
 import httpx
 import pytest
 
-from tests.reliability.harness import Api, Driver, failovers, figure
+from tests.reliability.harness import Api, Driver, Failovers, failovers, figure
 from tests.reliability.sizes import SIZE, limit
 from tests.support.sentinel import LocalSentinel
 
@@ -43,10 +43,8 @@ async def serving_again(api: Api, since: float) -> float:
     return time.monotonic() - since
 
 
-@pytest.mark.timeout(limit(120))
-async def test_a_sentinel_failover_under_load_answers_503_then_serves_on_the_new_primary() -> None:
-    rng = random.Random(7)
-    local = LocalSentinel().start()
+async def sentinel_failovers(local: LocalSentinel, rng: random.Random, **env: str) -> Failovers:
+    """The harness's rounds on ``local``: its primary killed, then started again as a replica."""
     killed = 0
 
     async def fail(api: Api, drivers: list[Driver]) -> float:
@@ -59,9 +57,14 @@ async def test_a_sentinel_failover_under_load_answers_503_then_serves_on_the_new
         await asyncio.to_thread(local.settled)
 
     try:
-        run = await failovers(local.url, "sentinel", SIZE.failover_games, SIZE.failovers, rng, fail, heal)
+        return await failovers(local.url, "sentinel", SIZE.failover_games, SIZE.failovers, rng, fail, heal, **env)
     finally:
         local.stop()
+
+
+@pytest.mark.timeout(limit(120))
+async def test_a_sentinel_failover_under_load_answers_503_then_serves_on_the_new_primary() -> None:
+    run = await sentinel_failovers(LocalSentinel().start(), random.Random(7))
     counted = run.counted
     assert set(counted.statuses) <= {200, 503}, counted.statuses
     assert counted.statuses.get(503, 0) > 0, "no command met the failover"
@@ -75,4 +78,23 @@ async def test_a_sentinel_failover_under_load_answers_503_then_serves_on_the_new
         f"slowest answer {counted.slowest:.2f} s; serving again after {max(run.recoveries):.2f} s at worst "
         f"(mean {sum(run.recoveries) / len(run.recoveries):.2f} s); "
         f"followers reconnected {counted.reconnects} times, no gap",
+    )
+
+
+@pytest.mark.timeout(limit(120))
+async def test_with_appends_waiting_for_the_replica_a_failover_loses_no_acknowledged_command() -> None:
+    """``appendfsync always`` on both nodes and ``LUDOTECA_WAIT_REPLICAS=1``: a command is answered 200
+    only once the replica has its events, so the promoted replica has every one (what the primary
+    wrote and could not send is answered 503, and its retry finds it or decides it again)."""
+    local = LocalSentinel(appendfsync="always").start()
+    run = await sentinel_failovers(local, random.Random(11), LUDOTECA_WAIT_REPLICAS="1")
+    counted = run.counted
+    assert set(counted.statuses) <= {200, 503}, counted.statuses
+    assert counted.acked > 0 and counted.slowest < ANSWER_BOUND, (counted.acked, counted.slowest)
+    assert counted.lost == [], f"{len(counted.lost)} acknowledged commands lost"
+    figure(
+        "Redis Sentinel failover, appends waiting for the replica",
+        f"{SIZE.failovers} failovers, appendfsync always, LUDOTECA_WAIT_REPLICAS=1: {counted.acked} acknowledged, "
+        f"0 lost, {counted.stored} stored; {counted.statuses.get(503, 0)} answers 503, slowest answer "
+        f"{counted.slowest:.2f} s; serving again after {max(run.recoveries):.2f} s at worst",
     )

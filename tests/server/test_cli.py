@@ -157,6 +157,12 @@ def test_a_bad_setting_is_one_sentence_naming_it_and_exit_code_2() -> None:
     assert done.stderr.strip() == "ludoteca serve: LUDOTECA_PORT is a whole number, not 'eighty'."
 
 
+def test_waiting_for_replicas_of_the_embedded_redis_is_refused_at_start_up() -> None:
+    done = serve_once("--port", str(free_port()), env={"LUDOTECA_WAIT_REPLICAS": "1"})
+    assert done.returncode == 2
+    assert "LUDOTECA_WAIT_REPLICAS needs a Redis with replicas" in done.stderr
+
+
 @pytest.mark.parametrize("token", ["change-me", "replace-me", "CHANGE_ME", "0123456789"])
 def test_a_placeholder_or_short_admin_token_is_refused_at_start_up(token: str) -> None:
     done = serve_once("--port", str(free_port()), env={"LUDOTECA_ADMIN_TOKEN": token})

@@ -12,7 +12,9 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import ResponseError
 
 from server.service.senders import Holder
+from server.storage import StoreError
 from server.storage.connection import Client, connect
+from server.storage.groupcommit import NotReplicated
 from server.storage.store import Appended, Conflict, EventStore
 from tests.server.service.test_games import a_legal_command, calls, replica, started
 from tests.support.cluster import LocalCluster
@@ -133,4 +135,34 @@ async def test_appends_of_games_on_every_node_in_one_turn_make_one_round_trip_pe
     finally:
         for node in nodes.values():
             await node.aclose()
+        await client.aclose()
+
+
+# -- waiting for replicas ----------------------------------------------------------------------
+
+
+async def test_appends_that_no_replica_acknowledges_in_time_fail_as_store_errors_and_land_on_the_primary(
+    redis: aioredis.Redis, redis_url: str
+) -> None:
+    """The test Redis has no replica: WAIT 1 answers 0 after its time-out, and every append of the
+    pipeline fails as not replicated; their events are on the primary all the same."""
+    waiting, at_once = connect(redis_url), connect(redis_url)
+    try:
+        store = EventStore(waiting, wait=(1, 50))
+        results = await asyncio.gather(*(store.append(g, 0, [b"first"]) for g in ("a", "b")), return_exceptions=True)
+        assert all(isinstance(r, NotReplicated) and isinstance(r, StoreError) for r in results), results
+        assert [await EventStore(redis).version(g) for g in ("a", "b")] == [1, 1]
+        landed = await EventStore(at_once, wait=(0, 50)).append("a", 1, [b"second"])
+        assert isinstance(landed, Appended) and landed.version == 2  # WAIT 0: answered at once
+    finally:
+        await waiting.aclose()
+        await at_once.aclose()
+
+
+async def test_waiting_for_replicas_is_refused_on_a_cluster(cluster: LocalCluster) -> None:
+    client = connect(cluster.url)
+    try:
+        with pytest.raises(ValueError, match="single primary"):
+            EventStore(client, wait=(1, 100))
+    finally:
         await client.aclose()
