@@ -27,6 +27,10 @@ KUBERNETES = DEPLOY / "kubernetes"
 OVERLAYS = DEPLOY / "overlays"
 ENVIRONMENTS = ("development", "staging", "production")
 ISSUER = KUBERNETES / "examples" / "cluster-issuer.yaml"
+CRONJOBS = KUBERNETES / "examples" / "cronjobs.yaml"
+SERVICE_MONITOR = KUBERNETES / "examples" / "servicemonitor.yaml"
+# The kinds of a CRD that kubernetes-validate has no schema for, and what checks each instead.
+CUSTOM = {"ServiceMonitor"}  # test_production_scrapes_the_service_with_the_metrics_token
 BIN = Path(sys.executable).parent
 # What `kubectl apply -f <folder>` reads of a folder: its files with these extensions, not its subfolders.
 KUBECTL_READS = (".yaml", ".yml", ".json")
@@ -74,10 +78,13 @@ def container(objects: list[Obj], kind: str, name: str) -> Obj:
     return found
 
 
+def example(path: Path) -> list[Obj]:
+    return [doc for doc in yaml.safe_load_all(path.read_text()) if doc]
+
+
 def issuer() -> Obj:
-    found: list[Obj] = [doc for doc in yaml.safe_load_all(ISSUER.read_text()) if doc]
-    [example] = found
-    return example
+    [found] = example(ISSUER)
+    return found
 
 
 def quantity(text: str) -> float:
@@ -96,14 +103,16 @@ def test_each_overlay_builds_and_what_it_builds_validates_strictly(environment: 
     result = subprocess.run(
         [tool("kubernetes-validate"), "--strict", str(built)], capture_output=True, text=True, timeout=60
     )
-    assert result.returncode == 0, result.stdout + result.stderr
-    # Every object was checked against a schema: none of an API kubernetes-validate does not know (a custom
-    # resource would only be warned about). The overlays' one cert-manager object is the example ClusterIssuer,
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    # Every object was checked against a schema but those of the CRDs in CUSTOM (a custom resource is only
+    # warned about), which their own tests check. The one cert-manager object is the example ClusterIssuer,
     # applied on its own and checked by test_the_cluster_issuer_example_answers_http01_through_the_ingress_class.
-    assert "Couldn't find schema" not in result.stdout + result.stderr
     objects = build(OVERLAYS / environment)
+    unknown = {line.split(" for kind ")[1].split()[0] for line in output.splitlines() if "Couldn't find schema" in line}
+    assert unknown == kinds(objects) & CUSTOM
     passed = {line.split(" for resource ")[1].split()[0] for line in result.stdout.splitlines() if " passed " in line}
-    assert passed == {f"{o['kind'].lower()}/{o['metadata']['name']}" for o in objects}
+    assert passed == {f"{o['kind'].lower()}/{o['metadata']['name']}" for o in objects if o["kind"] not in CUSTOM}
 
 
 def test_the_base_builds_what_kubectl_apply_f_applies_and_its_kustomization_is_no_manifest() -> None:
@@ -135,15 +144,16 @@ def test_the_base_builds_what_kubectl_apply_f_applies_and_its_kustomization_is_n
         }
 
 
-def test_no_overlay_applies_a_secret_or_an_example() -> None:
-    """The Secret is made out of band (docs/operations.md); the examples are applied on their own."""
-    examples = {
-        doc["kind"] for path in (KUBERNETES / "examples").glob("*.yaml") for doc in yaml.safe_load_all(path.read_text())
-    }
-    assert {"Secret", "ClusterIssuer", "CronJob"} <= examples
+def test_no_overlay_applies_a_secret_and_only_production_the_cronjobs_and_the_service_monitor() -> None:
+    """The Secret is made out of band and the ClusterIssuer applied on its own (docs/operations.md); production
+    carries copies of the CronJobs and the ServiceMonitor examples, with the claims the CronJobs write to."""
+    examples = {doc["kind"] for path in (KUBERNETES / "examples").glob("*.yaml") for doc in example(path)}
+    assert examples == {"Secret", "ClusterIssuer", "CronJob", "ServiceMonitor"}
     for environment in ENVIRONMENTS:
         built = kinds(build(OVERLAYS / environment))
-        assert not built & examples, (environment, built & examples)
+        carried = {"CronJob", "ServiceMonitor"} if environment == "production" else set()
+        assert built & examples == carried, (environment, built & examples)
+        assert ("PersistentVolumeClaim" in built) == (environment == "production")
         assert {"Deployment", "Service", "Ingress", "ConfigMap", "StatefulSet"} <= built
 
 
@@ -209,6 +219,61 @@ def test_production_scales_from_three_and_keeps_two_pods_through_disruptions() -
     budget = one(built, "PodDisruptionBudget")["spec"]
     assert 0 < budget["minAvailable"] < autoscaler["minReplicas"]
     assert budget["selector"] == one(built, "Deployment")["spec"]["selector"]
+
+
+def test_production_archives_and_backs_up_every_night_into_claims_it_makes() -> None:
+    """The example's CronJobs, reading the overlay's ConfigMap (REDIS_URL) before the Secret, as the server."""
+    built = build(OVERLAYS / "production")
+    examples = {job["metadata"]["name"]: job for job in example(CRONJOBS)}
+    jobs = {o["metadata"]["name"]: o for o in built if o["kind"] == "CronJob"}
+    claims = {o["metadata"]["name"]: o for o in built if o["kind"] == "PersistentVolumeClaim"}
+    server = container(built, "Deployment", "ludoteca")
+    assert jobs.keys() == examples.keys()
+    verbs, mounted = set(), []
+    for name, job in jobs.items():
+        assert job["spec"]["schedule"] == examples[name]["spec"]["schedule"]
+        assert job["spec"]["concurrencyPolicy"] == "Forbid"
+        pod = job["spec"]["jobTemplate"]["spec"]["template"]["spec"]
+        [run] = pod["containers"]
+        [original] = examples[name]["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"]
+        assert run["command"] == original["command"]  # which test_deploy.py checks the CLI takes
+        assert run["command"][:2] == ["ludoteca", "admin"]
+        verbs.add(run["command"][2])
+        assert run["image"] == server["image"]
+        assert run["envFrom"] == server["envFrom"]
+        # Each volume is a claim the overlay makes, mounted where the command writes, writable by the user.
+        volumes = {volume["name"]: volume for volume in pod["volumes"]}
+        for mount in run["volumeMounts"]:
+            claim = volumes[mount["name"]]["persistentVolumeClaim"]["claimName"]
+            assert claim in claims and mount["mountPath"] in run["command"], (name, claim)
+            mounted.append(claim)
+        assert pod["securityContext"]["fsGroup"] == pod["securityContext"]["runAsUser"]
+    assert verbs == {"archive", "backup"}
+    assert sorted(mounted) == sorted(claims)  # every claim used, none by both jobs
+    for claim in claims.values():
+        assert claim["spec"]["accessModes"] == ["ReadWriteOnce"]
+        assert quantity(claim["spec"]["resources"]["requests"]["storage"]) >= 2**30
+
+
+def test_production_scrapes_the_service_with_the_metrics_token() -> None:
+    """The Prometheus Operator's kinds are not in kubernetes-validate's schemas: the shape is checked here."""
+    built = build(OVERLAYS / "production")
+    monitor = one(built, "ServiceMonitor")
+    [original] = example(SERVICE_MONITOR)
+    assert monitor["apiVersion"] == "monitoring.coreos.com/v1"
+    assert monitor["spec"] == original["spec"]
+    assert set(monitor["spec"]) == {"selector", "endpoints"}  # no namespaceSelector: the Service beside it
+    labels = monitor["spec"]["selector"]["matchLabels"]
+    [service] = [o for o in built if o["kind"] == "Service" and labels.items() <= o["metadata"]["labels"].items()]
+    assert service["metadata"]["name"] == "ludoteca"  # the job name the rules and the dashboard select
+    [endpoint] = monitor["spec"]["endpoints"]
+    assert set(endpoint) <= {"port", "path", "interval", "authorization"}
+    assert endpoint["port"] in {port["name"] for port in service["spec"]["ports"]}
+    assert endpoint["path"] == "/metrics"
+    token = {"name": "ludoteca", "key": "LUDOTECA_METRICS_TOKEN"}
+    assert endpoint["authorization"] == {"type": "Bearer", "credentials": token}
+    # The Secret the server reads its tokens from.
+    assert {"secretRef": {"name": "ludoteca"}} in container(built, "Deployment", "ludoteca")["envFrom"]
 
 
 @pytest.mark.parametrize("environment", ENVIRONMENTS)
