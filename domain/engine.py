@@ -249,6 +249,9 @@ class Game(Generic[S, C, E, R]):
     moves: Callable[[S, Seat, tuple[Pick, ...]], Step]  # picks already checked by Game.step
     awaited: Callable[[S], list[Awaited]]
     outcome: Callable[[S], R | None]
+    # Each seat's score if the game ended now, where the viewer may know it (None where it rests on
+    # cards the viewer cannot see); None: the game says none (its view shows what points there are).
+    standing: Callable[[S, Viewer], list[int | None]] | None = None
     deadlines: Callable[[S], list[Deadline]] = no_deadlines  # windows that close by themselves
     components: Any = None  # the printed parts as data (cards, map, tiles), for frontends to draw
     rules_version: int = 1  # bumped when a rule changes; every table records the one it opened with

@@ -64,11 +64,12 @@ class SeatTaken(messages.Event):
     entropy: str = ""  # what the seat's own device drew, mixed into the table key ("": none; bots add none)
 
 
-Leaving = Literal["resigned", "dropped", "timed_out"]
+Leaving = Literal["resigned", "dropped", "timed_out", "removed"]
 
 
 class SeatResigned(messages.Event):
-    """A seat left a game under way: by resigning, dropped after a long disconnection, or out of time."""
+    """A seat left a game under way: by resigning, dropped after a long disconnection, out of time,
+    or removed by the server's operator."""
 
     seat: int
     reason: Leaving = "resigned"
@@ -92,8 +93,11 @@ class SeatTakenOver(messages.Event):
     player: str | None = None
 
 
-class TableCancelled(messages.Event):
-    """The creator called the table off before it started."""
+class TableCancelled(messages.Event, omit_defaults=True):
+    """The table was called off: by its creator before it started, or by the server's operator
+    (``by``) any time before it finished."""
+
+    by: Literal["creator", "operator"] = "creator"
 
 
 class RematchOpened(messages.Event):
@@ -534,6 +538,28 @@ def cancel(game: AnyGame, table: Table) -> list[Any]:
     if table.cancelled or table.state is not None:
         raise Rejected("game_started", "Only a table that has not started can be called off.", {"case": "cancel"})
     return sealed(game, table, [TableCancelled()])
+
+
+def cancel_by_operator(game: AnyGame, table: Table) -> list[Any]:
+    """The server's operator ends a table that has not finished: open or under way, it is over,
+    called off (``Abandoned``, ``cancelled``)."""
+    if status(game, table) == "finished":
+        raise Rejected("game_over", "This game is over.")
+    return sealed(game, table, [TableCancelled(by="operator")])
+
+
+def remove_seat(game: AnyGame, table: Table, seat: Seat) -> list[Any]:
+    """The server's operator removes a seat's player from a game under way (``removed``): the
+    table's bot plays it on, as for a seat dropped, unless too few would remain."""
+    if not 0 <= seat < table.players:
+        raise Rejected(
+            "no_such_seat", f"Seats run from 0 to {table.players - 1}.", {"field": "seat", "most": table.players - 1}
+        )
+    if status(game, table) != "active":
+        raise Rejected("game_not_active", "Only a seat of a game under way can be removed.", {"case": "remove"})
+    if seat in table.resigned:
+        raise Rejected("seat_already_left", f"Seat {seat} has already left this game.", {"seat": seat})
+    return sealed(game, table, resign(game, table, seat, "removed", table.takeover))
 
 
 def drop(game: AnyGame, table: Table, seat: Seat) -> list[Any]:

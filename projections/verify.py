@@ -35,6 +35,7 @@ from domain.table import (
     TableCancelled,
     TableOpened,
     cancel,
+    cancel_by_operator,
     chance,
     command_union,
     decide,
@@ -42,6 +43,7 @@ from domain.table import (
     evolve,
     open_rematch,
     outcome,
+    remove_seat,
     status,
     take_seat,
 )
@@ -192,9 +194,11 @@ def _decided(
         name = fact.name if fact.player is None else ""
         return take_seat(game, table, fact.seat, name, fact.bot, dealt, True, fact.player, fact.entropy), "seat"
     if isinstance(fact, TableCancelled):
-        return cancel(game, table), "table"
+        return (cancel_by_operator if fact.by == "operator" else cancel)(game, table), "table"
     if isinstance(fact, SeatResigned) and fact.reason == "dropped":
         return drop(game, table, fact.seat), "table"
+    if isinstance(fact, SeatResigned) and fact.reason == "removed":
+        return remove_seat(game, table, fact.seat), "table"
     if isinstance(fact, RematchOpened):
         return open_rematch(game, table, fact.game_id), "table"
     raise _Unaccounted(f"{type(fact).__name__} is no command's, and no step of the table's own makes it")

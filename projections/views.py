@@ -73,6 +73,9 @@ class TableView(msgspec.Struct, kw_only=True):
     out_of_time: list[int] = []  # seats whose time ran out, the others to choose: KeepWaiting or LetBotPlayOn
     presence: Present | None = None  # who is connected now (the server fills it in)
     takeover: str = TAKEOVER_BOT  # the bot that plays on a seat that leaves ("greedy", "strong:2"...)
+    # While the game is under way: each seat's score if it ended now, null where it rests on cards
+    # this viewer cannot see (empty: the game says none, or it is not under way; see ``outcome``).
+    standing: list[int | None] = []
 
 
 NO_CHAT = Chat()
@@ -166,6 +169,9 @@ def table_view(
         clocks=seat_clocks(table),
         out_of_time=list(table.out_of_time),
         takeover=table.takeover,
+        standing=game.standing(table.state, viewer)
+        if game.standing and table.state is not None and current == "active"
+        else [],
     )
 
 

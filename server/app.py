@@ -20,6 +20,7 @@ from domain.catalog import GAMES
 from domain.engine import AnyGame
 from server.runtime.collector import Collector
 from server.runtime.metrics import Metrics
+from server.service.admin import Admin
 from server.service.attendance import Attendance
 from server.service.chat import TableChat
 from server.service.destinations import Allowed
@@ -203,6 +204,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             players.on_erase.append(notices.forget)
             app.state.players = players
             app.state.chat = TableChat(service)
+            app.state.admin = Admin(service, lobby, attendance, outbox, metrics)
             book = RatingBook(redis)
             players.on_erase.append(lambda player_id: book.forget_player(games, player_id))
             app.state.ratings = ratings = Ratings(book, service, index, registry, leases)

@@ -15,6 +15,8 @@ from urllib.parse import quote
 import msgspec
 
 from clients.python.models import (
+    AdminTable,
+    AdminTables,
     Catalog,
     CommandAnswer,
     Erased,
@@ -34,6 +36,7 @@ from clients.python.models import (
     MyTables,
     NewGame,
     NotificationSettings,
+    OutboxFigures,
     Passkey,
     PasskeyDeleted,
     PasskeyList,
@@ -82,6 +85,10 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/games/{game_id}/events"): "events",
     ("POST", "/api/v1/games/{game_id}/spectators/chat"): "spectator_say",
     ("POST", "/api/v1/games/{game_id}/chat/hidden"): "hide_as_operator",
+    ("GET", "/api/v1/admin/games"): "admin_games",
+    ("POST", "/api/v1/admin/games/{game_id}/cancel"): "admin_cancel",
+    ("POST", "/api/v1/admin/games/{game_id}/seats/{seat}/remove"): "admin_remove",
+    ("GET", "/api/v1/admin/outbox"): "admin_outbox",
     ("GET", "/api/v1/games/{game_id}/replay"): "replay",
     ("GET", "/api/v1/games/{game_id}/export"): "export",
     ("GET", "/api/v1/games/{game_id}/ws"): "watch",
@@ -312,6 +319,28 @@ def hide_as_operator(game_id: str, version: int) -> Call[CommandAnswer]:
     """The admin hides the message said at ``version`` for everyone (any channel)."""
     body = json_body({"version": version})
     return Call("POST", game_path(game_id, "/chat/hidden"), decoder(CommandAnswer), body)
+
+
+def admin_games(status: str = "active", limit: int | None = None, cursor: int | None = None) -> Call[AdminTables]:
+    """The admin's list of tables with ``status``, each with its seats, whose turn and clocks."""
+    params = {"status": status, "limit": limit, "cursor": cursor}
+    return Call("GET", f"{API}/admin/games", decoder(AdminTables), params=params)
+
+
+def admin_cancel(game_id: str, reason: str = "") -> Call[AdminTable]:
+    """The admin ends a table that has not finished (``reason``: for the server's log)."""
+    body = json_body({"reason": reason})
+    return Call("POST", f"{API}/admin/games/{quote(game_id, safe='')}/cancel", decoder(AdminTable), body)
+
+
+def admin_remove(game_id: str, seat: int) -> Call[AdminTable]:
+    """The admin removes ``seat``'s player from a game under way: the table's bot plays on."""
+    return Call("POST", f"{API}/admin/games/{quote(game_id, safe='')}/seats/{seat}/remove", decoder(AdminTable))
+
+
+def admin_outbox() -> Call[OutboxFigures]:
+    """The notifications' outbox in counts."""
+    return Call("GET", f"{API}/admin/outbox", decoder(OutboxFigures))
 
 
 def events(game_id: str, after: int = 0, limit: int | None = None) -> Call[EventPage]:

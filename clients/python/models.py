@@ -13,6 +13,9 @@ import msgspec
 
 __all__ = [
     "Ack",
+    "AdminSeat",
+    "AdminTable",
+    "AdminTables",
     "Awaited",
     "Catalog",
     "CatalogEntry",
@@ -37,6 +40,7 @@ __all__ = [
     "MoveStep",
     "MovesMessage",
     "Option",
+    "OutboxFigures",
     "Pick",
     "ResetMessage",
     "SeatClock",
@@ -363,6 +367,7 @@ class TableView(msgspec.Struct, kw_only=True):
     presence: Presence | None = None  # who is connected now
     takeover: str = "greedy"  # the bot that plays on for a seat that leaves ("strong:2"...)
     out_of_time: list[int] = []  # seats whose time ran out, the others to choose: KeepWaiting or LetBotPlayOn
+    standing: list[int | None] = []  # under way: each seat's score if it ended now (None: hidden from you)
 
     @property
     def finished(self) -> bool:
@@ -497,6 +502,50 @@ class EventPage(msgspec.Struct):
 class CommandAnswer(msgspec.Struct):
     version: int
     events: list[VersionedEvent]
+
+
+class AdminSeat(msgspec.Struct):
+    """A seat as the operator sees it (``GET /admin/games``)."""
+
+    seat: int
+    taken: bool
+    name: str = ""
+    bot: str | None = None
+    player: str | None = None
+    left: bool = False  # its person left the game (a bot plays on, or the game ended)
+    connected: bool = False  # a socket of the seat is open on some replica
+
+
+class AdminTable(msgspec.Struct):
+    """A table as the operator sees it: seats, whose turn, clocks; ``outcome`` once it is over."""
+
+    game_id: str
+    game: str
+    status: Status
+    version: int
+    players: int
+    seats: list[AdminSeat]
+    awaiting: list[int]
+    clock: TableClock | None = None
+    clocks: list[SeatClock] = []
+    created_ms: int | None = None
+    finished_ms: int | None = None
+    outcome: Any = None
+
+
+class AdminTables(msgspec.Struct):
+    games: list[AdminTable]
+    now_ms: int  # the shared clock, to count a running clock down
+    next_cursor: int | None = None
+
+
+class OutboxFigures(msgspec.Struct):
+    """The notifications' outbox in counts (``GET /admin/outbox``)."""
+
+    waiting: int
+    due: int
+    tried: int
+    this_replica: dict[str, int] = {}
 
 
 class Imported(msgspec.Struct):

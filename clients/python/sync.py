@@ -20,6 +20,8 @@ from clients.python.calls import Call, Wanted
 from clients.python.errors import RATE_RETRIES, ApiError, TooMany, error_from
 from clients.python.fair import new_entropy
 from clients.python.models import (
+    AdminTable,
+    AdminTables,
     Catalog,
     CommandAnswer,
     Erased,
@@ -38,6 +40,7 @@ from clients.python.models import (
     MyTables,
     NewGame,
     NotificationSettings,
+    OutboxFigures,
     Passkey,
     PasskeyDeleted,
     PasskeyList,
@@ -271,6 +274,22 @@ class Client:
     def hide_as_operator(self, game_id: str, version: int) -> CommandAnswer:
         """Hide the message said at ``version`` for everyone, on any channel (the admin token)."""
         return self.run(calls.hide_as_operator(game_id, version))
+
+    def admin_games(self, status: str = "active", limit: int | None = None, cursor: int | None = None) -> AdminTables:
+        """The tables with ``status`` as the server sees them: seats, who is connected, whose turn, clocks (admin)."""
+        return self.run(calls.admin_games(status, limit, cursor))
+
+    def admin_cancel(self, game_id: str, reason: str = "") -> AdminTable:
+        """End a table that has not finished, called off by the operator (admin; ``reason``: for the log)."""
+        return self.run(calls.admin_cancel(game_id, reason))
+
+    def admin_remove(self, game_id: str, seat: int) -> AdminTable:
+        """Remove ``seat``'s player from a game under way: the table's bot plays on (admin)."""
+        return self.run(calls.admin_remove(game_id, seat))
+
+    def admin_outbox(self) -> OutboxFigures:
+        """The notifications' outbox in counts (admin)."""
+        return self.run(calls.admin_outbox())
 
     def events(self, game_id: str, after: int = 0, limit: int | None = None) -> EventPage:
         return self.run(calls.events(game_id, after, limit))

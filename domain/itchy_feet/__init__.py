@@ -12,7 +12,7 @@ from domain.itchy_feet.commands import Command
 from domain.itchy_feet.events import Event
 from domain.itchy_feet.moves import moves
 from domain.itchy_feet.rules import awaited, deadlines, decide, evolve, setup
-from domain.itchy_feet.scoring import ItchyOutcome, outcome
+from domain.itchy_feet.scoring import ItchyOutcome, outcome, standing
 from domain.itchy_feet.state import Options, State, initial
 from domain.itchy_feet.strategy import STRATEGY
 from domain.itchy_feet.views import ItchyView, redact, view
@@ -36,6 +36,7 @@ GAME: Game[State, Command, Event, ItchyOutcome] = Game(
     moves=moves,
     awaited=awaited,
     outcome=outcome,
+    standing=standing,
     components=CARD_FILE,
     deadlines=deadlines,
     rules_version=2,  # 2: Pass the Souvenir passes every card at once, then counts postcards

@@ -6,7 +6,7 @@ their countries travelled (seats that tie share a place).
 
 from __future__ import annotations
 
-from domain.engine import Outcome, places_from_keys
+from domain.engine import Outcome, Viewer, places_from_keys
 from domain.itchy_feet.state import State
 
 
@@ -14,6 +14,11 @@ class ItchyOutcome(Outcome, tag="itchy-feet", kw_only=True):
     winner: int
     won_by: str  # "centre" or "postcards"
     travelled: list[list[str]]  # by seat, in the order travelled
+
+
+def standing(state: State, viewer: Viewer) -> list[int | None]:
+    """The countries each seat has travelled to (public), as the game would place them if it ended now."""
+    return [len(t) for t in state.travelled]
 
 
 def outcome(state: State) -> ItchyOutcome | None:

@@ -13,7 +13,7 @@ from domain.miss_liz_parks.components import COMPONENTS
 from domain.miss_liz_parks.events import Event
 from domain.miss_liz_parks.moves import moves
 from domain.miss_liz_parks.rules import awaited, decide, evolve, setup
-from domain.miss_liz_parks.scoring import ParkOutcome, outcome
+from domain.miss_liz_parks.scoring import ParkOutcome, outcome, standing
 from domain.miss_liz_parks.state import RULES, Options, State, initial
 from domain.miss_liz_parks.strategy import STRATEGY
 from domain.miss_liz_parks.views import ParkGameView, redact, view
@@ -37,6 +37,7 @@ GAME: Game[State, Command, Event, ParkOutcome] = Game(
     moves=moves,
     awaited=awaited,
     outcome=outcome,
+    standing=standing,
     components=COMPONENTS,
     rules_version=RULES,
     strategy=STRATEGY,

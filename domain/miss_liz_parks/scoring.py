@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.engine import Outcome, places_from_keys
+from domain.engine import FULL, Outcome, Viewer, places_from_keys
 from domain.miss_liz_parks.components import FOOD_COURT_HAPPINESS, PLANNING, RESERVED, RESERVED_BONUS, TILES, Objective
 from domain.miss_liz_parks.state import (
     BONUS_STEPS,
@@ -149,6 +149,17 @@ def score_park(seat: int, park: Park, side_b: bool, rules: int = RULES) -> ParkS
 
 def score(state: State) -> list[ParkScore]:
     return [score_park(seat, park, state.options.side_b, state.rules) for seat, park in enumerate(state.parks)]
+
+
+def standing(state: State, viewer: Viewer) -> list[int | None]:
+    """Each park's happiness if the game ended now, where ``viewer`` may know it: planning cards are
+    secret, so another seat's total is known only while it holds none."""
+    return [
+        score_park(seat, park, state.options.side_b, state.rules).total
+        if viewer in (seat, FULL) or not park.planning
+        else None
+        for seat, park in enumerate(state.parks)
+    ]
 
 
 def outcome(state: State) -> ParkOutcome | None:

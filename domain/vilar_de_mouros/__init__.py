@@ -11,7 +11,7 @@ from domain.vilar_de_mouros.cards import CARD_FILE
 from domain.vilar_de_mouros.commands import Command, DrawFromCentre
 from domain.vilar_de_mouros.events import Event
 from domain.vilar_de_mouros.rules import awaited, decide, evolve, moves, setup
-from domain.vilar_de_mouros.scoring import VilarOutcome, outcome
+from domain.vilar_de_mouros.scoring import VilarOutcome, outcome, standing
 from domain.vilar_de_mouros.state import Options, State, initial
 from domain.vilar_de_mouros.strategy import STRATEGY
 from domain.vilar_de_mouros.views import VilarView, redact, view
@@ -35,6 +35,7 @@ GAME: Game[State, Command, Event, VilarOutcome] = Game(
     moves=moves,
     awaited=awaited,
     outcome=outcome,
+    standing=standing,
     components=CARD_FILE,
     strategy=STRATEGY,
     # A draw from the deck shows the drawer a hidden card; placing cards and taking a bonus end the turn.

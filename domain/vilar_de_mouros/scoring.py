@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.engine import Outcome, places_from_keys
+from domain.engine import FULL, Outcome, Viewer, places_from_keys
 from domain.vilar_de_mouros.cards import BONUS_CARDS, FIRST_EDITIONS, GAME_CARDS, GameCard
 from domain.vilar_de_mouros.state import State
 
@@ -86,6 +86,15 @@ def score_cards(seat: int, cards: list[str]) -> SeatScore:
 
 def score(state: State) -> list[SeatScore]:
     return [score_cards(seat, [*state.hands[seat], *state.personal[seat]]) for seat in range(state.players)]
+
+
+def standing(state: State, viewer: Viewer) -> list[int | None]:
+    """Each seat's points if the game ended now, where ``viewer`` may know them: a seat's hand is
+    its own, so another seat's points are known only while its hand is empty."""
+    return [
+        score_cards(seat, [*hand, *personal]).points if viewer in (seat, FULL) or not hand else None
+        for seat, (hand, personal) in enumerate(zip(state.hands, state.personal, strict=True))
+    ]
 
 
 def outcome(state: State) -> VilarOutcome | None:

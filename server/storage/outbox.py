@@ -233,6 +233,16 @@ class Outbox:
         """Items in the outbox (sent ones leave it; a player's email item stays for its spacing)."""
         return int(await self.redis.zcard(DUE))
 
+    async def figures(self, now_ms: int) -> tuple[int, int, int]:
+        """Items waiting, those due by ``now_ms``, and those tried before (failed once or more, or
+        claimed now): counts only, no item's player or address."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zcard(DUE)
+            pipe.zcount(DUE, "-inf", now_ms)
+            pipe.hlen(TRIES)
+            waiting, due, tried = await pipe.execute()
+        return int(waiting), int(due), int(tried)
+
     async def due_at(self, item: str) -> float | None:
         score: Any = await self.redis.zscore(DUE, item)
         return None if score is None else float(score)

@@ -64,6 +64,10 @@ SECURITY: dict[str, Security] = {
     "spectator_say": [{"player": []}, {"player_cookie": []}],
     "hide_message": [{"admin": []}],
     "import_game": [{"admin": []}],
+    "admin_games": [{"admin": []}],
+    "admin_cancel": [{"admin": []}],
+    "admin_remove": [{"admin": []}],
+    "admin_outbox": [{"admin": []}],
     "create_player": NONE,
     "sign_in_with_code": NONE,
     "get_me": PLAYER,
@@ -149,6 +153,9 @@ QUERY: dict[tuple[str, str], dict[str, Any]] = {
         "enum": ["pt", "gl", "es", "en"],
         "description": "only tables whose people speak this language",
     },
+    ("admin_games", "status"): {"type": "string", "enum": ["open", "active", "finished"], "default": "active"},
+    ("admin_games", "limit"): {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+    ("admin_games", "cursor"): {"type": "integer", "minimum": 0, "description": "next_cursor of the page before"},
     ("get_events", "after"): {"type": "integer", "minimum": 0, "maximum": MAX_VERSION, "default": 0},
     ("get_events", "limit"): {"type": "integer", "minimum": 1, "maximum": 1000, "default": 500},
     ("get_replay", "version"): {"type": "integer", "minimum": 1, "maximum": MAX_VERSION, "default": 1},
@@ -273,12 +280,15 @@ REDIRECTS = {
     "oidc_start": (302, "The identity provider's authorization URL (PKCE S256, state, nonce)"),
     "oidc_callback": (303, "The 'then' path the start was given, the player's cookie set"),
 }
+SEAT_NUMBER = {"type": "integer", "minimum": 0, "maximum": 999, "description": "A seat's number, from 0"}
 PASSKEY_ID = {"type": "string", "description": "A passkey's id (base64url), as GET /players/me/passkeys lists it"}
 
 
 def path_parameter(name: str, contract: Contract) -> dict[str, Any]:
     if name == "player_id":
         return {"name": name, "in": "path", "required": True, "schema": PLAYER_ID}
+    if name == "seat":
+        return {"name": name, "in": "path", "required": True, "schema": SEAT_NUMBER}
     schema = {"game_id": GAME_ID, "lang": LANG, "passkey_id": PASSKEY_ID}.get(name) or schema_ref("GameId")
     return {"name": name, "in": "path", "required": True, "schema": schema}
 

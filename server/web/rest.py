@@ -34,6 +34,7 @@ from server.service.lobby import Invite, Joined, Lobby, NewGame, QuickPlayed, Re
 from server.service.senders import Holder
 from server.service.tokens import is_player_token
 from server.service.words import words_of
+from server.web.admin import ADMIN_ENDPOINTS
 from server.web.auth import bearer, require_admin
 from server.web.chat import CHAT_ENDPOINTS
 from server.web.notices import NOTICE_ENDPOINTS
@@ -687,4 +688,5 @@ ENDPOINTS: list[Endpoint] = [
     *PLAYER_ENDPOINTS,
     *NOTICE_ENDPOINTS,
     *SIGN_IN_ENDPOINTS,
+    *ADMIN_ENDPOINTS,
 ]

@@ -1597,3 +1597,25 @@ async def test_a_move_that_may_go_on_shows_its_picks_and_is_confirmed(server: Ru
     assert [e["cells"] for e in built] == [cells]
     assert not await page.locator(".message.error").count(), await page.inner_text("#messages")
     await context.close()
+
+
+@pytest.mark.timeout(90)
+async def test_each_seat_shows_its_score_if_the_game_ended_now_where_the_reader_may_know_it(
+    server: Running, browser: Chromium
+) -> None:
+    """Vilar de Mouros: a seat's points rest on its hand, so the page shows its own seat's score, as
+    the server's standing says, and none for the other seat (whose hand it cannot see)."""
+    game_id, tokens = await server.started(2)
+    table = Table(server, "vilar-de-mouros", game_id, tokens=dict(enumerate(tokens)))
+    for _ in range(6):
+        await table.step()
+    context, page = await as_seat_zero_on_its_turn(browser, table, game_id, tokens[0])
+    await page.goto(f"{server.url}/#/game/{game_id}")
+    seen = await table.table(tokens[0])
+    assert seen["status"] == "active" and seen["standing"][0] is not None and seen["standing"][1] is None
+    chip = page.locator('[data-testid="standing-0"]')
+    await chip.wait_for()
+    assert (await chip.inner_text()).strip() == f"· {seen['standing'][0]} now"
+    assert await chip.get_attribute("title") == "The score if the game ended now"
+    assert await page.locator('[data-testid="standing-1"]').count() == 0
+    await context.close()

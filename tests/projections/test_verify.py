@@ -12,7 +12,18 @@ import pytest
 from domain.catalog import GAMES
 from domain.engine import AnyGame, Ctx
 from domain.fair import CardsOpened, DeckCommitted
-from domain.table import SeatTaken, Table, chance, decide, evolve, open_table, status, take_seat
+from domain.table import (
+    SeatTaken,
+    Table,
+    cancel_by_operator,
+    chance,
+    decide,
+    evolve,
+    open_table,
+    remove_seat,
+    status,
+    take_seat,
+)
 from projections.export import Entry, Sent, Viewpoint, lines, read
 from projections.verify import verify
 
@@ -60,6 +71,21 @@ def test_a_finished_games_export_verifies(game_id: str) -> None:
     assert report.fair, report.problems
     assert any("every step decided again" in line for line in report.checked)
     assert report.notes == ["seat(s) 0 added no entropy of their own"]
+
+
+def test_an_export_with_the_operators_facts_verifies() -> None:
+    """A seat removed and the table then ended by the operator: table facts of no command, made again."""
+    game = GAMES["vilar-de-mouros"]
+    facts, sent, table = played(game, 3, 5, steps=12)
+    for event in remove_seat(game, table, 1):
+        facts.append(event)
+        table = evolve(game, table, event)
+    for event in cancel_by_operator(game, table):
+        facts.append(event)
+        table = evolve(game, table, event)
+    assert status(game, table) == "finished"
+    report = verify(read(exported(game, facts, sent, table)), GAMES)
+    assert report.fair, report.problems
 
 
 def lines_where(data: bytes, kind: type[Any], having: bytes = b"") -> list[int]:

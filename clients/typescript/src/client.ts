@@ -1,6 +1,8 @@
 // Every REST route of the API (docs/API.md, "Routes"), as one method each, answering the generated types.
 import { apiError, LudotecaError, TooMany, Unreachable } from "./errors.js";
 import type {
+  AdminTable,
+  AdminTables,
   Catalog,
   Clock,
   Command,
@@ -43,6 +45,7 @@ import type {
   Webhook,
   VersionedEvent,
   Words,
+  OutboxFigures,
 } from "./generated/types.js";
 import { newEntropy, readExport } from "./fair.js";
 import { newCommandId } from "./ids.js";
@@ -81,6 +84,10 @@ export const ROUTES = {
   "GET /api/v1/games/{game_id}/events": "events",
   "POST /api/v1/games/{game_id}/spectators/chat": "spectatorSay",
   "POST /api/v1/games/{game_id}/chat/hidden": "hideAsOperator",
+  "GET /api/v1/admin/games": "adminGames",
+  "POST /api/v1/admin/games/{game_id}/cancel": "adminCancel",
+  "POST /api/v1/admin/games/{game_id}/seats/{seat}/remove": "adminRemove",
+  "GET /api/v1/admin/outbox": "adminOutbox",
   "GET /api/v1/games/{game_id}/replay": "replay",
   "GET /api/v1/games/{game_id}/export": "exportLog",
   "GET /api/v1/games/{game_id}/ws": "watch",
@@ -322,6 +329,26 @@ export class Client {
   /** Hide the message said at `version` for everyone, on any channel (the admin's token). */
   hideAsOperator(gameId: string, version: number): Promise<CommandAnswer> {
     return this.json({ method: "POST", path: game(gameId, "/chat/hidden"), body: { version } });
+  }
+
+  /** The tables with `status` as the server sees them: seats, who is connected, whose turn, clocks (the admin's token). */
+  adminGames(query: { status?: "open" | "active" | "finished"; limit?: number; cursor?: number } = {}): Promise<AdminTables> {
+    return this.json({ method: "GET", path: "/api/v1/admin/games", query });
+  }
+
+  /** End a table that has not finished, called off by the operator (the admin's token; `reason`: for the log). */
+  adminCancel(gameId: string, reason = ""): Promise<AdminTable> {
+    return this.json({ method: "POST", path: `/api/v1/admin/games/${encodeURIComponent(gameId)}/cancel`, body: { reason } });
+  }
+
+  /** Remove `seat`'s player from a game under way: the table's bot plays on (the admin's token). */
+  adminRemove(gameId: string, seat: number): Promise<AdminTable> {
+    return this.json({ method: "POST", path: `/api/v1/admin/games/${encodeURIComponent(gameId)}/seats/${seat}/remove` });
+  }
+
+  /** The notifications' outbox in counts (the admin's token). */
+  adminOutbox(): Promise<OutboxFigures> {
+    return this.json({ method: "GET", path: "/api/v1/admin/outbox" });
   }
 
   /** This caller's feed of events with versions in (after, after + limit]. */

@@ -61,6 +61,7 @@ export const ENVELOPE_CODES = [
   "not_yours_to_choose",
   "game_not_active",
   "already_resigned",
+  "seat_already_left",
   "nothing_to_undo",
   "cannot_undo",
   "undo_limit",

@@ -11,7 +11,8 @@ export class ApiError extends Error {
   }
 }
 
-export async function call(method, path, { token = null, body = undefined, params = null } = {}) {
+// ``lines``: the answer is JSON lines (an export), each parsed.
+export async function call(method, path, { token = null, body = undefined, params = null, lines = false } = {}) {
   let url = API + path;
   if (params) {
     const q = new URLSearchParams();
@@ -30,6 +31,7 @@ export async function call(method, path, { token = null, body = undefined, param
   }
   let data = null;
   const text = await response.text();
+  if (lines && response.ok) return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
   try { data = text ? JSON.parse(text) : null; } catch { data = { error: "http_error", message: text }; }
   if (!response.ok) throw new ApiError(response.status, data);
   return data;

@@ -10,6 +10,7 @@
 //   #/me                   the player's settings
 //   #/leaderboard/<game>   a game's leaderboard (#/leaderboards: the first game's)
 //   #/player/<id>          a player's page
+//   #/admin                the operator's console (the admin token)
 
 import { showLobby, showReplays } from "./lobby.js";
 import { TableScreen } from "./table.js";
@@ -17,6 +18,7 @@ import { ReplayScreen } from "./replay.js";
 import { showSignIn, showSettings } from "./account.js";
 import { showLeaderboard, showPlayer } from "./ratings.js";
 import { showInvite } from "./invite.js";
+import { showAdmin } from "./admin.js";
 import { catalog } from "./api.js";
 import { setStatus, errorMessage } from "./ui.js";
 import { player, refresh, onPlayerChange } from "./player.js";
@@ -100,6 +102,8 @@ async function route() {
     if (first) location.replace(`#/leaderboard/${first.game}`);
   } else if ((m = /^\/player\/(p[0-9a-f]{16})$/.exec(hash))) {
     await showPlayer(here, m[1]);
+  } else if (hash === "/admin") {
+    await showAdmin(here);
   } else {
     screen = await showLobby(here, route);
     if (mine === routed) current = screen;

@@ -106,8 +106,8 @@ export function wordsFor(names, seatName, screen, comp) {
 const TABLE = {
   TableOpened: (e) => `the table opened for ${e.players} players`,
   SeatTaken: (e, w) => `${e.name || w.seat(e.seat)}${e.bot ? " (a bot)" : ""} sat down at seat ${e.seat + 1}`,
-  SeatResigned: (e, w) => `${w.seat(e.seat)} left the game${e.bot ? "; a bot plays on" : ""}`,
-  TableCancelled: () => "the table was called off",
+  SeatResigned: (e, w) => `${w.seat(e.seat)} ${e.reason === "removed" ? "was removed by the server's operator" : "left the game"}${e.bot ? "; a bot plays on" : ""}`,
+  TableCancelled: (e) => (e.by === "operator" ? "the server's operator ended the table" : "the table was called off"),
   RematchOpened: () => "a rematch was opened",
   TimeRanOut: (e, w) => `${w.seat(e.seat)} ran out of time`,
   TimeExtended: (e, w) => `${w.seat(e.by)} chose to wait for ${w.seat(e.seat)}`,

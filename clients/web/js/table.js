@@ -53,6 +53,8 @@ const WORDS = byLanguage({
     rematch: "Rematch",
     joinRematch: "Join the rematch",
     connected: " (connected)",
+    standing: (n) => ` · ${n} now`,
+    standingTitle: "The score if the game ended now",
     left: " · left",
     leave: (bot) => `Leave this game? ${bot.replace(/^a/, "A")} will play your seat.`,
     callingOff: "Calling the table off",
@@ -128,6 +130,8 @@ const WORDS = byLanguage({
     rematch: "Desforra",
     joinRematch: "Entrar na desforra",
     connected: " (ligado)",
+    standing: (n) => ` · ${n} agora`,
+    standingTitle: "A pontuação se o jogo acabasse agora",
     left: " · saiu",
     leave: (bot) => `Sair deste jogo? ${capital(bot)} jogará no seu lugar.`,
     callingOff: "A cancelar a mesa",
@@ -199,6 +203,8 @@ const WORDS = byLanguage({
     rematch: "Revancha",
     joinRematch: "Entrar na revancha",
     connected: " (conectado)",
+    standing: (n) => ` · ${n} agora`,
+    standingTitle: "A puntuación se a partida rematase agora",
     left: " · marchou",
     leave: (bot) => `Deixar esta partida? ${capital(bot)} xogará no teu posto.`,
     callingOff: "Cancelando a mesa",
@@ -270,6 +276,8 @@ const WORDS = byLanguage({
     rematch: "Revancha",
     joinRematch: "Unirse a la revancha",
     connected: " (conectado)",
+    standing: (n) => ` · ${n} ahora`,
+    standingTitle: "La puntuación si la partida terminara ahora",
     left: " · se fue",
     leave: (bot) => `¿Dejar esta partida? ${capital(bot)} jugará en tu puesto.`,
     callingOff: "Cancelando la mesa",
@@ -800,10 +808,18 @@ export class TableScreen {
     const present = (t.seats || []).map((s, i) => (s ? h("span", { class: ["seat-chip", this.present(i) ? "present" : null], "data-seat": i },
       this.present(i) ? h("span", { class: "presence-dot", "aria-hidden": "true" }, "● ") : null,
       this.seatName(i), s.bot ? ` (${botNote(s.bot)})` : "", this.present(i) ? h("span", { class: "sr-only" }, WORDS.connected) : null,
-      (t.resigned || []).includes(i) ? WORDS.left : "", late.has(i) ? WORDS.outOfTime : "", this.clockOf(i)) : null));
+      this.standingOf(i), (t.resigned || []).includes(i) ? WORDS.left : "", late.has(i) ? WORDS.outOfTime : "", this.clockOf(i)) : null));
     return h("div", { class: "table-actions" }, t.status !== "open" ? present : null, buttons,
       t.status === "active" ? [...late].map((s) => this.lateSeat(s, inGame)) : null,
       inGame ? this.vacated().map((s) => this.inviteRow(s)) : null);
+  }
+
+  // The seat's score if the game ended now, where this viewer may know it (the server sends null
+  // where it rests on cards the viewer cannot see, and nothing for a game that says none).
+  standingOf(seat) {
+    const n = (this.table.standing || [])[seat];
+    if (n === null || n === undefined) return null;
+    return h("span", { class: "standing", title: WORDS.standingTitle, "data-testid": `standing-${seat}` }, WORDS.standing(n));
   }
 
   // A seat whose time ran out at a table over days (docs/table-services.md, "Turn clocks"): the

@@ -566,6 +566,7 @@ export interface TableView {
   out_of_time?: number[];
   presence?: Presence | null;
   takeover?: string;
+  standing?: (number | null)[];
 }
 export interface SeatInfo {
   seat: number;
@@ -1371,19 +1372,22 @@ export interface SeatTaken {
   entropy?: string;
 }
 /**
- * A seat left a game under way: by resigning, dropped after a long disconnection, or out of time.
+ * A seat left a game under way: by resigning, dropped after a long disconnection, out of time,
+ * or removed by the server's operator.
  */
 export interface SeatResigned {
   type: "SeatResigned";
   seat: number;
-  reason?: "dropped" | "resigned" | "timed_out";
+  reason?: "dropped" | "removed" | "resigned" | "timed_out";
   bot?: string | null;
 }
 /**
- * The creator called the table off before it started.
+ * The table was called off: by its creator before it started, or by the server's operator
+ * (``by``) any time before it finished.
  */
 export interface TableCancelled {
   type: "TableCancelled";
+  by?: "creator" | "operator";
 }
 /**
  * A finished game's rematch: a new game of the same kind and options.
@@ -2421,6 +2425,53 @@ export interface PasskeyDeleted {
 export interface PasskeySignIn {
   credential: {
     [k: string]: unknown | undefined;
+  };
+}
+export interface AdminTables {
+  games: AdminTable[];
+  now_ms: number;
+  next_cursor?: number | null;
+}
+/**
+ * One table as the operator sees it: no view (an export as the server shows everything).
+ */
+export interface AdminTable {
+  game_id: string;
+  game: string;
+  status: "active" | "finished" | "open";
+  version: number;
+  players: number;
+  seats: AdminSeat[];
+  awaiting: number[];
+  clock?: Clock | null;
+  clocks?: SeatClock[];
+  created_ms?: number | null;
+  finished_ms?: number | null;
+  outcome?: {
+    [k: string]: unknown | undefined;
+  };
+}
+export interface AdminSeat {
+  seat: number;
+  taken: boolean;
+  name?: string;
+  bot?: string | null;
+  player?: string | null;
+  left?: boolean;
+  connected?: boolean;
+}
+export interface CancelBody {
+  reason?: string;
+}
+/**
+ * The notifications' outbox, in counts only (no player, no address).
+ */
+export interface OutboxFigures {
+  waiting: number;
+  due: number;
+  tried: number;
+  this_replica: {
+    [k: string]: number | undefined;
   };
 }
 /**
