@@ -22,15 +22,10 @@ import yaml
 
 from server.storage.connection import SentinelURL
 from tests.support.processes import ROOT, free_port
+from tests.support.tools import tool
 
 DEPLOY = ROOT / "deploy"
 BIN = Path(sys.executable).parent
-
-
-def tool(name: str) -> str:
-    """A linter installed beside this Python (the test extra installs them)."""
-    path = BIN / name
-    return str(path) if path.exists() else name
 
 
 def test_the_dockerfile_passes_hadolint() -> None:

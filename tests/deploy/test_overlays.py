@@ -8,10 +8,7 @@ either these tests are skipped at a desk and fail in CI.
 from __future__ import annotations
 
 import functools
-import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,6 +18,7 @@ import yaml
 
 from server.storage.connection import SentinelURL
 from tests.support.processes import ROOT
+from tests.support.tools import tool
 
 DEPLOY = ROOT / "deploy"
 KUBERNETES = DEPLOY / "kubernetes"
@@ -31,25 +29,10 @@ CRONJOBS = KUBERNETES / "examples" / "cronjobs.yaml"
 SERVICE_MONITOR = KUBERNETES / "examples" / "servicemonitor.yaml"
 # The kinds of a CRD that kubernetes-validate has no schema for, and what checks each instead.
 CUSTOM = {"ServiceMonitor"}  # test_production_scrapes_the_service_with_the_metrics_token
-BIN = Path(sys.executable).parent
 # What `kubectl apply -f <folder>` reads of a folder: its files with these extensions, not its subfolders.
 KUBECTL_READS = (".yaml", ".yml", ".json")
 
 Obj = dict[str, Any]
-
-
-def tool(name: str) -> str:
-    """A tool installed beside this Python (the test extra installs it), else one on PATH."""
-    path = BIN / name
-    if path.exists():
-        return str(path)
-    found = shutil.which(name)
-    if found is not None:
-        return found
-    text = f"the overlay tests need {name} (pip install -e '.[test]' installs it)"
-    if os.environ.get("CI"):
-        pytest.fail(text + "; CI must run them")
-    pytest.skip(text)
 
 
 @functools.cache

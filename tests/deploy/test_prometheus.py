@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import secrets
-import shutil
 import subprocess
 import time
 from collections.abc import Iterator
@@ -31,6 +29,7 @@ from websockets.asyncio.client import connect
 from server.settings import Settings
 from tests.server.conftest import ADMIN, AT_ONCE, NO_QUOTAS, Running, running
 from tests.support.processes import ROOT, free_port
+from tests.support.tools import tool
 
 PROMETHEUS_DIR = ROOT / "deploy" / "prometheus"
 RULES = PROMETHEUS_DIR / "rules.yaml"
@@ -40,15 +39,8 @@ COMMANDS_ROUTE = "/api/v1/games/{game_id}/commands"
 METRICS_TOKEN = "metrics-" + secrets.token_urlsafe(32)  # not the admin token: the operator's scraper
 
 
-def need(tool: str) -> str:
-    """The tool's path; skipped without it at a desk, failed in CI."""
-    path = shutil.which(tool)
-    if path is not None:
-        return path
-    text = f"the Prometheus tests need Debian's {tool} (apt-get install -y prometheus)"
-    if os.environ.get("CI"):
-        pytest.fail(text + "; CI must run them (.ci/run installs prometheus)")
-    pytest.skip(text)
+def need(name: str) -> str:
+    return tool(name, "Debian's prometheus: apt-get install -y prometheus; .ci/run installs it")
 
 
 def promtool(*args: str, cwd: Path = PROMETHEUS_DIR) -> str:
