@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from server.storage.embedded import Fsync
-from tests.reliability.harness import Api, Driver, figure, kill_redis, own_redis, redis_client, replicas
+from tests.reliability.harness import Api, Driver, figure, kill_redis, own_redis, replicas, tally
 from tests.reliability.sizes import SIZE, limit
 
 RECOVERY = 5.0  # seconds a replica may take to serve again once Redis is back
@@ -64,21 +64,8 @@ async def test_redis_killed_under_load_answers_503_and_loses_nothing_acknowledge
             finally:
                 stop.set()
                 await asyncio.gather(*load)
-            redis = redis_client(redis_server.url)
-            lost: list[str] = []
-            try:
-                stored = sum([await d.check(redis, lost) for d in drivers])
-                for d in drivers:
-                    await d.check_followers(redis)
-            finally:
-                for d in drivers:
-                    await d.stop_followers()
-                await redis.aclose()
-    statuses: dict[int, int] = {}
-    for d in drivers:
-        for status, n in d.statuses.items():
-            statuses[status] = statuses.get(status, 0) + n
-    acked = sum(len(d.acked) for d in drivers)
+            counted = await tally(drivers, redis_server.url)
+    stored, lost, statuses, acked = counted.stored, counted.lost, counted.statuses, counted.acked
     abandoned = [a for d in drivers for a in d.abandoned]
     assert set(statuses) <= {200, 503}, statuses
     assert statuses.get(503, 0) > 0, "Redis was never seen down"
