@@ -128,6 +128,7 @@ class Api:
     urls: list[str]
     clients: list[httpx.AsyncClient] = field(default_factory=list)
     ids: Iterator[int] = field(default_factory=itertools.count)
+    unavailable: int = 0  # 503s that :func:`persist` met and retried past (reads, seats, new games)
 
     async def __aenter__(self) -> Api:
         # Idle connections are dropped well before uvicorn closes them (5 s): reusing one it is
@@ -337,6 +338,7 @@ async def persist(api: Api, method: str, path: str, seconds: float = 30, **kw: A
             r = await api.at().request(method, path, **kw)
             if r.status_code != 503:
                 return r
+            api.unavailable += 1
         except NETWORK_ERRORS:
             pass
         if time.monotonic() > deadline:
@@ -525,6 +527,7 @@ class Failovers:
     counted: Tally
     recoveries: list[float]
     down_answers: int
+    unavailable: int  # 503s to the drivers' other requests (reads, seats, new games), retried past
 
 
 async def failovers(
@@ -559,4 +562,4 @@ async def failovers(
             finally:
                 stop.set()
                 await asyncio.gather(*load)
-            return Failovers(await tally(drivers, url), recoveries, down_answers)
+            return Failovers(await tally(drivers, url), recoveries, down_answers, api.unavailable)

@@ -67,14 +67,15 @@ async def test_a_sentinel_failover_under_load_answers_503_then_serves_on_the_new
     run = await sentinel_failovers(LocalSentinel().start(), random.Random(7))
     counted = run.counted
     assert set(counted.statuses) <= {200, 503}, counted.statuses
-    assert counted.statuses.get(503, 0) > 0, "no command met the failover"
+    # Whether a command or one of the reads around it meets the failover is the load's luck.
+    assert counted.statuses.get(503, 0) + run.unavailable > 0, "no request met the failover"
     assert counted.slowest < ANSWER_BOUND, f"an answer took {counted.slowest:.2f} s"
     figure(
         "Redis Sentinel failover",
         f"{SIZE.failovers} failovers (primary SIGKILLed, down-after 500 ms): {counted.acked} acknowledged, "
         f"{len(counted.lost)} lost ({counted.reused} of their versions now other events', followers reset "
-        f"{counted.resets} times), {counted.stored} stored; {counted.statuses.get(503, 0)} answers 503 "
-        f"({run.down_answers} answers while failing over), 0 x 500, "
+        f"{counted.resets} times), {counted.stored} stored; {counted.statuses.get(503, 0)} commands answered 503 "
+        f"({run.down_answers} answers while failing over) and {run.unavailable} other requests, 0 x 500, "
         f"slowest answer {counted.slowest:.2f} s; serving again after {max(run.recoveries):.2f} s at worst "
         f"(mean {sum(run.recoveries) / len(run.recoveries):.2f} s); "
         f"followers reconnected {counted.reconnects} times, no gap",
