@@ -166,6 +166,11 @@ class Voice:
     def seat(self, seat: int) -> str:
         return self("seat_named", name=self.names[seat], seat=seat) if seat in self.names else self("seat", seat=seat)
 
+    def seat_name(self, seat: int, name: str, bot: str | None = None, named: bool | None = None) -> str:
+        """A seat's name, a default one in the user's language (``named``: the view's; an event's name is
+        told by being the default)."""
+        return Formatter(self.lang, self.terms()).seat_name(seat, name, bot, named)
+
 
 def printed_names(components: Any) -> dict[str, str]:
     """Every ``{"id", "name"}`` in a game's components: the names its parts are printed with."""
@@ -202,13 +207,14 @@ def awaiting_text(voice: Voice, awaiting: Any) -> str:
     return voice("awaiting", who=told)
 
 
-def names_of(table: TableView) -> dict[int, str]:
-    return {s.seat: s.name for s in table.seats if s is not None}
+def names_of(voice: Voice, table: TableView) -> dict[int, str]:
+    """The seats' names, a default one ("named": false) in the user's language."""
+    return {s.seat: voice.seat_name(s.seat, s.name, s.bot, s.named) for s in table.seats if s is not None}
 
 
 async def know_table(voice: Voice, client: AsyncClient, table: TableView) -> None:
     await voice.learn(client, table.game)
-    voice.names.update(names_of(table))
+    voice.names.update(names_of(voice, table))
 
 
 def outcome_lines(voice: Voice, table: TableView) -> list[str]:
@@ -587,7 +593,7 @@ async def watch(client: AsyncClient, args: argparse.Namespace) -> None:
             break
     if not args.json:
         table = await client.table(args.game_id)
-        voice.names.update(names_of(table))
+        voice.names.update(names_of(voice, table))
         say(voice("finished", version=table.version))
         for line in outcome_lines(voice, table):
             say(line)
@@ -598,7 +604,9 @@ def show_update(voice: Voice, update: Update, last: list[str]) -> None:
     for item in update.events:
         event = item.event
         if event.get("type") == "SeatTaken" and isinstance(event.get("seat"), int):
-            voice.names[event["seat"]] = str(event.get("name") or voice.seat(event["seat"]))
+            name, bot = str(event.get("name") or ""), event.get("bot")
+            seat_name = voice.seat_name(event["seat"], name, bot if isinstance(bot, str) else None) if name else ""
+            voice.names[event["seat"]] = seat_name or voice.seat(event["seat"])
         say(event_line(voice, item.version, event))
     if isinstance(update.view, dict):
         awaited = awaiting_text(voice, update.view.get("awaiting"))
@@ -696,7 +704,7 @@ async def bots(client: AsyncClient, args: argparse.Namespace) -> None:
             }
         )
         return
-    voice.names.update(names_of(table))
+    voice.names.update(names_of(voice, table))
     say(voice("bots_played", seats=sorted([*taken, *([own] if own is not None else [])]), game_id=table.game_id))
     if own is not None:
         say(voice("bots_played_yours", seat=own))

@@ -239,6 +239,9 @@ class SeatInfo(msgspec.Struct, frozen=True):
     name: str
     bot: str | None = None
     player: str | None = None  # the player's id, for a seat a player took (its name comes from outside the stream)
+    # False when ``name`` is the default the table gave a seat taken without one (``default_name``: "Player 2",
+    # "Casual bot 3"), which a frontend says in its reader's language (docs/i18n.md); True for a name given.
+    named: bool = True
 
 
 class Tenure(msgspec.Struct, frozen=True):
@@ -648,7 +651,8 @@ def _opened(game: AnyGame, event: TableOpened) -> Table:
 
 def _seat_taken(game: AnyGame, table: Table, event: SeatTaken) -> Table:
     seats = list(table.seats)
-    seats[event.seat] = SeatInfo(event.seat, event.name, event.bot, event.player)
+    named = event.name != default_name(event.seat, event.bot)
+    seats[event.seat] = SeatInfo(event.seat, event.name, event.bot, event.player, named)
     entropies = replaced(table.entropies, event.seat, event.entropy)
     state, key = table.state, table.key
     if all(s is not None for s in seats):
@@ -702,7 +706,7 @@ def _seat_resigned(game: AnyGame, table: Table, event: SeatResigned) -> Table:
     seats = list(table.seats)
     left = seats[event.seat]
     assert left is not None
-    seats[event.seat] = SeatInfo(left.seat, left.name, event.bot, left.player)
+    seats[event.seat] = SeatInfo(left.seat, left.name, event.bot, left.player, left.named)
     resigned = (*table.resigned, event.seat)
     out = tuple(s for s in table.out_of_time if s != event.seat)
     return msgspec.structs.replace(
@@ -745,7 +749,7 @@ def _seat_offered(game: AnyGame, table: Table, event: SeatOffered) -> Table:
 def _seat_taken_over(game: AnyGame, table: Table, event: SeatTakenOver) -> Table:
     seats = list(table.seats)
     former = seats[event.seat]
-    seats[event.seat] = SeatInfo(event.seat, event.name, None, event.player)
+    seats[event.seat] = SeatInfo(event.seat, event.name, None, event.player, event.name != default_name(event.seat))
     return msgspec.structs.replace(
         table,
         seats=tuple(seats),

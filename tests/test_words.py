@@ -15,9 +15,10 @@ import msgspec
 import pytest
 
 from domain import words
+from domain.bots import BOTS
 from domain.catalog import GAMES
 from domain.engine import AnyGame, Ctx, Rejected
-from domain.table import TABLE_EVENTS, decide_game
+from domain.table import TABLE_EVENTS, decide_game, default_name
 from domain.words.format import Words, parameters, parse, terms_named
 from tests.domain.contract import random_game
 
@@ -121,6 +122,25 @@ def test_no_message_is_a_fragment_of_another() -> None:
         if part == "terms":
             continue
         assert not re.search(r"(^[,;:]|[,;]$|\b(and|e|y|or|ou|o)$)", text), (package, lang, part, key, text)
+
+
+def test_a_default_named_seat_is_said_in_every_language_and_in_english_as_it_is_stored() -> None:
+    """The table's terms ``seat`` and ``bot_seat`` say a seat's default name (docs/i18n.md, "Seats' names"): in
+    English the very name the table stores, in every other language no English of it."""
+    for lang in words.LANGUAGES:
+        say = Words(lang, SHARED[lang]["terms"])
+        for seat in (0, 4):
+            for bot in (None, *BOTS, "strong:2"):
+                said = say.default_seat(seat, bot)
+                if lang == words.DEFAULT:
+                    assert said == default_name(seat, bot), (seat, bot)
+                else:
+                    assert "Player" not in said and " bot " not in said and str(seat + 1) in said, (lang, said)
+                    kind = bot.partition(":")[0] if bot else None  # the bot by its word in the language
+                    assert kind is None or SHARED[lang]["terms"][f"bot.{kind}"] in said.lower(), (lang, said)
+    assert Words("gl", SHARED["gl"]["terms"]).default_seat(2, "casual") == "Bot casual 3"
+    assert Words("pt", SHARED["pt"]["terms"]).default_seat(1) == "Jogador 2"
+    assert Words("es", SHARED["es"]["terms"]).default_seat(3, "greedy") == "Bot codicioso 4"
 
 
 # -- no key unused --------------------------------------------------------------------------------------

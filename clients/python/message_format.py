@@ -239,6 +239,50 @@ class Words:
             return self.format(self.terms["seat"], {"number": seat + 1})
         return self.value(seat)
 
+    def default_seat(self, seat: int, bot: str | None = None) -> str:
+        """The name of a seat taken without one, in this language: the term ``seat`` ("Xogador 2"), a bot's
+        seat the term ``bot_seat``, with the bot's name ``bot_name.<bot>`` ("Bot casual 3"; a level is left out)."""
+        if bot and "bot_seat" in self.terms:
+            return self.format(self.terms["bot_seat"], {"bot": bot.partition(":")[0], "number": seat + 1})
+        if not bot and "seat" in self.terms:
+            return self.format(self.terms["seat"], {"number": seat + 1})
+        return default_name(seat, bot)
+
+    def seat_name(self, seat: int, name: str, bot: str | None = None, named: bool | None = None) -> str:
+        """A seat's ``name`` as the reader reads it: a default name (``named`` false in a table view's seat,
+        or, for an event's ``name`` that carries no ``named``, the default itself) in this language.
+
+        A default-named seat a bot holds may have been a person's ("Player 2", who left, a bot playing on):
+        the name tells which it was."""
+        if named is None:
+            if bot is None:  # a name given with no bot beside it: any bot the terms name may have its default
+                bot = next((b for b in self.bots() if name == default_name(seat, b)), None)
+            named = name != default_name(seat, bot)
+        if named:
+            return name
+        return self.default_seat(seat, bot if bot and name != default_name(seat) else None)
+
+    def bots(self) -> list[str]:
+        """The bots the terms name (``bot_name.<bot>``)."""
+        return [key.partition(".")[2] for key in self.terms if key.startswith("bot_name.")]
+
+    def seats_said(self, details: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A refusal's ``details`` with the names it gives its seats (``names``, those of the seats in
+        ``awaiting``, a default one stored in English: "Player 2") as the reader reads them: the names this
+        knows of those seats, else each default one in the language ("Xogador 2")."""
+        seats, names = details.get("awaiting"), details.get("names")
+        if not isinstance(seats, list | tuple) or not isinstance(names, list | tuple) or len(seats) != len(names):
+            return details
+        said = [
+            self.names[seat]
+            if isinstance(seat, int) and 0 <= seat < len(self.names) and self.names[seat]
+            else self.seat_name(seat, name)
+            if isinstance(seat, int) and isinstance(name, str)
+            else name
+            for seat, name in zip(seats, names, strict=True)
+        ]
+        return {**details, "names": said}
+
     def value(self, value: Any, grouped: bool = False) -> str:
         if isinstance(value, bool) or value is None:
             return str(value).lower() if value is not None else ""
@@ -249,6 +293,14 @@ class Words:
         if isinstance(value, list | tuple):
             return ", ".join(self.value(v) for v in value)
         return str(value)
+
+
+def default_name(seat: int, bot: str | None = None) -> str:
+    """The name the server gives a seat taken without one, in English as it stores it (domain/table.py's
+    ``default_name``): "Player 2", "Casual bot 3" (the bot's name without its level, capitalised)."""
+    if bot is None:
+        return f"Player {seat + 1}"
+    return f"{bot.partition(':')[0].capitalize()} bot {seat + 1}"
 
 
 def negotiate(accept_language: str | None) -> str | None:

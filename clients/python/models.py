@@ -237,6 +237,7 @@ class SeatInfo(msgspec.Struct):
     name: str
     bot: str | None = None
     player: str | None = None  # the id of the player whose seat it is
+    named: bool = True  # False: ``name`` is the default a seat taken without one gets ("Player 2", "Casual bot 3")
 
 
 class Player(msgspec.Struct):
@@ -514,6 +515,7 @@ class AdminSeat(msgspec.Struct):
     player: str | None = None
     left: bool = False  # its person left the game (a bot plays on, or the game ended)
     connected: bool = False  # a socket of the seat is open on some replica
+    named: bool = True  # False: ``name`` is the default a seat taken without one gets (as a table's seat)
 
 
 class AdminTable(msgspec.Struct):

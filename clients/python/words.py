@@ -8,6 +8,10 @@ client renders them where the reader is::
     say.event({"type": "CardDrawn", "seat": 0, "source": "deck"})   # "Ana draws a card from the deck."
     say.refusal("not_your_turn", {"names": ["Rui"]})                 # "It is not your turn: ..."
     say.term("move", "PlaceCards")                                  # "Place cards"
+    say.with_seats((await client.table(game_id)).seats)  # its seats' names: "Xogador 2" for "Player 2"
+
+A seat taken without a name has a default one, stored in English ("Player 2", "Casual bot 3"); a table view's
+seat says so (``named`` false), and the phrasebook names it in its language ("Xogador 2", "Bot casual 3").
 
 The message format is written out in docs/i18n.md (``clients.python.message_format`` renders it).
 """
@@ -21,7 +25,7 @@ from typing import Any
 from clients.python import message_format as words
 from clients.python.message_format import Words as Formatter
 from clients.python.message_format import parse
-from clients.python.models import Words
+from clients.python.models import SeatInfo, Words
 
 
 def user_language(environ: Mapping[str, str] | None = None) -> str:
@@ -51,18 +55,39 @@ class Phrasebook:
         self.terms = {**{f"name.{k}": v for k, v in names.items()}, **self.terms}
         return self
 
+    def with_seats(self, seats: Sequence[SeatInfo | None]) -> Phrasebook:
+        """Name the seats as a table view's ``seats`` do, each default name in the phrasebook's language."""
+        self.names = [self.seat_name(s) if s is not None else "" for s in seats]
+        return self
+
+    def seat_name(self, seat: SeatInfo) -> str:
+        """A table view's seat's name as the reader reads it: its own, or its default one in the language."""
+        return Formatter(self.lang, self.terms).seat_name(seat.seat, seat.name, seat.bot, seat.named)
+
     def format(self, message: str, params: Mapping[str, Any] | None = None) -> str:
         return Formatter(self.lang, self.terms, self.names).format(message, params)
 
     def event(self, event: Mapping[str, Any]) -> str:
         """One event as a sentence of the game's log (its type, when no line is written for it)."""
         line = self.log.get(str(event.get("type")))
-        return self.format(line, event) if line is not None else str(event.get("type"))
+        if line is None:
+            return str(event.get("type"))
+        name, seat = event.get("name"), event.get("seat")
+        if event.get("type") in ("SeatTaken", "SeatTakenOver") and isinstance(name, str) and isinstance(seat, int):
+            # a seat taken with no name has its default one, in English: said in the language (a player's
+            # seat keeps no name in the stream: it is the player's, as the phrasebook names the seat)
+            bot = event.get("bot") if isinstance(event.get("bot"), str) else None
+            said = Formatter(self.lang, self.terms).seat_name(seat, name, bot) if name else self.seat(seat)
+            event = {**event, "name": said}
+        return self.format(line, event)
 
     def refusal(self, code: str, details: Mapping[str, Any] | None = None) -> str | None:
         """A refusal's sentence from its code and details, ``None`` for a code no catalog knows."""
         text = self.refusals.get(code)
-        return self.format(text, details) if text is not None else None
+        if text is None:
+            return None
+        render = Formatter(self.lang, self.terms, self.names)
+        return render.format(text, render.seats_said(details or {}))  # the seats as the phrasebook names them
 
     def term(self, kind: str, value: Any) -> str:
         """The word for ``value`` of ``kind`` (``move``, ``awaiting``, ``field``...), or the value itself."""

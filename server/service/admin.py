@@ -38,6 +38,7 @@ class AdminSeat(msgspec.Struct):
     player: str | None = None  # the id of the player who sits there
     left: bool = False  # its person left the game (resigned, dropped, out of time, removed)
     connected: bool = False  # a socket of the seat is open on some replica
+    named: bool = True  # false: ``name`` is the default a seat taken without one gets (as a table view's seat)
 
 
 class AdminTable(msgspec.Struct):
@@ -102,7 +103,7 @@ class Admin:
         seats = [
             AdminSeat(seat, False)
             if s is None
-            else AdminSeat(seat, True, s.name, s.bot, s.player, seat in table.resigned, seat in here)
+            else AdminSeat(seat, True, s.name, s.bot, s.player, seat in table.resigned, seat in here, s.named)
             for seat, s in enumerate(named)
         ]
         awaiting = (

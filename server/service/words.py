@@ -47,7 +47,8 @@ def message(exc: AppError, lang: str, games: Mapping[str, AnyGame]) -> str:
     text = refusals.get(exc.code)
     if text is None:
         return exc.message
-    return Words(lang, terms).format(text, exc.details)
+    render = Words(lang, terms)
+    return render.format(text, render.seats_said(exc.details))  # a seat's default name in the language too
 
 
 def notice_words(lang: str, game: AnyGame | None) -> tuple[Mapping[str, str], Words]:

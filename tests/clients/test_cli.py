@@ -492,8 +492,9 @@ async def test_a_galician_reader_plays_a_whole_game_without_meeting_an_english_w
     game_id = (await gl("new", "vilar-de-mouros", "--players", "2")).split()[0]
     ana = (await gl("join", game_id, "--name", "Ana", "--seat", "0")).split()[0]
     assert "posto 0" in met[-1]
-    await gl("join", game_id, "--bot", "random", "--name", "Rui")  # a name of its own: the default is stored in English
-    assert "Vilar de Mouros" in await gl("show", game_id)
+    await gl("join", game_id, "--bot", "random")  # no name: its default, stored in English, is said in Galician
+    shown = await gl("show", game_id)
+    assert "Vilar de Mouros" in shown
     table = json.loads(await ok(server, "show", game_id, "--json"))
     if table["awaiting"][0]["seat"] == 0:
         assert "xogadas" in await gl("legal", game_id, token=ana)
@@ -510,5 +511,6 @@ async def test_a_galician_reader_plays_a_whole_game_without_meeting_an_english_w
     assert "puntuacións finais:" in out and "1.º" in out
     log = await gl("replay", game_id)
     assert "Ábrese unha mesa de Vilar de Mouros para 2 xogadores." in log and "Rematou a partida." in log
+    assert "Bot aleatorio 2 (un bot) séntase á mesa." in log and "Random bot" not in "".join(met)
     leaked = {w for text in met for w in words_met(text)} & english
     assert not leaked, [line for text in met for line in text.splitlines() if words_met(line) & leaked]

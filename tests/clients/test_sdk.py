@@ -47,6 +47,7 @@ from clients.python import (
     models,
     parse_log,
 )
+from clients.python.words import Phrasebook
 from domain.catalog import GAMES
 from server.service.feeds import SLOW
 from tests.clients.conftest import Running
@@ -696,6 +697,29 @@ async def test_take_free_seats_leaves_taken_seats_alone(server: Running) -> None
         assert [s.seat for s in seats] == [0, 2]
         table = await lobby.table(game_id)
         assert [s.name for s in table.seats if s] == ["Random bot 1", "Ana", "Random bot 3"]
+
+
+async def test_a_phrasebook_names_a_default_named_seat_in_its_language(server: Running) -> None:
+    """A seat taken without a name has its default one in English ("Player 1", "Casual bot 3"): the table view's
+    ``named`` says so, and the phrasebook says it in its language, in the seats' names and the log's lines."""
+    async with AsyncClient(server.url) as lobby:
+        game_id = (await lobby.create("vilar-de-mouros", 3)).game_id
+        await lobby.join(game_id, seat=0)
+        await lobby.join(game_id, name="Ana", seat=1)
+        await lobby.join(game_id, seat=2, bot="casual")
+        table = await lobby.table(game_id)
+        assert [(s.name, s.named) for s in table.seats if s] == [
+            ("Player 1", False), ("Ana", True), ("Casual bot 3", False)
+        ]  # fmt: skip
+        taken = [e.event for e in (await lobby.events(game_id)).events if e.event["type"] == "SeatTaken"]
+        for lang, said in [("gl", ["Xogador 1", "Ana", "Bot casual 3"]), ("en", ["Player 1", "Ana", "Casual bot 3"])]:
+            book = Phrasebook(await lobby.words(lang), "vilar-de-mouros").with_seats(table.seats)
+            assert [book.seat(s) for s in range(3)] == said
+            assert book.event(taken[2]).startswith(said[2]) and book.event(taken[0]).startswith(said[0])
+        book = Phrasebook(await lobby.words("pt"), "vilar-de-mouros").with_seats(table.seats)
+        assert book.event(taken[2]) == "Bot casual 3 (um bot) senta-se à mesa."
+        refused = {"awaiting": [2, 0], "turn": None, "names": ["Casual bot 3", "Player 1"]}  # as the server stores them
+        assert book.refusal("not_your_turn", refused) == "Não é a sua vez: o jogo espera por Bot casual 3 e Jogador 1."
 
 
 # --- the table's chat ------------------------------------------------------------------------------------

@@ -132,8 +132,11 @@ async def test_a_portuguese_reader_reads_the_table_and_vilar_de_mouros_in_portug
     game = "vilar-de-mouros"
     words = catalog("vilar_de_mouros", "pt")
     game_id = await server.create(3, game)
-    tokens = await server.seat_all(game_id, 3)
-    table = Table(server, game, game_id, tokens=dict(enumerate(tokens)))
+    tokens = await server.seat_all(game_id, 2)
+    # the last seat a bot's, taken with no name: its default one ("Casual bot 3") is said in Portuguese
+    r = await server.http.post(f"/api/v1/games/{game_id}/seats", json={"bot": "casual"})
+    assert r.status_code == 201 and r.json()["seat"] == 2, r.text
+    table = Table(server, game, game_id, tokens=dict(enumerate(tokens)), server_bots=True)
     for _ in range(6):  # every seat moves, P0 over HTTP too: the log has each kind of line
         await table.step()
     await awaited_here(table, 0)
@@ -157,6 +160,10 @@ async def test_a_portuguese_reader_reads_the_table_and_vilar_de_mouros_in_portug
     shown = await text_of(page)
     left = [w for w in ENGLISH if w in shown]
     assert not left, (left, shown)
+    # The bot's seat chip names it in Portuguese, and nothing shows its English default name.
+    chip = await page.inner_text('.table-actions .seat-chip[data-seat="2"]')
+    assert chip.startswith("Bot casual 3 (bot)"), chip
+    assert "Casual bot" not in shown and " bot 3" not in shown and "Player " not in shown, shown
 
     # A move made by clicking is told in Portuguese too (P0 sees the card it drew).
     await page.locator(""".play .target[data-option='["type","DrawFromDeck"]']""").click()
@@ -173,7 +180,11 @@ async def test_a_galician_reader_reads_itchy_feet_in_its_galician_rulebooks_word
     game = "itchy-feet"
     words = catalog("itchy_feet", "gl")
     game_id = await server.create(2, game)
-    tokens = await server.seat_all(game_id, 2)
+    tokens = await server.seat_all(game_id, 1)
+    # the other seat taken with no name: its default one ("Player 2") is said in Galician
+    r = await server.http.post(f"/api/v1/games/{game_id}/seats", json={})
+    assert r.status_code == 201 and r.json()["seat"] == 1, r.text
+    tokens.append(r.json()["token"])
     table = Table(server, game, game_id, tokens=dict(enumerate(tokens)), server_bots=False)
     await awaited_here(table, 0)
     page = await seated_page(browser, server, game, game_id, 0, tokens[0], "gl-ES")
@@ -190,10 +201,14 @@ async def test_a_galician_reader_reads_itchy_feet_in_its_galician_rulebooks_word
     deck = words["terms"]["word.deck"]
     assert f"{deck[0].upper() + deck[1:]}: " in await page.inner_text(".board"), await page.inner_text(".board")
     log = await page.inner_text('[data-testid="log"]')
-    assert "Ábrese unha mesa de Itchy Feet" in log and "P1 séntase á mesa." in log, log
+    assert "Ábrese unha mesa de Itchy Feet" in log and "Xogador 2 séntase á mesa." in log, log
     shown = await text_of(page)
     left = [w for w in ENGLISH if w in shown]
     assert not left, (left, shown)
+    # The seat taken with no name reads as Galician names it, on its chip and everywhere else.
+    chip = await page.inner_text('.table-actions .seat-chip[data-seat="1"]')
+    assert chip.startswith("Xogador 2"), chip
+    assert "Player " not in shown, shown
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from domain.table import (
     Undo,
     cancel,
     decide,
+    default_name,
     event_union,
     evolve,
     fold,
@@ -204,3 +205,34 @@ def test_a_vacated_seat_is_offered_by_a_seat_still_in_the_game_and_taken_over_as
     assert after.seats[2] == SeatInfo(2, "Eva") and status(game, after) == "active"
     by_player = take_over(game, offered, 2, "ignored", "p0123456789abcdef")
     assert by_player == [SeatTakenOver(seat=2, player="p0123456789abcdef")]  # a player's name stays out of the stream
+
+
+def test_a_seat_taken_without_a_name_is_told_apart_from_one_named() -> None:
+    """A default name ("Player 2", "Casual bot 3") is stored in English: the seat says it is one (``named``), so
+    that a frontend says it in its reader's language (docs/i18n.md); a name given, a bot's too, is the seat's own."""
+    game = GAMES["vilar-de-mouros"]
+    table = opened(game, 4)
+    ctx = Ctx(rng=random.Random(1))
+    for seat, name, bot in [(0, "", None), (1, "Ana", None), (2, "", "casual"), (3, "Robotina", "strong:2")]:
+        table = apply(game, table, take_seat(game, table, seat, name, bot, ctx))
+    assert [s.named for s in table.seats if s is not None] == [False, True, False, True]
+    assert [s.name for s in table.seats if s is not None] == ["Player 1", "Ana", "Casual bot 3", "Robotina"]
+    # a name given that is the default is the default: evolve tells by the event, as an old stream folds
+    table = apply(game, opened(game, 2), take_seat(game, opened(game, 2), 1, "Player 2", None, ctx))
+    assert table.seats[1] == SeatInfo(1, "Player 2", named=False)
+    assert default_name(3, "strong:2") == "Strong bot 4" and default_name(0) == "Player 1"
+
+
+def test_a_default_named_seat_stays_so_when_it_leaves_and_a_takeover_is_told_by_its_own_name() -> None:
+    game = GAMES["vilar-de-mouros"]
+    table = started(game, 3, bots=(1,))
+    assert [s.named for s in table.seats if s is not None] == [False, False, False]
+    left = apply(game, table, resign(game, table, 2, bot="greedy"))
+    assert left.seats[2] == SeatInfo(2, "Player 3", "greedy", named=False)  # a person's default, a bot playing on
+    offered = apply(game, left, offer_seat(game, left, 2, 0))
+    unnamed = apply(game, offered, take_over(game, offered, 2, "", None))
+    assert unnamed.seats[2] == SeatInfo(2, "Player 3", named=False)
+    named = apply(game, offered, take_over(game, offered, 2, "Eva", None))
+    assert named.seats[2] == SeatInfo(2, "Eva", named=True)
+    by_player = apply(game, offered, take_over(game, offered, 2, "", "p0123456789abcdef"))
+    assert by_player.seats[2] == SeatInfo(2, "", player="p0123456789abcdef", named=True)  # its player's name

@@ -114,7 +114,7 @@ async def test_a_stream_that_goes_backwards_is_detected_and_no_version_is_reused
                     # (a follower may still hold the lost, longer history: its feed notices when woken)
                     for f, i in zip(followers, (0, 1), strict=True):
                         with contextlib.suppress(TimeoutError):
-                            await until(lambda f=f: f.resets >= 1 and f.last >= now, seconds=40)
+                            await until(lambda f=f, now=now: f.resets >= 1 and f.last >= now, seconds=40)
                         assert f.resets >= 1, f"the socket on replica {i} was never told to reset"
                         assert f.problems == [], f.problems[:3]
                         assert f.events == truth[i], "a follower holds an event the stream does not"

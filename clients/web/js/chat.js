@@ -11,7 +11,8 @@
 // sentence, which the server writes in that language too.
 
 import { h, hidden } from "./ui.js";
-import { readerLanguage, onPlayerChange } from "./player.js";
+import { onPlayerChange } from "./player.js";
+import { byLanguage } from "./words.js";
 
 export const CHAT_FACTS = new Set(["MessageSaid", "HidingAsked", "MessageHidden", "SeatMuted"]);
 export const TEXT_MOST = 500; // characters a message may have (domain/chat.py TEXT_MOST)
@@ -116,9 +117,11 @@ export const WORDS = {
   },
 };
 
+const SAID = byLanguage(WORDS);
+
+// The panel's words in the page's language, and that language (the page's `lang`, set by words.js).
 function words() {
-  const lang = readerLanguage();
-  return { lang: WORDS[lang] ? lang : "en", w: WORDS[lang] || WORDS.en };
+  return { lang: document.documentElement.lang || "en", w: SAID };
 }
 
 const seatOf = (v) => (Number.isInteger(v) ? v : null);

@@ -4,6 +4,15 @@
 // a command sent with a `command` message, matched to its `ack` (or `error`) by `command_id`.
 
 import { ApiError } from "./api.js";
+import { byLanguage } from "./words.js";
+
+// The connection's state as the page's head says it (kept together for translation).
+const WORDS = byLanguage({
+  en: { connecting: "connecting…", live: "live", closed: "disconnected: reload the page to try again", lost: "connection lost, reconnecting…" },
+  pt: { connecting: "a ligar…", live: "em direto", closed: "desligado: recarregue a página para tentar de novo", lost: "ligação perdida, a religar…" },
+  gl: { connecting: "conectando…", live: "en directo", closed: "desconectado: recarga a páxina para tentalo de novo", lost: "conexión perdida, reconectando…" },
+  es: { connecting: "conectando…", live: "en directo", closed: "desconectado: recarga la página para intentarlo de nuevo", lost: "conexión perdida, reconectando…" },
+});
 
 const FINAL = new Set([1008, 4003, 1009]); // the client is at fault or denied: do not retry as is
 
@@ -98,7 +107,7 @@ export class Live {
     this.ws = ws;
     this.greeted = false;
     this.connects += 1;
-    this.handlers.state("connecting…", "pending");
+    this.handlers.state(WORDS.connecting, "pending");
     ws.onopen = () => {
       const check = this.version > 0 && this.check ? this.check : null;
       ws.send(JSON.stringify({ type: "hello", token: this.token || null, after: this.version, check, presence: true }));
@@ -116,7 +125,7 @@ export class Live {
           this.check = msg.check || "";
         }
         for (const ev of events) this.seen.push(ev.version);
-        this.handlers.state("live", "ok", this.version);
+        this.handlers.state(WORDS.live, "ok", this.version);
         this.handlers.update({ ...msg, events });
       } else if (msg.type === "reset") {
         this.version = 0;
@@ -142,7 +151,7 @@ export class Live {
       this.dropRequests();
       if (this.closed) return;
       if (FINAL.has(e.code)) {
-        this.handlers.state("disconnected: reload the page to try again", "bad", e.code);
+        this.handlers.state(WORDS.closed, "bad", e.code);
         return;
       }
       if (e.code === 4009) { // reset: drop everything and start again
@@ -151,7 +160,7 @@ export class Live {
       }
       const delay = e.code === 1011 ? Math.max(this.backoff, 2000) : this.backoff;
       this.backoff = Math.min(this.backoff * 2, 5000);
-      this.handlers.state("connection lost, reconnecting…", "pending", e.code);
+      this.handlers.state(WORDS.lost, "pending", e.code);
       this.timer = setTimeout(() => this.connect(), delay);
     };
   }

@@ -6,7 +6,7 @@ import { get, post, catalog, mySeats } from "./api.js";
 import { h, clear, errorMessage, humanize, pill } from "./ui.js";
 import { seatNamer, BOT_LEVELS } from "./names.js";
 import { player, defaultName, makePlayer, myTables, sit, quickPlay } from "./player.js";
-import { byLanguage, date, lang, titleOf } from "./words.js";
+import { byLanguage, date, lang, term, titleOf } from "./words.js";
 import { levelName } from "./names.js";
 
 const REFRESH_MS = 30_000; // my tables, read again while the page is in front
@@ -385,15 +385,17 @@ const WORDS = byLanguage({
 const BOT_CLOCKS = ["move:60", "move:300", "game:900", "live"];
 const DAY_CLOCKS = ["one-day", "three-days"];
 
-function optionInput(name, value, bounds) {
+// A table option's label: the game's catalog term (its rulebook's word for a module), else its code read out.
+function optionInput(game, name, value, bounds) {
   const id = `opt-${name}`;
+  const label = term(game, "option", name) || humanize(name);
   if (typeof value === "boolean") {
-    return h("label", { class: "option" }, h("input", { type: "checkbox", name, id, "data-option": name, checked: value }), " ", humanize(name));
+    return h("label", { class: "option" }, h("input", { type: "checkbox", name, id, "data-option": name, checked: value }), " ", label);
   }
   if (typeof value === "number") {
-    return h("label", { class: "option" }, humanize(name), " ", h("input", { type: "number", name, id, "data-option": name, value: String(value), step: "1", min: bounds ? bounds[0] : null, max: bounds ? bounds[1] : null }));
+    return h("label", { class: "option" }, label, " ", h("input", { type: "number", name, id, "data-option": name, value: String(value), step: "1", min: bounds ? bounds[0] : null, max: bounds ? bounds[1] : null }));
   }
-  return h("label", { class: "option" }, humanize(name), " ",
+  return h("label", { class: "option" }, label, " ",
     h("input", { type: "text", name, id, "data-option": name, "data-json": typeof value === "string" ? null : "1", value: typeof value === "string" ? value : JSON.stringify(value) }));
 }
 
@@ -451,7 +453,7 @@ function gameForm(entry, typedName) {
       h("a", { href: `#/leaderboard/${entry.game}` }, WORDS.leaderboard)),
     h("label", {}, WORDS.players, players),
     Object.keys(entry.options || {}).length ? h("fieldset", {}, h("legend", {}, WORDS.options),
-      Object.entries(entry.options).map(([k, v]) => optionInput(k, v, (entry.bounds || {})[k]))) : null,
+      Object.entries(entry.options).map(([k, v]) => optionInput(entry.game, k, v, (entry.bounds || {})[k]))) : null,
     h("label", {}, WORDS.turnClock, clock),
     h("label", {}, WORDS.ifLeaves, takeover, WORDS.playsOn),
     h("label", {}, seated, WORDS.sitMyself),

@@ -28,24 +28,32 @@ import { byLanguage, loadWords } from "./words.js";
 // The words of the page's frame a person reads (kept together for translation).
 const WORDS = byLanguage({
   en: {
+    frame: { lobby: "Lobby", replays: "Replays", leaderboards: "Leaderboards", api: "API" },
+    site: "site",
     signIn: "Sign in",
     you: (name) => `${name} (settings)`,
     closesIn: (seconds) => ` · closes in about ${seconds} s`,
     player: "Reading your player",
   },
   pt: {
+    frame: { lobby: "Entrada", replays: "Repetições", leaderboards: "Classificações", api: "API" },
+    site: "site",
     signIn: "Entrar",
     you: (name) => `${name} (definições)`,
     closesIn: (seconds) => ` · fecha dentro de cerca de ${seconds} s`,
     player: "A ler o seu jogador",
   },
   gl: {
+    frame: { lobby: "Entrada", replays: "Repeticións", leaderboards: "Clasificacións", api: "API" },
+    site: "sitio",
     signIn: "Entrar",
     you: (name) => `${name} (axustes)`,
     closesIn: (seconds) => ` · pecha en arredor de ${seconds} s`,
     player: "Lendo o teu xogador",
   },
   es: {
+    frame: { lobby: "Entrada", replays: "Repeticiones", leaderboards: "Clasificaciones", api: "API" },
+    site: "sitio",
     signIn: "Entrar",
     you: (name) => `${name} (ajustes)`,
     closesIn: (seconds) => ` · se cierra en unos ${seconds} s`,
@@ -73,6 +81,7 @@ async function route() {
   const mine = ++routed;
   await loadWords(); // the server's catalogs in the reader's language, once (again if it changed)
   if (mine !== routed) return;
+  showFrame();
   const here = document.createElement("div");
   root.replaceChildren(here);
   const hash = location.hash.replace(/^#/, "") || "/";
@@ -109,6 +118,13 @@ async function route() {
     if (mine === routed) current = screen;
     else if (screen) screen.stop();
   }
+}
+
+// The page's head in the reader's language: its links, and what the navigation is to a screen reader.
+function showFrame() {
+  for (const link of document.querySelectorAll("[data-frame]")) link.textContent = WORDS.frame[link.dataset.frame];
+  const nav = document.getElementById("site");
+  if (nav) nav.setAttribute("aria-label", WORDS.site);
 }
 
 // The player in the page's head: its name (to its settings), or the way to sign in.

@@ -9,10 +9,12 @@ import { byLanguage, listWords as joined, phrasebook, term, lang } from "./words
 // language other than English is the server's catalog's log line, see describeEvent).
 const WORDS = byLanguage({
   en: {
-    levels: { beginner: "beginner", casual: "casual", skilled: "skilled", expert: "expert", random: "random" },
+    levels: { beginner: "beginner", casual: "casual", skilled: "skilled", expert: "expert", random: "random", greedy: "greedy", strong: "strong" },
     none: "none",
     nothing: "nothing",
     cell: (row, column) => `row ${row}, column ${column}`,
+    player: (n) => `Player ${n}`,
+    botSeat: (bot, n) => `${bot.charAt(0).toUpperCase()}${bot.slice(1)} bot ${n}`,
     seat: (n) => `Seat ${n}`,
     seatOf: (name, n) => `${name} (seat ${n})`,
     botTitle: (bot, level) => `a ${bot} bot${level ? ` (level ${level})` : ""}`,
@@ -20,10 +22,12 @@ const WORDS = byLanguage({
     botLevel: (level) => `bot, level ${level}`,
   },
   pt: {
-    levels: { beginner: "principiante", casual: "casual", skilled: "hábil", expert: "especialista", random: "aleatório" },
+    levels: { beginner: "principiante", casual: "casual", skilled: "hábil", expert: "especialista", random: "aleatório", greedy: "ganancioso", strong: "forte" },
     none: "nenhum",
     nothing: "nada",
     cell: (row, column) => `linha ${row}, coluna ${column}`,
+    player: (n) => `Jogador ${n}`,
+    botSeat: (bot, n) => `Bot ${bot} ${n}`,
     seat: (n) => `Lugar ${n}`,
     seatOf: (name, n) => `${name} (lugar ${n})`,
     botTitle: (bot, level) => `um bot ${bot}${level ? ` (nível ${level})` : ""}`,
@@ -31,10 +35,12 @@ const WORDS = byLanguage({
     botLevel: (level) => `bot, nível ${level}`,
   },
   gl: {
-    levels: { beginner: "principiante", casual: "casual", skilled: "hábil", expert: "experto", random: "aleatorio" },
+    levels: { beginner: "principiante", casual: "casual", skilled: "hábil", expert: "experto", random: "aleatorio", greedy: "cobizoso", strong: "forte" },
     none: "ningún",
     nothing: "nada",
     cell: (row, column) => `fila ${row}, columna ${column}`,
+    player: (n) => `Xogador ${n}`,
+    botSeat: (bot, n) => `Bot ${bot} ${n}`,
     seat: (n) => `Posto ${n}`,
     seatOf: (name, n) => `${name} (posto ${n})`,
     botTitle: (bot, level) => `un bot ${bot}${level ? ` (nivel ${level})` : ""}`,
@@ -42,10 +48,12 @@ const WORDS = byLanguage({
     botLevel: (level) => `bot, nivel ${level}`,
   },
   es: {
-    levels: { beginner: "principiante", casual: "casual", skilled: "hábil", expert: "experto", random: "aleatorio" },
+    levels: { beginner: "principiante", casual: "casual", skilled: "hábil", expert: "experto", random: "aleatorio", greedy: "codicioso", strong: "fuerte" },
     none: "ninguno",
     nothing: "nada",
     cell: (row, column) => `fila ${row}, columna ${column}`,
+    player: (n) => `Jugador ${n}`,
+    botSeat: (bot, n) => `Bot ${bot} ${n}`,
     seat: (n) => `Puesto ${n}`,
     seatOf: (name, n) => `${name} (puesto ${n})`,
     botTitle: (bot, level) => `un bot ${bot}${level ? ` (nivel ${level})` : ""}`,
@@ -136,6 +144,9 @@ export function actorOf(ev) {
 
 // One event as a sentence, or null when it is bookkeeping nobody reads (shuffles, markers).
 export function describeEvent(ev, names, seatName, screen = {}, comp = {}) {
+  if ((ev.type === "SeatTaken" || ev.type === "SeatTakenOver") && ev.name && Number.isInteger(ev.seat)) {
+    ev = { ...ev, name: eventName(ev.seat, ev.name, ev.type === "SeatTaken" ? ev.bot : null) };
+  }
   const w = wordsFor(names, seatName, screen, comp);
   const own = (screen.events && screen.events[ev.type]) || TABLE[ev.type];
   // in another language than English, the server's catalog's line (docs/i18n.md), where the
@@ -179,14 +190,45 @@ export function richNames(base, screen, comp) {
   };
 }
 
+// The name the server gives a seat taken without one, in English as it stores it (domain/table.py's
+// default_name): "Player 2", "Casual bot 3" (the bot's name, without its level, capitalised).
+export function storedDefault(seat, bot = null) {
+  if (!bot) return `Player ${seat + 1}`;
+  const kind = String(bot).split(":")[0];
+  return `${kind.charAt(0).toUpperCase()}${kind.slice(1)} bot ${seat + 1}`;
+}
+
+// A seat's default name in the reader's language: "Xogador 2", "Bot casual 3" (the bot named by the
+// catalogs' word for it, else this module's).
+export function defaultSeatName(seat, bot = null) {
+  if (!bot) return WORDS.player(seat + 1);
+  const kind = String(bot).split(":")[0];
+  return WORDS.botSeat((lang() !== "en" && term(null, "bot", kind)) || WORDS.levels[kind] || kind, seat + 1);
+}
+
+// A seat's name as the reader reads it: its own, or (`named: false`, docs/i18n.md) its default one in
+// the reader's language. A default-named seat a bot holds may have been a person's (who left, a bot
+// playing on): its stored name tells.
+export function ownName(s) {
+  if (s.named !== false) return s.name;
+  return defaultSeatName(s.seat, s.bot && s.name !== storedDefault(s.seat) ? s.bot : null);
+}
+
+// An event's `name` (SeatTaken, SeatTakenOver: no `named` there) as the reader reads it: the default
+// one, which the name is when it is the stored default, in the reader's language.
+export function eventName(seat, name, bot = null) {
+  return name && name === storedDefault(seat, bot) ? defaultSeatName(seat, bot) : name;
+}
+
 // A seat's name as the table shows it: the player's name, with the seat's number when two seats
 // share one (bots seated before bots had names of their own were all "Random bot").
 export function seatNamer(seats) {
   return (seat) => {
     const s = seats && seats[seat];
     if (!s) return WORDS.seat(seat + 1);
+    const name = ownName({ seat, ...s });
     const same = seats.filter((x) => x && x.name === s.name).length;
-    return same > 1 ? WORDS.seatOf(s.name, seat + 1) : s.name;
+    return same > 1 ? WORDS.seatOf(name, seat + 1) : name;
   };
 }
 

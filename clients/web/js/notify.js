@@ -5,7 +5,6 @@
 
 import { byLanguage } from "./words.js";
 
-const PAGE_TITLE = document.title;
 const icon = () => document.querySelector('link[rel="icon"]');
 const PLAIN_ICON = icon() ? icon().getAttribute("href") : null;
 // The page's icon with a yellow mark at its corner: the table awaits you.
@@ -16,24 +15,28 @@ const AWAITED_ICON = "data:image/svg+xml," + encodeURIComponent(
 // The words of this module a person reads, by language (kept together for translation).
 export const WORDS = byLanguage({
   en: {
+    page: "Ludoteca: the web table",
     title: (game) => `${game}: Ludoteca`,
     yourMoveTitle: (game) => `● Your move: ${game}: Ludoteca`,
     notice: "Your move",
     noticeBody: (game) => `${game}: the table awaits you.`,
   },
   pt: {
+    page: "Ludoteca: a mesa na web",
     title: (game) => `${game}: Ludoteca`,
     yourMoveTitle: (game) => `● É a sua vez: ${game}: Ludoteca`,
     notice: "É a sua vez",
     noticeBody: (game) => `${game}: a mesa está à sua espera.`,
   },
   gl: {
+    page: "Ludoteca: a mesa na web",
     title: (game) => `${game}: Ludoteca`,
     yourMoveTitle: (game) => `● É a túa quenda: ${game}: Ludoteca`,
     notice: "É a túa quenda",
     noticeBody: (game) => `${game}: a mesa agárdate.`,
   },
   es: {
+    page: "Ludoteca: la mesa en la web",
     title: (game) => `${game}: Ludoteca`,
     yourMoveTitle: (game) => `● Es tu turno: ${game}: Ludoteca`,
     notice: "Es tu turno",
@@ -43,7 +46,7 @@ export const WORDS = byLanguage({
 
 // The tab's title and icon: the page's own, a table's, or a table awaiting the player.
 export function showTitle(game = null, awaited = false) {
-  document.title = game === null ? PAGE_TITLE : awaited ? WORDS.yourMoveTitle(game) : WORDS.title(game);
+  document.title = game === null ? WORDS.page : awaited ? WORDS.yourMoveTitle(game) : WORDS.title(game);
   const link = icon();
   if (link && PLAIN_ICON) link.setAttribute("href", awaited ? AWAITED_ICON : PLAIN_ICON);
 }

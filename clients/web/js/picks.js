@@ -56,6 +56,8 @@ const pickOf = (o) => ({ field: o.field, value: o.value, kind: o.kind });
 // What the panel says (kept together for translation).
 const WORDS = byLanguage({
   en: {
+    // what a pick on the table is, when the game's catalog has no word of its own
+    kinds: { card: "card", cell: "space", column: "column", number: "number", seat: "player", theme: "theme", tile: "tile", circle: "circle", colour: "colour", region: "region", pile: "pile", country: "country", backpack: "backpack", photo: "photo", object: "object", building: "building", move: "move" },
     nothing: "Nothing to do right now.",
     sending: "Sending your move…",
     sent: "Sent; the table moves on…",
@@ -83,6 +85,8 @@ const WORDS = byLanguage({
     cell: (row, column) => `row ${row}, column ${column}`,
   },
   pt: {
+    // what a pick on the table is, when the game's catalog has no word of its own
+    kinds: { card: "carta", cell: "espaço", column: "coluna", number: "número", seat: "jogador", theme: "tema", tile: "peça", circle: "círculo", colour: "cor", region: "região", pile: "pilha", country: "país", backpack: "mochila", photo: "foto", object: "objeto", building: "edifício", move: "jogada" },
     nothing: "Nada a fazer agora.",
     sending: "A enviar a sua jogada…",
     sent: "Enviada; a mesa continua…",
@@ -110,6 +114,8 @@ const WORDS = byLanguage({
     cell: (row, column) => `linha ${row}, coluna ${column}`,
   },
   gl: {
+    // what a pick on the table is, when the game's catalog has no word of its own
+    kinds: { card: "carta", cell: "espazo", column: "columna", number: "número", seat: "xogador", theme: "tema", tile: "peza", circle: "círculo", colour: "cor", region: "rexión", pile: "montón", country: "país", backpack: "mochila", photo: "foto", object: "obxecto", building: "edificio", move: "xogada" },
     nothing: "Nada que facer agora.",
     sending: "Enviando a túa xogada…",
     sent: "Enviada; a mesa segue…",
@@ -137,6 +143,8 @@ const WORDS = byLanguage({
     cell: (row, column) => `fila ${row}, columna ${column}`,
   },
   es: {
+    // what a pick on the table is, when the game's catalog has no word of its own
+    kinds: { card: "carta", cell: "espacio", column: "columna", number: "número", seat: "jugador", theme: "tema", tile: "loseta", circle: "círculo", colour: "color", region: "región", pile: "montón", country: "país", backpack: "mochila", photo: "foto", object: "objeto", building: "edificio", move: "jugada" },
     nothing: "Nada que hacer ahora.",
     sending: "Enviando tu jugada…",
     sent: "Enviada; la mesa sigue…",
@@ -497,7 +505,7 @@ export class MoveBuilder {
   // catalog has one, in a language other than English.
   kindLabel(kind) {
     const game = this.ctx.screen.game;
-    return (lang() !== "en" && game && term(game, "field", kind)) || humanize(kind).toLowerCase();
+    return (lang() !== "en" && game && term(game, "field", kind)) || WORDS.kinds[kind] || humanize(kind).toLowerCase();
   }
 
   fieldLabel(field) {

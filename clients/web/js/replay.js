@@ -7,7 +7,7 @@ import { nameIndex, richNames, describeEvent, describeCommand, seatNamer } from 
 import { drawView, outcomeTable, screenOf, context } from "./view.js";
 import { morph } from "./morph.js";
 import { TableChat } from "./chat.js";
-import { byLanguage, titleOf } from "./words.js";
+import { byLanguage, titleOf, localComponents } from "./words.js";
 
 const WORDS = byLanguage({
   en: {
@@ -85,7 +85,7 @@ export class ReplayScreen {
       clear(this.root, h("p", { class: "message error" }, err.message));
       return;
     }
-    this.comp = await components(this.table.game).catch(() => ({}));
+    this.comp = localComponents(this.table.game, await components(this.table.game).catch(() => ({})));
     this.screen = screenOf(this.table.game);
     this.names = richNames(nameIndex(this.comp, this.screen), this.screen, this.comp);
     this.title = titleOf(this.table.game, (await catalog().catch(() => [])).find((g) => g.game === this.table.game)?.title || humanize(this.table.game));

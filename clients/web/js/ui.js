@@ -7,7 +7,7 @@ const WORDS = byLanguage({
   en: {
     dismiss: "dismiss",
     noCards: "no cards",
-    backs: (n, owner) => `${n} card${n === 1 ? "" : "s"}${owner ? " in " + owner : ""}`,
+    backs: (n) => `${n} card${n === 1 ? "" : "s"} in hand`,
     none: "none",
     colours: { red: "red", purple: "purple", yellow: "yellow", blue: "blue", green: "green", orange: "orange", grey: "grey" },
   },
@@ -149,12 +149,12 @@ export function pile(count, label, { name = label, cls = "", pick = null, key = 
 }
 
 // A hidden hand: the backs fanned, and how many.
-export function backs(count, label = "", owner = "") {
+export function backs(count, label = "") {
   if (!count) return h("p", { class: "muted" }, WORDS.noCards);
   const shown = Math.min(count, 12);
   return h("div", { class: "cards fan backs" },
     Array.from({ length: shown }, (_, i) => cardBack(label, "", `back:${i}`)),
-    h("span", { class: "count" }, WORDS.backs(count, owner)));
+    h("span", { class: "count" }, WORDS.backs(count)));
 }
 
 // A row of cards; `fan`: overlapped like a hand held in the hand.

@@ -12,18 +12,30 @@
 
 import { readerLanguage } from "./player.js";
 import { get } from "./api.js";
+import { pseudoCatalogs, pseudoText, pseudoValue } from "./pseudo.js";
 
 export const LANGUAGES = ["en", "pt", "gl", "es"];
-const LOCALES = { en: "en", pt: "pt-PT", gl: "gl", es: "es" };
+const LOCALES = { en: "en", pt: "pt-PT", gl: "gl", es: "es", qps: "en" };
 
-export const lang = () => (LANGUAGES.includes(readerLanguage()) ? readerLanguage() : "en");
+// The pseudo-locale, for finding words the page shows untranslated (docs/i18n.md): `qps`, set in
+// this browser by `localStorage["ludoteca.pseudo"] = "1"`, read once as the page starts.
+const PSEUDO = (() => {
+  try { return localStorage.getItem("ludoteca.pseudo") === "1"; } catch { return false; }
+})();
+
+export const lang = () => (PSEUDO ? "qps" : LANGUAGES.includes(readerLanguage()) ? readerLanguage() : "en");
 export const locale = () => LOCALES[lang()] || "en";
 
 // A module's words by language, read as one object: `WORDS.send` is the reader's language's `send`
 // (else English's), looked up at the time it is read.
 export function byLanguage(table) {
+  const pseudo = new Map();
   return new Proxy({}, {
     get(_, key) {
+      if (PSEUDO) {
+        if (!pseudo.has(key)) pseudo.set(key, pseudoValue(table.en[key]));
+        return pseudo.get(key);
+      }
       const own = table[lang()];
       return own && key in own ? own[key] : table.en[key];
     },
@@ -36,22 +48,27 @@ export function listWords(items) {
   const xs = items.filter((x) => x !== null && x !== undefined && x !== "").map(String);
   if (xs.length <= 1) return xs.join("");
   if (lang() === "en") return xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+  if (PSEUDO) return xs.slice(0, -1).join(", ") + ` ${pseudoText("and")} ` + xs[xs.length - 1];
   return new Intl.ListFormat(locale(), { type: "conjunction" }).format(xs);
 }
 
 export const number = (n) => new Intl.NumberFormat(locale()).format(n);
 export const euros = (n) => new Intl.NumberFormat(locale(), { style: "currency", currency: "EUR", maximumFractionDigits: 0 }).format(n);
-export const date = (ms, options = { dateStyle: "medium", timeStyle: "short" }) => new Intl.DateTimeFormat(locale(), options).format(new Date(ms));
+// Intl's words (a month's name) are the locale's: marked as read in the pseudo-locale.
+export const date = (ms, options = { dateStyle: "medium", timeStyle: "short" }) => {
+  const said = new Intl.DateTimeFormat(locale(), options).format(new Date(ms));
+  return PSEUDO ? pseudoText(said) : said;
+};
 export const pluralOf = (n) => new Intl.PluralRules(locale()).select(n);
 
 // The server's catalogs in the reader's language: {lang, table: {refusals, terms, log}, games: {...}}.
 let catalogs = null;
 
 export async function loadWords() {
-  document.documentElement.lang = lang();
+  document.documentElement.lang = PSEUDO ? "en-XA" : lang();
   if (catalogs && catalogs.lang === lang()) return catalogs;
   try {
-    catalogs = await get(`/words/${lang()}`);
+    catalogs = PSEUDO ? pseudoCatalogs(await get("/words/en"), parse) : await get(`/words/${lang()}`);
   } catch {
     catalogs = null; // the page's own words still stand; the log and terms read in English
   }

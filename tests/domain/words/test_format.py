@@ -53,6 +53,44 @@ def test_terms_and_seats_come_from_the_catalog_and_the_table() -> None:
     assert say.format("{a, seat} / {b, seat}", {"a": 0, "b": 2}) == "Ana / Xogador 3"
 
 
+def test_a_default_named_seat_is_named_in_the_language_and_a_name_given_as_it_is() -> None:
+    """A seat taken without a name has its default one stored in English ("Player 2", "Casual bot 3"): it is
+    said with the terms ``seat`` and ``bot_seat`` (docs/i18n.md, "Seats' names")."""
+    bot_seat = "{bot, term, bot_name} {number}"
+    terms = {
+        "gl": {"seat": "Xogador {number}", "bot_seat": bot_seat, "bot_name.greedy": "Bot cobizoso"},
+        "pt": {"seat": "Jogador {number}", "bot_seat": bot_seat, "bot_name.casual": "Bot casual"},
+        "es": {"seat": "Jugador {number}", "bot_seat": bot_seat, "bot_name.casual": "Bot casual"},
+    }
+    said = {lang: Words(lang, t) for lang, t in terms.items()}
+    assert [w.seat_name(1, "Player 2", None, named=False) for w in said.values()] == [
+        "Xogador 2", "Jogador 2", "Jugador 2"
+    ]  # fmt: skip
+    assert [w.seat_name(2, "Casual bot 3", "casual", named=False) for w in said.values()] == [
+        "casual 3", "Bot casual 3", "Bot casual 3"
+    ]  # fmt: skip
+    assert said["gl"].seat_name(3, "Greedy bot 4", "greedy:2") == "Bot cobizoso 4"  # an event's: no ``named``
+    assert said["gl"].seat_name(3, "Ana", "greedy") == "Ana"  # a name given stays as it is
+    assert said["gl"].seat_name(1, "Player 2", "greedy", named=False) == "Xogador 2"  # a person's, who left
+    assert said["gl"].seat_name(1, "Player 2", None, named=True) == "Player 2"  # given, though the default's
+    assert Words("pt").default_seat(2, "casual") == "Casual bot 3"  # no terms: the stored English
+    # a table's messages name such a seat in the language too
+    named = Words("pt", terms["pt"], ["Ana", "", said["pt"].seat_name(2, "Casual bot 3", "casual", False)])
+    assert named.format("{a, seat}, {b, seat}, {c, seat}", {"a": 0, "b": 1, "c": 2}) == "Ana, Jogador 2, Bot casual 3"
+
+
+def test_a_refusals_seat_names_are_said_as_the_reader_reads_them() -> None:
+    """``names`` beside ``awaiting`` (not_your_turn): a default one in the language, by the bots the terms name;
+    the names the caller knows of the seats first."""
+    terms = {"seat": "Xogador {number}", "bot_seat": "{bot, term, bot_name} {number}", "bot_name.greedy": "Bot cobi"}
+    details = {"awaiting": [0, 1, 2], "names": ["Player 1", "Greedy bot 2", "Ana"], "turn": None}
+    said = Words("gl", terms).seats_said(details)
+    assert said == {**details, "names": ["Xogador 1", "Bot cobi 2", "Ana"]}
+    assert Words("gl", terms, ["Eva"]).seats_said(details)["names"] == ["Eva", "Bot cobi 2", "Ana"]
+    assert Words("gl", terms).seats_said({"names": ["Player 1"]}) == {"names": ["Player 1"]}  # no seats: as it is
+    assert Words("gl", {}).seat_name(1, "Greedy bot 2") == "Greedy bot 2"  # no terms, no bots known: as it is
+
+
 def test_apostrophes_are_plain_text_and_a_missing_parameter_shows_its_name() -> None:
     assert Words().format("It's {who}'s turn; {missing}", {"who": "Ana"}) == "It's Ana's turn; {missing}"
 

@@ -12,7 +12,8 @@ from websockets.asyncio.client import connect
 from domain import words
 from domain.catalog import GAMES
 from domain.words.format import Words
-from server.service.words import SHARED
+from server.service.errors import AppError
+from server.service.words import SHARED, message
 from tests.server.conftest import Running
 
 # Expected from the catalogs by hand, so that a catalog that renders the wrong text fails here too.
@@ -46,6 +47,37 @@ async def test_a_rest_refusal_is_written_in_the_accept_language_with_the_same_co
     assert body["message"] == NOT_YOUR_TURN[lang].format(who=name)
     assert body["details"]["names"] == [name]  # every parameter is in the details: any client can say it
     assert answer.headers["Content-Language"] == lang
+
+
+async def test_a_refusal_names_a_seat_taken_without_a_name_in_the_readers_language(server: Running) -> None:
+    """A seat's default name is stored in English ("Player 2"), and the table's seat says it is one (``named``):
+    a refusal's ``details`` keep it as it is, its ``message`` says it in the reader's language."""
+    game_id = await server.create(2)
+    tokens = [(await server.http.post(f"/api/v1/games/{game_id}/seats", json={})).json()["token"] for _ in range(2)]
+    table = (await server.get(f"/api/v1/games/{game_id}")).json()
+    assert [(s["name"], s["named"]) for s in table["seats"]] == [("Player 1", False), ("Player 2", False)]
+    awaited = table["awaiting"][0]["seat"]
+    said = {"en": "Player", "pt": "Jogador", "gl": "Xogador", "es": "Jugador"}
+    for lang, player in said.items():
+        answer = await server.http.post(
+            f"/api/v1/games/{game_id}/commands",
+            json={"command": {"type": "DrawFromDeck"}, "command_id": f"early-{lang}"},
+            headers={"Authorization": f"Bearer {tokens[1 - awaited]}", "Accept-Language": lang},
+        )
+        body = answer.json()
+        assert body["message"] == NOT_YOUR_TURN[lang].format(who=f"{player} {awaited + 1}"), body
+        assert body["details"]["names"] == [f"Player {awaited + 1}"]
+
+
+def test_a_refusal_names_a_bot_taken_without_a_name_as_the_language_names_the_bot() -> None:
+    game = GAMES["vilar-de-mouros"]
+    refused = AppError(
+        "not_your_turn", "It is not your turn: the game awaits Greedy bot 2 and Ana.",
+        {"awaiting": [1, 0], "names": ["Greedy bot 2", "Ana"]}, game.id,
+    )  # fmt: skip
+    said = {"en": "Greedy bot 2 and Ana", "pt": "Bot ganancioso 2 e Ana", "gl": "Bot cobizoso 2 e Ana"}
+    for lang, who in said.items():
+        assert message(refused, lang, GAMES) == NOT_YOUR_TURN[lang].format(who=who)
 
 
 async def test_no_accept_language_or_one_we_do_not_speak_is_english(server: Running) -> None:

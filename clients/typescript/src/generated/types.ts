@@ -573,6 +573,7 @@ export interface SeatInfo {
   name: string;
   bot?: string | null;
   player?: string | null;
+  named?: boolean;
 }
 /**
  * One seat the game waits for, and what for (``action``, ``place``, ``discard``...).
@@ -2459,6 +2460,7 @@ export interface AdminSeat {
   player?: string | null;
   left?: boolean;
   connected?: boolean;
+  named?: boolean;
 }
 export interface CancelBody {
   reason?: string;

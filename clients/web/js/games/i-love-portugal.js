@@ -7,7 +7,7 @@
 
 import { h, svg, card, cards, pile, backs, section, plural, colourOf, swatch, hidden } from "../ui.js";
 import { seatHeader, seatPanel, stat, listWords } from "./common.js";
-import { byLanguage, euros } from "../words.js";
+import { byLanguage, euros, lang, term } from "../words.js";
 
 // The screen's words (kept together for translation); the game's own (piles, Backpack, Tourist)
 // are its catalog's (domain/i_love_portugal/words), prices in euros the reader's way.
@@ -29,7 +29,7 @@ const WORDS = byLanguage({
     yourHand: "Your hand", turnCosts: (price) => ` · this turn costs ${price}`, noCardsInHand: "no cards in hand",
     colours: "Colours", shop: "Shop", finalRound: "final round", toBuy: (price, left) => `${price} to buy · ${left} left`,
     pile: (title) => `${title} pile:`, photoPile: "Photo pile", score: "score ", scoreParts: (photos, sets) => ` (photos ${photos} + colour sets ${sets})`,
-    cubesLeft: "cubes left", at: "at", aGreyCircle: "a grey circle", notPlaced: "not placed", drawPile: "Draw pile",
+    neutral: "neutral", cubesLeft: "cubes left", at: "at", aGreyCircle: "a grey circle", notPlaced: "not placed", drawPile: "Draw pile",
     discardPile: "Discard pile", photos: (n) => `Photos (${n})`, drawRevealed: "Draw pile, revealed",
   },
   pt: {
@@ -49,7 +49,7 @@ const WORDS = byLanguage({
     yourHand: "A sua mão", turnCosts: (price) => ` · este turno custa ${price}`, noCardsInHand: "sem cartas na mão",
     colours: "Cores", shop: "Loja", finalRound: "última ronda", toBuy: (price, left) => `${price} para comprar · restam ${left}`,
     pile: (title) => `pilha ${title}:`, photoPile: "Pilha de fotos", score: "pontos ", scoreParts: (photos, sets) => ` (fotos ${photos} + conjuntos de cor ${sets})`,
-    cubesLeft: "cubos restantes", at: "em", aGreyCircle: "um círculo cinzento", notPlaced: "não colocado", drawPile: "Pilha de compra",
+    neutral: "neutro", cubesLeft: "cubos restantes", at: "em", aGreyCircle: "um círculo cinzento", notPlaced: "não colocado", drawPile: "Pilha de compra",
     discardPile: "Pilha de descarte", photos: (n) => `Fotos (${n})`, drawRevealed: "Pilha de compra, revelada",
   },
   gl: {
@@ -69,7 +69,7 @@ const WORDS = byLanguage({
     yourHand: "A túa man", turnCosts: (price) => ` · esta quenda custa ${price}`, noCardsInHand: "sen cartas na man",
     colours: "Cores", shop: "Tenda", finalRound: "última rolda", toBuy: (price, left) => `${price} para mercar · quedan ${left}`,
     pile: (title) => `monte ${title}:`, photoPile: "Monte de fotos", score: "puntos ", scoreParts: (photos, sets) => ` (fotos ${photos} + series de cor ${sets})`,
-    cubesLeft: "cubos restantes", at: "en", aGreyCircle: "un círculo gris", notPlaced: "sen colocar", drawPile: "Monte para roubar",
+    neutral: "neutro", cubesLeft: "cubos restantes", at: "en", aGreyCircle: "un círculo gris", notPlaced: "sen colocar", drawPile: "Monte para roubar",
     discardPile: "Descartes", photos: (n) => `Fotos (${n})`, drawRevealed: "Monte para roubar, revelado",
   },
   es: {
@@ -89,7 +89,7 @@ const WORDS = byLanguage({
     yourHand: "Tu mano", turnCosts: (price) => ` · este turno cuesta ${price}`, noCardsInHand: "sin cartas en la mano",
     colours: "Colores", shop: "Tienda", finalRound: "última ronda", toBuy: (price, left) => `${price} para comprar · quedan ${left}`,
     pile: (title) => `montón ${title}:`, photoPile: "Montón de fotos", score: "puntos ", scoreParts: (photos, sets) => ` (fotos ${photos} + series de color ${sets})`,
-    cubesLeft: "cubos restantes", at: "en", aGreyCircle: "un círculo gris", notPlaced: "sin colocar", drawPile: "Mazo de robo",
+    neutral: "neutro", cubesLeft: "cubos restantes", at: "en", aGreyCircle: "un círculo gris", notPlaced: "sin colocar", drawPile: "Mazo de robo",
     discardPile: "Descartes", photos: (n) => `Fotos (${n})`, drawRevealed: "Mazo de robo, revelado",
   },
 });
@@ -115,6 +115,9 @@ const ISLANDS = {
   madeira: [[-6, 0, 30, 11], [38, -24, 8, 5]],
 };
 
+// A shop pile's name: the catalog's term in the reader's language (the rulebook's "Álbum", "Avião").
+const pileName = (p) => (lang() !== "en" && term("i-love-portugal", "pile", p.kind)) || p.name;
+
 function cardInfo(id, comp) {
   const photo = (comp.photos || []).find((p) => p.id === id);
   if (photo) {
@@ -133,8 +136,8 @@ function cardInfo(id, comp) {
   if (m) {
     const p = (comp.piles || []).find((x) => x.kind === m[1]);
     const icon = { selfie: "☺", album: "▥", plane: "✈" }[m[1]];
-    return { title: p ? p.name : WORDS.card, sub: p ? WORDS.pays(WORDS.eur(p.value)) : "", corner: p ? `${p.value}€` : "", icon, cls: m[1],
-      tip: p ? WORDS.pileTip(p.name, WORDS.eur(p.value), m[1]) : "" };
+    return { title: p ? pileName(p) : WORDS.card, sub: p ? WORDS.pays(WORDS.eur(p.value)) : "", corner: p ? `${p.value}€` : "", icon, cls: m[1],
+      tip: p ? WORDS.pileTip(pileName(p), WORDS.eur(p.value), m[1]) : "" };
   }
   return { title: WORDS.card };
 }
@@ -220,7 +223,7 @@ function mapOf(view, ctx) {
     g.append(svg("circle", { cx: c.x, cy: c.y, r: c.black ? 46 : 22, class: "halo" })); // shown round a target
     if (c.black) {
       const col = colourOf(c.colour);
-      const cubes = r ? [...(r.neutral ? ["neutral"] : []), ...r.cubes.map((s) => ctx.seatName(s))] : [];
+      const cubes = r ? [...(r.neutral ? [WORDS.neutral] : []), ...r.cubes.map((s) => ctx.seatName(s))] : [];
       label = WORDS.regionLabel(c.name, col.name, c.airport) + (r ? WORDS.regionPhoto(WORDS.eur(r.price), r.photos_left, cubes.length ? listWords(cubes) : WORDS.none, r.spaces) : "")
         + (here.length ? WORDS.touristOf(listWords(here)) : "");
       g.append(svg("circle", { cx: c.x, cy: c.y, r: 31, class: "ring", fill: col.fill }));
@@ -342,7 +345,7 @@ export default {
   reasons: { colour: "to choose a colour", tourist: "to place the tourist", turn: "to play" },
   names(comp) {
     return [...(comp.waypoints || []).map((w) => [w.id, waypointName(w.id, comp)]),
-      ...(comp.piles || []).map((p) => [`pile:${p.kind}`, p.name])];
+      ...(comp.piles || []).map((p) => [`pile:${p.kind}`, pileName(p)])];
   },
   seatColour(view, seat) {
     const s = view.seats && view.seats[seat];
@@ -384,7 +387,7 @@ export default {
               h("b", {}, String(s.score + sets.points)), h("span", { class: "muted" }, WORDS.scoreParts(s.score, sets.points))),
             stat(WORDS.cubesLeft, s.cubes_left), stat(WORDS.at, s.tourist ? (comp.regions || []).find((r) => r.id === s.tourist)?.name || WORDS.aGreyCircle : WORDS.notPlaced)]),
             seat === view.viewer && hand ? null : h("div", { class: "hand", "data-testid": `hand-${seat}` },
-              s.hand ? cards(s.hand.map(c), { fan: true, small: true }) : backs(s.hand_count, "ILP", "hand")),
+              s.hand ? cards(s.hand.map(c), { fan: true, small: true }) : backs(s.hand_count, "ILP")),
             h("div", { class: "row" },
               pile(s.draw_count, "ILP", { name: WORDS.drawPile, key: `draw:${seat}` }),
               pile((s.discard || []).length, "ILP", { name: WORDS.discardPile, key: `discard:${seat}` })),

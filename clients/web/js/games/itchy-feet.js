@@ -8,7 +8,7 @@
 
 import { h, card, cards, pile, backs, section, pill, plural } from "../ui.js";
 import { seatHeader, seatPanel, seatToken, stat, listWords } from "./common.js";
-import { byLanguage, gameWord } from "../words.js";
+import { byLanguage, gameWord, lang, term } from "../words.js";
 
 const GAME = "itchy-feet";
 // The screen's words (kept together for translation); the game's own (deck, discard pile, the kinds
@@ -67,8 +67,23 @@ const WORDS = byLanguage({
     travelledTo: "Viajó a", nowhere: "a ningún sitio todavía", seen: "Visto entrar en esta mano", revealed: "El mazo, revelado al final",
   },
 });
-const TYPE_WORDS = { object: "object", passport: null, special: "special_object", postcard: "postcard", event: "event", forbidden: "forbidden_object" };
-const typeWord = (type) => (TYPE_WORDS[type] ? gameWord(GAME, TYPE_WORDS[type], (TYPES[type] || TYPES.object).word) : (TYPES[type] || TYPES.object).word);
+// A card's type in words: the catalog's `word.<key>` (a passport's: its kind's name, in small letters).
+const TYPE_WORDS = { object: "object", special: "special_object", postcard: "postcard", event: "event", forbidden: "forbidden_object" };
+function typeWord(type) {
+  const english = (TYPES[type] || TYPES.object).word;
+  if (type !== "passport") return gameWord(GAME, TYPE_WORDS[type] || "object", english);
+  const own = lang() !== "en" && term(GAME, "kind", "passport");
+  return own ? own.charAt(0).toLowerCase() + own.slice(1) : english;
+}
+// What a card or a character says, and a country's capital, in the reader's language: the catalog's
+// `text.<key>` (the key: the card's id, else its kind, else its type; a character's id) and
+// `capital.<country id>`, else as printed.
+function textOf(x) {
+  if (!x || !x.text) return "";
+  if (lang() === "en") return x.text;
+  return [x.id, x.kind, x.type].map((k) => (k ? term(GAME, "text", k) : null)).find(Boolean) || x.text;
+}
+const capitalOf = (c) => (lang() !== "en" && term(GAME, "capital", c.id)) || c.capital;
 
 const TYPES = {
   object: { colour: "#2f68c0", icon: "◈", word: "object" },
@@ -96,8 +111,8 @@ function cardInfo(id, comp) {
   if (!c) return { title: WORDS.card };
   const t = { ...(TYPES[c.type] || TYPES.object), word: typeWord(c.type) };
   return { title: c.name, sub: t.word, corner: c.suit ? `${c.rank}${SUITS[c.suit] || ""}` : "", icon: iconOf(c),
-    lines: c.text ? [c.text] : [], cls: "itchy " + c.type, colour: t.colour, label: `${t.word}:`,
-    tip: `${c.name}: ${c.text || t.word}` };
+    lines: c.text ? [textOf(c)] : [], cls: "itchy " + c.type, colour: t.colour, label: `${t.word}:`,
+    tip: `${c.name}: ${textOf(c) || t.word}` };
 }
 
 function country(id, ctx, { pick = true, holding = null, extra = null } = {}) {
@@ -108,7 +123,7 @@ function country(id, ctx, { pick = true, holding = null, extra = null } = {}) {
     "data-pick": pick ? `country:${id}` : null, title: WORDS.needs(c.name, listWords(c.requires.map((k) => kindName(k, comp)))) },
   h("div", { class: "card-band", "aria-hidden": "true" }, h("span", { class: "card-corner" }, ""), h("span", { class: "card-icon" }, "⚑")),
   h("span", { class: "sr-only" }, WORDS.countryLabel),
-  h("div", { class: "card-title" }, c.name), h("div", { class: "card-sub" }, c.capital),
+  h("div", { class: "card-title" }, c.name), h("div", { class: "card-sub" }, capitalOf(c)),
   h("ul", { class: "needs" }, c.requires.map((k) => {
     const has = holding && holding.has(k);
     return h("li", { class: has ? "has" : null }, h("span", { "aria-hidden": "true" }, OBJECT_ICONS[k] || "◈"), " ", kindName(k, comp),
@@ -216,14 +231,14 @@ export default {
         h("p", {}, WORDS.waitingFor, listWords(w.waiting.map((s) => ctx.seatName(s))))) : null,
       h("div", { class: "seats" }, view.seats.map((s) => seatPanel(s.seat, ctx,
         seatHeader(s.seat, ctx, [stat(WORDS.hand, `${s.hand_count}/${s.hand_limit}`), stat(WORDS.score, s.travelled.length),
-          s.character ? h("span", { class: "pill", title: (comp.characters || []).find((x) => x.id === s.character)?.text || null },
+          s.character ? h("span", { class: "pill", title: textOf((comp.characters || []).find((x) => x.id === s.character)) || null },
             ctx.names.get(s.character) || WORDS.aCharacter) : null]),
         h("div", { class: "row" },
           h("div", {}, h("h4", {}, WORDS.ownCountry), s.country ? country(s.country, ctx, { holding: s.seat === view.viewer ? holding : null }) : h("p", { class: "muted" }, WORDS.travelled)),
           h("div", {}, h("h4", {}, WORDS.travelledTo), s.travelled.length ? h("div", { class: "cards small" }, s.travelled.map((id) => country(id, ctx, { pick: false })))
             : h("p", { class: "muted" }, WORDS.nowhere))),
         s.seat === view.viewer && hand ? null : h("div", { class: "hand", "data-testid": `hand-${s.seat}` },
-          s.hand ? cards(s.hand.map(c), { fan: true, small: true }) : backs(s.hand_count, "✈", "hand")),
+          s.hand ? cards(s.hand.map(c), { fan: true, small: true }) : backs(s.hand_count, "✈")),
         // What this seat saw go into another's hand (a trade, a steal): the person remembers it, as at a real table.
         s.known && s.known.length ? h("div", { class: "known", "data-testid": `known-${s.seat}` },
           h("h4", {}, WORDS.seen), cards(s.known.map(small), { small: true })) : null))),

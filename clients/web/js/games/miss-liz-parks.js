@@ -310,7 +310,7 @@ export default {
             view.investment ? stat(WORDS.invested, WORDS.investedLeft(p.invested, p.investment_left)) : null),
           p.seat === view.viewer && hand ? null
             : p.planning ? h("div", {}, h("h4", {}, WORDS.planningCards), cards(p.planning.map(plan), { fan: true, small: true }))
-              : p.planning_count ? h("div", {}, h("h4", {}, WORDS.planningCards), backs(p.planning_count, "✎", "hand")) : null);
+              : p.planning_count ? h("div", {}, h("h4", {}, WORDS.planningCards), backs(p.planning_count, "✎")) : null);
       })),
       view.removed || view.planning_deck ? h("details", { class: "panel revealed" }, h("summary", {}, WORDS.revealed),
         (view.pile_tiles || []).map((ids, i) => (ids && ids.length ? [h("h3", {}, WORDS.pile(i + 1)), cards(ids.map((id) => card(id, tileInfo(id, comp))), { fan: true, small: true })] : null)),

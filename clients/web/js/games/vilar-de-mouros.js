@@ -269,7 +269,7 @@ export default {
       h("div", { class: "seats" }, view.seats.map((s) => seatPanel(s.seat, ctx, seatHeader(s.seat, ctx,
         [stat(WORDS.turnsLeft, s.turns_left), stat(WORDS.bonusCards, s.bonus_cards)]),
       s.seat === view.viewer && hand ? null : h("div", { class: "hand", "data-testid": `hand-${s.seat}` },
-        s.hand ? cards(s.hand.map(c), { fan: true, small: true }) : backs(s.hand_count, "VdM", "hand")),
+        s.hand ? cards(s.hand.map(c), { fan: true, small: true }) : backs(s.hand_count, "VdM")),
       h("div", { class: "drop-place", "data-drop": s.seat === view.viewer ? "PlaceCards.personal" : null, "data-testid": `personal-${s.seat}` },
         h("h4", {}, WORDS.personal(s.personal.length)), personalArea(s.personal, comp, c))))),
       view.deck || view.bonus_deck ? h("details", { class: "panel revealed" }, h("summary", {}, WORDS.revealed),
