@@ -8,8 +8,10 @@ test (``browser``, tests/clients/test_web_table.py).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -233,6 +235,49 @@ async def test_a_portuguese_reader_reads_the_other_games_in_their_catalogs_words
     shown = await text_of(page)
     left = [w for w in ENGLISH if w in shown]
     assert not left, (left, shown)
+
+
+# The log's heading in each language (table.js WORDS.log), and the pictures of docs/web.md, "Languages".
+LOG_HEADING = {"en": "What happened", "pt": "O que aconteceu", "gl": "Que pasou", "es": "Qué ha pasado"}
+DOCS_IMAGES = ROOT / "docs" / "images"
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "pt-PT", "gl-ES", "es-ES"])
+async def test_one_vilar_de_mouros_table_in_each_language(server: Running, browser: Chromium, locale: str) -> None:
+    """The same table read in each of the four languages: its language set on the page, the log
+    headed in it, the bot's seat named in it; with LUDOTECA_DOCS_IMAGES set, docs/web.md's picture
+    of it (docs/images/vilar-de-mouros-<lang>.png)."""
+    lang = locale[:2]
+    game = "vilar-de-mouros"
+    game_id = await server.create(3, game)
+    tokens = []
+    for name in ("Ana", "Rui"):
+        r = await server.http.post(f"/api/v1/games/{game_id}/seats", json={"name": name})
+        tokens.append(r.json()["token"])
+    r = await server.http.post(f"/api/v1/games/{game_id}/seats", json={"bot": "casual"})
+    assert r.status_code == 201, r.text
+    table = Table(server, game, game_id, tokens=dict(enumerate(tokens)), server_bots=True)
+    for _ in range(200):  # a few turns each, then Ana's
+        current = await table.table()
+        awaited = {a["seat"] for a in current["awaiting"]}
+        if current["version"] > 20 and awaited == {0}:
+            break
+        await table.step(skip={0} if current["version"] > 20 else set())
+        await asyncio.sleep(0.02)
+    context = await browser.new_context(viewport={"width": 1300, "height": 1000}, locale=locale, reduced_motion="reduce")
+    await hold_seats(context, {game_id: {"seat": 0, "token": tokens[0], "game": game, "at": 1}})
+    page = await context.new_page()
+    await page.goto(f"{server.url}/#/game/{game_id}")
+    await page.wait_for_selector("#status.ok")
+    await moves_ready(page)
+    await page.wait_for_function("() => document.getAnimations().length === 0")
+    assert await page.get_attribute("html", "lang") == lang
+    assert await page.inner_text(".log summary") == LOG_HEADING[lang]
+    bot = await page.inner_text('.table-actions .seat-chip[data-seat="2"]')
+    assert bot.startswith({"en": "Casual bot 3", "pt": "Bot casual 3", "gl": "Bot casual 3", "es": "Bot casual 3"}[lang]), bot
+    if os.environ.get("LUDOTECA_DOCS_IMAGES"):
+        DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(DOCS_IMAGES / f"{game}-{lang}.png"), full_page=False)
 
 
 async def test_the_lobby_speaks_the_readers_language(server: Running, browser: Chromium) -> None:

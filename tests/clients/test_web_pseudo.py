@@ -2,7 +2,8 @@
 a person plays each game to its end with the page in the pseudo-locale, where every word the page
 writes through its words or the server's catalogs comes out accented and wrapped (``⟦Ýóúŕ ţúŕñ⟧``).
 At every one of the person's turns, at the end, in a spectator's view, the replay, the lobby, a
-leaderboard, the sign-in and the replays list, no text, label, title or placeholder may hold a word
+leaderboard, the sign-in and the replays list, no text, label, title, placeholder or style sheet's
+words may hold a word
 of plain ASCII letters other than what the page is given to show as it is: the players' names, the
 games' proper names as printed (a part without a catalog term), the brand. A word left plain was
 written in place, a code shown raw or a server's English sentence: English to every reader.
@@ -50,6 +51,13 @@ SHOWN = """() => {
       if (v && v.trim()) out.push([v, `${where(el)} @${a}`]);
     }
   }
+  for (const el of document.body.querySelectorAll('*')) {  // words a style sheet writes (::before, ::after)
+    for (const part of ['::before', '::after']) {
+      const c = getComputedStyle(el, part).content;
+      if (c && c.startsWith('"')) out.push([JSON.parse(c), `${where(el)} ${part}`]);
+    }
+  }
+  for (const el of document.querySelectorAll('[data-last-label]')) out.push([el.dataset.lastLabel, 'last move mark']);
   out.push([document.title, 'title']);
   return out;
 }"""

@@ -117,7 +117,7 @@ export class Story {
         const lines = g.lines.filter((l) => l.seat === seat);
         const keys = new Set(lines.flatMap((l) => [...l.keys]));
         const texts = lines.map((l) => this.bare(l.text, seat)); // the seat's panel says whose they are
-        found.set(seat, { texts, text: texts.join("; "), keys });
+        found.set(seat, { texts, text: clauses(texts), keys });
       }
     }
     return found;
@@ -136,3 +136,11 @@ export class Story {
 }
 
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// Several lines of one move as one sentence: "draws a card; places two cards", and a catalog's
+// sentences ("tira uma carta do baralho.") the same, with one full stop at the end.
+function clauses(texts) {
+  if (texts.length < 2) return texts.join("");
+  const stop = /\.\s*$/;
+  return texts.map((t) => t.replace(stop, "")).join("; ") + (stop.test(texts[texts.length - 1]) ? "." : "");
+}

@@ -82,6 +82,7 @@ const WORDS = byLanguage({
     end: "The end",
     score: "Scores",
     log: "What happened",
+    lastMark: "last", // on what a seat's last move touched
     logLabel: "what happened, latest turn first",
     nothingYet: "Nothing yet.",
     rated: "rated",
@@ -159,6 +160,7 @@ const WORDS = byLanguage({
     end: "O fim",
     score: "Pontuação",
     log: "O que aconteceu",
+    lastMark: "última", // on what a seat's last move touched
     logLabel: "o que aconteceu, a vez mais recente primeiro",
     nothingYet: "Ainda nada.",
     rated: "com classificação",
@@ -232,6 +234,7 @@ const WORDS = byLanguage({
     end: "O final",
     score: "Puntuación",
     log: "Que pasou",
+    lastMark: "última", // on what a seat's last move touched
     logLabel: "que pasou, a quenda máis recente primeiro",
     nothingYet: "Aínda nada.",
     rated: "puntuable",
@@ -305,6 +308,7 @@ const WORDS = byLanguage({
     end: "El final",
     score: "Puntuación",
     log: "Qué ha pasado",
+    lastMark: "última", // on what a seat's last move touched
     logLabel: "qué ha pasado, el turno más reciente primero",
     nothingYet: "Nada todavía.",
     rated: "puntuable",
@@ -618,6 +622,7 @@ export class TableScreen {
         if (m.keys.has(el.getAttribute("data-key"))) {
           el.style.setProperty("--last", colourOf(ctx.seatColour(s)).fill);
           el.setAttribute("data-last-seat", String(s));
+          el.setAttribute("data-last-label", WORDS.lastMark);
         }
       }
     }
