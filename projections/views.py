@@ -136,12 +136,16 @@ FORMER_PLAYER = "A former player"  # the name of a seat whose player erased itse
 def seats_named(table: Table, names: Mapping[str, str]) -> list[SeatInfo | None]:
     """The table's seats, a player's seat named as its player is now (``names``: player id -> name;
     a player missing from it is one that erased itself)."""
-    return [
-        seat
-        if seat is None or seat.player is None
-        else msgspec.structs.replace(seat, name=names.get(seat.player, FORMER_PLAYER))
-        for seat in table.seats
-    ]
+    return [seat if seat is None or seat.player is None else _named(seat, names) for seat in table.seats]
+
+
+def _named(seat: SeatInfo, names: Mapping[str, str]) -> SeatInfo:
+    """A player's seat with its player's name now; an erased player's is a default name (``named``
+    false: a frontend says it in the reader's language, as a seat taken without a name)."""
+    name = names.get(seat.player or "")
+    if name is None:
+        return msgspec.structs.replace(seat, name=FORMER_PLAYER, named=False)
+    return msgspec.structs.replace(seat, name=name, named=True)
 
 
 def table_view(

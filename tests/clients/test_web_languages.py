@@ -19,6 +19,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from tests.clients.conftest import Running
+from tests.clients.test_web_game import axe_source, no_axe_violations
 from tests.clients.test_web_table import Chromium, Table, hold_seats, moves_ready
 from tests.server.conftest import quick_settings, running
 
@@ -245,8 +246,10 @@ DOCS_IMAGES = ROOT / "docs" / "images"
 @pytest.mark.parametrize("locale", ["en-GB", "pt-PT", "gl-ES", "es-ES"])
 async def test_one_vilar_de_mouros_table_in_each_language(server: Running, browser: Chromium, locale: str) -> None:
     """The same table read in each of the four languages: its language set on the page, the log
-    headed in it, the bot's seat named in it; with LUDOTECA_DOCS_IMAGES set, docs/web.md's picture
-    of it (docs/images/vilar-de-mouros-<lang>.png)."""
+    headed in it, the bot's seat named in it, no axe-core violation in it (longer words wrap, labels
+    stay labels); with LUDOTECA_DOCS_IMAGES set, docs/web.md's picture of it
+    (docs/images/vilar-de-mouros-<lang>.png)."""
+    axe_source()
     lang = locale[:2]
     game = "vilar-de-mouros"
     game_id = await server.create(3, game)
@@ -275,6 +278,7 @@ async def test_one_vilar_de_mouros_table_in_each_language(server: Running, brows
     assert await page.inner_text(".log summary") == LOG_HEADING[lang]
     bot = await page.inner_text('.table-actions .seat-chip[data-seat="2"]')
     assert bot.startswith({"en": "Casual bot 3", "pt": "Bot casual 3", "gl": "Bot casual 3", "es": "Bot casual 3"}[lang]), bot
+    await no_axe_violations(page, f"a table in {locale}")
     if os.environ.get("LUDOTECA_DOCS_IMAGES"):
         DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
         await page.screenshot(path=str(DOCS_IMAGES / f"{game}-{lang}.png"), full_page=False)

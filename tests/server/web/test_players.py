@@ -169,6 +169,7 @@ async def test_an_erased_player_is_named_nowhere_and_its_games_still_fold_and_re
     server.app.state.games.tables.forget(game_id)  # folded again from the stream
     table = (await server.get(f"{API}/games/{game_id}")).json()
     assert table["status"] == "finished" and table["seats"][0]["name"] == "A former player"
+    assert table["seats"][0]["named"] is False  # a frontend says it in its reader's language
     replay = (await server.get(f"{API}/games/{game_id}/replay", version=3)).json()
     assert replay["seats"][0]["name"] == "A former player"
     export = (await server.get(f"{API}/games/{game_id}/export")).text
