@@ -267,7 +267,9 @@ async def test_one_vilar_de_mouros_table_in_each_language(server: Running, brows
             break
         await table.step(skip={0} if current["version"] > 20 else set())
         await asyncio.sleep(0.02)
-    context = await browser.new_context(viewport={"width": 1300, "height": 1000}, locale=locale, reduced_motion="reduce")
+    context = await browser.new_context(
+        viewport={"width": 1300, "height": 1000}, locale=locale, reduced_motion="reduce"
+    )
     await hold_seats(context, {game_id: {"seat": 0, "token": tokens[0], "game": game, "at": 1}})
     page = await context.new_page()
     await page.goto(f"{server.url}/#/game/{game_id}")
@@ -277,7 +279,9 @@ async def test_one_vilar_de_mouros_table_in_each_language(server: Running, brows
     assert await page.get_attribute("html", "lang") == lang
     assert await page.inner_text(".log summary") == LOG_HEADING[lang]
     bot = await page.inner_text('.table-actions .seat-chip[data-seat="2"]')
-    assert bot.startswith({"en": "Casual bot 3", "pt": "Bot casual 3", "gl": "Bot casual 3", "es": "Bot casual 3"}[lang]), bot
+    assert bot.startswith(
+        {"en": "Casual bot 3", "pt": "Bot casual 3", "gl": "Bot casual 3", "es": "Bot casual 3"}[lang]
+    ), bot
     await no_axe_violations(page, f"a table in {locale}")
     if os.environ.get("LUDOTECA_DOCS_IMAGES"):
         DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
