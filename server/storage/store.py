@@ -820,10 +820,21 @@ class EventStore:
             parts = EVENTS.parts(_text(key))
             if parts is not None:
                 found.add(parts["game_id"])
+        # A meta without a stream is a dormant game's (its history in the cold tier) or a game being
+        # made: asked of Redis a thousand keys at a round trip, not one.
+        metas: list[tuple[str, str]] = []
         async for key in self.redis.scan_iter(match=META.at(game_id="*"), count=1000):
             parts = META.parts(_text(key))
-            if parts is not None and parts["game_id"] not in found and await self.redis.hexists(_text(key), "cold"):
-                found.add(parts["game_id"])
+            if parts is not None and parts["game_id"] not in found:
+                metas.append((parts["game_id"], _text(key)))
+        for start in range(0, len(metas), 1000):
+            batch = metas[start : start + 1000]
+            pipe = self.redis.pipeline(transaction=False)
+            for _, key in batch:
+                pipe.hexists(key, "cold")
+            for (game_id, _), cold in zip(batch, await pipe.execute(), strict=True):
+                if cold:
+                    found.add(game_id)
         return sorted(found)
 
     # -- the cold tier (server/storage/cold.py) -----------------------------------------------------
