@@ -47,7 +47,7 @@ def plain(value: Any) -> Any:
 
 
 def test_after_a_resignation_ends_the_game_the_view_reveals_what_the_feed_does() -> None:
-    # The case of issue 15: seat 0 resigns a two-seat game, which ends it. Seat 1's event feed
+    # The case that once leaked: seat 0 resigns a two-seat game, which ends it. Seat 1's event feed
     # shows seat 0's dealt cards, so seat 1's table view shows seat 0's hand too.
     game = GAMES[KIND]
     table, log = started(game, 2, seed=7, steps=5)

@@ -1,4 +1,4 @@
-"""Command ids are their sender's own (issue 16, item 1): nobody can freeze the server's bots or
+"""Command ids are their sender's own: nobody can freeze the server's bots or
 its clock by landing a command under an id they will use, and a worker that meets one of its
 own ids used for another command says so once and moves on.
 

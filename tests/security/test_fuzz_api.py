@@ -1,5 +1,5 @@
-"""schemathesis against the server server's /openapi.json: no server errors, and every
-response as the document describes it (issue 9, part 6).
+"""schemathesis against the server's /openapi.json: no server errors, and every
+response as the document describes it.
 
 The server is the real one (uvicorn in this process, on the test Redis, on 127.0.0.1);
 schemathesis runs as its own process (``python -m schemathesis.cli run``) against it,

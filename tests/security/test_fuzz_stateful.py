@@ -1,5 +1,4 @@
-"""Hypothesis stateful fuzzing of every game in the catalog, over the real server API
-(issue 9, part 6).
+"""Hypothesis stateful fuzzing of every game in the catalog, over the real server API.
 
 One ``ludoteca serve`` process on the test Redis (127.0.0.1); for each game a
 ``RuleBasedStateMachine`` opens a table with a random number of players and mixes, in

@@ -1,6 +1,6 @@
 """No request holds the event loop for a long fold: a replay or a cold load of a game of
 20,000 events reads its stream a page at a time, folds from the nearest snapshot, and folds
-what is long in a worker thread (issue 16 item 3, issue 20 item 4).
+what is long in a worker thread.
 
 The loop's longest stall is measured with a ticker task while the work runs, and compared
 with the stall of the old way measured in the same run (the whole stream read in one reply

@@ -1,4 +1,4 @@
-"""Sockets one client may hold, and what one arrival costs the watchers (issue 16, item 6).
+"""Sockets one client may hold, and what one arrival costs the watchers.
 
 Before, 1,000 sockets from one client were all accepted, and presence fanned each arrival
 out to every watcher: 200 watchers arriving made 401 messages for each of them.
