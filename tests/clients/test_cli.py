@@ -530,7 +530,9 @@ async def test_a_galician_reader_plays_a_whole_game_without_meeting_an_english_w
         await gl("legal", game_id, token=ana)  # what Ana may do, or that she is not awaited: in Galician
     if quick:
         # the rest of the game: a bot plays Ana's seat, and she reads the whole log as it happens, then the scores
-        code, out, err = await ludoteca(server, "bots", "--game", game_id, "--mine", token=ana, lang="gl_ES.UTF-8")
+        code, out, err = await ludoteca(
+            server, "bots", "--game", game_id, "--mine", token=ana, lang="gl_ES.UTF-8", timeout=200
+        )  # a whole game, a request a pick: about a minute on a busy machine
         assert code == 0, err
         met.append(out + err)
         assert "puntuacións finais:" in out and "1.º" in out
