@@ -16,11 +16,16 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from clients.cli import add_client_verbs
+from clients.python.words import user_language
+from domain import words
 from domain.catalog import GAMES
+from domain.words.format import Words
 from projections.export import read as read_export
+from projections.verify import Said
 from projections.verify import verify as check_export
 from server.duel import add_duel_verb
 from server.runtime import logs
+from server.service.words import SHARED, catalog
 from server.settings import Settings
 from server.web.schema import add_schema_verb
 
@@ -230,18 +235,39 @@ def verify(args: argparse.Namespace) -> int:
         print(f"ludoteca verify: {args.file} is not an export: {exc}", file=sys.stderr)
         return 2
     report = check_export(export, GAMES)
-    if args.json:
-        fields = {"fair": report.fair, **dataclasses.asdict(report)}
+    if args.json:  # in English, for scripts, and each line as its code and parameters
+        fields = {
+            "fair": report.fair,
+            "game": report.game,
+            "viewpoint": report.viewpoint,
+            "checked": report.checked,
+            "problems": report.problems,
+            "notes": report.notes,
+            "codes": report.codes(),
+        }
         print(msgspec.json.encode(fields).decode())
+        return 0 if report.fair else 1
+    # For people: in the user's language (LC_ALL, LC_MESSAGES, LANG; else English), as the player CLI speaks.
+    lang = user_language()
+    game = GAMES.get(report.game)
+    refusals, terms = catalog(game, lang)
+    said = SHARED.get(lang, SHARED[words.DEFAULT])["verify"]
+    say = Words(lang, terms)
+
+    def line(one: Said) -> str:
+        params = dict(one.params)
+        if one.code == "step_refused" and params.get("refusal") in refusals:  # the rules' refusal in the language
+            params["message"] = say.format(refusals[params["refusal"]], say.seats_said(params.get("details") or {}))
+        return say.format(said[one.code], params)
+
+    if report.game:
+        head = {"game": report.game, "viewpoint": report.viewpoint, "seat": report.seat, "fair": report.fair}
+        print(say.format(said["head"], head))
     else:
-        whose = f"{report.game}, {report.viewpoint}'s export" if report.game else args.file
-        print(f"{whose}: {'verified' if report.fair else 'NOT verified'}")
-        for line in report.checked:
-            print(f"  ok    {line}")
-        for line in report.problems:
-            print(f"  FAIL  {line}")
-        for line in report.notes:
-            print(f"  note  {line}")
+        print(say.format(said["head_file"], {"file": args.file, "fair": report.fair}))
+    for marker, lines in (("ok  ", report.passed), ("FAIL", report.failed), ("note", report.noted)):
+        for one in lines:
+            print(f"  {marker}  {line(one)}")
     return 0 if report.fair else 1
 
 

@@ -20,6 +20,7 @@ from domain.catalog import GAMES
 from domain.engine import AnyGame, Ctx, Rejected
 from domain.table import TABLE_EVENTS, decide_game, default_name
 from domain.words.format import Words, parameters, parse, terms_named
+from projections.verify import SENTENCES
 from tests.domain.contract import random_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -224,6 +225,24 @@ def printed_ids(components: Any) -> Iterator[str]:
             stack.extend(value)
 
 
+def test_every_line_the_verifier_says_has_a_message_and_every_message_is_said() -> None:
+    """The verifier's report (projections/verify.py) says each line as a code (``Said(code, ...)``, or a fact no
+    step accounts for, ``_Unaccounted(code, ...)``): each code has a message in the catalogs' ``verify`` part,
+    its English the report's sentence, and every message there is said, the head lines by ``ludoteca verify``."""
+    said: set[str] = set()
+    for node in ast.walk(ast.parse((ROOT / "projections" / "verify.py").read_text())):
+        name = getattr(node.func, "id", getattr(node.func, "attr", "")) if isinstance(node, ast.Call) else ""
+        if isinstance(node, ast.Call) and name in ("Said", "_Unaccounted") and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                said.add(first.value)
+    part = SHARED[words.DEFAULT]["verify"]
+    heads = {"head", "head_file"}
+    assert heads <= strings_in("server/cli.py")
+    assert said == set(part) - heads, said ^ (set(part) - heads)
+    assert {code: text for code, text in part.items() if code not in heads} == SENTENCES
+
+
 def test_every_line_of_the_cli_is_said_and_every_line_it_says_is_in_its_catalog() -> None:
     tree = ast.parse((ROOT / "clients" / "cli.py").read_text())
     said: set[str] = set()
@@ -258,7 +277,8 @@ def words_in(node: ast.AST) -> bool:
 
 
 @pytest.mark.parametrize(
-    "path", ["clients/cli.py", "clients/python/words.py", "server/service/words.py", "server/web/errors.py"]
+    "path",
+    ["clients/cli.py", "clients/python/words.py", "server/service/words.py", "server/web/errors.py", "server/cli.py"],
 )
 def test_no_message_is_assembled_by_concatenating_translated_fragments(path: str) -> None:
     """A translated piece is never glued to words or to another translated piece by ``+``, an f-string or a

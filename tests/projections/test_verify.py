@@ -1,9 +1,13 @@
 """The verifier (projections/verify.py) against exports of games dealt and played as the server plays
-them: each verifies, and a one-byte change to any shuffle, draw or commitment is caught."""
+them: each verifies, and a one-byte change to any shuffle, draw or commitment is caught; ``ludoteca verify``
+says its report in the reader's language, its JSON in English."""
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -25,7 +29,8 @@ from domain.table import (
     take_seat,
 )
 from projections.export import Entry, Sent, Viewpoint, lines, read
-from projections.verify import verify
+from projections.verify import Said, verify
+from server import cli
 
 ENCODE = msgspec.json.encode
 
@@ -70,7 +75,8 @@ def test_a_finished_games_export_verifies(game_id: str) -> None:
     report = verify(read(exported(game, facts, sent, table)), GAMES)
     assert report.fair, report.problems
     assert any("every step decided again" in line for line in report.checked)
-    assert report.notes == ["seat(s) 0 added no entropy of their own"]
+    assert report.notes == ["seat 0 added no entropy of its own"]
+    assert report.noted == [Said("no_entropy", {"seats": [0]})]
 
 
 def test_an_export_with_the_operators_facts_verifies() -> None:
@@ -169,3 +175,79 @@ def test_a_fact_no_step_accounts_for_is_caught() -> None:
     seat = next(i for i, f in enumerate(facts) if isinstance(f, SeatTaken))
     facts[seat] = msgspec.structs.replace(facts[seat], entropy="not-what-was-sent")
     assert not verify(read(exported(game, facts, played(game, 2, 5)[1], table)), GAMES).fair
+
+
+def said_by_the_cli(path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                    as_json: bool = False, **env: str) -> list[str]:  # fmt: skip
+    """What ``ludoteca verify PATH`` prints, with only the locale variables ``env`` set."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert cli.verify(argparse.Namespace(file=str(path), json=as_json)) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_ludoteca_verify_speaks_the_readers_language_and_its_json_stays_english(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Galician reader's report of a real export has no English sentence, line for line beside the English
+    one, its markers kept; ``--json`` gives the English sentences whatever the locale, and each line's code."""
+    game = GAMES["vilar-de-mouros"]
+    facts, sent, table = played(game, 3, 7)
+    whole, own = tmp_path / "game.jsonl", tmp_path / "mine.jsonl"
+    whole.write_bytes(exported(game, facts, sent, table))
+    own.write_bytes(exported(game, facts, sent, table, "seat", 1))
+    for path, head, cabeceira in (
+        (whole, "Vilar de Mouros, everyone's export: verified", "Vilar de Mouros, exportación de todos: verificada"),
+        (own, "Vilar de Mouros, seat 1's export: verified", "Vilar de Mouros, exportación do posto 1: verificada"),
+    ):
+        report = verify(read(path.read_bytes()), GAMES)
+        english = said_by_the_cli(path, monkeypatch, capsys)
+        assert english == [head, *(f"  ok    {s}" for s in report.checked), *(f"  note  {s}" for s in report.notes)]
+        galician = said_by_the_cli(path, monkeypatch, capsys, LANG="gl_ES.UTF-8")
+        assert galician[0] == cabeceira and len(galician) == len(english) > 2
+        for mine, theirs in zip(galician, english, strict=True):
+            assert mine != theirs and mine[:8] == theirs[:8], (mine, theirs)  # the same marker, other words
+        assert not set(galician) & set(english) and not {line[8:] for line in galician} & set(report.checked)
+        assert said_by_the_cli(path, monkeypatch, capsys, LANG="gl_ES.UTF-8", LC_ALL="C") == english
+        assert said_by_the_cli(path, monkeypatch, capsys, LC_MESSAGES="pt_PT.UTF-8")[1:] != english[1:]
+        answer = json.loads("\n".join(said_by_the_cli(path, monkeypatch, capsys, True, LANG="gl_ES.UTF-8")))
+        assert answer["fair"] is True and answer["problems"] == []
+        assert (answer["checked"], answer["notes"]) == (report.checked, report.notes)
+        assert answer["codes"]["checked"] == [msgspec.to_builtins(s) for s in report.passed]
+        assert [c["code"] for c in answer["codes"]["notes"]] == [s.code for s in report.noted]
+    assert verify(read(whole.read_bytes()), GAMES).notes == ["seat 0 added no entropy of its own"]  # a note said too
+
+
+def test_a_failure_is_said_in_the_readers_language_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Spanish reader's report of a forged seat's export says its failure in Spanish; a step the rules refuse
+    is said with the rules' refusal in Spanish too, from its code and details."""
+    game = GAMES["vilar-de-mouros"]
+    during, during_sent, under_way = played(game, 3, 3, steps=6)
+    forged = tmp_path / "forged.jsonl"
+    forged.write_bytes(exported(game, during, during_sent, under_way, "seat", 1).replace(b'"salt":"', b'"salt":"0', 1))
+    report = verify(read(forged.read_bytes()), GAMES)
+    assert not report.fair and report.failed[0].code == "own_opening_fails"
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    assert cli.verify(argparse.Namespace(file=str(forged), json=False)) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Vilar de Mouros, exportación del puesto 1: NO verificada"
+    failure = next(line for line in lines if line.startswith("  FAIL  "))
+    assert failure.startswith("  FAIL  versión ") and "no abre su compromiso" in failure
+    assert failure[8:] != report.problems[0] and report.problems[0].endswith("does not open its commitment")
+    facts, sent, table = played(game, 2, 5)  # a step sent by the seat not awaited: the rules' refusal, in Spanish
+    first = min(sent)
+    awaited = sent[first].seat
+    sent[first] = msgspec.structs.replace(sent[first], seat=1 - awaited)
+    refused = tmp_path / "refused.jsonl"
+    refused.write_bytes(exported(game, facts, sent, table))
+    assert verify(read(refused.read_bytes()), GAMES).failed[0].code == "step_refused"
+    assert cli.verify(argparse.Namespace(file=str(refused), json=False)) == 1
+    failure = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  FAIL  "))
+    refusal = f"No es tu turno: la partida espera a Jugador {awaited + 1}."  # a default name in Spanish too
+    assert failure == f"  FAIL  versión {first}: las reglas rechazan el paso que hay allí (not_your_turn: {refusal})"
