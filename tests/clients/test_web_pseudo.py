@@ -22,6 +22,7 @@ import redis.asyncio as aioredis
 
 from domain.catalog import GAMES as CATALOG
 from tests.clients.conftest import Running
+from tests.clients.test_web_game import wait_for_my_turn_or_end
 from tests.clients.test_web_table import API, Chromium, Table, hold_seats, make_one_move
 from tests.server.conftest import quick_settings, running
 from tests.support.games import ending_bot
@@ -115,23 +116,6 @@ async def pseudo_context(browser: Chromium, **options: Any) -> BrowserContext:
     return context
 
 
-async def my_turn_or_end(page: Page, table: Table, deadline: float) -> str:
-    while time.monotonic() < deadline:
-        current = await table.table()
-        if current["status"] == "finished":
-            return "over"
-        if 0 in [a["seat"] for a in current["awaiting"]]:
-            ready = await page.evaluate(
-                "(v) => { const w = document.querySelector('.controls-wrap');"
-                " return !!w && w.dataset.state === 'idle' && Number(w.dataset.version) >= v; }",
-                current["version"],
-            )
-            if ready:
-                return "mine"
-        await page.wait_for_timeout(40)
-    raise AssertionError(f"{table.game} did not finish in time")
-
-
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("game", GAMES)
 async def test_a_whole_game_in_the_pseudo_locale_shows_no_untranslated_word(
@@ -159,7 +143,7 @@ async def test_a_whole_game_in_the_pseudo_locale_shows_no_untranslated_word(
 
     started = time.monotonic()
     moves = 0
-    while await my_turn_or_end(page, table, started + 200) == "mine":
+    while await wait_for_my_turn_or_end(page, table, started + 200) == "mine":
         if moves >= PAGE_MOVES or time.monotonic() > started + 90:
             while (await table.table())["status"] != "finished" and time.monotonic() < started + 200:
                 if not await table.play(0):
