@@ -29,6 +29,7 @@ from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
+from domain.table import default_name
 from domain.words import CLDR, DEFAULT, LANGUAGES
 
 # CLDR: the locale of each language; ``pt`` is European Portuguese (its plural rules and list patterns
@@ -295,14 +296,6 @@ class Words:
         if isinstance(value, list | tuple):
             return ", ".join(self.value(v) for v in value)
         return str(value)
-
-
-def default_name(seat: int, bot: str | None = None) -> str:
-    """The name the server gives a seat taken without one, in English as it stores it (domain/table.py's
-    ``default_name``): "Player 2", "Casual bot 3" (the bot's name without its level, capitalised)."""
-    if bot is None:
-        return f"Player {seat + 1}"
-    return f"{bot.partition(':')[0].capitalize()} bot {seat + 1}"
 
 
 def negotiate(accept_language: str | None) -> str | None:
