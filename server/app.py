@@ -186,7 +186,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             quotas = Quotas(
                 counts, settings.create_per_hour, settings.seats_per_hour, settings.players_per_hour,
                 settings.codes_per_hour, settings.destinations_per_hour, settings.sign_ins_per_hour,
-                settings.passkeys_per_hour,
+                settings.passkeys_per_hour, refused=lambda what: metrics.quota_refusals.labels(what).inc(),
             )  # fmt: skip
             lobby = Lobby(service, index, quotas, queue, registry, settings.max_open_games)
             if not await index.built():

@@ -105,6 +105,10 @@ class Metrics:
             "ludoteca_notices", "Notifications by channel (webhook, email) and what became of them (posted, sent, "
             "retried, failed, dropped, deferred, over_quota)", ["channel", "result"], registry=r,
         )  # fmt: skip
+        self.quota_refusals = Counter(
+            "ludoteca_quota_refusals", "Requests refused by a quota an hour (429), by quota (games, seats, players, "
+            "codes, destinations, sign_ins, passkeys)", ["quota"], registry=r,
+        )  # fmt: skip
         self.bot_moves = Counter(
             "ludoteca_bot_moves", "Commands the server's bots played, by game and bot", ["game", "bot"], registry=r
         )

@@ -7,6 +7,7 @@ header (docs/operations.md, "Quotas"). The counts live in Redis (server/storage/
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from server.service.errors import TooMany
@@ -29,9 +30,10 @@ class Quotas:
     def __init__(
         self, counts: HourlyCounts, games_per_hour: int, seats_per_hour: int, players_per_hour: int = 0,
         codes_per_hour: int = 0, destinations_per_hour: int = 0, sign_ins_per_hour: int = 0,
-        passkeys_per_hour: int = 0,
+        passkeys_per_hour: int = 0, refused: Callable[[str], None] = lambda what: None,
     ) -> None:  # fmt: skip
         self.counts = counts
+        self.refused = refused  # told each refusal's quota (the metric operators watch: a quota hit often)
         self.games = Quota("games", games_per_hour, "too_many_games", "This address may open {limit} games an hour")
         self.seats = Quota("seats", seats_per_hour, "too_many_seats", "This address may take {limit} seats an hour")
         self.players = Quota(
@@ -63,6 +65,7 @@ class Quotas:
         if not quota.limit or not client:
             return
         if await self.counts.add(quota.what, client, now_ms) > quota.limit:
+            self.refused(quota.what)
             retry_after = ((now_ms // HOUR_MS + 1) * HOUR_MS - now_ms) // 1000 + 1
             raise TooMany(
                 quota.code,

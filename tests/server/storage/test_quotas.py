@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 
 from server.settings import Settings
 from tests.reliability.harness import figure
-from tests.server.conftest import start_server, stop_server
+from tests.server.conftest import ADMIN, start_server, stop_server
 from tests.support.replies import key_names
 
 NEW_GAME = {"game": "vilar-de-mouros", "players": 2}
@@ -24,7 +24,7 @@ Serve = Callable[..., AbstractAsyncContextManager[httpx.AsyncClient]]
 def serve(redis: aioredis.Redis, redis_url: str) -> Serve:
     @asynccontextmanager
     async def running(**changes: Any) -> AsyncIterator[httpx.AsyncClient]:
-        server, task, _, port = await start_server(Settings(redis_url=redis_url, **changes))
+        server, task, _, port = await start_server(Settings(redis_url=redis_url, admin_token=ADMIN, **changes))
         try:
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
                 yield http
@@ -48,6 +48,9 @@ async def test_an_address_past_its_hourly_quota_gets_429(serve: Serve, redis: ai
         )
         listed = (await http.get("/api/v1/games")).json()["games"]
         assert len(listed) == 3  # the refused one was not created
+        # Operators see quotas hit (docs/operations.md, the dashboard's "Quotas hit").
+        metrics = (await http.get("/metrics", headers={"Authorization": f"Bearer {ADMIN}"})).text
+        assert 'ludoteca_quota_refusals_total{quota="games"} 1.0' in metrics, metrics[-2000:]
         # The counter is one expiring key in the quota slot.
         [key] = key_names(await redis.keys("lt:{quota}:*"))
         assert key.startswith(b"lt:{quota}:games:127.0.0.1:")
