@@ -7,7 +7,7 @@
 // make no line of the log and no move stale.
 //
 // What is said is shown as text only (text nodes, never markup; a link stays words). The panel's
-// own words are in the reader's language (player.js `readerLanguage`); a refusal is the server's
+// own words are in the page's language (words.js `byLanguage`, the pseudo-locale too); a refusal is the server's
 // sentence, which the server writes in that language too.
 
 import { h, hidden } from "./ui.js";
