@@ -808,7 +808,7 @@ def run(verb: Verb, json_errors: bool = False) -> Callable[[argparse.Namespace],
         except KeyboardInterrupt:
             return 130
         except (OSError, httpx.TransportError) as exc:
-            note(voice("unreachable", url=args.url, reason=str(exc)))
+            note(voice("unreachable", url=args.url, reason=str(exc) or type(exc).__name__))
             return 1
         except Trouble as exc:
             note(voice("trouble", message=voice(exc.key, **exc.params)))

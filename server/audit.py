@@ -30,6 +30,7 @@ from typing import Any
 import httpx
 import msgspec
 
+from clients.python.aio import LIMITS
 from domain.catalog import GAMES
 from domain.engine import AnyGame
 from domain.table import option_bounds, status
@@ -218,7 +219,7 @@ async def audit(
     seed = seed or random.SystemRandom().randbytes(8).hex()
     report = Report(url, seed)
     admin = {"Authorization": f"Bearer {admin_token}", "Content-Type": "application/x-ndjson"}
-    async with httpx.AsyncClient(base_url=url.rstrip("/"), timeout=30) as http:
+    async with httpx.AsyncClient(base_url=url.rstrip("/"), timeout=30, limits=LIMITS) as http:
         r = await http.get(f"{API}/games/catalog")
         r.raise_for_status()
         hosted = [g["game"] for g in r.json()["games"] if g["game"] in GAMES]

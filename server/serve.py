@@ -138,6 +138,8 @@ def server_config(app: Any, settings: Settings, **overrides: Any) -> uvicorn.Con
         # X-Forwarded-For is believed only from the proxies the operator names (uvicorn would
         # believe any client on loopback): quotas count against an address nobody can choose.
         "proxy_headers": bool(settings.trusted_proxies),
+        # An idle connection is closed after 5 s; clients drop theirs sooner (docs/API.md, Conventions).
+        "timeout_keep_alive": 5,
         "forwarded_allow_ips": list(settings.trusted_proxies),
         # uvicorn's sans-I/O protocol (the legacy ws="websockets" holds three tasks a socket), holding
         # less while idle (server/runtime/uvicorn/websocket.py).

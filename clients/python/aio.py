@@ -71,6 +71,10 @@ from clients.python.words import user_language
 
 T = TypeVar("T")
 DEFAULT_URL = "http://127.0.0.1:8000"
+# The server closes a connection idle for 5 s. A client keeping it as long now and then sends a request on a
+# connection the server is closing, and gets a transport error for a request the server never read: idle
+# connections are dropped here first.
+LIMITS = httpx.Limits(keepalive_expiry=2.0)
 
 
 class WebSocket(Protocol):
@@ -111,7 +115,7 @@ class AsyncClient:
         self.timeout = timeout
         self.max_reconnects = max_reconnects
         self.resumes = 0  # how many times watch() reconnected and resumed, over every watch
-        self._http = httpx.AsyncClient(base_url=self.base_url, timeout=timeout, transport=transport)
+        self._http = httpx.AsyncClient(base_url=self.base_url, timeout=timeout, limits=LIMITS, transport=transport)
 
     async def __aenter__(self) -> AsyncClient:
         return self

@@ -15,7 +15,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
 from clients.python import calls
-from clients.python.aio import DEFAULT_URL, ws_url
+from clients.python.aio import DEFAULT_URL, LIMITS, ws_url
 from clients.python.calls import Call, Wanted
 from clients.python.errors import RATE_RETRIES, ApiError, TooMany, error_from
 from clients.python.fair import new_entropy
@@ -97,7 +97,7 @@ class Client:
         self.timeout = timeout
         self.max_reconnects = max_reconnects
         self.resumes = 0
-        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, transport=transport)
+        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, limits=LIMITS, transport=transport)
 
     def __enter__(self) -> Client:
         return self

@@ -47,9 +47,12 @@ from clients.python import (
     models,
     parse_log,
 )
+from clients.python.aio import LIMITS
 from clients.python.words import Phrasebook
 from domain.catalog import GAMES
+from server.serve import server_config
 from server.service.feeds import SLOW
+from server.settings import Settings
 from tests.clients.conftest import Running
 from tests.server.conftest import ADMIN
 
@@ -123,6 +126,14 @@ async def move(client: AsyncClient, players: dict[int, AsyncClient], game_id: st
 
 
 # --- every route -------------------------------------------------------------------------------------
+
+
+def test_the_clients_drop_an_idle_connection_before_the_server_closes_it() -> None:
+    # Else a request now and then goes out on a connection the server is closing, and fails unread.
+    served = server_config(None, Settings())
+    assert LIMITS.keepalive_expiry is not None and LIMITS.keepalive_expiry < served.timeout_keep_alive
+    pools: list[Any] = [AsyncClient()._http._transport, Client()._http._transport]
+    assert [pool._pool._keepalive_expiry for pool in pools] == [LIMITS.keepalive_expiry] * 2
 
 
 async def test_every_route_of_the_openapi_document_has_a_method_on_both_clients(server: Running) -> None:
