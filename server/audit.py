@@ -57,6 +57,7 @@ class Report:
     seed: str
     games: dict[str, Figures] = field(default_factory=dict)
     leaks: list[str] = field(default_factory=list)
+    twins: list[str] = field(default_factory=list)  # the games imported, each called off once asked
 
     def lines(self) -> list[str]:
         out = [f"ludoteca audit {self.url} --seed {self.seed}"]
@@ -66,6 +67,7 @@ class Report:
                 f"{f.answers} answers compared"
             )
         out += [f"  LEAK {leak}" for leak in self.leaks] or ["  no difference: nothing hidden reached a viewer"]
+        out.append(f"  {len(self.twins)} twin games imported, each called off by the operator once asked")
         return out
 
 
@@ -187,6 +189,16 @@ class Twins:
         return answer.get("version", 0), answer.get("commands", [])
 
 
+async def call_off(http: httpx.AsyncClient, admin: dict[str, str], ids: tuple[str, str]) -> None:
+    """End both twins as the operator (``TableCancelled``): they were brought in to be asked, not played,
+    and would otherwise be listed as games under way."""
+    headers = {"Authorization": admin["Authorization"]}
+    for game_id in ids:
+        r = await http.post(f"{API}/admin/games/{game_id}/cancel", json={"reason": "ludoteca audit"}, headers=headers)
+        if r.status_code != 422:  # 422: it ended by itself meanwhile
+            r.raise_for_status()
+
+
 async def stored(http: httpx.AsyncClient, admin: dict[str, str], game: AnyGame, game_id: str) -> list[Any]:
     """The game's stored log, as the deployment holds it (the admin's export of every fact)."""
     r = await http.get(f"{API}/games/{game_id}/export", params={"as": "server"}, headers=admin)
@@ -259,17 +271,21 @@ async def audit_pair(
         r.raise_for_status()
         imported.append(r.json())
     ids = (imported[0]["game_id"], imported[1]["game_id"])
+    report.twins += ids
     twins = Twins(http, game.id, ids, (imported[0]["tokens"], imported[1]["tokens"]))
-    await twins.look(viewer)
-    await twins.probe(viewer, hidden, rng)
-    for sent in range(steps):
-        if not await twins.step(rng, sent):
-            break
-        figures.steps += 1
-        logs = [await stored(http, admin, game, one) for one in ids]
-        if not all(set(hidden) <= hidden_from(game, one, viewer) for one in logs):
-            break  # a permuted card reached the viewer by the rules (a draw): twins no more
+    try:
         await twins.look(viewer)
+        await twins.probe(viewer, hidden, rng)
+        for sent in range(steps):
+            if not await twins.step(rng, sent):
+                break
+            figures.steps += 1
+            logs = [await stored(http, admin, game, one) for one in ids]
+            if not all(set(hidden) <= hidden_from(game, one, viewer) for one in logs):
+                break  # a permuted card reached the viewer by the rules (a draw): twins no more
+            await twins.look(viewer)
+    finally:
+        await call_off(http, admin, ids)
     figures.pairs += 1
     figures.hidden += len(hidden)
     figures.answers += twins.answers

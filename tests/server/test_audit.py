@@ -21,6 +21,9 @@ async def test_the_audit_finds_no_leak_on_a_running_server_and_runs_again_from_i
     for game, figures in report.games.items():
         assert figures.pairs == 2 and figures.hidden >= 4 and figures.answers > 40, (game, figures)
     assert sum(f.steps for f in report.games.values()) > 0, "nothing was played on in lockstep"
+    for game_id in report.twins:  # asked, then called off: none left listed as under way
+        table = (await quick.http.get(f"/api/v1/games/{game_id}")).json()
+        assert (table["status"], table["outcome"]["reason"]) == ("finished", "cancelled"), table
     again = await audit(quick.url, ADMIN, games=["vilar-de-mouros"], pairs=2, steps=3, seed="suite")
     assert again.games["vilar-de-mouros"] == report.games["vilar-de-mouros"]
 
