@@ -204,7 +204,7 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
             players.on_erase.append(notices.forget)
             app.state.players = players
             app.state.chat = TableChat(service)
-            app.state.admin = Admin(service, lobby, attendance, outbox, metrics)
+            app.state.admin = Admin(service, lobby, attendance, outbox, quotas, metrics)
             book = RatingBook(redis)
             players.on_erase.append(lambda player_id: book.forget_player(games, player_id))
             app.state.ratings = ratings = Ratings(book, service, index, registry, leases)

@@ -47,6 +47,7 @@ from clients.python.models import (
     Player,
     PlayerPage,
     QuickPlayed,
+    QuotaFigures,
     Rematch,
     ServerMessage,
     SignedIn,
@@ -331,6 +332,10 @@ class AsyncClient:
     async def admin_outbox(self) -> OutboxFigures:
         """The notifications' outbox in counts (admin)."""
         return await self.run(calls.admin_outbox())
+
+    async def admin_quotas(self) -> QuotaFigures:
+        """Requests refused by a quota this hour and the last, and the clients refused most (admin)."""
+        return await self.run(calls.admin_quotas())
 
     async def events(self, game_id: str, after: int = 0, limit: int | None = None) -> EventPage:
         """This client's feed after ``after``, one page."""

@@ -45,6 +45,7 @@ from clients.python.models import (
     Player,
     PlayerPage,
     QuickPlayed,
+    QuotaFigures,
     Rematch,
     SignedIn,
     SignedOut,
@@ -89,6 +90,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/api/v1/admin/games/{game_id}/cancel"): "admin_cancel",
     ("POST", "/api/v1/admin/games/{game_id}/seats/{seat}/remove"): "admin_remove",
     ("GET", "/api/v1/admin/outbox"): "admin_outbox",
+    ("GET", "/api/v1/admin/quotas"): "admin_quotas",
     ("GET", "/api/v1/games/{game_id}/replay"): "replay",
     ("GET", "/api/v1/games/{game_id}/export"): "export",
     ("GET", "/api/v1/games/{game_id}/ws"): "watch",
@@ -341,6 +343,11 @@ def admin_remove(game_id: str, seat: int) -> Call[AdminTable]:
 def admin_outbox() -> Call[OutboxFigures]:
     """The notifications' outbox in counts."""
     return Call("GET", f"{API}/admin/outbox", decoder(OutboxFigures))
+
+
+def admin_quotas() -> Call[QuotaFigures]:
+    """Requests refused by a quota an hour, and the clients refused most."""
+    return Call("GET", f"{API}/admin/quotas", decoder(QuotaFigures))
 
 
 def events(game_id: str, after: int = 0, limit: int | None = None) -> Call[EventPage]:

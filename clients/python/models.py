@@ -42,6 +42,9 @@ __all__ = [
     "Option",
     "OutboxFigures",
     "Pick",
+    "QuotaFigures",
+    "QuotaHits",
+    "QuotaHitter",
     "ResetMessage",
     "SeatClock",
     "SeatInfo",
@@ -548,6 +551,26 @@ class OutboxFigures(msgspec.Struct):
     due: int
     tried: int
     this_replica: dict[str, int] = {}
+
+
+class QuotaHitter(msgspec.Struct):
+    client: str  # a client address (a player's id for the ``passkeys`` quota)
+    refused: int
+
+
+class QuotaHits(msgspec.Struct):
+    quota: str  # games, seats, players, codes, destinations, sign_ins, passkeys
+    limit: int  # an hour, for one client (0: no limit)
+    refused: int  # this clock hour, every replica
+    refused_last_hour: int
+    top: list[QuotaHitter] = []  # the clients refused most this hour, most first
+
+
+class QuotaFigures(msgspec.Struct):
+    """Requests refused by a quota an hour (``GET /admin/quotas``)."""
+
+    hour_ms: int  # when this clock hour began
+    quotas: list[QuotaHits]
 
 
 class Imported(msgspec.Struct):

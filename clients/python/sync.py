@@ -49,6 +49,7 @@ from clients.python.models import (
     Player,
     PlayerPage,
     QuickPlayed,
+    QuotaFigures,
     Rematch,
     ServerMessage,
     SignedIn,
@@ -290,6 +291,10 @@ class Client:
     def admin_outbox(self) -> OutboxFigures:
         """The notifications' outbox in counts (admin)."""
         return self.run(calls.admin_outbox())
+
+    def admin_quotas(self) -> QuotaFigures:
+        """Requests refused by a quota this hour and the last, and the clients refused most (admin)."""
+        return self.run(calls.admin_quotas())
 
     def events(self, game_id: str, after: int = 0, limit: int | None = None) -> EventPage:
         return self.run(calls.events(game_id, after, limit))

@@ -1,5 +1,5 @@
 """The operator's kit: every table by status as the server sees it, ending a table, removing a
-seat's player, and the notifications' outbox in figures.
+seat's player, the notifications' outbox in figures and the quotas hit.
 
 Each action is a table fact appended through ``Games.facts`` (``TableCancelled`` by the operator,
 ``SeatResigned`` ``removed``), so the stream says what the operator did; each is also a line of
@@ -22,7 +22,9 @@ from server.service.attendance import Attendance
 from server.service.errors import AppError
 from server.service.games import Games
 from server.service.lobby import Lobby
+from server.service.quotas import QuotaHits, Quotas
 from server.storage.outbox import Outbox
+from server.storage.quotas import HOUR_MS
 
 log = logging.getLogger("ludoteca.admin")
 
@@ -75,12 +77,22 @@ class OutboxFigures(msgspec.Struct):
     this_replica: dict[str, int]
 
 
+class QuotaFigures(msgspec.Struct):
+    """Requests refused by a quota an hour, every replica's, and the clients refused most."""
+
+    hour_ms: int  # when this clock hour began (the shared clock)
+    quotas: list[QuotaHits]
+
+
 class Admin:
-    def __init__(self, games: Games, lobby: Lobby, attendance: Attendance, outbox: Outbox, metrics: Metrics) -> None:
+    def __init__(
+        self, games: Games, lobby: Lobby, attendance: Attendance, outbox: Outbox, quotas: Quotas, metrics: Metrics
+    ) -> None:
         self.games = games
         self.lobby = lobby
         self.attendance = attendance
         self.outbox = outbox
+        self.quotas = quotas
         self.metrics = metrics
 
     async def tables(self, status_: str, limit: int, cursor: int | None) -> AdminTables:
@@ -148,6 +160,10 @@ class Admin:
             for result in NOTICE_RESULTS
         }
         return OutboxFigures(waiting, due, tried, counts)
+
+    async def quota_figures(self) -> QuotaFigures:
+        now_ms = await self.games.store.now_ms()
+        return QuotaFigures(now_ms // HOUR_MS * HOUR_MS, await self.quotas.hits(now_ms))
 
 
 def _ms(meta: dict[str, str], field: str) -> int | None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import msgspec
+
 from server.service.errors import TooMany
 from server.storage.quotas import HOUR_MS, HourlyCounts
 
@@ -22,6 +24,21 @@ class Quota:
     limit: int
     code: str  # the refusal's code (its message is the catalogs', docs/i18n.md)
     sentence: str  # "This address may open {limit} tables an hour"
+
+
+class QuotaHitter(msgspec.Struct):
+    client: str  # a client address (a player's id for ``passkeys``)
+    refused: int  # its requests refused this clock hour
+
+
+class QuotaHits(msgspec.Struct):
+    """One quota as the operator watches it: every replica's refusals, counted in Redis."""
+
+    quota: str  # games, seats, players, codes, destinations, sign_ins, passkeys
+    limit: int  # what one address may take an hour (0: no limit)
+    refused: int  # requests refused this clock hour
+    refused_last_hour: int
+    top: list[QuotaHitter]  # the clients refused most this hour, most first (at most 10)
 
 
 class Quotas:
@@ -59,6 +76,22 @@ class Quotas:
             "A player may begin {limit} passkey registrations an hour",
         )
 
+    def all(self) -> list[Quota]:
+        return [
+            self.games, self.seats, self.players, self.codes, self.destinations, self.sign_ins, self.passkeys,
+        ]  # fmt: skip
+
+    async def hits(self, now_ms: int, top: int = 10) -> list[QuotaHits]:
+        """Each quota's refusals this clock hour and the last, and who was refused most this hour."""
+        hour = now_ms // HOUR_MS
+        whats = [q.what for q in self.all()]
+        now, ranked = await self.counts.hits(hour, whats, top)
+        before, _ = await self.counts.hits(hour - 1, [], top)
+        hitters = {what: [QuotaHitter(*r) for r in found] for what, found in ranked.items()}
+        return [
+            QuotaHits(q.what, q.limit, now.get(q.what, 0), before.get(q.what, 0), hitters[q.what]) for q in self.all()
+        ]
+
     async def take(self, quota: Quota, client: str | None, now_ms: int) -> None:
         """Count one of ``quota`` for ``client`` (an address, or a player for ``passkeys``); 429 past the
         limit (with when to try again)."""
@@ -66,6 +99,7 @@ class Quotas:
             return
         if await self.counts.add(quota.what, client, now_ms) > quota.limit:
             self.refused(quota.what)
+            await self.counts.refused(quota.what, client, now_ms)
             retry_after = ((now_ms // HOUR_MS + 1) * HOUR_MS - now_ms) // 1000 + 1
             raise TooMany(
                 quota.code,

@@ -66,6 +66,8 @@ BOT_LEASE: Final = Key("lt:{bots}:lease:<game_id>", "string", "server.storage.le
 
 # -- what one client address took (server/storage/quotas.py) ---------------------------------------
 QUOTA: Final = Key("lt:{quota}:<what>:<address>:<hour>", "string", "server.storage.quotas")
+QUOTA_HITS: Final = Key("lt:{quota-hits}:<hour>", "hash", "server.storage.quotas")
+QUOTA_HITTERS: Final = Key("lt:{quota-hits}:<what>:<hour>", "sorted set", "server.storage.quotas")
 
 # -- who is at the table (server/storage/presence.py) -------------------------------------------------
 PRESENT: Final = Key("lt:{<game_id>}:present", "set", "server.storage.presence")

@@ -1,5 +1,5 @@
 """The operator's routes (the admin token): tables by status, ending a table, removing a seat's
-player, and the notifications' outbox in figures (server/service/admin.py)."""
+player, the notifications' outbox in figures and the quotas hit (server/service/admin.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from server.service.admin import Admin, AdminTable, AdminTables, OutboxFigures
+from server.service.admin import Admin, AdminTable, AdminTables, OutboxFigures, QuotaFigures
 from server.service.errors import Invalid
 from server.web.auth import require_admin
 from server.web.requests import Endpoint, answer, int_param, read_json
@@ -58,6 +58,10 @@ async def admin_outbox(request: Request) -> Response:
     return answer(await admin_of(request).outbox_figures())
 
 
+async def admin_quotas(request: Request) -> Response:
+    return answer(await admin_of(request).quota_figures())
+
+
 ADMIN = (401, 403, 503)
 ADMIN_ENDPOINTS: list[Endpoint] = [
     Endpoint(
@@ -103,6 +107,18 @@ ADMIN_ENDPOINTS: list[Endpoint] = [
         admin_outbox,
         "The notifications' outbox in figures: waiting, due, tried, and this replica's results (admin)",
         OutboxFigures,
+        200,
+        None,
+        (),
+        ADMIN,
+        admin=True,
+    ),
+    Endpoint(
+        "GET",
+        "/admin/quotas",
+        admin_quotas,
+        "Requests refused by a quota an hour, every replica's: by quota, and the clients refused most (admin)",
+        QuotaFigures,
         200,
         None,
         (),

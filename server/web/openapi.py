@@ -68,6 +68,7 @@ SECURITY: dict[str, Security] = {
     "admin_cancel": [{"admin": []}],
     "admin_remove": [{"admin": []}],
     "admin_outbox": [{"admin": []}],
+    "admin_quotas": [{"admin": []}],
     "create_player": NONE,
     "sign_in_with_code": NONE,
     "get_me": PLAYER,

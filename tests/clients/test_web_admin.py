@@ -1,19 +1,25 @@
 """The operator's console at the web table (#/admin), in real Chromium: the admin token asked for and kept
 in the tab's sessionStorage only, tables listed with their seats, a table's log, a table ended after a
-confirm step; axe-core finds no violation, and no page says an error."""
+confirm step, the quotas hit; axe-core finds no violation, and no page says an error."""
 
 from __future__ import annotations
 
 import pytest
+import redis.asyncio as aioredis
 
+from server.storage.quotas import HourlyCounts
 from tests.clients.test_web_game import no_axe_violations
 from tests.clients.test_web_table import API, Chromium
 from tests.server.conftest import ADMIN, Running
 
 
 @pytest.mark.timeout(90)
-async def test_the_operator_signs_in_sees_a_table_reads_its_log_and_ends_it(server: Running, browser: Chromium) -> None:
+async def test_the_operator_signs_in_sees_a_table_reads_its_log_and_ends_it(
+    server: Running, browser: Chromium, redis: aioredis.Redis
+) -> None:
     game_id, _ = await server.started(2)
+    seconds, micros = await redis.time()  # a refusal counted as the seats' quota counts one (this server has none)
+    await HourlyCounts(redis).refused("seats", "203.0.113.9", seconds * 1000 + micros // 1000)
     context = await browser.new_context(viewport={"width": 1300, "height": 1000})
     page = await context.new_page()
     await page.goto(server.url + "/#/admin")
@@ -33,6 +39,9 @@ async def test_the_operator_signs_in_sees_a_table_reads_its_log_and_ends_it(serv
     assert await row.get_attribute("data-status") == "active"
     assert "P0" in await row.inner_text() and "P1" in await row.inner_text()
     await page.wait_for_selector('[data-testid="admin-outbox"] [data-figure="waiting"]')
+    seats = page.locator('[data-testid="admin-quotas"] tr[data-quota="seats"]')
+    assert await seats.locator('[data-figure="refused"]').inner_text() == "1"
+    assert "203.0.113.9 (1)" in await seats.inner_text()
 
     await row.locator('[data-action="log"]').click()
     log = page.locator('[data-testid="admin-log"] tr[data-type="TableOpened"]')

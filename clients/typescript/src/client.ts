@@ -46,6 +46,7 @@ import type {
   VersionedEvent,
   Words,
   OutboxFigures,
+  QuotaFigures,
 } from "./generated/types.js";
 import { newEntropy, readExport } from "./fair.js";
 import { newCommandId } from "./ids.js";
@@ -88,6 +89,7 @@ export const ROUTES = {
   "POST /api/v1/admin/games/{game_id}/cancel": "adminCancel",
   "POST /api/v1/admin/games/{game_id}/seats/{seat}/remove": "adminRemove",
   "GET /api/v1/admin/outbox": "adminOutbox",
+  "GET /api/v1/admin/quotas": "adminQuotas",
   "GET /api/v1/games/{game_id}/replay": "replay",
   "GET /api/v1/games/{game_id}/export": "exportLog",
   "GET /api/v1/games/{game_id}/ws": "watch",
@@ -349,6 +351,11 @@ export class Client {
   /** The notifications' outbox in counts (the admin's token). */
   adminOutbox(): Promise<OutboxFigures> {
     return this.json({ method: "GET", path: "/api/v1/admin/outbox" });
+  }
+
+  /** Requests refused by a quota this hour and the last, and the clients refused most (the admin's token). */
+  adminQuotas(): Promise<QuotaFigures> {
+    return this.json({ method: "GET", path: "/api/v1/admin/quotas" });
   }
 
   /** This caller's feed of events with versions in (after, after + limit]. */

@@ -1,6 +1,6 @@
 // The operator's console (#/admin; docs/API.md, "Admin"): tables by status with their seats and
-// clocks, one table's log as the server keeps it, ending a table, removing a seat's player, and the
-// notifications' outbox in figures. The admin token is kept in sessionStorage only: it goes when
+// clocks, one table's log as the server keeps it, ending a table, removing a seat's player, the
+// notifications' outbox in figures and the quotas hit. The admin token is kept in sessionStorage only: it goes when
 // the tab closes, and never sits in localStorage beside the seats' tokens.
 
 import { call, components, get } from "./api.js";
@@ -47,6 +47,10 @@ const WORDS = byLanguage({
     figures: { waiting: "Waiting", due: "Due now", tried: "Tried before" },
     replica: "On this replica since it started",
     results: { posted: "posted", sent: "sent", retried: "retried", failed: "given up", dropped: "dropped", deferred: "deferred", over_quota: "over quota" },
+    quotas: "Quotas hit",
+    quotaColumns: ["Quota", "Limit an hour", "Refused this hour", "Refused last hour", "Refused most this hour"],
+    quota: { games: "Tables opened", seats: "Seats taken", players: "Players made", codes: "Sign-in codes tried", destinations: "Webhooks and email addresses set", sign_ins: "Sign-ins begun", passkeys: "Passkey registrations (a player)" },
+    noLimit: "no limit",
     more: "Show more",
     reading: "Reading the console",
     acting: "The operator's action",
@@ -87,6 +91,10 @@ const WORDS = byLanguage({
     figures: { waiting: "À espera", due: "Para enviar já", tried: "Já tentadas" },
     replica: "Nesta réplica desde que arrancou",
     results: { posted: "publicadas", sent: "enviadas", retried: "repetidas", failed: "desistidas", dropped: "descartadas", deferred: "adiadas", over_quota: "acima da quota" },
+    quotas: "Quotas atingidas",
+    quotaColumns: ["Quota", "Limite por hora", "Recusados nesta hora", "Recusados na hora anterior", "Mais recusados nesta hora"],
+    quota: { games: "Mesas abertas", seats: "Lugares ocupados", players: "Jogadores criados", codes: "Códigos de entrada tentados", destinations: "Webhooks e endereços de email definidos", sign_ins: "Entradas iniciadas", passkeys: "Registos de chaves de acesso (um jogador)" },
+    noLimit: "sem limite",
     more: "Mostrar mais",
     reading: "A ler a consola",
     acting: "A ação do operador",
@@ -127,6 +135,10 @@ const WORDS = byLanguage({
     figures: { waiting: "Agardando", due: "Para enviar xa", tried: "Xa tentadas" },
     replica: "Nesta réplica desde que arrancou",
     results: { posted: "publicadas", sent: "enviadas", retried: "repetidas", failed: "abandonadas", dropped: "descartadas", deferred: "adiadas", over_quota: "por riba da cota" },
+    quotas: "Cotas alcanzadas",
+    quotaColumns: ["Cota", "Límite por hora", "Rexeitados nesta hora", "Rexeitados na hora anterior", "Máis rexeitados nesta hora"],
+    quota: { games: "Mesas abertas", seats: "Postos ocupados", players: "Xogadores creados", codes: "Códigos de acceso probados", destinations: "Webhooks e enderezos de correo definidos", sign_ins: "Accesos iniciados", passkeys: "Rexistros de chaves de acceso (un xogador)" },
+    noLimit: "sen límite",
     more: "Amosar máis",
     reading: "Lendo a consola",
     acting: "A acción do operador",
@@ -167,6 +179,10 @@ const WORDS = byLanguage({
     figures: { waiting: "En espera", due: "Para enviar ya", tried: "Ya intentadas" },
     replica: "En esta réplica desde que arrancó",
     results: { posted: "publicadas", sent: "enviadas", retried: "repetidas", failed: "abandonadas", dropped: "descartadas", deferred: "aplazadas", over_quota: "por encima de la cuota" },
+    quotas: "Cuotas alcanzadas",
+    quotaColumns: ["Cuota", "Límite por hora", "Rechazadas esta hora", "Rechazadas la hora anterior", "Más rechazados esta hora"],
+    quota: { games: "Mesas abiertas", seats: "Puestos ocupados", players: "Jugadores creados", codes: "Códigos de acceso probados", destinations: "Webhooks y direcciones de correo definidos", sign_ins: "Inicios de sesión empezados", passkeys: "Registros de llaves de acceso (un jugador)" },
+    noLimit: "sin límite",
     more: "Mostrar más",
     reading: "Leyendo la consola",
     acting: "La acción del operador",
@@ -222,6 +238,7 @@ class Console {
     this.now = 0;
     this.confirm = h("div", { class: "confirm", "data-testid": "admin-confirm", hidden: true });
     this.outbox = h("section", { class: "panel", "data-testid": "admin-outbox", "aria-labelledby": "admin-outbox-title" });
+    this.quotas = h("section", { class: "panel", "data-testid": "admin-quotas", "aria-labelledby": "admin-quotas-title" });
     this.tables = h("div", { "data-testid": "admin-tables" });
     this.log = h("section", { class: "panel", "data-testid": "admin-log", hidden: true, "aria-labelledby": "admin-log-title" });
     this.more = h("button", { type: "button", hidden: true, onclick: () => this.page(false) }, WORDS.more);
@@ -242,7 +259,7 @@ class Console {
     const forget = h("button", { type: "button", onclick: () => { sessionStorage.removeItem(KEY); askToken(this.root); } }, WORDS.signOut);
     clear(this.root, h("div", { class: "admin", "data-testid": "admin" },
       h("div", { class: "lobby-head" }, h("h1", {}, WORDS.title), forget),
-      this.outbox,
+      this.outbox, this.quotas,
       h("h2", {}, WORDS.statuses), tabs, this.confirm, this.tables, this.more, this.log));
     await this.refresh();
   }
@@ -254,7 +271,7 @@ class Console {
   }
 
   async refresh() {
-    await Promise.all([this.page(true), this.figures()]);
+    await Promise.all([this.page(true), this.figures(), this.quotaFigures()]);
   }
 
   async figures() {
@@ -266,6 +283,24 @@ class Console {
           h("span", { class: "stat-label" }, WORDS.figures[k] + ": "), number(f[k])))),
         h("p", {}, h("span", { class: "stat-label" }, WORDS.replica + ": "),
           results.map(([k, v]) => h("span", { class: "stat", "data-result": k }, `${WORDS.results[k] || k} ${number(v)}`))));
+    } catch (err) {
+      this.failed(err, WORDS.reading);
+    }
+  }
+
+  // Each quota: its limit, its refusals this hour and the last (every replica's), who it refused most.
+  async quotaFigures() {
+    try {
+      const f = await this.call("GET", "/admin/quotas");
+      clear(this.quotas, h("h2", { id: "admin-quotas-title" }, WORDS.quotas),
+        h("table", { class: "games admin-quotas" },
+          h("thead", {}, h("tr", {}, WORDS.quotaColumns.map((c) => h("th", { scope: "col" }, c)))),
+          h("tbody", {}, f.quotas.map((q) => h("tr", { "data-quota": q.quota },
+            h("th", { scope: "row" }, WORDS.quota[q.quota] || q.quota),
+            h("td", { class: "number" }, q.limit ? number(q.limit) : WORDS.noLimit),
+            h("td", { class: "number", "data-figure": "refused" }, number(q.refused)),
+            h("td", { class: "number", "data-figure": "refused_last_hour" }, number(q.refused_last_hour)),
+            h("td", {}, q.top.map((t, i) => [i ? ", " : "", h("code", {}, t.client), ` (${number(t.refused)})`])))))));
     } catch (err) {
       this.failed(err, WORDS.reading);
     }

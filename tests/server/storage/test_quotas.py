@@ -12,6 +12,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.settings import Settings
+from server.storage.keys import QUOTA_HITS, QUOTA_HITTERS
+from server.storage.quotas import HITTERS_KEPT, HOUR_MS, HourlyCounts
 from tests.reliability.harness import figure
 from tests.server.conftest import ADMIN, start_server, stop_server
 from tests.support.replies import key_names
@@ -63,6 +65,34 @@ async def test_the_quota_is_shared_by_every_replica(serve: Serve) -> None:
         assert (await two.post("/api/v1/games", json=NEW_GAME)).status_code == 201
         assert (await one.post("/api/v1/games", json=NEW_GAME)).status_code == 429
         assert (await two.post("/api/v1/games", json=NEW_GAME)).status_code == 429
+        # The operator sees both replicas' refusals, and who was refused (docs/API.md, "Admin").
+        r = await two.get("/api/v1/admin/quotas", headers={"Authorization": f"Bearer {ADMIN}"})
+        assert r.status_code == 200, r.text
+        games = next(q for q in r.json()["quotas"] if q["quota"] == "games")
+        assert games == {
+            "quota": "games", "limit": 2, "refused": 2, "refused_last_hour": 0,
+            "top": [{"client": "127.0.0.1", "refused": 2}],
+        }  # fmt: skip
+        assert {q["quota"] for q in r.json()["quotas"]} == {
+            "games", "seats", "players", "codes", "destinations", "sign_ins", "passkeys"
+        }  # fmt: skip
+
+
+async def test_the_clients_refused_most_are_kept_and_no_more(redis: aioredis.Redis) -> None:
+    counts = HourlyCounts(redis)
+    now = 5 * HOUR_MS + 1
+    for _ in range(3):
+        await counts.refused("seats", "198.51.100.7", now)
+    for n in range(HITTERS_KEPT + 50):  # a client of many addresses, each refused once
+        await counts.refused("seats", f"10.0.{n // 256}.{n % 256}", now)
+    await counts.refused("games", "198.51.100.7", now - HOUR_MS)
+    this_hour, ranked = await counts.hits(5, ["seats", "games"], 10)
+    assert this_hour == {"seats": HITTERS_KEPT + 53}
+    assert ranked["seats"][0] == ("198.51.100.7", 3) and len(ranked["seats"]) == 10 and ranked["games"] == []
+    assert await redis.zcard(QUOTA_HITTERS.at(what="seats", hour=5)) == HITTERS_KEPT
+    last_hour, _ = await counts.hits(4, [], 10)
+    assert last_hour == {"games": 1}
+    assert 2 * 3600 < await redis.ttl(QUOTA_HITS.at(hour=5)) <= 2 * 3600 + 60
 
 
 async def test_past_the_open_games_limit_creating_is_429_until_one_fills(serve: Serve) -> None:

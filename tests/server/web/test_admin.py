@@ -35,6 +35,7 @@ async def facts(server: Running, game_id: str) -> list[dict[str, Any]]:
     [
         ("GET", "/admin/games"),
         ("GET", "/admin/outbox"),
+        ("GET", "/admin/quotas"),
         ("POST", "/admin/games/0123456789abcdef/cancel"),
         ("POST", "/admin/games/0123456789abcdef/seats/0/remove"),
     ],
@@ -176,3 +177,5 @@ async def test_the_python_sdk_calls_every_admin_route(server: Running) -> None:
         assert ended.status == "finished" and ended.outcome["reason"] == "cancelled"
         figures = await admin.admin_outbox()
         assert figures.waiting >= 0 and "sent" in figures.this_replica
+        quotas = await admin.admin_quotas()
+        assert quotas.hour_ms % 3_600_000 == 0 and "games" in {q.quota for q in quotas.quotas}

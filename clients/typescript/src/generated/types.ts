@@ -2477,6 +2477,27 @@ export interface OutboxFigures {
   };
 }
 /**
+ * Requests refused by a quota an hour, every replica's, and the clients refused most.
+ */
+export interface QuotaFigures {
+  hour_ms: number;
+  quotas: QuotaHits[];
+}
+/**
+ * One quota as the operator watches it: every replica's refusals, counted in Redis.
+ */
+export interface QuotaHits {
+  quota: string;
+  limit: number;
+  refused: number;
+  refused_last_hour: number;
+  top: QuotaHitter[];
+}
+export interface QuotaHitter {
+  client: string;
+  refused: number;
+}
+/**
  * The first message of every socket; the server then catches the client up.
  */
 export interface HelloMessage {
