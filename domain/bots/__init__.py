@@ -132,14 +132,14 @@ BOTS: dict[str, Bot] = {
     "skilled": Bot(
         "skilled",
         "Skilled bot",
-        "Thinks several moves ahead (a thousand imagined moves a turn): it takes some beating.",
+        "Thinks several moves ahead (a thousand imagined moves a turn).",
         _strong_at(1),
         search=1,
     ),
     "expert": Bot(
         "expert",
         "Expert bot",
-        "Thinks deeply (four thousand imagined moves a turn, half a second at most): the hardest opponent.",
+        "Thinks further ahead (four thousand imagined moves a turn, half a second at most).",
         strong_bot,
         search=LEVEL,
     ),
