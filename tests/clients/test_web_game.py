@@ -684,8 +684,13 @@ def test_the_browser_tools_are_pinned_by_a_lockfile() -> None:
     assert Path(ROOT / "clients" / "web" / "js" / "morph.js").exists()
 
 
+PRESSABLE = "button, .target, [role=button]"  # what a pointer may be on, about to be pressed
+
+
 @pytest.mark.timeout(60)
-async def test_an_update_leaves_the_focus_on_the_element_the_player_was_on(server: Running, browser: Chromium) -> None:
+async def test_an_update_leaves_the_focus_and_every_button_where_the_player_was(
+    server: Running, browser: Chromium
+) -> None:
     table = await seated_table(server, "vilar-de-mouros")
     ctx, page, errors = await as_seat_zero(browser, table, viewport={"width": 1280, "height": 900})
     try:
@@ -693,6 +698,10 @@ async def test_an_update_leaves_the_focus_on_the_element_the_player_was_on(serve
         key = option_key("type", "DrawFromDeck")
         assert await press_until_focused(page, f".play .target[data-option='{key}']")
         await page.evaluate("() => { document.activeElement.__here = true; }")
+        # every button the pointer could be on, marked: an update must not put another in its place
+        marked = await page.evaluate(
+            "(s) => [...document.querySelectorAll(s)].map((b) => (b.__kept = true)).length", PRESSABLE
+        )
         version = await page.get_attribute(".table-screen", "data-version")
         # a spectator comes: a presence update redraws the table
         watch_ctx, _, _ = await open_page(browser, f"{server.url}/#/watch/{table.game_id}")
@@ -703,6 +712,11 @@ async def test_an_update_leaves_the_focus_on_the_element_the_player_was_on(serve
             "() => document.activeElement.__here === true && document.activeElement.matches('.target')"
         )
         assert kept, "the update moved the focus or replaced the focused element"
+        replaced = await page.evaluate(
+            "(s) => [...document.querySelectorAll(s)].filter((b) => !b.__kept).map((b) => b.outerHTML.slice(0, 99))",
+            PRESSABLE,
+        )
+        assert marked > 5 and not replaced, f"the update drew these buttons anew: {replaced}"
         assert await page.get_attribute(".table-screen", "data-version") == version
         await page.keyboard.press("Enter")  # and the pick still works from there
         await page.wait_for_function(
