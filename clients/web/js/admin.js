@@ -1,7 +1,7 @@
 // The operator's console (#/admin; docs/API.md, "Admin"): tables by status with their seats and
 // clocks, one table's log as the server keeps it, ending a table, removing a seat's player, the
-// notifications' outbox in figures and the quotas hit. The admin token is kept in sessionStorage only: it goes when
-// the tab closes, and never sits in localStorage beside the seats' tokens.
+// notifications' outbox in figures and the quotas hit. The admin token is kept in sessionStorage
+// only: it goes when the tab closes, and never sits in localStorage beside the seats' tokens.
 
 import { call, components, get } from "./api.js";
 import { h, clear, errorMessage, message, announce } from "./ui.js";
