@@ -470,6 +470,11 @@ async def test_a_whole_game_by_keyboard_alone(server: Running, browser: Chromium
         await watch_ctx.close()
 
 
+# The page's scroll the same over three frames.
+STILL = """() => new Promise((done) => { const y = scrollY;
+  requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(() => done(scrollY === y)))); })"""
+
+
 @pytest.mark.timeout(150)
 async def test_a_phone_plays_vilar_de_mouros_by_tapping_with_the_hand_and_the_move_on_screen(
     server: Running, browser: Chromium
@@ -488,6 +493,8 @@ async def test_a_phone_plays_vilar_de_mouros_by_tapping_with_the_hand_and_the_mo
             step = offer.step
             glided = glided or await page.evaluate("() => document.getAnimations().length > 0")
             await page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
+            # and the page's own smooth scroll to a target (not an animation) is over: the page stands still
+            await page.wait_for_function(STILL)
             # the move panel and the hand: on screen, whole, whatever the board's scroll
             box = await page.evaluate(
                 """() => { const dock = document.querySelector('[data-testid=dock]');
