@@ -21,6 +21,7 @@ from clients.python.models import (
     AdminTable,
     AdminTables,
     Catalog,
+    CheckAnswer,
     CommandAnswer,
     Erased,
     EventPage,
@@ -291,6 +292,11 @@ class AsyncClient:
     ) -> CommandAnswer:
         """Send one command (under a fresh command id unless given)."""
         return await self.run(calls.send(game_id, command, command_id, expected_version))
+
+    async def check(self, game_id: str, command: Mapping[str, Any]) -> CheckAnswer:
+        """Whether ``command`` would land now, without sending it: nothing is written; ``refusal`` is the rule's
+        refusal sending it would get (code, sentence, details). A command that cannot be read raises."""
+        return await self.run(calls.check(game_id, command))
 
     async def say(self, game_id: str, text: str, to: int | None = None) -> CommandAnswer:
         """Say ``text`` at the table as this client's seat: to the table, or with ``to`` on a private line that

@@ -18,6 +18,7 @@ from clients.python.models import (
     AdminTable,
     AdminTables,
     Catalog,
+    CheckAnswer,
     CommandAnswer,
     Erased,
     EventPage,
@@ -83,6 +84,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/api/v1/games/{game_id}/legal-commands"): "legal",
     ("POST", "/api/v1/games/{game_id}/moves"): "moves",
     ("POST", "/api/v1/games/{game_id}/commands"): "send",
+    ("POST", "/api/v1/games/{game_id}/check"): "check",
     ("GET", "/api/v1/games/{game_id}/events"): "events",
     ("POST", "/api/v1/games/{game_id}/spectators/chat"): "spectator_say",
     ("POST", "/api/v1/games/{game_id}/chat/hidden"): "hide_as_operator",
@@ -288,6 +290,11 @@ def send(
     if expected_version is not None:
         body["expected_version"] = expected_version
     return Call("POST", game_path(game_id, "/commands"), decoder(CommandAnswer), json_body(body))
+
+
+def check(game_id: str, command: Mapping[str, Any]) -> Call[CheckAnswer]:
+    """Whether ``command`` would land now, without sending it, and if not the rule's refusal it would get."""
+    return Call("POST", game_path(game_id, "/check"), decoder(CheckAnswer), json_body({"command": dict(command)}))
 
 
 # --- the table's chat: commands of the seat, sent like any other -------------------------------------

@@ -20,6 +20,7 @@ __all__ = [
     "Catalog",
     "CatalogEntry",
     "ChatFact",
+    "CheckAnswer",
     "CommandAnswer",
     "CommandMessage",
     "ErrorBody",
@@ -506,6 +507,15 @@ class EventPage(msgspec.Struct):
 class CommandAnswer(msgspec.Struct):
     version: int
     events: list[VersionedEvent]
+
+
+class CheckAnswer(msgspec.Struct):
+    """Whether the command checked would land if it were sent now, at ``version``; if not, the rule's
+    refusal sending it would get."""
+
+    version: int
+    lands: bool
+    refusal: ErrorBody | None = None
 
 
 class AdminSeat(msgspec.Struct):

@@ -23,6 +23,7 @@ from clients.python.models import (
     AdminTable,
     AdminTables,
     Catalog,
+    CheckAnswer,
     CommandAnswer,
     Erased,
     EventPage,
@@ -254,6 +255,10 @@ class Client:
         expected_version: int | None = None,
     ) -> CommandAnswer:
         return self.run(calls.send(game_id, command, command_id, expected_version))
+
+    def check(self, game_id: str, command: Mapping[str, Any]) -> CheckAnswer:
+        """Whether ``command`` would land now, without sending it, and if not the rule's refusal it would get."""
+        return self.run(calls.check(game_id, command))
 
     def say(self, game_id: str, text: str, to: int | None = None) -> CommandAnswer:
         """Say ``text`` at the table as this client's seat: to the table, or with ``to`` on a private line that

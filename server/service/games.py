@@ -362,6 +362,27 @@ class Games:
         )
         return game.id, CommandAnswer(landed.after.version, mine)
 
+    def checking(self, at: Seated) -> int:
+        """The seat ``at`` may check a command for (as it may send one), charged as a command is:
+        before the command is read, so checks are no way around the rate."""
+        seat = may_act(at.table, Person(at.seat))
+        self.charge(at.game_id, seat)
+        return seat
+
+    async def check(self, at: Seated, seat: int, body: bytes) -> AppError | None:
+        """Whether ``seat`` (:meth:`checking`) could send the command ``body`` now: ``None`` when it
+        would land, the rule's refusal sending it would get when not (a command that cannot be read
+        raises, as sending it would). Nothing is appended and no chance is drawn for good: the
+        decision is made on the caught-up table and thrown away."""
+        command = self.decode_command(at.game, body)
+        now_ms = await self.store.now_ms() if keeps_time(at.game, at.table) else 0
+        ctx = Ctx(rng=chance(at.table) or random.Random(0), now_ms=now_ms)  # thrown away with its events
+        try:
+            decide_at_table(at.game, at.table, command, seat, ctx)
+        except Rejected as exc:
+            return refused(exc, at.game.id)
+        return None
+
     def charge(self, game_id: str, seat: int | None) -> None:
         """Take one from the seat's bucket, shared by its commands, move building and legal
         commands over REST and its sockets on this replica (a spectator has none to take from);

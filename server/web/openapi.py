@@ -54,6 +54,7 @@ SECURITY: dict[str, Security] = {
     "rematch": SEAT,
     "invite": SEAT,
     "send_command": SEAT,
+    "check_command": SEAT,
     "get_game": SEAT_OPTIONAL,
     "legal_commands": SEAT_OPTIONAL,
     "build_move": SEAT_OPTIONAL,

@@ -22,6 +22,7 @@ from projections.views import TableView, VersionedEvent
 from server.runtime.tasks import Trouble
 from server.service.errors import (
     AppError,
+    ErrorBody,
     Forbidden,
     Invalid,
     NotFound,
@@ -37,6 +38,7 @@ from server.service.words import words_of
 from server.web.admin import ADMIN_ENDPOINTS
 from server.web.auth import bearer, require_admin
 from server.web.chat import CHAT_ENDPOINTS
+from server.web.errors import reader
 from server.web.notices import NOTICE_ENDPOINTS
 from server.web.players import PLAYER_ENDPOINTS
 from server.web.requests import (
@@ -109,6 +111,19 @@ class SendCommand(msgspec.Struct, forbid_unknown_fields=True):
     command: msgspec.Raw
     command_id: str
     expected_version: int | None = None
+
+
+class CheckCommand(msgspec.Struct, forbid_unknown_fields=True):
+    command: msgspec.Raw
+
+
+class CheckAnswer(msgspec.Struct):
+    """Whether the command would land if it were sent now, at ``version``; if not, the rule's
+    refusal sending it would get (its code, sentence and details)."""
+
+    version: int
+    lands: bool
+    refusal: ErrorBody | None = None
 
 
 Messages = dict[str, dict[str, str]]  # part ("refusals", "terms", "log") -> key -> message
@@ -400,6 +415,17 @@ async def send_command(request: Request) -> Response:
     return answer(result)
 
 
+async def check_command(request: Request) -> Response:
+    at = await seated(request)
+    seat = games_of(request).checking(at)  # before the body is read
+    body = await read_json(request, CheckCommand)
+    refusal = await games_of(request).check(at, seat, bytes(body.command))
+    if refusal is None:
+        return answer(CheckAnswer(at.table.version, True))
+    said = ErrorBody(refusal.code, reader(request).message(refusal), refusal.details)
+    return answer(CheckAnswer(at.table.version, False, said))
+
+
 async def get_events(request: Request) -> Response:
     at = await seated(request)
     after = int_param(request, "after", 0, 0, 2**53)
@@ -639,6 +665,18 @@ GAME_ENDPOINTS: list[Endpoint] = [
         SendCommand,
         (),
         (400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
+        seat=True,
+    ),
+    Endpoint(
+        "POST",
+        "/games/{game_id}/check",
+        check_command,
+        "Whether a command of the caller's seat would land now, without sending it: the refusal it would get",
+        CheckAnswer,
+        200,
+        CheckCommand,
+        (),
+        (400, 401, 403, 404, 413, 415, 429, 503),
         seat=True,
     ),
     Endpoint(

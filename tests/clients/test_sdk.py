@@ -204,6 +204,10 @@ async def test_the_async_client_calls_every_route(server: Running) -> None:
             assert mine.seat == seat and mine.awaits(seat)
             legal = await players[seat].legal(game_id)
             assert legal.version == table.version and legal.commands
+            checked = await players[seat].check(game_id, legal.commands[0])
+            assert (checked.version, checked.lands, checked.refusal) == (legal.version, True, None)
+            other = await players[1 - seat].check(game_id, legal.commands[0])
+            assert not other.lands and other.refusal is not None and other.refusal.error == "not_your_turn"
             sent = await players[seat].send(game_id, legal.commands[0], "first", legal.version)
             assert sent.version > legal.version and sent.events[0].version == legal.version + 1
             assert await players[seat].send(game_id, legal.commands[0], "first", legal.version) == sent
@@ -258,6 +262,7 @@ def sync_session(url: str) -> dict[str, Any]:
         seat = table.awaiting[0].seat
         with Client(url, tokens[seat]) as player:
             legal = player.legal(game_id)
+            seen["check"] = player.check(game_id, legal.commands[0]).lands
             sent = player.send(game_id, legal.commands[0], expected_version=legal.version)
             seen["send"] = sent.version == legal.version + len(sent.events)
             try:
@@ -294,6 +299,7 @@ async def test_the_sync_client_calls_every_route(server: Running) -> None:
         "games": True,
         "all_games": True,
         "table": ("active", 2),
+        "check": True,
         "send": True,
         "conflict": ("Conflict", "version_conflict", version),
         "replay": seen["replay"],

@@ -5,11 +5,11 @@ real ``ludoteca serve`` (log level debug, its log captured), everything each sea
 the spectator receives is collected: REST bodies and headers (the table, legal
 commands with their first step, the steps of random walks of picks through POST
 /moves, the event feed, replays at every version, the export refused before the end),
-errors for commands and for picks naming hidden cards, and every WebSocket message
-(updates with their step, the answers to ``moves`` requests). The stored log (read
-with the admin export) tells the oracle which strings each viewer may not see; none
-may occur in what it received, and none hidden from the spectator may occur in the
-server's log lines.
+errors for commands (sent, and asked about with POST /check) and for picks naming hidden
+cards, and every WebSocket message (updates with their step, the answers to ``moves``
+requests). The stored log (read with the admin export) tells the oracle which strings each
+viewer may not see; none may occur in what it received, and none hidden from the spectator
+may occur in the server's log lines.
 """
 
 from __future__ import annotations
@@ -188,6 +188,14 @@ async def test_nothing_any_viewer_receives_names_a_card_hidden_from_it(api: Api,
                     r = await api.at(0).post(f"/api/v1/games/{game_id}/commands", json=body, headers=auth(token))
                     assert r.status_code != 500, r.text
                     assert not leaks(hidden - set(named), r.text, headers_text(r)), r.text
+                    # asked about without sending it: the same answer, telling no more
+                    body = {"command": msgspec.to_builtins(command)}
+                    c = await api.at(0).post(f"/api/v1/games/{game_id}/check", json=body, headers=auth(token))
+                    if r.status_code in (409, 422) and r.json()["error"] != "command_id_reused":
+                        assert c.status_code == 200 and c.json()["refusal"] == r.json(), (r.text, c.text)
+                    elif r.status_code != 200:
+                        assert c.status_code == r.status_code, (r.text, c.text)
+                    assert not leaks(hidden - set(named), c.text, headers_text(c)), c.text
                 r = await api.at(0).get(f"/api/v1/games/{game_id}/legal-commands", headers=auth(token))
                 texts[i] += [r.text, headers_text(r)]
                 met = await walk(api, game_id, token, r.json()["step"], rng, texts[i])

@@ -95,3 +95,21 @@ async def test_legal_commands_over_rest_take_from_the_seats_bucket(redis: aiored
         assert codes.count(429) >= 9, codes
         # A spectator's reading of the same is not a seat's to pay for (and lists nothing).
         assert (await api.get(f"/api/v1/games/{game_id}/legal-commands")).status_code == 200
+
+
+async def test_checking_a_command_over_rest_takes_from_the_seats_bucket(redis: aioredis.Redis, redis_url: str) -> None:
+    async with running(limited(redis_url)) as api:
+        game_id, tokens = await api.started(2)
+        auth = {"Authorization": f"Bearer {tokens[0]}"}
+
+        def check(body: bytes) -> object:
+            return api.http.post(
+                f"/api/v1/games/{game_id}/check", content=body, headers={**auth, "Content-Type": "application/json"}
+            )
+
+        codes = await statuses(api, BURST + 20, lambda: check(b'{"command": {"type": "Undo"}}'))
+        assert set(codes[:BURST]) == {200} and codes.count(429) >= 9, codes
+        # An unreadable body is charged too, before it is read.
+        await asyncio.sleep(2 / RATE)
+        bad = await statuses(api, BURST + 20, lambda: check(b"{"))
+        assert bad.count(429) >= 9 and set(bad) <= {400, 429}, bad

@@ -6,6 +6,7 @@ import type {
   Catalog,
   Clock,
   Command,
+  CheckAnswer,
   CommandAnswer,
   Dropped,
   Erased,
@@ -82,6 +83,7 @@ export const ROUTES = {
   "GET /api/v1/games/{game_id}/legal-commands": "legal",
   "POST /api/v1/games/{game_id}/moves": "moves",
   "POST /api/v1/games/{game_id}/commands": "send",
+  "POST /api/v1/games/{game_id}/check": "check",
   "GET /api/v1/games/{game_id}/events": "events",
   "POST /api/v1/games/{game_id}/spectators/chat": "spectatorSay",
   "POST /api/v1/games/{game_id}/chat/hidden": "hideAsOperator",
@@ -301,6 +303,12 @@ export class Client {
       ...(options.expectedVersion != null ? { expected_version: options.expectedVersion } : {}),
     };
     return this.json({ method: "POST", path: game(gameId, "/commands"), body });
+  }
+
+  /** Whether `command` would land now, without sending it: nothing is written; `refusal` is the rule's
+   * refusal sending it would get (code, sentence, details). A command that cannot be read rejects. */
+  check(gameId: string, command: Command): Promise<CheckAnswer> {
+    return this.json({ method: "POST", path: game(gameId, "/check"), body: { command } });
   }
 
   // -- the table's chat: commands of the seat, sent like any other ------------------------------------

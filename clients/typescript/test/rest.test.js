@@ -67,7 +67,7 @@ test("the creator calls a table off", async () => {
   assert.equal(table.outcome.type, "abandoned");
 });
 
-test("one game: table, legal commands, moves, commands, events, replay, export and import", async () => {
+test("one game: table, legal commands, moves, checks, commands, events, replay, export and import", async () => {
   const { gameId, lobby, seats } = await started();
   const { seat, client, table } = await awaited(lobby, gameId, seats);
   assert.equal(table.status, "active");
@@ -77,6 +77,10 @@ test("one game: table, legal commands, moves, commands, events, replay, export a
   assert.ok(legal.step.options.some((o) => o.value === "DrawFromDeck"));
   const step = await client.moves(gameId, [{ field: "type", value: "DrawFromDeck" }]);
   assert.deepEqual(step.step.command, { type: "DrawFromDeck" });
+  assert.deepEqual(await client.check(gameId, { type: "DrawFromDeck" }), { version: legal.version, lands: true, refusal: null });
+  const refused = await seats[1 - seat].check(gameId, { type: "DrawFromDeck" });
+  assert.equal(refused.lands, false);
+  assert.equal(refused.refusal.error, "not_your_turn");
   const answer = await client.send(gameId, { type: "DrawFromDeck" }, { commandId: "draw-1", expectedVersion: legal.version });
   assert.equal(answer.version, legal.version + answer.events.length); // the draw, and its opening for this seat (docs/fair-play.md)
   assert.equal(answer.events[0].event.type, "CardDrawn");

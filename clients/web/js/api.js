@@ -22,6 +22,9 @@ export async function call(method, path, { token = null, body = undefined, param
   }
   const headers = {};
   if (token) headers["Authorization"] = `Bearer ${token}`;
+  // the server's sentences (a refusal's message) in the page's language (words.js sets it)
+  const lang = document.documentElement.lang;
+  if (lang) headers["Accept-Language"] = lang;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {

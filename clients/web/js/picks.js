@@ -348,11 +348,38 @@ export class MoveBuilder {
   }
 
   // Why a thing the table draws cannot be picked now, in the panel (and said): what the move
-  // waits for instead, from the step itself (the moves offered, or the fields lit now).
-  explain(el) {
-    this.why = { el, text: this.whyNot(el) };
+  // waits for instead, from the step itself (the moves offered, or the fields lit now); then, for a
+  // thing that stands for a command (the screen's `intent`), the rule's own reason, from the
+  // refusal the server would give that command (POST /check: nothing is sent).
+  // `source` says where the words come from: "step", "rule", or "asking" while the server is asked.
+  async explain(el) {
+    const command = this.ctx.check ? this.intentOf(el) : null;
+    const why = { el, ...this.whyNot(el), source: command ? "asking" : "step" };
+    this.why = why;
     this.render();
-    announce(this.why.text);
+    if (command) {
+      // a rule's refusal: its sentence, then what may be done (an error asking says nothing more)
+      const checked = await this.ctx.check(command).catch(() => null);
+      if (checked && checked.refusal) {
+        why.text = `${checked.refusal.message} ${why.instead}`;
+        why.code = checked.refusal.error;
+        why.source = "rule";
+      } else why.source = "step";
+      if (this.why === why) this.render();
+    }
+    if (this.why === why) announce(why.text);
+  }
+
+  // The command a thing of the table stands for, by the screen (`intent`), or null.
+  intentOf(el) {
+    const view = this.ctx.view;
+    if (!this.ctx.screen.intent || !view) return null;
+    for (const key of (el.getAttribute("data-pick") || "").split(/\s+/).filter(Boolean)) {
+      const at = key.indexOf(":");
+      const command = this.ctx.screen.intent(key.slice(0, at), key.slice(at + 1), view);
+      if (command) return command;
+    }
+    return null;
   }
 
   whyNot(el) {
@@ -366,7 +393,7 @@ export class MoveBuilder {
     const instead = types.length
       ? WORDS.insteadMay(orWords(types.map((o) => may[o.value] || labelOf("move", o.value, this.ctx).toLowerCase())))
       : lit.length ? WORDS.insteadPick(orWords(lit)) : WORDS.insteadSend;
-    return WORDS.notNow(name.split(",")[0].trim()) + " " + instead;
+    return { text: WORDS.notNow(name.split(",")[0].trim()) + " " + instead, instead };
   }
 
   // A click on a target: its one path, or the panel asks which of its several.
@@ -698,7 +725,8 @@ export class MoveBuilder {
         orWords(types.map((o) => may[o.value] || labelOf("move", o.value, ctx).toLowerCase())), "."));
     }
     if (this.why && this.why.el.isConnected) {
-      panel.append(h("p", { class: "why", "data-testid": "why" }, this.why.text));
+      panel.append(h("p", { class: "why", "data-testid": "why", "data-source": this.why.source, "data-code": this.why.code || null },
+        this.why.text));
     }
     if (this.which) { // a target several moves share: which one
       const name = this.which.getAttribute("data-label") || this.which.getAttribute("aria-label") || "";

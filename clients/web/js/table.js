@@ -426,7 +426,9 @@ export class TableScreen {
       send: (command, version, picks) => this.send(command, version, picks),
       refused: (err, what) => errorMessage(err, what),
       ctx: { screen: this.screen, names: this.names, comp: this.comp, seatName,
-        describeCommand: (c) => describeCommand(c, this.names, seatName, this.table.game) },
+        describeCommand: (c) => describeCommand(c, this.names, seatName, this.table.game),
+        // whether a command would land, asked without sending it (why a thing is not lit)
+        check: (command) => post(`/games/${this.gameId}/check`, { command }, { token: this.token }) },
     });
     document.addEventListener("keydown", this.onKey);
     this.draw();

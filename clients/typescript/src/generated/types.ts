@@ -2222,6 +2222,18 @@ export interface MissLizParksParkGameEnded {
   type: "ParkGameEnded";
   scores?: number[];
 }
+export interface CheckCommand {
+  command: unknown;
+}
+/**
+ * Whether the command would land if it were sent now, at ``version``; if not, the rule's
+ * refusal sending it would get (its code, sentence and details).
+ */
+export interface CheckAnswer {
+  version: number;
+  lands: boolean;
+  refusal?: ErrorBody | null;
+}
 export interface EventPage {
   version: number;
   events: VersionedEvent[];

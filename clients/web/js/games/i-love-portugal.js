@@ -437,6 +437,17 @@ export default {
       return `${w.seat(first.seat)} walked from ${w.name(first.origin)} to ${w.name(last.to)}${via.length ? ` via ${listWords(via)}` : ""} (${cost} €)`;
     },
   },
+  // The command a thing of the table stands for when it is not lit (picks.js, "why not"): a
+  // circle is where the tourist is placed, then where it walks.
+  intent(kind, value, view) {
+    const me = view.viewer === null || view.viewer === undefined ? null : (view.seats || [])[view.viewer];
+    if (!me) return null;
+    if (kind === "colour") return { type: "ChooseColour", colour: value };
+    if (kind === "pile") return { type: "BuyCard", pile: value };
+    if (kind === "move") return value === "BuyPhoto" ? { type: "BuyPhoto" } : null;
+    if (kind === "region" && !me.tourist) return { type: "PlaceTourist", region: value };
+    return kind === "circle" && me.tourist ? { type: "MoveTourist", to: value } : null;
+  },
   label(kind, value, ctx) {
     if (kind === "colour") return colourOf(value).name + " " + colourOf(value).symbol;
     if ((kind === "circle" || kind === "region") && typeof value === "string") {

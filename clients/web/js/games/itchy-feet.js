@@ -284,6 +284,13 @@ export default {
     ItchyDeckShuffled: () => null,
     DiscardPileReshuffled: () => "the discard pile was shuffled into a new deck",
   },
+  // The command a thing of the table stands for when it is not lit (picks.js, "why not"): another
+  // seat is one to steal from, a country one to travel to.
+  intent(kind, value) {
+    if (kind === "move") return value === "Draw" ? { type: "Draw" } : null;
+    if (kind === "seat") return { type: "Steal", target: Number(value) };
+    return kind === "country" ? { type: "Travel", country: value } : null;
+  },
   label(kind, value, ctx) {
     if (kind === "kind" && typeof value === "string") return kindName(value, ctx.comp);
     return null;

@@ -365,6 +365,13 @@ export default {
     ParkGameEnded: (e, w) => `the parks open: ${w.scores(e.scores)}`,
     PlanningDeckShuffled: () => null,
   },
+  // The command a thing of the table stands for when it is not lit (picks.js, "why not"): a tile
+  // of the projects is one to buy, a cell of one's park where a tile is built.
+  intent(kind, value) {
+    if (kind === "theme") return { type: "ChooseTheme", theme: value };
+    if (kind === "tile") return { type: "BuyTile", tile: value };
+    return kind === "cell" ? { type: "BuildTile", cell: String(value).split(",").map(Number) } : null;
+  },
   label(kind, value, ctx) {
     if (kind === "tile" && typeof value === "string") return tileOf(value, ctx.comp)?.name || null;
     if (kind === "card" && typeof value === "string") return (ctx.comp.planning_cards || []).find((p) => p.id === value)?.name || null;

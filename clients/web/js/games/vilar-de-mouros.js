@@ -308,6 +308,18 @@ export default {
     DeckShuffled: () => null,
     BonusDeckShuffled: () => null,
   },
+  // The command a thing of the table stands for when it is not lit: the server says why it would
+  // be refused (picks.js, "why not").
+  intent(kind, value, view) {
+    if (kind === "move") return value === "DrawFromDeck" ? { type: "DrawFromDeck" } : null;
+    if (kind !== "card") return null;
+    if ((view.centre || []).includes(value)) return { type: "DrawFromCentre", card: value };
+    if ((view.bonus_row || []).includes(value)) return { type: "TakeBonus", card: value };
+    // a card of the hand is one to place (with another of the hand beside it)
+    const hand = ((view.seats || []).find((s) => s.seat === view.viewer) || {}).hand || [];
+    const other = hand.find((c) => c !== value);
+    return hand.includes(value) && other ? { type: "PlaceCards", centre: value, personal: other } : null;
+  },
   label(kind, value, ctx) {
     if (kind === "card" && typeof value === "string") return nameOf(value, ctx.comp);
     return null;
