@@ -757,3 +757,47 @@ async def test_an_update_leaves_the_focus_and_every_button_where_the_player_was(
         assert not errors, errors
     finally:
         await ctx.close()
+
+
+@pytest.mark.timeout(90)
+async def test_a_move_the_clock_takes_away_leaves_nothing_lit_to_press(server: Running, browser: Chromium) -> None:
+    """The seat's time runs out while the pointer rests on a lit target: the takeover bot plays the
+    move, the targets go out, and pressing where the target was sends nothing (no refusal, no error)."""
+    clock = {"per": "move", "seconds": 3, "on_timeout": "bot_move"}
+    r = await server.http.post(f"{API}/games", json={"game": "itchy-feet", "players": 3, "clock": clock})
+    assert r.status_code == 201, r.text
+    game_id = r.json()["game_id"]
+    tokens = {}
+    for seat, name in enumerate(("Ana", "Bea", "Cris")):  # Bea's and Cris's turns: the clock plays them
+        taken = await server.http.post(f"{API}/games/{game_id}/seats", json={"seat": seat, "name": name})
+        tokens[seat] = taken.json()["token"]
+    table = Table(server, "itchy-feet", game_id, tokens={0: tokens[0]})
+    ctx, page, _ = await as_seat_zero(browser, table, viewport={"width": 1280, "height": 900})
+    try:
+        assert await wait_for_my_turn_or_end(page, table, time.monotonic() + 40) == "mine"
+        target = page.locator(".play .target").first
+        await target.scroll_into_view_if_needed()
+        box = await target.bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 12)
+        await page.mouse.move(x, y)
+        version = int(await page.get_attribute(".table-screen", "data-version") or 0)
+        # the clock runs out: the bot plays the move, and the game awaits the others (3 s each)
+        deadline = time.monotonic() + 20
+        while True:
+            current = await table.table()
+            if current["version"] > version and 0 not in [a["seat"] for a in current["awaiting"]]:
+                break
+            assert time.monotonic() < deadline, "the clock did not play the seat's move"
+            await page.wait_for_timeout(50)
+        await page.wait_for_function(
+            "(v) => Number(document.querySelector('.table-screen').dataset.version) >= v", arg=current["version"]
+        )
+        assert await page.locator(".play .target").count() == 0, "a target is lit while the game awaits others"
+        await page.mouse.down()
+        await page.mouse.up()
+        await page.wait_for_timeout(300)
+        assert await page.locator(".message.error").count() == 0, "the press sent a command, refused"
+        assert await page.get_attribute(".controls-wrap", "data-state") != "sending", "the press sent a command"
+    finally:
+        await ctx.close()
