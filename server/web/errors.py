@@ -70,6 +70,10 @@ class Reader:
     def message(self, exc: AppError) -> str:
         return message(exc, self.lang, self.games)
 
+    def body(self, exc: AppError) -> ErrorBody:
+        """``exc`` as the body of an error answer, its sentence in this reader's language."""
+        return ErrorBody(exc.code, self.message(exc), exc.details)
+
 
 def reader(conn: HTTPConnection, asked: str | None = None) -> Reader:
     """The reader of an answer to ``conn``: its ``Accept-Language`` (or ``asked``, a hello's ``lang``), and this
@@ -81,9 +85,7 @@ def reader(conn: HTTPConnection, asked: str | None = None) -> Reader:
 def http_answer(exc: AppError, to: Reader | None = None) -> Response:
     """``exc`` as an HTTP answer (a ``details.retry_after`` is also the ``Retry-After`` header)."""
     to = to or Reader()
-    response = Response(
-        encode(ErrorBody(exc.code, to.message(exc), exc.details)), status_of(exc), media_type="application/json"
-    )
+    response = Response(encode(to.body(exc)), status_of(exc), media_type="application/json")
     response.headers["Content-Language"] = to.lang  # the language of its message
     if "retry_after" in exc.details:
         response.headers["Retry-After"] = str(exc.details["retry_after"])

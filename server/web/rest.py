@@ -422,8 +422,7 @@ async def check_command(request: Request) -> Response:
     refusal = await games_of(request).check(at, seat, bytes(body.command))
     if refusal is None:
         return answer(CheckAnswer(at.table.version, True))
-    said = ErrorBody(refusal.code, reader(request).message(refusal), refusal.details)
-    return answer(CheckAnswer(at.table.version, False, said))
+    return answer(CheckAnswer(at.table.version, False, reader(request).body(refusal)))
 
 
 async def get_events(request: Request) -> Response:

@@ -32,6 +32,8 @@ const isCell = (v) => Array.isArray(v) && v.length === 2 && v.every(Number.isInt
 
 export const valueKey = (value) => (Array.isArray(value) ? value.join(",") : String(value));
 export const pickKey = (kind, value) => `${kind}:${valueKey(value)}`;
+// The keys a thing of the table is picked by (its `data-pick`, space-separated), none when it has none.
+const pickKeys = (el) => (el.getAttribute("data-pick") || "").split(/\s+/).filter(Boolean);
 export const sameValue = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 // The things an option names, as [kind, value] pairs: one (a card, a seat, a cell), or none for null.
@@ -374,7 +376,7 @@ export class MoveBuilder {
   intentOf(el) {
     const view = this.ctx.view;
     if (!this.ctx.screen.intent || !view) return null;
-    for (const key of (el.getAttribute("data-pick") || "").split(/\s+/).filter(Boolean)) {
+    for (const key of pickKeys(el)) {
       const at = key.indexOf(":");
       const command = this.ctx.screen.intent(key.slice(0, at), key.slice(at + 1), view);
       if (command) return command;
@@ -445,7 +447,7 @@ export class MoveBuilder {
       this.render();
       return true;
     }
-    const here = (place.getAttribute("data-pick") || "").split(/\s+/).filter(Boolean);
+    const here = pickKeys(place);
     this.follow = here.length ? here : null;
     this.choose(fit.path);
     return true;
@@ -565,7 +567,7 @@ export class MoveBuilder {
     }
     this.index = new Map();
     for (const el of this.board.querySelectorAll("[data-pick]")) {
-      for (const key of el.getAttribute("data-pick").split(/\s+/)) {
+      for (const key of pickKeys(el)) {
         if (!this.index.has(key)) this.index.set(key, []);
         this.index.get(key).push(el);
       }
