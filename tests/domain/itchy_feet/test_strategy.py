@@ -61,13 +61,14 @@ def test_greedy_draws_towards_its_trip_rather_than_steal_by_default() -> None:
 
 
 def test_where_cards_are_scarce_a_seat_the_hand_count_weighs() -> None:
-    """38 cards for 6 hands: each card of a short hand counts (convexly, up to 5), so hands grow
+    """38 cards for 6 hands: each card of a hand counts (convexly, up to the hand limit of 7: a
+    full backpack shields what it holds, a steal taking one card of seven), so hands grow
     towards a trip; 34 cards for 2 hands: the count weighs nothing (there it set both hands
     stealing from each other)."""
     assert scarcity(start(2)[0]) == 0.0 and scarcity(start(6)[0]) == 1.0
     state, _ = start(6, seed=1)
     seat = state.current
     assert seat is not None
-    short = arrange(state, hands={seat: spare_objects(state, 1)})
-    longer = arrange(state, hands={seat: spare_objects(state, 2)})
-    assert points(longer)[seat] - points(short)[seat] > 0.5
+    worth = [points(arrange(state, hands={seat: spare_objects(state, n)}))[seat] for n in (1, 2, 6, 7)]
+    assert worth[1] - worth[0] > 0.5
+    assert worth[3] - worth[2] > worth[1] - worth[0]  # the seventh card counts the most
