@@ -250,9 +250,14 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
                 )
             if app.state.embedded is not None:  # restarted when it dies; the server stops if it keeps dying
                 background(stack, supervise(app.state.embedded, lambda: lose_store(app), metrics.redis_restarts.inc))
+
             # What start-up built, and what outlives each full collection, is kept out of the
             # next ones, so that their pauses stay short (server/runtime/collector.py).
-            collector = Collector(settings.gc_thaw_interval)
+            def looked(pause: float, found: int) -> None:
+                metrics.gc_look_pause.set(pause)
+                metrics.gc_frozen_garbage.set(found)
+
+            collector = Collector(settings.gc_thaw_interval, settings.gc_thaw_above, looked)
             collector.start()
             stack.callback(collector.stop)
             background(stack, collector.thaws())

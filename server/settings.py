@@ -86,6 +86,7 @@ class Settings:
     rematch_grace: float = 600.0  # seconds a rematch keeps its people's seats for them
     drop_after: float = 0.0  # seconds a seat's sockets may stay away before a bot takes it over (0: never)
     gc_thaw_interval: float = 3600.0  # seconds between full garbage collections of everything (0: never)
+    gc_thaw_above: int = 100_000  # unreachable objects a census in a copy must find before a thaw (0: always)
     # -- notifications (docs/players.md "Notifications", docs/operations.md "Notifications") --
     public_url: str | None = None  # where players reach this server, for links in notifications; None: host and port
     smtp_host: str | None = None  # the operator's SMTP server; None: no email is sent
@@ -196,6 +197,7 @@ class Settings:
             bot_pace_ms=whole("BOT_PACE_MS", default.bot_pace_ms),
             bot_pace_spread_ms=whole("BOT_PACE_SPREAD_MS", default.bot_pace_spread_ms),
             gc_thaw_interval=decimal("GC_THAW_INTERVAL", default.gc_thaw_interval),
+            gc_thaw_above=whole("GC_THAW_ABOVE", default.gc_thaw_above),
             public_url=get("PUBLIC_URL", "").rstrip("/") or None,
             smtp_host=get("SMTP_HOST", "") or None,
             smtp_port=whole("SMTP_PORT", default.smtp_port),

@@ -11,6 +11,14 @@ pause of the old length, then frozen again). The server's own cycles are broken 
 feed that stops lets go of its task, a WebSocket's handshake protocol of its parser), so a thaw finds
 next to nothing.
 
+So the hourly look first counts that garbage where it stalls nothing: in a copy of the process
+(``os.fork``), which unfreezes and collects its own copy of the heap and says how many unreachable
+objects it found. The server pauses only for the fork (page tables copied: 20 to 40 ms a GiB of
+heap, where a thaw pauses about 600 ms a GiB), and thaws only when the copy found at least
+``thaw_above`` objects. The copy dirties about half the heap's pages while it counts (copy on
+write), for about a second per ten million objects: memory a container's limit must leave room
+for (``thaw_above`` 0: no copy, every look a thaw).
+
 The thresholds: the young generation is collected every 10,000 allocations, not 700 (a move makes
 thousands of short-lived objects); the older two, which the freezes leave nearly empty, as soon as
 they are due.
@@ -21,20 +29,33 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
+import select
+import signal
+import sys
 import time
-from typing import Any
+import warnings
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 log = logging.getLogger("ludoteca.collector")
 
 THRESHOLDS = (10_000, 10, 1)
+THAW_ABOVE = 100_000  # unreachable objects (about 10 MB) a census must find before a thaw is worth its pause
+CENSUS_TIMEOUT = 300.0  # seconds the copy may count; past them it is killed and the look thaws
 
 
 class Collector:
     """Installed by :meth:`start` on the running loop, removed by :meth:`stop`; :meth:`thaws` runs
-    the periodic full look (``thaw_every`` 0: never, the survivors stay frozen)."""
+    the periodic full look (``thaw_every`` 0: never, the survivors stay frozen), a thaw when a
+    census finds at least ``thaw_above`` unreachable objects (0: a thaw every time, no census)."""
 
-    def __init__(self, thaw_every: float) -> None:
+    def __init__(
+        self, thaw_every: float, thaw_above: int = THAW_ABOVE, looked: Callable[[float, int], None] | None = None
+    ) -> None:
         self.thaw_every = thaw_every
+        self.thaw_above = thaw_above
+        self.looked = looked or (lambda pause, found: None)  # each look's pause (seconds) and garbage found
         self.loop: asyncio.AbstractEventLoop | None = None
         self.previous = gc.get_threshold()
 
@@ -68,10 +89,84 @@ class Collector:
         found = gc.collect()  # its callback freezes the survivors on the loop's next turn
         return time.perf_counter() - started, found
 
+    async def census(self, timeout: float = CENSUS_TIMEOUT) -> tuple[float, int | None]:
+        """The unreachable objects the freezes keep, counted in a copy of the process; the pause
+        the copy cost the server, in seconds, and the count (``None``: the copy failed or ran
+        past ``timeout``). The server's own heap is left as it was."""
+        read, write = os.pipe()
+        started = time.perf_counter()
+        # Python 3.12 warns of forking a process with threads: the copy runs none of their code.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:
+            os.close(read)
+            _count_and_exit(write)
+        paused = time.perf_counter() - started
+        os.close(write)
+        return paused, await asyncio.to_thread(_answer, pid, read, timeout)
+
     async def thaws(self) -> None:
         if self.thaw_every <= 0:
             return
         while True:
             await asyncio.sleep(self.thaw_every)
-            pause, found = self.thaw()
-            log.info("collected every object once: a pause of %.0f ms, %d unreachable objects", pause * 1000, found)
+            await self.look()
+
+    async def look(self) -> None:
+        """One full look: a census in a copy, then a thaw only if it found enough (or failed)."""
+        if self.thaw_above > 0:
+            paused, counted = await self.census()
+            if counted is not None and counted < self.thaw_above:
+                self.looked(paused, counted)
+                log.info(
+                    "counted the frozen garbage in a copy of the process: %d unreachable objects, "
+                    "under %d, no thaw (the copy paused the server %.1f ms)",
+                    counted,
+                    self.thaw_above,
+                    paused * 1000,
+                )
+                return
+            if counted is None:
+                log.warning("the copy of the process that counts the frozen garbage failed: thawing instead")
+        pause, found = self.thaw()
+        self.looked(pause, found)
+        log.info("collected every object once: a pause of %.0f ms, %d unreachable objects", pause * 1000, found)
+
+
+def _count_and_exit(write: int) -> NoReturn:
+    """In the copy: let go of every descriptor but ``write`` (a finalizer of the garbage found must
+    not write to, shut or close a socket or file the server still uses), collect everything, write
+    the count, and leave without running any exit handler."""
+    code = 1
+    try:
+        gc.callbacks.clear()  # the server's own freeze on its loop is not the copy's to schedule
+        sys.unraisablehook = _dropped  # a finalizer's error here is expected (its descriptor is gone)
+        quiet = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(quiet, fd)
+        os.closerange(3, write)
+        os.closerange(write + 1, os.sysconf("SC_OPEN_MAX"))
+        gc.unfreeze()
+        os.write(write, str(gc.collect()).encode())
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _dropped(unraisable: Any) -> None:
+    """In the copy, an error a finalizer raises is dropped: kept (as a hook may keep it), it would
+    hold its object alive and out of the count."""
+
+
+def _answer(pid: int, read: int, timeout: float) -> int | None:
+    """The copy's count, waited for on a thread (``None`` if it failed or ran past ``timeout``)."""
+    try:
+        ready, _, _ = select.select([read], [], [], timeout)
+        text = os.read(read, 32) if ready else b""
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+    finally:
+        os.close(read)
+        os.waitpid(pid, 0)
+    return int(text) if text.isdigit() else None

@@ -109,6 +109,14 @@ class Metrics:
             "ludoteca_quota_refusals", "Requests refused by a quota an hour (429), by quota (games, seats, players, "
             "codes, destinations, sign_ins, passkeys)", ["quota"], registry=r,
         )  # fmt: skip
+        self.gc_frozen_garbage = Gauge(
+            "ludoteca_gc_frozen_garbage", "Unreachable objects the last full look at every object found among the "
+            "frozen", registry=r,
+        )  # fmt: skip
+        self.gc_look_pause = Gauge(
+            "ludoteca_gc_look_pause_seconds", "What the last full look paused the server: the fork of the copy that "
+            "counted, or a thaw", registry=r,
+        )  # fmt: skip
         self.bot_moves = Counter(
             "ludoteca_bot_moves", "Commands the server's bots played, by game and bot", ["game", "bot"], registry=r
         )

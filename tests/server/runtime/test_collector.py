@@ -1,12 +1,15 @@
-"""The garbage collector's policy: survivors of every collection are frozen, a thaw collects the
-cycles among them, and stopping gives the process its collector back as it was."""
+"""The garbage collector's policy: survivors of every collection are frozen, a census in a copy of
+the process counts the cycles among them, a thaw collects them, and stopping gives the process
+its collector back as it was."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import socket
 import weakref
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -94,8 +97,83 @@ async def test_stopping_gives_back_the_threshold_the_callbacks_and_the_frozen_ob
     assert gc.get_freeze_count() == 0
 
 
+class Writer:
+    """Garbage whose finalizer writes to a socket and leaves a mark in a file."""
+
+    def __init__(self, sock: socket.socket, mark: Path) -> None:
+        self.sock, self.mark = sock, mark
+        self.me = self
+
+    def __del__(self) -> None:
+        self.mark.write_text("finalized")
+        self.sock.send(b"from the garbage")
+
+
+async def test_a_census_counts_the_frozen_garbage_in_a_copy_and_leaves_the_servers_heap_as_it_was(
+    thawed: None,
+) -> None:
+    collector = Collector(thaw_every=0)
+    collector.start()
+    try:
+        ref = await frozen_cycle()
+        paused, counted = await collector.census()
+        assert counted is not None and counted >= 2  # the two nodes (and their attribute dictionaries)
+        assert paused >= 0
+        assert ref() is not None  # counted in the copy, still here
+        assert gc.get_freeze_count() > 0
+    finally:
+        collector.stop()
+
+
+async def test_the_garbage_a_census_finalizes_touches_no_socket_of_the_server(thawed: None, tmp_path: Path) -> None:
+    collector = Collector(thaw_every=0)
+    collector.start()
+    ours, theirs = socket.socketpair()
+    try:
+        mark = tmp_path / "mark"
+        writer = Writer(ours, mark)  # a cycle: it refers to itself
+        gc.collect()
+        await asyncio.sleep(0)  # frozen while alive...
+        del writer  # ...then garbage only a collection of the frozen finds
+        _, counted = await collector.census()
+        assert counted is not None and counted >= 1
+        assert mark.read_text() == "finalized"  # the copy ran the finalizer
+        theirs.setblocking(False)
+        with pytest.raises(BlockingIOError):
+            theirs.recv(100)  # ...and its send reached nothing: the copy had let go of the socket
+        ours.send(b"still ours")
+        theirs.setblocking(True)
+        assert theirs.recv(100) == b"still ours"
+    finally:
+        collector.stop()
+        gc.collect()  # the thaw of the real process finalizes the writer here, which sends once
+        ours.close()
+        theirs.close()
+
+
+async def test_a_look_thaws_only_when_the_census_finds_enough(thawed: None) -> None:
+    collector = Collector(thaw_every=0.01, thaw_above=10**9)
+    collector.start()
+    try:
+        ref = await frozen_cycle()
+        looking = asyncio.create_task(collector.thaws())
+        await asyncio.sleep(0.3)
+        looking.cancel()
+        assert ref() is not None  # counted, too few to thaw for
+        collector.thaw_above = 1
+        looking = asyncio.create_task(collector.thaws())
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if ref() is None:
+                break
+        looking.cancel()
+        assert ref() is None
+    finally:
+        collector.stop()
+
+
 async def test_thaws_run_on_their_interval(thawed: None) -> None:
-    collector = Collector(thaw_every=0.01)
+    collector = Collector(thaw_every=0.01, thaw_above=0)
     collector.start()
     try:
         ref = await frozen_cycle()
