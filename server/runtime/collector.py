@@ -104,7 +104,11 @@ class Collector:
             _count_and_exit(write)
         paused = time.perf_counter() - started
         os.close(write)
-        return paused, await asyncio.to_thread(_answer, pid, read, timeout)
+        try:
+            return paused, await asyncio.to_thread(_answer, pid, read, timeout)
+        except asyncio.CancelledError:  # the server stops: its shutdown must not wait for the count
+            os.kill(pid, signal.SIGKILL)
+            raise
 
     async def thaws(self) -> None:
         if self.thaw_every <= 0:

@@ -97,6 +97,21 @@ async def test_stopping_gives_back_the_threshold_the_callbacks_and_the_frozen_ob
     assert gc.get_freeze_count() == 0
 
 
+def copies() -> list[int]:
+    """This process's children that are copies of it (a fork runs the same command line)."""
+    own = Path("/proc/self/cmdline").read_bytes()
+    tasks = Path("/proc/self/task").iterdir()
+    children = [int(pid) for task in tasks for pid in (task / "children").read_text().split()]
+    found = []
+    for pid in children:
+        try:
+            if Path(f"/proc/{pid}/cmdline").read_bytes() == own:
+                found.append(pid)
+        except FileNotFoundError:
+            pass
+    return found
+
+
 class Writer:
     """Garbage whose finalizer writes to a socket and leaves a mark in a file."""
 
@@ -121,6 +136,24 @@ async def test_a_census_counts_the_frozen_garbage_in_a_copy_and_leaves_the_serve
         assert paused >= 0
         assert ref() is not None  # counted in the copy, still here
         assert gc.get_freeze_count() > 0
+    finally:
+        collector.stop()
+
+
+async def test_a_server_that_stops_during_a_census_leaves_no_copy_behind(thawed: None) -> None:
+    collector = Collector(thaw_every=0)
+    collector.start()
+    try:
+        counting = asyncio.create_task(collector.census())
+        await asyncio.sleep(0)  # forked: the copy is counting
+        counting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await counting
+        for _ in range(100):  # killed, and reaped by the thread that waited for its count
+            if not copies():
+                break
+            await asyncio.sleep(0.05)
+        assert not copies()
     finally:
         collector.stop()
 
