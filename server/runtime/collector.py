@@ -104,11 +104,14 @@ class Collector:
             _count_and_exit(write)
         paused = time.perf_counter() - started
         os.close(write)
+        stop, stopping = os.pipe()  # the waiting thread alone kills and reaps the copy: no pid reused
         try:
-            return paused, await asyncio.to_thread(_answer, pid, read, timeout)
+            return paused, await asyncio.to_thread(_answer, pid, read, stop, timeout)
         except asyncio.CancelledError:  # the server stops: its shutdown must not wait for the count
-            os.kill(pid, signal.SIGKILL)
+            os.write(stopping, b"stop")
             raise
+        finally:
+            os.close(stopping)
 
     async def thaws(self) -> None:
         if self.thaw_every <= 0:
@@ -163,14 +166,18 @@ def _dropped(unraisable: Any) -> None:
     hold its object alive and out of the count."""
 
 
-def _answer(pid: int, read: int, timeout: float) -> int | None:
-    """The copy's count, waited for on a thread (``None`` if it failed or ran past ``timeout``)."""
+def _answer(pid: int, read: int, stop: int, timeout: float) -> int | None:
+    """The copy's count, waited for on a thread; ``None`` if it failed, ran past ``timeout`` or
+    was told to ``stop`` (then it is killed, and reaped here either way)."""
+    text = b""
     try:
-        ready, _, _ = select.select([read], [], [], timeout)
-        text = os.read(read, 32) if ready else b""
-        if not ready:
+        ready, _, _ = select.select([read, stop], [], [], timeout)
+        if read in ready:
+            text = os.read(read, 32)
+        else:
             os.kill(pid, signal.SIGKILL)
     finally:
         os.close(read)
+        os.close(stop)
         os.waitpid(pid, 0)
     return int(text) if text.isdigit() else None
