@@ -7,13 +7,22 @@ player who builds towards a trip sees it:
   the nearer it is (convex): the third object with a passport (the trip can be made) adds more
   than the first two together, so greedy keeps what it has gathered and reaches for the last
   piece (a recycle of it from the discard pile, a steal that may bring it).
-- ``HAND``: a hand counts up to 5 cards, each more than the one before (convex too): a draw
-  that grows a short hand beats a steal that leaves the thief's hand as large and only shortens
-  another's. It weighs fully where cards are scarce (a full table: 38 cards for 6 hands, where 2
-  hands share 34) and half where they are plenty: a hand of cards shields what it holds (a steal
-  takes one at random) and pays for steals and recycles. Not weighed at 2 seats, hands there
-  shrank to 2 to 4 cards once both seats raced for the centre's objects, each steal hit one,
-  and a game ran 580 turns a seat (docs/bots.md).
+- ``HAND``: a hand counts up to the hand limit (7 cards) where hands compete for cards (fewer
+  than 12 cards in play a seat: 3 to 6 seats of the base game), else up to 5 (a trip's 4 cards
+  and one to pay with), each card more than the one before (convex too): a draw that grows a
+  short hand beats a steal that leaves the thief's hand as large and only shortens another's,
+  and a full backpack shields what it holds (a steal takes one card of seven). It weighs fully
+  where cards are scarce (a full table: 38 cards for 6 hands, where 2 hands share 34) and half
+  where they are plenty. Not weighed at 2 seats, hands there shrank to 2 to 4 cards once both
+  seats raced for the centre's objects, each steal hit one, and a game ran 580 turns a seat
+  (docs/bots.md). Counted up to 7, a seat with a full hand makes its own trip only once it holds
+  the centre's objects too, then both trips on two turns running: the race for the centre's
+  three objects is run with one's own trip still in hand, and a 6-seat table ends in about 36
+  turns a seat, not 177 (with the hand counted up to 5 and a trip made as soon as it could be,
+  the race began when every seat had travelled and ran for hundreds of turns). ``backpack``
+  says where it is counted up to 5 instead: where cards are plenty (two searching bots took 129
+  turns a seat at 2 seats with 7, 48 with 5), and for a seat whose own trip needs one of the
+  centre's objects.
 - ``SPARE_SHARE``: a card that is not part of the trip buys its missing cards (a trade, a
   recycle's two, a steal's one), so it is worth a share of the trip's next step, two for each
   card the trip misses; beyond those, little (``LOOSE``).
@@ -30,7 +39,7 @@ and ``SAMPLES`` 6 (worlds a move is judged in).
 from __future__ import annotations
 
 from domain.engine import Awaited, Place, Seat, Strategy
-from domain.itchy_feet.cards import CARDS, COUNTRIES
+from domain.itchy_feet.cards import CARDS, COUNTRIES, HAND_LIMIT
 from domain.itchy_feet.commands import OfferTrade
 from domain.itchy_feet.rules import awaited, offers_left
 from domain.itchy_feet.state import State, destination
@@ -40,7 +49,8 @@ TRIP_POINTS = 10.0  # a country travelled
 # made, so that travelling (10, and the next trip begun) beats waiting.
 TRIP = {False: (0.0, 0.3, 1.0, 3.0), True: (0.3, 1.0, 3.0, 9.0)}
 HAND = 0.25  # times the square of the cards in hand, up to HAND_CARDS, where cards are scarcest
-HAND_CARDS = 5  # a trip's cards (3 objects and a passport) and one to pay with
+HAND_CARDS = HAND_LIMIT  # a full backpack, where hands compete for cards: a steal takes one of seven
+HAND_CARDS_PLENTY = 5  # a trip's cards (3 objects and a passport) and one to pay with, where cards are plenty
 PLENTY, SCARCE = 12.0, 6.5  # cards in play a seat: the hand counts the least (HAND_FLOOR), fully
 HAND_FLOOR = 0.5  # where cards are plenty a hand still shields what it holds from a steal
 SPARE_SHARE = 0.3  # a spare card is worth this share of the trip's next step
@@ -80,12 +90,28 @@ def _standing(state: State, seat: int, scarce: float) -> float:
     return (
         TRIP_POINTS * len(state.travelled[seat])
         + near
-        + max(HAND_FLOOR, scarce) * HAND * min(len(hand) - forbidden, HAND_CARDS) ** 2
+        + max(HAND_FLOOR, scarce) * HAND * min(len(hand) - forbidden, backpack(state, seat, scarce)) ** 2
         + SPARE_SHARE * step * useful
         + LOOSE * (spare - useful)
         + FORBIDDEN * forbidden
         + POSTCARD * postcards
     )
+
+
+def backpack(state: State, seat: int, scarce: float) -> int:
+    """The cards the seat's hand counts up to: the hand limit where hands compete for cards, else
+    a trip's cards and one to pay with. Not the hand limit either while the seat's own trip, still
+    to make, needs one of the centre's objects: that seat must not wait with a full hand for the
+    centre's other objects, since its own trip would throw that one away. Seats that held such a
+    trip and waited kept the object from everyone (it reaches the discard pile, where a recycle
+    takes it, only by a trip), and 2 of 24 games at 5 seats never ended."""
+    own, centre = state.own[seat], state.centre
+    sharing = (
+        own is not None
+        and centre is not None
+        and not set(COUNTRIES[own].requires).isdisjoint(COUNTRIES[centre].requires)
+    )
+    return HAND_CARDS if scarce and not sharing else HAND_CARDS_PLENTY
 
 
 def wanted(state: State, seat: int) -> set[str]:
