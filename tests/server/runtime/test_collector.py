@@ -8,7 +8,7 @@ import asyncio
 import gc
 import socket
 import weakref
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -41,47 +41,43 @@ def thawed() -> Iterator[None]:
     gc.unfreeze()
 
 
-async def test_the_survivors_of_a_full_collection_are_frozen_on_the_loops_next_turn(thawed: None) -> None:
-    collector = Collector(thaw_every=0)
-    collector.start()
-    try:
-        kept = [Node() for _ in range(100)]
-        gc.collect()
-        assert any(o is kept for o in gc.get_objects())  # not yet: the freeze waits for the loop
-        await asyncio.sleep(0)
-        assert not any(o is kept for o in gc.get_objects())
-        assert gc.get_freeze_count() > len(kept)
-    finally:
-        collector.stop()
+@pytest.fixture
+async def collector(thawed: None) -> AsyncIterator[Collector]:
+    """A collector started on the test's loop (no periodic look of its own), stopped after it."""
+    started = Collector(thaw_every=0)
+    started.start()
+    yield started
+    started.stop()
+
+
+async def test_the_survivors_of_a_full_collection_are_frozen_on_the_loops_next_turn(collector: Collector) -> None:
+    kept = [Node() for _ in range(100)]
+    gc.collect()
+    assert any(o is kept for o in gc.get_objects())  # not yet: the freeze waits for the loop
+    await asyncio.sleep(0)
+    assert not any(o is kept for o in gc.get_objects())
+    assert gc.get_freeze_count() > len(kept)
 
 
 @pytest.mark.parametrize("generation", [0, 1])
-async def test_the_survivors_of_a_young_or_middle_collection_are_frozen_too(thawed: None, generation: int) -> None:
-    collector = Collector(thaw_every=0)
-    collector.start()
-    try:
-        kept = [Node() for _ in range(100)]
-        gc.collect(generation)
-        await asyncio.sleep(0)
-        assert not any(o is kept for o in gc.get_objects())
-    finally:
-        collector.stop()
+async def test_the_survivors_of_a_young_or_middle_collection_are_frozen_too(
+    collector: Collector, generation: int
+) -> None:
+    kept = [Node() for _ in range(100)]
+    gc.collect(generation)
+    await asyncio.sleep(0)
+    assert not any(o is kept for o in gc.get_objects())
 
 
-async def test_a_cycle_frozen_while_alive_is_collected_by_the_next_thaw(thawed: None) -> None:
-    collector = Collector(thaw_every=0)
-    collector.start()
-    try:
-        ref = await frozen_cycle()
-        assert ref() is not None  # a frozen cycle waits
-        pause, found = collector.thaw()
-        assert ref() is None
-        assert pause >= 0
-        assert found >= 2  # the two nodes (and their attribute dictionaries)
-        await asyncio.sleep(0)
-        assert gc.get_freeze_count() > 0  # the thaw's survivors are frozen again
-    finally:
-        collector.stop()
+async def test_a_cycle_frozen_while_alive_is_collected_by_the_next_thaw(collector: Collector) -> None:
+    ref = await frozen_cycle()
+    assert ref() is not None  # a frozen cycle waits
+    pause, found = collector.thaw()
+    assert ref() is None
+    assert pause >= 0
+    assert found >= 2  # the two nodes (and their attribute dictionaries)
+    await asyncio.sleep(0)
+    assert gc.get_freeze_count() > 0  # the thaw's survivors are frozen again
 
 
 async def test_stopping_gives_back_the_threshold_the_callbacks_and_the_frozen_objects(thawed: None) -> None:
@@ -125,42 +121,32 @@ class Writer:
 
 
 async def test_a_census_counts_the_frozen_garbage_in_a_copy_and_leaves_the_servers_heap_as_it_was(
-    thawed: None,
+    collector: Collector,
 ) -> None:
-    collector = Collector(thaw_every=0)
-    collector.start()
-    try:
-        ref = await frozen_cycle()
-        paused, counted = await collector.census()
-        assert counted is not None and counted >= 2  # the two nodes (and their attribute dictionaries)
-        assert paused >= 0
-        assert ref() is not None  # counted in the copy, still here
-        assert gc.get_freeze_count() > 0
-    finally:
-        collector.stop()
+    ref = await frozen_cycle()
+    paused, counted = await collector.census()
+    assert counted is not None and counted >= 2  # the two nodes (and their attribute dictionaries)
+    assert paused >= 0
+    assert ref() is not None  # counted in the copy, still here
+    assert gc.get_freeze_count() > 0
 
 
-async def test_a_server_that_stops_during_a_census_leaves_no_copy_behind(thawed: None) -> None:
-    collector = Collector(thaw_every=0)
-    collector.start()
-    try:
-        counting = asyncio.create_task(collector.census())
-        await asyncio.sleep(0)  # forked: the copy is counting
-        counting.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await counting
-        for _ in range(100):  # killed, and reaped by the thread that waited for its count
-            if not copies():
-                break
-            await asyncio.sleep(0.05)
-        assert not copies()
-    finally:
-        collector.stop()
+async def test_a_server_that_stops_during_a_census_leaves_no_copy_behind(collector: Collector) -> None:
+    counting = asyncio.create_task(collector.census())
+    await asyncio.sleep(0)  # forked: the copy is counting
+    counting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await counting
+    for _ in range(100):  # killed, and reaped by the thread that waited for its count
+        if not copies():
+            break
+        await asyncio.sleep(0.05)
+    assert not copies()
 
 
-async def test_the_garbage_a_census_finalizes_touches_no_socket_of_the_server(thawed: None, tmp_path: Path) -> None:
-    collector = Collector(thaw_every=0)
-    collector.start()
+async def test_the_garbage_a_census_finalizes_touches_no_socket_of_the_server(
+    collector: Collector, tmp_path: Path
+) -> None:
     ours, theirs = socket.socketpair()
     try:
         mark = tmp_path / "mark"
@@ -178,42 +164,36 @@ async def test_the_garbage_a_census_finalizes_touches_no_socket_of_the_server(th
         theirs.setblocking(True)
         assert theirs.recv(100) == b"still ours"
     finally:
-        collector.stop()
-        gc.collect()  # the thaw of the real process finalizes the writer here, which sends once
+        gc.unfreeze()
+        gc.collect()  # the real process finalizes the writer here, which sends once, before the close
         ours.close()
         theirs.close()
 
 
-async def test_a_look_thaws_only_when_the_census_finds_enough(thawed: None) -> None:
-    collector = Collector(thaw_every=0.01, thaw_above=10**9)
-    collector.start()
-    try:
-        ref = await frozen_cycle()
-        looking = asyncio.create_task(collector.thaws())
-        await asyncio.sleep(0.3)
-        looking.cancel()
-        assert ref() is not None  # counted, too few to thaw for
-        collector.thaw_above = 1
-        looking = asyncio.create_task(collector.thaws())
-        for _ in range(100):
-            await asyncio.sleep(0.05)
-            if ref() is None:
-                break
-        looking.cancel()
-        assert ref() is None
-    finally:
-        collector.stop()
+async def test_a_look_thaws_only_when_the_census_finds_enough(collector: Collector) -> None:
+    collector.thaw_every = 0.01
+    collector.thaw_above = 10**9
+    ref = await frozen_cycle()
+    looking = asyncio.create_task(collector.thaws())
+    await asyncio.sleep(0.3)
+    looking.cancel()
+    assert ref() is not None  # counted, too few to thaw for
+    collector.thaw_above = 1
+    looking = asyncio.create_task(collector.thaws())
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        if ref() is None:
+            break
+    looking.cancel()
+    assert ref() is None
 
 
-async def test_thaws_run_on_their_interval(thawed: None) -> None:
-    collector = Collector(thaw_every=0.01, thaw_above=0)
-    collector.start()
-    try:
-        ref = await frozen_cycle()
-        assert ref() is not None
-        thawing = asyncio.create_task(collector.thaws())
-        await asyncio.sleep(0.1)
-        thawing.cancel()
-        assert ref() is None
-    finally:
-        collector.stop()
+async def test_thaws_run_on_their_interval(collector: Collector) -> None:
+    collector.thaw_every = 0.01
+    collector.thaw_above = 0
+    ref = await frozen_cycle()
+    assert ref() is not None
+    thawing = asyncio.create_task(collector.thaws())
+    await asyncio.sleep(0.1)
+    thawing.cancel()
+    assert ref() is None
