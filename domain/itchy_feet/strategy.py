@@ -22,7 +22,8 @@ player who builds towards a trip sees it:
   the race began when every seat had travelled and ran for hundreds of turns). ``backpack``
   says where it is counted up to 5 instead: where cards are plenty (two searching bots took 129
   turns a seat at 2 seats with 7, 48 with 5), and for a seat whose own trip needs one of the
-  centre's objects.
+  centre's objects; and where up to 6: past the seat's own trip, where hands of 7 would hold
+  nearly every card (5 and 6 seats: the deck stayed empty and a game ran to the cap).
 - ``SPARE_SHARE``: a card that is not part of the trip buys its missing cards (a trade, a
   recycle's two, a steal's one), so it is worth a share of the trip's next step, two for each
   card the trip misses; beyond those, little (``LOOSE``).
@@ -52,6 +53,7 @@ HAND = 0.25  # times the square of the cards in hand, up to HAND_CARDS, where ca
 HAND_CARDS = HAND_LIMIT  # a full backpack, where hands compete for cards: a steal takes one of seven
 HAND_CARDS_PLENTY = 5  # a trip's cards (3 objects and a passport) and one to pay with, where cards are plenty
 PLENTY, SCARCE = 12.0, 6.5  # cards in play a seat: the hand counts the least (HAND_FLOOR), fully
+STARVED = HAND_LIMIT + 1  # cards in play a seat: full backpacks leave the deck a card a seat or less
 HAND_FLOOR = 0.5  # where cards are plenty a hand still shields what it holds from a steal
 SPARE_SHARE = 0.3  # a spare card is worth this share of the trip's next step
 LOOSE = 0.05  # a spare card beyond two for each card the trip misses
@@ -61,17 +63,26 @@ LIKELY = 0.3  # ask a seat for a card out of sight only if it holds it this like
 
 
 def points(state: State) -> list[float]:
-    scarce = scarcity(state)
-    return [_standing(state, s, scarce) for s in range(state.players)]
+    cards = in_play(state)
+    return [_standing(state, s, cards) for s in range(state.players)]
+
+
+def in_play(state: State) -> float:
+    """Cards in play a seat: the deck, the discard pile and the hands (public counts)."""
+    return (len(state.deck) + len(state.discard) + sum(len(h) for h in state.hands)) / state.players
 
 
 def scarcity(state: State) -> float:
-    """How scarce cards are at this table, 0 to 1, from the cards in play a seat (public counts)."""
-    cards = len(state.deck) + len(state.discard) + sum(len(h) for h in state.hands)
-    return min(1.0, max(0.0, (PLENTY - cards / state.players) / (PLENTY - SCARCE)))
+    """How scarce cards are at this table, 0 to 1, from the cards in play a seat."""
+    return _scarce(in_play(state))
 
 
-def _standing(state: State, seat: int, scarce: float) -> float:
+def _scarce(cards: float) -> float:
+    return min(1.0, max(0.0, (PLENTY - cards) / (PLENTY - SCARCE)))
+
+
+def _standing(state: State, seat: int, cards: float) -> float:
+    scarce = _scarce(cards)
     hand = state.hands[seat]
     country = destination(state, seat)
     needed = set(COUNTRIES[country].requires) if country is not None else set()
@@ -90,7 +101,7 @@ def _standing(state: State, seat: int, scarce: float) -> float:
     return (
         TRIP_POINTS * len(state.travelled[seat])
         + near
-        + max(HAND_FLOOR, scarce) * HAND * min(len(hand) - forbidden, backpack(state, seat, scarce)) ** 2
+        + max(HAND_FLOOR, scarce) * HAND * min(len(hand) - forbidden, backpack(state, seat, cards)) ** 2
         + SPARE_SHARE * step * useful
         + LOOSE * (spare - useful)
         + FORBIDDEN * forbidden
@@ -98,20 +109,26 @@ def _standing(state: State, seat: int, scarce: float) -> float:
     )
 
 
-def backpack(state: State, seat: int, scarce: float) -> int:
-    """The cards the seat's hand counts up to: the hand limit where hands compete for cards, else
-    a trip's cards and one to pay with. Not the hand limit either while the seat's own trip, still
-    to make, needs one of the centre's objects: that seat must not wait with a full hand for the
-    centre's other objects, since its own trip would throw that one away. Seats that held such a
-    trip and waited kept the object from everyone (it reaches the discard pile, where a recycle
-    takes it, only by a trip), and 2 of 24 games at 5 seats never ended."""
+def backpack(state: State, seat: int, cards: float) -> int:
+    """The cards the seat's hand counts up to (``cards``: in play a seat): the hand limit where
+    hands compete for cards, else a trip's cards and one to pay with. Two exceptions:
+
+    - while the seat's own trip, still to make, needs one of the centre's objects, a trip's cards
+      and one to pay with: that seat must not wait with a full hand for the centre's other
+      objects, since its own trip would throw that one away. Seats that held such a trip and
+      waited kept the object from everyone (it reaches the discard pile, where a recycle takes
+      it, only by a trip), and 2 of 24 games at 5 seats never ended;
+    - once the seat has made its own trip, one card short of the limit where full backpacks would
+      hold nearly every card (under ``STARVED`` cards in play a seat, 5 and 6 seats of the base
+      game): the hands at 7 left the deck and the discard pile empty, the centre's objects moved
+      only by steals, and a 6-seat game ran to the cap."""
+    if not _scarce(cards):
+        return HAND_CARDS_PLENTY
     own, centre = state.own[seat], state.centre
-    sharing = (
-        own is not None
-        and centre is not None
-        and not set(COUNTRIES[own].requires).isdisjoint(COUNTRIES[centre].requires)
-    )
-    return HAND_CARDS if scarce and not sharing else HAND_CARDS_PLENTY
+    if own is None:
+        return HAND_CARDS - 1 if cards < STARVED else HAND_CARDS
+    sharing = centre is not None and not set(COUNTRIES[own].requires).isdisjoint(COUNTRIES[centre].requires)
+    return HAND_CARDS_PLENTY if sharing else HAND_CARDS
 
 
 def wanted(state: State, seat: int) -> set[str]:

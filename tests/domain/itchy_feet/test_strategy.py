@@ -111,3 +111,29 @@ def test_a_seat_whose_own_trip_needs_one_of_the_centres_objects_travels_at_once(
     the object goes to the discard pile, where a recycle takes it."""
     state, seat = _ready_to_travel(6, centre_objects=0, sharing=True)
     assert all(isinstance(greedy_bot(GAME, state, seat, random.Random(i)), Travel) for i in range(5))
+
+
+def _travelled(players: int, cards: int) -> tuple[State, int]:
+    """A seat that has made its own trip (its next one is the centre's), holding ``cards`` spare objects."""
+    state, _ = start(players, seed=1)
+    seat = state.current
+    assert seat is not None
+    own = state.own[seat]
+    assert own is not None
+    state = replace(
+        state,
+        own=tuple(None if s == seat else o for s, o in enumerate(state.own)),
+        travelled=tuple((own,) if s == seat else t for s, t in enumerate(state.travelled)),
+    )
+    return arrange(state, hands={seat: spare_objects(state, cards)}), seat
+
+
+def test_after_its_own_trip_a_seat_leaves_cards_to_draw_where_full_backpacks_would_hold_them_all() -> None:
+    """38 cards in play for 6 seats: hands of 7 held every card, the deck and the discard pile
+    stayed empty and the centre's objects moved only by steals (a game ran to the cap), so a
+    seat past its own trip counts its hand up to 6 there; 36 cards for 4 seats leave the deck
+    cards enough, and the seventh card counts as before."""
+    worth = [points(_travelled(6, n)[0])[_travelled(6, n)[1]] for n in (5, 6, 7)]
+    assert worth[1] - worth[0] > 2.0 and worth[2] - worth[1] < 0.5
+    roomy = [points(_travelled(4, n)[0])[_travelled(4, n)[1]] for n in (6, 7)]
+    assert roomy[1] - roomy[0] > 1.0
