@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from server.bench import node, procs
-from server.bench.client import percentile
+from server.bench.client import percentile, scrape
 from server.bench.report import Row
 
 MIB = 1024 * 1024
@@ -80,6 +80,7 @@ class Held:
     driver_lag: float  # the most any driver's event loop ran late, ms
     busy: float  # cores the whole machine kept busy, on average over the slices
     replicas: int = 1
+    look_ms: float = 0.0  # the longest pause of a replica's last full garbage look (0: none yet)
 
     @property
     def p99(self) -> float:
@@ -94,6 +95,7 @@ class Held:
             f"{percentile(self.delays, 99):.0f}), CPU {share:.0f}% and RSS {self.rss / MIB / self.replicas:.0f} MiB "
             f"a replica ({self.replicas}), "
             f"drivers late by up to {self.driver_lag:.0f} ms, machine busy {self.busy:.2f} cores"
+            + (f", the last garbage look paused a replica {self.look_ms:.1f} ms at most" if self.look_ms else "")
         )
 
 
@@ -123,6 +125,16 @@ def available_memory() -> int:
         if line.startswith("MemAvailable:"):
             return int(line.split()[1]) * 1024
     return 0
+
+
+async def last_look(servers: list[procs.Server]) -> float:
+    """The longest pause, in ms, of the replicas' last full garbage looks (``ludoteca_gc_look_pause_seconds``;
+    a look is hourly unless ``LUDOTECA_GC_THAW_INTERVAL`` says otherwise)."""
+    pauses = [0.0]
+    for server in servers:
+        samples = await scrape(server.port, procs.METRICS_TOKEN)
+        pauses += [value for name, value in samples if name == "ludoteca_gc_look_pause_seconds"]
+    return 1000 * max(pauses)
 
 
 async def ramp(
@@ -177,6 +189,7 @@ async def ramp(
                 driver_lag=max(a["driver_lag_ms"]["max"] for a in answers),
                 busy=statistics.mean(m.busy for m, _ in slices),
                 replicas=len(servers),
+                look_ms=await last_look(servers) if kind == "ludoteca" else 0.0,
             )
             result.steps.append(step)
             say(f"capacity[{name}]: {step.line()}")

@@ -20,6 +20,22 @@ from websockets.asyncio.client import ClientConnection, connect
 T = TypeVar("T")
 
 
+async def scrape(port: int, token: str) -> list[tuple[str, float]]:
+    """A server's ``/metrics``: each sample's name with its labels, and its value."""
+    http = Http(port)
+    try:
+        status, body = await http.request("GET", "/metrics", token=token)
+    finally:
+        await http.close()
+    assert status == 200, status
+    samples = []
+    for line in body.decode().splitlines():
+        if line and not line.startswith("#"):
+            name, _, value = line.rpartition(" ")
+            samples.append((name, float(value)))
+    return samples
+
+
 class Http:
     """One keep-alive connection; one request at a time."""
 

@@ -7,6 +7,7 @@ import ctypes
 import ctypes.util
 import os
 import resource
+import secrets
 import shutil
 import signal
 import socket
@@ -131,6 +132,7 @@ class Server:
 
 
 # The bench's load comes from one address: its per-address quotas and socket caps would stop it.
+METRICS_TOKEN = secrets.token_urlsafe(32)  # every ``ludoteca serve`` here serves /metrics to the bench with it
 UNLIMITED = {
     "LUDOTECA_CREATE_PER_HOUR": "0",
     "LUDOTECA_SEATS_PER_HOUR": "0",
@@ -144,7 +146,8 @@ def ludoteca(redis_url: str, env: dict[str, str] | None = None) -> Server:
     more of its settings)."""
     port = free_port()
     args = [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--log-level", "warning"]
-    return Server("ludoteca serve", args, port, {"REDIS_URL": redis_url, **UNLIMITED, **(env or {})})
+    settings = {"REDIS_URL": redis_url, "LUDOTECA_METRICS_TOKEN": METRICS_TOKEN, **UNLIMITED, **(env or {})}
+    return Server("ludoteca serve", args, port, settings)
 
 
 def ludoteca_gc(redis_url: str, mode: str, stats: Path) -> Server:

@@ -7,7 +7,6 @@ import contextlib
 import gc
 import json
 import random
-import secrets
 import shutil
 import signal
 import statistics
@@ -23,7 +22,7 @@ from typing import Any
 from domain.catalog import GAMES
 from domain.table import SeatTaken, fold
 from server.bench import capacity, dormant, load, node, play, procs, versus
-from server.bench.client import Arrivals, Http, Watcher, arrival, percentile, quiet_gc
+from server.bench.client import Arrivals, Http, Watcher, arrival, percentile, quiet_gc, scrape
 from server.bench.load import API, Holder, Seated, hello
 from server.bench.report import Row, table, write_json
 from server.service.codec import GameCodec, encode
@@ -34,7 +33,6 @@ from server.storage.index import LobbyIndex
 from server.storage.store import EventStore, events_key
 
 KIB = 1024
-METRICS_TOKEN = secrets.token_urlsafe(32)  # the bench reads the server's counters at /metrics
 
 
 @dataclass(frozen=True)
@@ -554,7 +552,7 @@ class Bench:
     async def run(self, scratch: Path) -> list[Row]:
         with contextlib.ExitStack() as stack:
             bare = stack.enter_context(_running(procs.bare(self.url)))
-            server = stack.enter_context(_running(procs.ludoteca(self.url, {"LUDOTECA_METRICS_TOKEN": METRICS_TOKEN})))
+            server = stack.enter_context(_running(procs.ludoteca(self.url)))
             say("memory per cached game")
             await self.cached_games(server)
             say(f"memory per idle WebSocket ({self.plan.idle_sockets} sockets)")
@@ -581,19 +579,12 @@ class Bench:
 
 async def counters(port: int) -> tuple[float, float]:
     """The server's feed reads and accepted commands so far, from its ``/metrics``."""
-    http = Http(port)
-    try:
-        status, body = await http.request("GET", "/metrics", token=METRICS_TOKEN)
-    finally:
-        await http.close()
-    assert status == 200, status
     reads = accepted = 0.0
-    for line in body.decode().splitlines():
-        name, _, value = line.rpartition(" ")
+    for name, value in await scrape(port, procs.METRICS_TOKEN):
         if name == "ludoteca_feed_reads_total":
-            reads += float(value)
+            reads += value
         elif name.startswith("ludoteca_commands_total{") and 'result="accepted"' in name:
-            accepted += float(value)
+            accepted += value
     return reads, accepted
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from domain.catalog import GAMES
-from server.bench import node, procs
+from server.bench import capacity, node, procs
 from server.storage.embedded import EmbeddedRedis
 from tests.support.processes import ROOT, wait_gone
 
@@ -164,3 +164,31 @@ def test_the_http_cost_tool_times_each_checkout_and_gives_its_medians() -> None:
     commands, cpu = re.search(r"(\d+) commands/s, .* server (\d+) us/command", per_run).groups()  # type: ignore[union-attr]
     assert int(commands) > 0 and int(cpu) > 0
     assert medians.startswith(f"{ROOT}: medians of 1: ")
+
+
+@pytest.mark.timeout(60)
+def test_the_capacity_steps_read_each_replicas_last_garbage_look(tmp_path: Path) -> None:
+    """A replica that has had no full look yet reads 0; one that looks every half second reads
+    its last look's pause (the fork of the copy that counted), which the step's line reports."""
+
+    async def looks(servers: list[procs.Server]) -> list[float]:
+        quiet = await capacity.last_look(servers[:1])
+        for _ in range(40):
+            looked = await capacity.last_look(servers[1:])
+            if looked:
+                break
+            await asyncio.sleep(0.25)
+        return [quiet, looked]
+
+    with EmbeddedRedis(tmp_path / "redis") as redis:
+        servers = [
+            procs.ludoteca(redis.url).start(),
+            procs.ludoteca(redis.url, {"LUDOTECA_GC_THAW_INTERVAL": "0.5"}).start(),
+        ]
+        try:
+            quiet, looked = asyncio.run(looks(servers))
+        finally:
+            for server in servers:
+                server.stop()
+    assert quiet == 0.0
+    assert 0.0 < looked < 5_000.0
