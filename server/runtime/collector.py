@@ -118,7 +118,10 @@ class Collector:
             return
         while True:
             await asyncio.sleep(self.thaw_every)
-            await self.look()
+            try:
+                await self.look()
+            except Exception:  # one failed look must not end the looks for the rest of the server's life
+                log.exception("the full look at every object failed; the next one is due in %g s", self.thaw_every)
 
     async def look(self) -> None:
         """One full look: a census in a copy, then a thaw only if it found enough (or failed)."""
@@ -171,7 +174,12 @@ def _answer(pid: int, read: int, stop: int, timeout: float) -> int | None:
     was told to ``stop`` (then it is killed, and reaped here either way)."""
     text = b""
     try:
-        ready, _, _ = select.select([read, stop], [], [], timeout)
+        # poll, not select: a server holding a thousand sockets gives these pipes numbers past
+        # select's 1,024, where it raised and the looks ended.
+        watch = select.poll()
+        watch.register(read, select.POLLIN)
+        watch.register(stop, select.POLLIN)
+        ready = {fd for fd, _ in watch.poll(timeout * 1000)}
         if read in ready:
             text = os.read(read, 32)
         else:

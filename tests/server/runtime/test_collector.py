@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
+import resource
 import socket
 import weakref
 from collections.abc import AsyncIterator, Iterator
@@ -197,3 +199,49 @@ async def test_thaws_run_on_their_interval(collector: Collector) -> None:
     await asyncio.sleep(0.1)
     thawing.cancel()
     assert ref() is None
+
+
+@pytest.fixture
+def descriptors() -> Iterator[None]:
+    """1,100 descriptors open, as a server holding a thousand sockets has: the census's own
+    pipes then get numbers past 1,024, where ``select.select`` cannot watch them."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1_200:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4_096), hard))
+    pipes = [os.pipe() for _ in range(550)]
+    try:
+        yield
+    finally:
+        for read, write in pipes:
+            os.close(read)
+            os.close(write)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+async def test_a_census_counts_with_a_thousand_sockets_open(collector: Collector, descriptors: None) -> None:
+    ref = await frozen_cycle()
+    _, counted = await collector.census()
+    assert counted is not None and counted >= 2
+    assert ref() is not None
+
+
+async def test_a_look_that_fails_does_not_end_the_looks(collector: Collector, caplog: pytest.LogCaptureFixture) -> None:
+    """A look that raises is logged, and the next one runs on time: one failure must not leave the
+    server without its hourly look for the rest of its life."""
+    looks = 0
+
+    async def failing() -> None:
+        nonlocal looks
+        looks += 1
+        raise OSError("no copy today")
+
+    collector.thaw_every = 0.01
+    collector.look = failing  # type: ignore[method-assign]
+    looking = asyncio.create_task(collector.thaws())
+    for _ in range(100):
+        await asyncio.sleep(0.02)
+        if looks >= 3:
+            break
+    looking.cancel()
+    assert looks >= 3
+    assert "no copy today" in caplog.text
