@@ -131,8 +131,8 @@ class Server:
             self.log.close()
 
 
-# The bench's load comes from one address: its per-address quotas and socket caps would stop it.
 METRICS_TOKEN = secrets.token_urlsafe(32)  # every ``ludoteca serve`` here serves /metrics to the bench with it
+# The bench's load comes from one address: its per-address quotas and socket caps would stop it.
 UNLIMITED = {
     "LUDOTECA_CREATE_PER_HOUR": "0",
     "LUDOTECA_SEATS_PER_HOUR": "0",
