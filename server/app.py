@@ -257,7 +257,9 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
                 metrics.gc_look_pause.set(pause)
                 metrics.gc_frozen_garbage.set(found)
 
-            collector = Collector(settings.gc_thaw_interval, settings.gc_thaw_above, looked)
+            collector = Collector(
+                settings.gc_thaw_interval, settings.gc_thaw_above, looked, metrics.gc_look_failures.inc
+            )
             collector.start()
             stack.callback(collector.stop)
             background(stack, collector.thaws())

@@ -51,11 +51,16 @@ class Collector:
     census finds at least ``thaw_above`` unreachable objects (0: a thaw every time, no census)."""
 
     def __init__(
-        self, thaw_every: float, thaw_above: int = THAW_ABOVE, looked: Callable[[float, int], None] | None = None
+        self,
+        thaw_every: float,
+        thaw_above: int = THAW_ABOVE,
+        looked: Callable[[float, int], None] | None = None,
+        failed: Callable[[], None] | None = None,
     ) -> None:
         self.thaw_every = thaw_every
         self.thaw_above = thaw_above
         self.looked = looked or (lambda pause, found: None)  # each look's pause (seconds) and garbage found
+        self.failed = failed or (lambda: None)  # each look that raised
         self.loop: asyncio.AbstractEventLoop | None = None
         self.previous = gc.get_threshold()
 
@@ -122,6 +127,7 @@ class Collector:
                 await self.look()
             except Exception:  # one failed look must not end the looks for the rest of the server's life
                 log.exception("the full look at every object failed; the next one is due in %g s", self.thaw_every)
+                self.failed()
 
     async def look(self) -> None:
         """One full look: a census in a copy, then a thaw only if it found enough (or failed)."""

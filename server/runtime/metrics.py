@@ -117,6 +117,10 @@ class Metrics:
             "ludoteca_gc_look_pause_seconds", "What the last full look paused the server: the fork of the copy that "
             "counted, or a thaw", registry=r,
         )  # fmt: skip
+        self.gc_look_failures = Counter(
+            "ludoteca_gc_look_failures", "Full looks at every object that failed (each logged at error; the next "
+            "runs on its interval)", registry=r,
+        )  # fmt: skip
         self.bot_moves = Counter(
             "ludoteca_bot_moves", "Commands the server's bots played, by game and bot", ["game", "bot"], registry=r
         )

@@ -235,7 +235,9 @@ async def test_a_look_that_fails_does_not_end_the_looks(collector: Collector, ca
         looks += 1
         raise OSError("no copy today")
 
+    failures = []
     collector.thaw_every = 0.01
+    collector.failed = lambda: failures.append(looks)
     collector.look = failing  # type: ignore[method-assign]
     looking = asyncio.create_task(collector.thaws())
     for _ in range(100):
@@ -244,4 +246,5 @@ async def test_a_look_that_fails_does_not_end_the_looks(collector: Collector, ca
             break
     looking.cancel()
     assert looks >= 3
+    assert failures[:3] == [1, 2, 3]  # each counted (ludoteca_gc_look_failures_total)
     assert "no copy today" in caplog.text
