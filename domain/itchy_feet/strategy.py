@@ -17,7 +17,7 @@ player who builds towards a trip sees it:
   seats raced for the centre's objects, each steal hit one, and a game ran 580 turns a seat
   (docs/bots.md). Counted up to 7, a seat with a full hand makes its own trip only once it holds
   the centre's objects too, then both trips on two turns running: the race for the centre's
-  three objects is run with one's own trip still in hand, and a 6-seat table ends in about 36
+  three objects is run with one's own trip still in hand, and a 6-seat table ends in about 45
   turns a seat, not 177 (with the hand counted up to 5 and a trip made as soon as it could be,
   the race began when every seat had travelled and ran for hundreds of turns). ``backpack``
   says where it is counted up to 5 instead: where cards are plenty (two searching bots took 129

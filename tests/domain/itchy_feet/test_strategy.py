@@ -29,10 +29,15 @@ def _seat_with(objects: int, passport: bool = True, spares: int = 0) -> tuple[St
     return arrange(state, hands={seat: hand}), seat
 
 
+def _worth(state: State, seat: int) -> float:
+    """What the bots' points make of ``seat`` in ``state``."""
+    return points(state)[seat]
+
+
 def test_a_trip_is_worth_more_the_nearer_it_is() -> None:
     """Convex: each object of the trip adds more than the one before, and the third object with
     a passport (the trip can be made) adds more than the first two together."""
-    worth = [points(_seat_with(n)[0])[_seat_with(n)[1]] for n in range(4)]
+    worth = [_worth(*_seat_with(n)) for n in range(4)]
     steps = [b - a for a, b in itertools.pairwise(worth)]
     assert steps[0] > 0 and steps[0] < steps[1] < steps[2]
     assert steps[2] > steps[0] + steps[1]
@@ -133,7 +138,7 @@ def test_after_its_own_trip_a_seat_leaves_cards_to_draw_where_full_backpacks_wou
     stayed empty and the centre's objects moved only by steals (a game ran to the cap), so a
     seat past its own trip counts its hand up to 6 there; 36 cards for 4 seats leave the deck
     cards enough, and the seventh card counts as before."""
-    worth = [points(_travelled(6, n)[0])[_travelled(6, n)[1]] for n in (5, 6, 7)]
+    worth = [_worth(*_travelled(6, n)) for n in (5, 6, 7)]
     assert worth[1] - worth[0] > 2.0 and worth[2] - worth[1] < 0.5
-    roomy = [points(_travelled(4, n)[0])[_travelled(4, n)[1]] for n in (6, 7)]
+    roomy = [_worth(*_travelled(4, n)) for n in (6, 7)]
     assert roomy[1] - roomy[0] > 1.0
