@@ -253,13 +253,20 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
 
             # What start-up built, and what outlives each full collection, is kept out of the
             # next ones, so that their pauses stay short (server/runtime/collector.py).
+            # When each look ended is kept as well as how it went: a look that never comes (its task
+            # ended) shows only as a time that stops moving (alert LudotecaGarbageLooksStopped).
             def looked(pause: float, found: int) -> None:
                 metrics.gc_look_pause.set(pause)
                 metrics.gc_frozen_garbage.set(found)
+                metrics.gc_look_last.set_to_current_time()
 
-            collector = Collector(
-                settings.gc_thaw_interval, settings.gc_thaw_above, looked, metrics.gc_look_failures.inc
-            )
+            def failed() -> None:
+                metrics.gc_look_failures.inc()
+                metrics.gc_look_last.set_to_current_time()
+
+            metrics.gc_look_interval.set(settings.gc_thaw_interval)
+            metrics.gc_look_last.set_to_current_time()
+            collector = Collector(settings.gc_thaw_interval, settings.gc_thaw_above, looked, failed)
             collector.start()
             stack.callback(collector.stop)
             background(stack, collector.thaws())

@@ -117,6 +117,14 @@ class Metrics:
             "ludoteca_gc_look_pause_seconds", "What the last full look paused the server: the fork of the copy that "
             "counted, or a thaw", registry=r,
         )  # fmt: skip
+        self.gc_look_interval = Gauge(
+            "ludoteca_gc_look_interval_seconds", "Seconds between full looks at every object "
+            "(LUDOTECA_GC_THAW_INTERVAL; 0: never)", registry=r,
+        )  # fmt: skip
+        self.gc_look_last = Gauge(
+            "ludoteca_gc_look_last_timestamp_seconds", "When the last full look at every object ended, failed or "
+            "not (Unix time; the server's start before its first)", registry=r,
+        )  # fmt: skip
         self.gc_look_failures = Counter(
             "ludoteca_gc_look_failures", "Full looks at every object that failed (each logged at error; the next "
             "runs on its interval)", registry=r,

@@ -6,12 +6,15 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from pathlib import Path
 
+import redis.asyncio as aioredis
 from websockets.asyncio.client import connect
 
 from server.service import errors
-from tests.server.conftest import ADMIN, Running
+from server.settings import Settings
+from tests.server.conftest import ADMIN, NO_QUOTAS, Running, running
 
 OPERATOR = {"Authorization": f"Bearer {ADMIN}"}
 
@@ -90,3 +93,29 @@ def test_every_kind_of_refusal_is_counted_under_a_result_the_operators_guide_nam
     row = next(line for line in guide.splitlines() if line.startswith("| `ludoteca_commands_total`"))
     named = set(re.findall(r"`(\w+)`", row.split("|")[4]))
     assert results | {"accepted"} <= named, sorted(results - named)
+
+
+def gauge(text: str, name: str) -> float:
+    [value] = re.findall(rf"^{name} (\S+)$", text, re.MULTILINE)
+    return float(value)
+
+
+async def test_metrics_tell_when_the_last_full_look_ended_so_that_looks_that_stopped_show(
+    redis: aioredis.Redis, redis_url: str
+) -> None:
+    """The interval and the end of the last look (the server's start before the first): a look
+    whose task ended without a word shows as a time that stops moving (LudotecaGarbageLooksStopped)."""
+    started = time.time()
+    settings = Settings(redis_url=redis_url, admin_token=ADMIN, gc_thaw_interval=0.2, **NO_QUOTAS)
+    async with running(settings) as api:
+        first = (await api.http.get("/metrics", headers=OPERATOR)).text
+        assert gauge(first, "ludoteca_gc_look_interval_seconds") == 0.2
+        start = gauge(first, "ludoteca_gc_look_last_timestamp_seconds")
+        assert started - 1 <= start <= time.time()
+        for _ in range(100):
+            await asyncio.sleep(0.1)
+            later = (await api.http.get("/metrics", headers=OPERATOR)).text
+            if gauge(later, "ludoteca_gc_look_last_timestamp_seconds") > start:
+                break
+        assert start < gauge(later, "ludoteca_gc_look_last_timestamp_seconds") <= time.time()
+        assert gauge(later, "ludoteca_gc_look_pause_seconds") > 0
