@@ -216,6 +216,10 @@ class Strategy:
     - ``samples``: how many imagined worlds greedy judges each move in, its mean the move's worth:
       1 where one world tells the moves apart; more where a move's worth is a chance (a steal's
       random card, whether a trade's target holds what is asked and takes the offer).
+    - ``search_pays``: whether the searching bot beats greedy judging its one command in more
+      imagined worlds here, as the ladder measured (docs/bots.md). Where it does not, the named
+      levels above casual spend their budget on those worlds instead of searching: a level that
+      searched would play no better than the one below it, or worse.
     """
 
     points: Callable[[Any], Sequence[float]]
@@ -225,6 +229,7 @@ class Strategy:
     spread: float = 10.0
     rivalry: float = 1.0
     samples: int = 1
+    search_pays: bool = True
 
 
 @dataclass(frozen=True)

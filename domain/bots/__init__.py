@@ -12,7 +12,9 @@ server, the lobby and the duel alike; ``bot_name`` names a bot's seat at a table
 
 The named levels are what a player meets, each one of those bots at a stated budget, calibrated
 on the ladder (``ludoteca duel --ladder``, docs/bots.md): ``beginner`` (greedy that slips),
-``casual`` (greedy), ``skilled`` (strong at level 1), ``expert`` (strong at level 3).
+``casual`` (greedy), ``skilled`` (strong at level 1), ``expert`` (strong at level 3); where the
+search does not beat greedy judging more imagined worlds (``Strategy.search_pays``), they judge
+greedy's one command in those worlds instead (``deliberate``).
 
 Randomness: a bot draws only from the rng it is given, and what it draws decides what it plays.
 Whoever runs a bot for a table (the server) must give it the operating system's randomness
@@ -27,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.bots.greedy import candidates, greedy, standing
+from domain.bots.greedy import candidates, greedy, samples, standing
 from domain.bots.play import Choose, Duel, duel, play_out, wilson
 from domain.bots.search import LEVEL, LEVELS, strong
 from domain.bots.world import Hidden, SeededRng, determinize
@@ -58,6 +60,32 @@ def strong_bot(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
     return strong(game, state, seat, rng, LEVEL)
 
 
+WORLDS = 4  # where the search does not pay: imagined worlds a move at level 1, doubling a level
+
+
+def deliberate(
+    game: AnyGame,
+    state: Any,
+    seat: Seat,
+    rng: Rng,
+    level: int = LEVEL,
+    clock: Callable[[], float] | None = None,
+    seconds: float | None = None,
+) -> Any:
+    """A named level above casual, at the search's ``level``: the search where it beats greedy
+    judging more worlds in this game (``Strategy.search_pays``), else greedy's one command judged
+    in ``WORLDS`` times as many imagined worlds as the game's, doubling a level (4 at the skilled
+    level, 16 at the expert), in far less time than the search's budget."""
+    if game.strategy is None or game.strategy.search_pays:
+        return strong(game, state, seat, rng, level, clock, seconds)
+    return greedy(game, state, seat, rng, worlds=samples(game) * WORLDS * 2 ** (level - 1))
+
+
+# A searching level's move: (game, state, seat, rng, level, clock, seconds), the server's clock and
+# CPU budget given (``strong``, ``deliberate``).
+Think = Callable[[AnyGame, Any, Seat, Rng, int, Callable[[], float] | None, float | None], Any]
+
+
 @dataclass(frozen=True)
 class Bot:
     """One level of play the server can seat: call it as a bot, or ``at(level)`` for another level."""
@@ -69,7 +97,8 @@ class Bot:
     levels: tuple[int, ...] = ()  # the levels it plays at, if it has several
     level: int | None = None  # the default one
     by_level: Callable[[int], Choose] | None = field(default=None, compare=False)
-    search: int | None = None  # a named level of the searching bot: the level it searches at
+    search: int | None = None  # a named level above casual: the search's level it plays at
+    thinks: Think = strong  # how a searching level thinks, given the server's clock too
 
     def __call__(self, game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
         return self.choose(game, state, seat, rng)
@@ -90,9 +119,9 @@ class Bot:
         return self.by_level(level)
 
 
-def _strong_at(level: int) -> Choose:
+def _strong_at(level: int, thinks: Think = strong) -> Choose:
     def choose(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
-        return strong(game, state, seat, rng, level)
+        return thinks(game, state, seat, rng, level, None, None)
 
     return choose
 
@@ -132,16 +161,18 @@ BOTS: dict[str, Bot] = {
     "skilled": Bot(
         "skilled",
         "Skilled bot",
-        "Thinks several moves ahead (a thousand imagined moves a turn).",
-        _strong_at(1),
+        "Thinks harder than the casual bot: several moves ahead where that pays (a thousand imagined moves a turn).",
+        _strong_at(1, deliberate),
         search=1,
+        thinks=deliberate,
     ),
     "expert": Bot(
         "expert",
         "Expert bot",
-        "Thinks further ahead (four thousand imagined moves a turn, half a second at most).",
-        strong_bot,
+        "Thinks hardest: four times the skilled bot's imagined moves, half a second a move at most.",
+        _strong_at(LEVEL, deliberate),
         search=LEVEL,
+        thinks=deliberate,
     ),
 }
 NAMED = ("beginner", "casual", "skilled", "expert")  # the named levels, weakest first
@@ -193,6 +224,7 @@ __all__ = [
     "bot_name",
     "bot_spec",
     "candidates",
+    "deliberate",
     "determinize",
     "duel",
     "greedy_bot",

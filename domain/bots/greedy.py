@@ -215,9 +215,10 @@ def samples(game: AnyGame) -> int:
     return game.strategy.samples if game.strategy is not None else 1
 
 
-def greedy(game: AnyGame, state: Any, seat: Seat, rng: Rng, slips: float = 0.0) -> Any:
-    """The command that leaves the seat standing best, one command ahead, on average over the
-    game's number of imagined worlds (each command tried with the same luck in each world).
+def greedy(game: AnyGame, state: Any, seat: Seat, rng: Rng, slips: float = 0.0, worlds: int | None = None) -> Any:
+    """The command that leaves the seat standing best, one command ahead, on average over
+    ``worlds`` imagined worlds (default the game's number; each command tried with the same luck
+    in each world).
 
     It weighs every candidate even when there is only one: the time a bot takes must not tell
     what it holds (a seat that cannot accept a trade, or holds no Mousetrap, has one answer).
@@ -233,7 +234,8 @@ def greedy(game: AnyGame, state: Any, seat: Seat, rng: Rng, slips: float = 0.0) 
         return None
     hidden = Hidden(game, state, seat)
     worth = [0.0] * len(commands)
-    for _ in range(samples(game)):
+    worlds = worlds or samples(game)
+    for _ in range(worlds):
         world = hidden.world(rng)
         seed = rng.randrange(2**32)  # every command is tried with the same luck
         for i, command in enumerate(commands):
@@ -241,7 +243,7 @@ def greedy(game: AnyGame, state: Any, seat: Seat, rng: Rng, slips: float = 0.0) 
             then = after(game, world, command, seat, luck)
             worth[i] += standing(game, answered(game, then, luck), seat) if then is not None else float("-inf")
     if slips > 0:
-        return commands[slip(worth, slips * spread(game) * samples(game), rng)]
+        return commands[slip(worth, slips * spread(game) * worlds, rng)]
     top = max(worth)
     best = [i for i, value in enumerate(worth) if value == top]
     if answerer(game, state) == seat:

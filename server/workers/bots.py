@@ -43,7 +43,6 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from domain.bots import bot_for, parse_bot
-from domain.bots.search import strong
 from domain.catalog import GAMES
 from domain.engine import AnyGame
 from domain.table import Table, status
@@ -82,8 +81,8 @@ def think(game: AnyGame, state: Any, seat: int, spec: str, seconds: float = THIN
     bot, level = parse_bot(spec)
     rng = random.SystemRandom()
     searching = bot.searches(level)
-    if searching is not None:  # the strong bot, or a named level of it: on the think budget too
-        return strong(game, state, seat, rng, searching, time.process_time, seconds)
+    if searching is not None:  # the strong bot, or a named level above casual: on the think budget too
+        return bot.thinks(game, state, seat, rng, searching, time.process_time, seconds)
     return bot_for(spec)(game, state, seat, rng)
 
 
