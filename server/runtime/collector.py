@@ -15,7 +15,8 @@ So the hourly look first counts that garbage where it stalls nothing: in a copy 
 (``os.fork``), which unfreezes and collects its own copy of the heap and says how many unreachable
 objects it found. The server pauses only for the fork (page tables copied: 20 to 40 ms a GiB of
 heap, where a thaw pauses about 600 ms a GiB), and thaws only when the copy found at least
-``thaw_above`` objects. The copy dirties about half the heap's pages while it counts (copy on
+``thaw_above`` objects. The copy counts at the lowest CPU priority: on cores it shares with the
+replicas, its second of work waits for them. It dirties about half the heap's pages while it counts (copy on
 write), for about a second per ten million objects: memory a container's limit must leave room
 for (``thaw_above`` 0: no copy, every look a thaw).
 
@@ -156,6 +157,7 @@ def _count_and_exit(write: int) -> NoReturn:
     the count, and leave without running any exit handler."""
     code = 1
     try:
+        os.nice(19)  # the count can wait: the replicas on the same cores serve moves first
         gc.callbacks.clear()  # the server's own freeze on its loop is not the copy's to schedule
         sys.unraisablehook = _dropped  # a finalizer's error here is expected (its descriptor is gone)
         quiet = os.open(os.devnull, os.O_RDWR)
