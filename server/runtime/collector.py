@@ -16,9 +16,9 @@ So the hourly look first counts that garbage where it stalls nothing: in a copy 
 objects it found. The server pauses only for the fork (page tables copied: 20 to 40 ms a GiB of
 heap, where a thaw pauses about 600 ms a GiB), and thaws only when the copy found at least
 ``thaw_above`` objects. The copy counts at the lowest CPU priority: on cores it shares with the
-replicas, its second of work waits for them. It dirties about half the heap's pages while it counts (copy on
-write), for about a second per ten million objects: memory a container's limit must leave room
-for (``thaw_above`` 0: no copy, every look a thaw).
+replicas, its second of work waits for them. It dirties about half the heap's pages while it
+counts (copy on write), for about a second per ten million objects: memory a container's limit
+must leave room for (``thaw_above`` 0: no copy, every look a thaw).
 
 The thresholds: the young generation is collected every 10,000 allocations, not 700 (a move makes
 thousands of short-lived objects); the older two, which the freezes leave nearly empty, as soon as
