@@ -119,7 +119,7 @@ class Bot:
         return self.by_level(level)
 
 
-def _strong_at(level: int, thinks: Think = strong) -> Choose:
+def _thinking_at(level: int, thinks: Think = strong) -> Choose:
     def choose(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
         return thinks(game, state, seat, rng, level, None, None)
 
@@ -143,7 +143,7 @@ BOTS: dict[str, Bot] = {
         strong_bot,
         LEVELS,
         LEVEL,
-        _strong_at,
+        _thinking_at,
     ),
     # The named levels: what a player meets, weakest first (docs/bots.md, "Levels").
     "beginner": Bot(
@@ -162,7 +162,7 @@ BOTS: dict[str, Bot] = {
         "skilled",
         "Skilled bot",
         "Thinks harder than the casual bot: several moves ahead where that pays (a thousand imagined moves a turn).",
-        _strong_at(1, deliberate),
+        _thinking_at(1, deliberate),
         search=1,
         thinks=deliberate,
     ),
@@ -170,7 +170,7 @@ BOTS: dict[str, Bot] = {
         "expert",
         "Expert bot",
         "Thinks hardest: four times the skilled bot's imagined moves, half a second a move at most.",
-        _strong_at(LEVEL, deliberate),
+        _thinking_at(LEVEL, deliberate),
         search=LEVEL,
         thinks=deliberate,
     ),
