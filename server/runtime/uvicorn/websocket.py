@@ -108,7 +108,7 @@ class Flag(Waiting):
 
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     """``ws="websockets-sansio"`` with an :class:`Inbox`, a :class:`Flag`, without the kept handshake
-    request, and offering the application the :data:`SEND_TEXT` extension."""
+    request and response, and offering the application the :data:`SEND_TEXT` extension."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -119,8 +119,16 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         self.request = None  # type: ignore[assignment]  # the scope holds its path and headers; uvicorn reads it no more
+        # websockets' parser keeps the request in its frame for the connection's life: its headers,
+        # copied into the scope and answered by the handshake's response, are emptied in place.
+        event.headers.clear()
         if not self.close_sent:  # the handshake goes on: the application gets the scope
             self.scope["extensions"][SEND_TEXT] = {"send": self.send_text_at_once}
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if self.handshake_complete:  # the handshake's response is written: nothing reads it again
+            self.response = None  # type: ignore[assignment]
 
     def send_text_at_once(self, messages: list[bytes]) -> bool:
         """Write the text ``messages`` (UTF-8), a frame each, now and in one write: what ``send``

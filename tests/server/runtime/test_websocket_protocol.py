@@ -70,14 +70,17 @@ async def test_a_get_cancelled_while_waiting_leaves_the_event_to_the_next_get() 
     assert await asyncio.wait_for(inbox.get(), 1) == "x"
 
 
-async def test_an_idle_socket_holds_no_asyncio_queue_and_no_handshake_request_or_headers(
+async def test_an_idle_socket_holds_no_asyncio_queue_and_no_handshake_request_response_or_headers(
     redis: aioredis.Redis, redis_url: str
 ) -> None:
     """What the server's sockets hold while they wait (a uvicorn release renaming what
     LeanWebSocketProtocol replaces would make this fail, not silently hold more)."""
     async with a_socket(redis_url) as (_, socket):
         assert isinstance(socket.queue, Inbox) and socket.queue.items is None
-        assert socket.request is None
+        assert socket.request is None and socket.response is None
+        # websockets' parser keeps the handshake request in its frame: its headers are emptied
+        kept = socket.conn.parser.gi_frame.f_locals["request"]
+        assert kept.path.startswith("/api/v1/games/") and len(kept.headers) == 0
         assert socket.scope["headers"] == []  # read for the origin, then dropped (server/web/websocket.py)
         assert isinstance(socket.writable, Flag) and socket.writable.is_set() and socket.writable.waiters is None
         assert not any(isinstance(value, asyncio.Queue) for value in vars(socket).values())
