@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, Union
+from typing import Any, Literal, NamedTuple, Union
 
 import msgspec
 import msgspec.inspect
@@ -811,12 +811,32 @@ def fold(game: AnyGame, table: Table | None, events: Sequence[Any]) -> Table | N
     return table
 
 
+class Decision(NamedTuple):
+    """A step decided on a table: its events, and the table they lead to. Sealing a step folds
+    it anyway (does it end the table?), so the server appends that table rather than fold again."""
+
+    events: list[Any]
+    after: Table
+
+
+def decision_of(game: AnyGame, table: Table, events: list[Any]) -> Decision:
+    """Events decided on ``table`` by other means, with the table they lead to."""
+    after = fold(game, table, events)
+    assert after is not None
+    return Decision(events, after)
+
+
 def decide(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> list[Any]:
     """A seat's command, checked against the table first and then the game's rules; its facts
     sealed for fair play (``sealed``). Chat is not play: it draws nothing and ticks no clock."""
+    return decision(game, table, command, seat, ctx).events
+
+
+def decision(game: AnyGame, table: Table, command: Any, seat: Seat, ctx: Ctx) -> Decision:
+    """``decide``, with the table the step leads to."""
     if type(command) in CHAT_COMMAND_TYPES:
-        return chat_decided(game, table, command, seat)
-    return sealed(game, table, _decided(game, table, command, seat, ctx))
+        return decision_of(game, table, chat_decided(game, table, command, seat))
+    return sealed_decision(game, table, _decided(game, table, command, seat, ctx))
 
 
 def chat_decided(game: AnyGame, table: Table, command: Any, seat: Seat) -> list[Any]:
@@ -1027,15 +1047,21 @@ def sealed(game: AnyGame, table: Table, events: list[Any]) -> list[Any]:
     """A step's events decided on ``table``, with the fair-play facts they call for: a commitment
     after each value hidden from every seat, the openings of what a seat alone was shown, and
     the seed once the step ends the table. A table without a seed has none of them."""
+    return sealed_decision(game, table, events).events
+
+
+def sealed_decision(game: AnyGame, table: Table, events: list[Any]) -> Decision:
+    """``sealed``, with the table the step leads to."""
     if table.seed is None or not events:
-        return events
+        return decision_of(game, table, events)
     key = _key_after(table, events)
     if key is not None:
         events = fair.seal(game.redact, table.players, key, table.version, table.commitments, events, _is_table_fact)
-    after = fold(game, table, events)  # a finished table decides nothing more: this step ends it, or none does
-    if after is not None and status(game, after) == "finished":
-        events = [*events, SeedRevealed(seed=table.seed)]
-    return events
+    step = decision_of(game, table, events)  # a finished table decides nothing more: this step ends it, or none does
+    if status(game, step.after) == "finished":
+        revealed = SeedRevealed(seed=table.seed)
+        return Decision([*events, revealed], evolve(game, step.after, revealed))
+    return step
 
 
 def _key_after(table: Table, events: list[Any]) -> bytes | None:

@@ -24,7 +24,7 @@ import msgspec
 from domain.chat import CHAT_COMMAND_TYPES
 from domain.engine import FULL, AnyGame, Ctx, Pick, Rejected, Step, Viewer, no_deadlines
 from domain.fair import SEED_BYTES
-from domain.table import Table, chance, decided_on, fold, status, undo_versions
+from domain.table import Decision, Table, chance, decided_on, decision, decision_of, status, undo_versions
 from domain.table import deadlines as open_windows
 from domain.table import decide as decide_at_table
 from projections.export import Entry, Sent, Viewpoint
@@ -169,7 +169,7 @@ def may_act(table: Table, sender: Acting) -> int:
     return sender.seat
 
 
-Decide = Callable[[AnyGame, Table, Ctx], list[Any]]
+Decide = Callable[[AnyGame, Table, Ctx], Decision]
 CHAT_RATE, CHAT_BURST = 0.5, 5  # a seat's chat: one message every 2 s on average, bursts of 5 (on each replica)
 
 
@@ -343,8 +343,8 @@ class Games:
             encoded = encode(command)
             body_hash = hashlib.sha256(encoded).hexdigest()
 
-        def decide(game: AnyGame, table: Table, ctx: Ctx) -> list[Any]:
-            return decide_at_table(game, table, command, seat, ctx)
+        def decide(game: AnyGame, table: Table, ctx: Ctx) -> Decision:
+            return decision(game, table, command, seat, ctx)
 
         def record(table: Table, events: list[Any], ctx: Ctx) -> bytes:
             first, last = table.version + 1, table.version + len(events)
@@ -418,7 +418,9 @@ class Games:
     ) -> tuple[list[Any], Table]:
         """Table facts (``decide`` on the caught-up table) appended as any command is, with the token
         hashes (and seats) ``tokens`` gives; the facts and the table after them (no facts: no append)."""
-        landed = await self._decide_and_append(game_id, lambda game, table, ctx: decide(game, table), tokens=tokens)
+        landed = await self._decide_and_append(
+            game_id, lambda game, table, ctx: decision_of(game, table, decide(game, table)), tokens=tokens
+        )
         return landed.events, landed.after
 
     # -- the loop --------------------------------------------------------------------
@@ -485,16 +487,17 @@ class Games:
                 )
             ctx = Ctx(rng=chance(table) or self.rng, now_ms=now_ms)  # the table's own chance (domain/fair.py)
             try:
-                events = decide(game, table, ctx)
+                decided = decide(game, table, ctx)
             except Rejected as exc:
                 if optimistic:
                     optimistic = False
                     continue
                 raise refused(exc, game.id) from None
+            events, after = decided
             if not events and command is None:
                 return Landed(game, table, table, [])
-            after, result = await self._append(
-                game_id, game, table, head, events,
+            result = await self._append(
+                game_id, game, table, head, decided,
                 command=command, record=record(table, events, ctx) if record else b"", tokens=tokens(events),
             )  # fmt: skip
             if isinstance(result, Appended):
@@ -512,15 +515,14 @@ class Games:
         game: AnyGame,
         table: Table,
         head: Head,
-        events: list[Any],
+        decided: Decision,
         *,
         command: CommandKey | None,
         record: bytes,
         tokens: Mapping[str, int] | None,
-    ) -> tuple[Table, AppendResult]:
-        """Append ``events`` decided on ``table`` (whose head is ``head``) if the stream still ends there."""
-        after = fold(game, table, events)
-        assert after is not None
+    ) -> AppendResult:
+        """Append the events ``decided`` on ``table`` (whose head is ``head``) if the stream still ends there."""
+        events, after = decided
         for listener in self.listeners:
             listener.appending(game_id, after.version)
         result: AppendResult | None = None
@@ -547,7 +549,7 @@ class Games:
                 self.tables.keep_snapshot(game_id, after, result.head)  # in the background, after the append
         elif isinstance(result, Conflict) and result.current_version < table.version:
             self.tables.forget(game_id)  # the stream went backwards: our fold is of writes Redis lost
-        return after, result
+        return result
 
     async def _landed(self, change: Change) -> None:
         """An append of this replica landed: the cache, the listeners, the schedule and the index learn of it."""

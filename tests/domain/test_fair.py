@@ -15,7 +15,19 @@ from domain import fair
 from domain.catalog import GAMES
 from domain.engine import Ctx
 from domain.fair import CardsOpened, DeckCommitted, SeedRevealed
-from domain.table import Table, TableOpened, chance, decide, evolve, open_table, redact_fact, status, take_seat
+from domain.table import (
+    Table,
+    TableOpened,
+    chance,
+    decide,
+    decision,
+    evolve,
+    fold,
+    open_table,
+    redact_fact,
+    status,
+    take_seat,
+)
 from projections.views import feed
 
 SEED = "00" * 31 + "01"
@@ -80,6 +92,23 @@ def test_a_leaf_is_the_salted_hash_of_its_place_and_item_and_a_node_of_its_two_c
     assert fair.seed_hash(SEED) == hashlib.sha256(bytes.fromhex(SEED)).hexdigest()
 
 
+def test_a_tree_let_go_is_made_again_the_same_and_the_trees_used_last_are_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(fair, "_TREES", collections.OrderedDict())
+    monkeypatch.setattr(fair, "_TREES_KEPT", 2)
+    key, items = fair.table_key(SEED, ["x"]), tuple(f"card-{i}" for i in range(13))
+    first = fair.tree(key, 1, items)
+    assert first.salts == b"".join(fair.salt(key, 1, p) for p in range(13))  # the salts as ``salt`` makes them
+    assert fair.opened_salt(key, 1, items, 5) == fair.salt(key, 1, 5).hex()
+    fair.tree(key, 2, items)
+    fair.tree(key, 1, items)  # used again: the oldest now is 2
+    fair.tree(key, 3, items)
+    assert list(fair._TREES) == [(key, 1), (key, 3)]
+    assert fair.tree(key, 2, items) == fair.tree(key, 2, items)  # made again, the same
+    assert fair.root(key, 1, items) == first.levels[-1].hex()
+
+
 def dealt(game_id: str, players: int, seed: int, steps: int) -> tuple[list[Any], Table]:
     """A game dealt as the server deals (a seed, each seat's entropy), played at random."""
     game = GAMES[game_id]
@@ -131,6 +160,22 @@ def test_every_hidden_deal_is_committed_before_a_card_of_it_is_drawn_and_each_se
         assert opened or game_id == "miss-liz-parks" or status(game, table) != "active"
         revealed = [e for e in log if isinstance(e, SeedRevealed)]
         assert revealed == ([SeedRevealed(seed=log[0].seed)] if status(game, table) == "finished" else [])
+
+
+@pytest.mark.parametrize("game_id", ["vilar-de-mouros", "miss-liz-parks"])
+def test_a_decision_hands_on_the_table_its_events_fold_to_even_on_the_step_that_ends_the_table(game_id: str) -> None:
+    game = GAMES[game_id]
+    log, table = dealt(game_id, game.min_players, 0, 0)
+    rng = random.Random(0)
+    while status(game, table) == "active":
+        seat, command = next(
+            (s, c) for s in range(game.min_players) if (c := game.random_command(table.state, s, rng)) is not None
+        )
+        decided = decision(game, table, command, seat, Ctx(rng=chance(table) or rng))
+        assert decided.events == decide(game, table, command, seat, Ctx(rng=chance(table) or rng))
+        assert decided.after == fold(game, table, decided.events)
+        table = decided.after
+    assert decided.events[-1] == SeedRevealed(seed=log[0].seed)
 
 
 def test_no_viewer_sees_the_seed_or_what_a_commitment_covers_before_the_table_is_over() -> None:
