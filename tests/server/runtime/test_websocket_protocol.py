@@ -70,7 +70,7 @@ async def test_a_get_cancelled_while_waiting_leaves_the_event_to_the_next_get() 
     assert await asyncio.wait_for(inbox.get(), 1) == "x"
 
 
-async def test_an_idle_socket_holds_no_asyncio_queue_and_no_handshake_request_response_or_headers(
+async def test_an_idle_socket_holds_no_asyncio_queue_no_handshake_request_response_or_headers_and_no_dict(
     redis: aioredis.Redis, redis_url: str
 ) -> None:
     """What the server's sockets hold while they wait (a uvicorn release renaming what
@@ -83,7 +83,9 @@ async def test_an_idle_socket_holds_no_asyncio_queue_and_no_handshake_request_re
         assert kept.path.startswith("/api/v1/games/") and len(kept.headers) == 0
         assert socket.scope["headers"] == []  # read for the origin, then dropped (server/web/websocket.py)
         assert isinstance(socket.writable, Flag) and socket.writable.is_set() and socket.writable.waiters is None
-        assert not any(isinstance(value, asyncio.Queue) for value in vars(socket).values())
+        held = [getattr(socket, name, None) for name in LeanWebSocketProtocol.__slots__]
+        assert not any(isinstance(value, asyncio.Queue) for value in held)
+        assert not socket.__dict__, "uvicorn sets an attribute the protocol's slots do not name"
 
 
 async def test_a_flag_wakes_every_waiter_when_set_and_holds_nothing_while_nobody_waits() -> None:
