@@ -324,10 +324,13 @@ if has_command then
   redis.call('HSET', commands_key, ARGV[4], ARGV[7])
 end
 
+-- The meta's fields in one HSET, with when the game was last played (the dormancy pass reads it).
 local n_meta = tonumber(ARGV[i])
 i = i + 1
+local meta = {}
 for _ = 1, n_meta do
-  redis.call('HSET', meta_key, ARGV[i], ARGV[i + 1])
+  meta[#meta + 1] = ARGV[i]
+  meta[#meta + 1] = ARGV[i + 1]
   i = i + 2
 end
 
@@ -344,7 +347,13 @@ end
 
 if n_events > 0 then
   local now = redis.call('TIME')
-  redis.call('HSET', meta_key, 'touched_ms', string.format('%d%03d', now[1], math.floor(now[2] / 1000)))
+  meta[#meta + 1] = 'touched_ms'
+  meta[#meta + 1] = string.format('%d%03d', now[1], math.floor(now[2] / 1000))
+end
+if #meta > 0 then
+  redis.call('HSET', meta_key, unpack(meta))
+end
+if n_events > 0 then
   redis.call('PUBLISH', ARGV[10], game_id .. ' ' .. string.format('%d', version))
 end
 return {'ok', version, link}
