@@ -203,7 +203,7 @@ def tree(key: bytes, commitment: int, items: tuple[str, ...]) -> Tree:
     at = (key, commitment)
     known = _TREES.get(at)
     if known is not None and len(known.salts) == SALT * len(items):
-        with suppress(KeyError):  # let go meanwhile by a thread that seals (a bot's game in process)
+        with suppress(KeyError):  # let go meanwhile by another thread that seals
             _TREES.move_to_end(at)
         return known
     keyed = hmac.new(key, SALT_LABEL + commitment.to_bytes(8, "big"), "sha256")  # copied per item: each salt's

@@ -1057,11 +1057,11 @@ def sealed_decision(game: AnyGame, table: Table, events: list[Any]) -> Decision:
     key = _key_after(table, events)
     if key is not None:
         events = fair.seal(game.redact, table.players, key, table.version, table.commitments, events, _is_table_fact)
-    step = decision_of(game, table, events)  # a finished table decides nothing more: this step ends it, or none does
-    if status(game, step.after) == "finished":
+    decided = decision_of(game, table, events)  # a finished table decides nothing more: this step ends it, or none does
+    if status(game, decided.after) == "finished":
         revealed = SeedRevealed(seed=table.seed)
-        return Decision([*events, revealed], evolve(game, step.after, revealed))
-    return step
+        return Decision([*events, revealed], evolve(game, decided.after, revealed))
+    return decided
 
 
 def _key_after(table: Table, events: list[Any]) -> bytes | None:

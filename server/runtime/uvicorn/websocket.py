@@ -153,7 +153,7 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         "tasks",
         "transport",
         "writable",
-    )  # fmt: skip
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
