@@ -110,6 +110,23 @@ class Bench:
                 )
             )
 
+    def sealing(self) -> None:
+        for kind, game in GAMES.items():
+            with quiet_gc():
+                sealed, bare = play.sealing_costs(game, self.plan.rules_seconds, self.rng)
+            self.rows.append(
+                Row(
+                    f"fair[{kind}]: a step sealed vs not",
+                    "us",
+                    micros(bare, None),
+                    micros(sealed, None),
+                    note=f"in process, no I/O, {len(sealed)} steps of random games at tables with a seed; mean / p50 / "
+                    f"p99: the step decided at the table and sealed (commitments, openings, whether it ends the "
+                    f"table) {spread(sealed)} us; ceiling column: the same step, the same chance, at the table "
+                    f"without its seed {spread(bare)} us",
+                )
+            )
+
     # -- commands over HTTP, and command to push -------------------------------------------
 
     async def commands(self, bare_server: procs.Server, server: procs.Server) -> float:
@@ -561,6 +578,8 @@ class Bench:
             self.rules()
             say("move building")
             self.move_building()
+            say("sealing a step for fair play")
+            self.sealing()
             say("Lua append, bare endpoint, HTTP commands")
             rate = await self.commands(bare, server)
             say("command to push, at half the maximum with every seat's socket open")

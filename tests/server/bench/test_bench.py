@@ -51,6 +51,7 @@ FIGURES = [
 PER_GAME = [
     "rules[{}]",
     "moves[{}]: one step vs one decide",
+    "fair[{}]: a step sealed vs not",
     "replay[{}]",
     "growth[{}]: command p50, long log vs new game",
 ]
