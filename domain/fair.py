@@ -24,7 +24,9 @@ The construction, in full (a verifier in any language needs nothing else):
 - **Openings.** When a step shows a committed item to a seat and to nobody else (a card drawn into
   a hand), that seat alone receives its opening in the step's ``CardsOpened`` fact: the
   commitment's version, the item's place, the item, its salt and the sibling hashes from the leaf
-  up (the side of each follows from the place and the count).
+  up (the side of each follows from the place and the count). The stored fact keeps the first
+  three and the seat; the salt and the path are made from the table key and the commitment's
+  items whenever the fact is shown (a few bytes stored where they take several hundred).
 
 Everything here is a pure function; the randomness is the seed's, drawn by the server.
 """
@@ -121,7 +123,7 @@ class DeckCommitted(messages.Event):
     items: tuple[str, ...] | None = None
 
 
-class Opening(msgspec.Struct, frozen=True, kw_only=True):
+class Opening(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """What one seat needs to check one item it was shown against a commitment: the commitment's
     version, the item's place in it, the item, its salt and the sibling hashes from the leaf up."""
 
@@ -129,8 +131,10 @@ class Opening(msgspec.Struct, frozen=True, kw_only=True):
     commitment: int
     position: int
     item: str
-    salt: str
-    path: tuple[str, ...]
+    # Stored without these two (None): ``shown`` makes them each time the fact is shown. A log
+    # written before keeps them stored.
+    salt: str | None = None
+    path: tuple[str, ...] | None = None
 
 
 class CardsOpened(messages.Event):
@@ -184,9 +188,10 @@ EMPTY_ROOT = hashlib.sha256(b"").hexdigest()  # the top of a commitment with no 
 
 
 class Tree(NamedTuple):
-    """A commitment's tree, packed: its items' salts end to end, and each level's hashes end to
-    end, the leaves first (a few kilobytes where a tuple of digests would take three times that)."""
+    """A commitment's tree, packed: its items, their salts end to end, and each level's hashes end
+    to end, the leaves first (a few kilobytes where a tuple of digests would take three times that)."""
 
+    items: tuple[str, ...]
     salts: bytes
     levels: tuple[bytes, ...]
 
@@ -194,6 +199,8 @@ class Tree(NamedTuple):
 # The trees of the commitments under way, by key and version, the least recently used first: a
 # draw opens one item of a tree of up to a hundred, and its salt and path need every leaf. A tree
 # is made again when it has been let go (about 200 us for a hundred items); a pure function's memory.
+# Its items are compared too: a step checked and thrown away, or one that lost a race to append, may
+# have committed other items at the same version of the same table.
 _TREES: OrderedDict[tuple[bytes, int], Tree] = OrderedDict()
 _TREES_KEPT = 1024  # two or three for each table played on at once, a few megabytes at most
 
@@ -202,7 +209,7 @@ def tree(key: bytes, commitment: int, items: tuple[str, ...]) -> Tree:
     """A commitment's tree (its items may not be empty)."""
     at = (key, commitment)
     known = _TREES.get(at)
-    if known is not None and len(known.salts) == SALT * len(items):
+    if known is not None and (known.items is items or known.items == items):
         with suppress(KeyError):  # let go meanwhile by another thread that seals
             _TREES.move_to_end(at)
         return known
@@ -216,7 +223,7 @@ def tree(key: bytes, commitment: int, items: tuple[str, ...]) -> Tree:
             up.append(level[-HASH:])
         level = b"".join(up)
         found.append(level)
-    made = Tree(b"".join(salts), tuple(found))
+    made = Tree(items, b"".join(salts), tuple(found))
     _TREES[at] = made
     if len(_TREES) > _TREES_KEPT:
         _TREES.popitem(last=False)
@@ -263,6 +270,8 @@ def root_from(leaf_: bytes, position: int, count: int, siblings: Sequence[str]) 
 
 def opens(opening: Opening, committed: DeckCommitted) -> bool:
     """Whether ``opening`` shows its item at its place under ``committed``'s root: what a seat checks."""
+    if opening.salt is None or opening.path is None:
+        return False
     try:
         made = leaf(bytes.fromhex(opening.salt), opening.position, opening.item)
         return root_from(made, opening.position, committed.count, opening.path) == committed.root
@@ -330,18 +339,8 @@ def seal(
                 if where in seen or position in commitment.opened:
                     continue
                 seen.add(where)
-                salt_ = opened_salt(key, commitment.version, commitment.items, position)
-                path_ = path(key, commitment.version, commitment.items, position)
                 openings += [
-                    Opening(
-                        seat=seat,
-                        commitment=commitment.version,
-                        position=position,
-                        item=item,
-                        salt=salt_,
-                        path=path_,
-                    )
-                    for seat in seers
+                    Opening(seat=seat, commitment=commitment.version, position=position, item=item) for seat in seers
                 ]
     if private:
         out.append(CardsOpened(openings=tuple(openings)))
@@ -362,3 +361,24 @@ def own_openings(event: CardsOpened, viewer: int | None) -> CardsOpened:
     """A seat sees its own openings and no other seat's (the spectator: none)."""
     mine = tuple(o for o in event.openings if o.seat == viewer)
     return event if len(mine) == len(event.openings) else CardsOpened(openings=mine)
+
+
+def shown(event: CardsOpened, key: bytes, commitments: Sequence[Commitment]) -> CardsOpened:
+    """``event`` as it is shown: each opening with its salt and its path, made from the table key and
+    the items of its commitment (an opening stored with them, by a log written before, as it is)."""
+    if all(o.salt is not None for o in event.openings):
+        return event
+    items = {c.version: c.items for c in commitments}
+    return CardsOpened(
+        openings=tuple(o if o.salt is not None else _made(o, key, items[o.commitment]) for o in event.openings)
+    )
+
+
+def _made(opening: Opening, key: bytes, items: tuple[str, ...]) -> Opening:
+    salt_ = opened_salt(key, opening.commitment, items, opening.position)
+    return msgspec.structs.replace(opening, salt=salt_, path=path(key, opening.commitment, items, opening.position))
+
+
+def stored(event: CardsOpened) -> CardsOpened:
+    """``event`` as it is stored now: its openings without their salts and paths."""
+    return CardsOpened(openings=tuple(msgspec.structs.replace(o, salt=None, path=None) for o in event.openings))

@@ -174,6 +174,14 @@ def redact_fact(event: Any, viewer: Viewer) -> Any:
     return event if rule is None or viewer == FULL else rule(event, viewer)
 
 
+def openings_shown(table: Table, event: CardsOpened) -> CardsOpened:
+    """``event``'s openings each with its salt and path, made from ``table``'s key and commitments
+    (``fair.shown``; any table of the game from this fact on)."""
+    if not event.openings or table.key is None:
+        return event
+    return fair.shown(event, bytes.fromhex(table.key), table.commitments)
+
+
 # -- the table's own commands, sent like any game command -------------------------------
 
 

@@ -154,9 +154,12 @@ def lines(
     for entry in entries:
         event, seen = msgspec.Raw(entry.data), None
         # Every fact as stored for the operator; for everyone else, the facts as the viewer saw them
-        # (``everyone``: every fact whole but the words of private lines and hidden messages).
-        if viewer != FULL or (viewpoint != "server" and b'"MessageSaid"' in entry.data):
-            seen = redact(game, decoder.decode(entry.data), viewer, False, entry.version, table.chat)
+        # (``everyone``: every fact whole but the words of private lines and hidden messages, and
+        # every opening with its salt and path).
+        if viewer != FULL or (
+            viewpoint != "server" and (b'"MessageSaid"' in entry.data or b'"CardsOpened"' in entry.data)
+        ):
+            seen = redact(game, decoder.decode(entry.data), viewer, False, entry.version, table)
             if seen is None:
                 continue
             event = msgspec.Raw(encode(seen))

@@ -17,7 +17,19 @@ import msgspec
 
 from domain.chat import Say
 from domain.engine import AnyGame, Ctx, Viewer
-from domain.table import Table, chance, decide, event_union, evolve, open_table, status, take_seat
+from domain.fair import CardsOpened
+from domain.table import (
+    Table,
+    chance,
+    decide,
+    event_union,
+    evolve,
+    fold,
+    open_table,
+    openings_shown,
+    status,
+    take_seat,
+)
 from projections.views import feed, is_revealed, listed_commands, move_step, table_view
 
 
@@ -101,7 +113,7 @@ def entitled(game: AnyGame, log: list[Any], viewer: Viewer) -> list[Any]:
     no secret)."""
     history = list(tables(game, log))
     final = history[-1]
-    parts: list[Any] = [feed(game, enumerate(log, 1), viewer, is_revealed(game, final), final.chat)]
+    parts: list[Any] = [feed(game, enumerate(log, 1), viewer, is_revealed(game, final), final)]
     parts += [table_view(game, "g", table, viewer) for table in history]
     if viewer is not None and status(game, final) == "active":
         first = move_step(game, final, viewer)
@@ -110,11 +122,21 @@ def entitled(game: AnyGame, log: list[Any], viewer: Viewer) -> list[Any]:
     return parts
 
 
+def whole(game: AnyGame, log: list[Any]) -> list[Any]:
+    """``log`` with each opening's salt and path written out (the stored facts leave them to be
+    made when shown), as a log written before that kept them."""
+    final = fold(game, None, log)
+    if final is None:
+        return log
+    return [openings_shown(final, event) if type(event) is CardsOpened else event for event in log]
+
+
 def hidden_from(game: AnyGame, log: list[Any], viewer: Viewer) -> set[str]:
-    """The strings of ``log`` that nothing ``viewer`` is entitled to receive contains (a field's
-    name counts as received: a card named like one is no secret)."""
+    """The strings of ``log`` (every opening's salt and path among them) that nothing ``viewer`` is
+    entitled to receive contains (a field's name counts as received: a card named like one is no
+    secret)."""
     shown = strings_of(msgspec.to_builtins(entitled(game, log, viewer)), keys=True)
-    return strings_of(msgspec.to_builtins(log)) - shown
+    return strings_of(msgspec.to_builtins(whole(game, log))) - shown
 
 
 def interchangeable(log: list[Any], hidden: list[str]) -> list[list[str]]:
@@ -132,7 +154,11 @@ def interchangeable(log: list[Any], hidden: list[str]) -> list[list[str]]:
 
 
 def swap(game: AnyGame, log: list[Any], renamed: dict[str, str]) -> list[Any]:
-    """The log with hidden strings renamed (a permutation of one pile's hidden cards)."""
+    """The log with hidden strings renamed (a permutation of one pile's hidden cards). Its openings
+    keep the salts and paths of ``log``'s commitments: made again from the renamed items, the
+    paths would differ by the hashes of cards the viewer may not see, which their secret salts
+    hide (docs/fair-play.md), not by anything it could read."""
+    log = whole(game, log)
     kind = event_union(game)
 
     def swapped(value: Any) -> Any:

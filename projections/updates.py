@@ -56,7 +56,7 @@ def update(
     ends at ``table`` and carries the view, the standing and the seat's first step. ``now``:
     the table's ``standing``, if the caller worked it out already."""
     current, ended = now or standing(game, table)
-    seen = feed(game, events, viewer, current == "finished", table.chat)
+    seen = feed(game, events, viewer, current == "finished", table)
     if version is not None and version != table.version:
         return Update(version, seen, None, check)
     view = game_view(game, table, viewer, current)

@@ -225,7 +225,7 @@ def _replay(game: AnyGame, facts: list[Any], sent: dict[int, Sent], claimed: Any
         except _Unaccounted as exc:
             report.failed.append(Said(exc.code, {"version": version, **exc.params}))
             return
-        found = facts[at : at + len(made)]
+        found = [fair.stored(f) if type(f) is CardsOpened else f for f in facts[at : at + len(made)]]  # as decided
         if made != found or (step is not None and step.last != at + len(made)):
             report.failed.append(_difference(version, made, found))
             return
@@ -326,13 +326,22 @@ def _commitments(game: AnyGame, table: Table, facts: list[Any], report: Report) 
                 return
             decks[version] = fact
         elif isinstance(fact, CardsOpened):
-            for opening in fact.openings:
+            for opening in _whole(fact, key, decks):  # the operator's export holds them as stored
                 deck = decks.get(opening.commitment)
                 if deck is None or not fair.opens(opening, deck):
                     report.failed.append(Said("opening_fails", {"version": version, "seat": opening.seat}))
                     return
                 checked += 1
     report.passed.append(Said("commitments_checked", {"commitments": len(decks), "openings": checked}))
+
+
+def _whole(fact: CardsOpened, key: bytes, decks: Mapping[int, DeckCommitted]) -> tuple[fair.Opening, ...]:
+    """``fact``'s openings, each with its salt and path: as written, or made from the key and the
+    items committed (an opening of no commitment made so far is left as it is, to fail)."""
+    if all(o.commitment in decks for o in fact.openings):
+        committed = [fair.Commitment(v, d.root, d.items or ()) for v, d in decks.items()]
+        return fair.shown(fact, key, committed).openings
+    return fact.openings
 
 
 # -- one seat's export: its own openings -------------------------------------------------------------

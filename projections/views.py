@@ -18,10 +18,21 @@ from typing import Any
 import msgspec
 
 from domain import chat
-from domain.chat import CHAT_FACT_TYPES, Chat
+from domain.chat import CHAT_FACT_TYPES
 from domain.clock import Clock, bank_left
 from domain.engine import FULL, NO_MOVE, AnyGame, Awaited, Pick, Rejected, Step, Viewer
-from domain.table import TABLE_FACT_TYPES, TAKEOVER_BOT, SeatInfo, Status, Table, outcome, redact_fact, status
+from domain.fair import CardsOpened
+from domain.table import (
+    TABLE_FACT_TYPES,
+    TAKEOVER_BOT,
+    SeatInfo,
+    Status,
+    Table,
+    openings_shown,
+    outcome,
+    redact_fact,
+    status,
+)
 
 
 class VersionedEvent(msgspec.Struct):
@@ -78,33 +89,32 @@ class TableView(msgspec.Struct, kw_only=True):
     standing: list[int | None] = []
 
 
-NO_CHAT = Chat()
-
-
-def redact(
-    game: AnyGame, event: Any, viewer: Viewer, revealed: bool, version: int = 0, talk: Chat = NO_CHAT
-) -> Any | None:
+def redact(game: AnyGame, event: Any, viewer: Viewer, revealed: bool, version: int, table: Table) -> Any | None:
     """One stored event (at ``version``) as ``viewer`` may see it (``None``: not at all): the table's
     own facts by the table's declarations (the server seed, what a commitment covers, other seats'
-    openings are hidden), the game's by the game's; chat by its own rule, over or not (``talk``: the
-    table's chat now, which knows the messages hidden and the seats muted since)."""
-    if type(event) in CHAT_FACT_TYPES:
-        return chat.seen(event, version, viewer, revealed, talk)
+    openings are hidden; an opening shown with its salt and path), the game's by the game's; chat by
+    its own rule, over or not. ``table``: the table now (its chat knows the messages hidden and the
+    seats muted since; its key and commitments make the openings' salts and paths)."""
+    kind = type(event)
+    if kind in CHAT_FACT_TYPES:
+        return chat.seen(event, version, viewer, revealed, table.chat)
+    if kind is CardsOpened:
+        return openings_shown(table, event if revealed else redact_fact(event, viewer))
     if revealed:
         return event
-    if type(event) in TABLE_FACT_TYPES:  # a set look-up: isinstance would try each class in turn
+    if kind in TABLE_FACT_TYPES:  # a set look-up: isinstance would try each class in turn
         return redact_fact(event, viewer)
     return game.redact(event, viewer)
 
 
 def feed(
-    game: AnyGame, events: Iterable[tuple[int, Any]], viewer: Viewer, revealed: bool, talk: Chat = NO_CHAT
+    game: AnyGame, events: Iterable[tuple[int, Any]], viewer: Viewer, revealed: bool, table: Table
 ) -> list[VersionedEvent]:
     """A viewer's feed of ``(version, event)`` pairs: each event redacted, hidden ones left out
-    (``talk``: the table's chat now)."""
+    (``table``: the table now)."""
     out = []
     for version, event in events:
-        seen = redact(game, event, viewer, revealed, version, talk)
+        seen = redact(game, event, viewer, revealed, version, table)
         if seen is not None:
             out.append(VersionedEvent(version, seen))
     return out

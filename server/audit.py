@@ -78,12 +78,18 @@ def log_lines(game: AnyGame, log: list[Any]) -> bytes:
 
 
 def steady(value: Any) -> Any:
-    """An answer without what differs between any two games: a clock's readings in milliseconds."""
+    """An answer without what differs between any two games: a clock's readings in milliseconds, and
+    the hashes of a commitment made since the twins were brought in (its top, an opening's path):
+    they cover cards that differ between the twins, hidden by salts no seat has until the end."""
     if isinstance(value, dict):
-        return {k: 0 if k.endswith("_ms") and isinstance(v, int) else steady(v) for k, v in value.items()}
+        return {k: 0 if _differs(k, v) else steady(v) for k, v in value.items()}
     if isinstance(value, list):
         return [steady(v) for v in value]
     return value
+
+
+def _differs(key: str, value: Any) -> bool:
+    return (key.endswith("_ms") and isinstance(value, int)) or (key in ("root", "path") and value is not None)
 
 
 class Twins:

@@ -45,5 +45,5 @@ class TableChat:
         """The new facts as ``viewer`` sees them, and the version they end at."""
         game = self.games.games[after.game]
         versions = range(after.version - len(events) + 1, after.version + 1)
-        seen = feed(game, zip(versions, events, strict=True), viewer, is_revealed(game, after), after.chat)
+        seen = feed(game, zip(versions, events, strict=True), viewer, is_revealed(game, after), after)
         return CommandAnswer(after.version, seen)

@@ -358,7 +358,7 @@ class Games:
             return game.id, await self._answer_again(game, game_id, seat, body_hash, landed.record)
         versions = range(landed.table.version + 1, landed.after.version + 1)
         mine = feed(
-            game, zip(versions, landed.events, strict=True), seat, is_revealed(game, landed.after), landed.after.chat
+            game, zip(versions, landed.events, strict=True), seat, is_revealed(game, landed.after), landed.after
         )
         return game.id, CommandAnswer(landed.after.version, mine)
 
@@ -406,7 +406,7 @@ class Games:
             raise CommandIdReused("command_id_reused", "That command id was already used for another command.")
         _, table = await self.load(game_id)
         events = await self.tables.read(game, game_id, record.first - 1, record.last)
-        return CommandAnswer(record.last, feed(game, events, seat, is_revealed(game, table), table.chat))
+        return CommandAnswer(record.last, feed(game, events, seat, is_revealed(game, table), table))
 
     # -- the table's own facts -----------------------------------------------------
 
@@ -605,7 +605,7 @@ class Games:
 
     async def events(self, at: Seated, after: int, limit: int) -> tuple[int, list[VersionedEvent]]:
         events = await self.tables.read(at.game, at.game_id, after, min(at.table.version, after + limit))
-        return at.table.version, feed(at.game, events, at.seat, is_revealed(at.game, at.table), at.table.chat)
+        return at.table.version, feed(at.game, events, at.seat, is_revealed(at.game, at.table), at.table)
 
     async def replay(self, at: Seated, version: int, as_: str | None) -> TableView:
         game, table = at.game, at.table

@@ -350,6 +350,14 @@ class Contract:
         d["GameComponents"]["properties"]["components"]["description"] = (
             "The game's printed parts as its data file holds them (cards, map, tiles), each value with its source."
         )
+        opening = d["Opening"]  # stored without them, shown always with them (domain/fair.py)
+        opening["properties"]["salt"] = {"type": "string", "description": "The item's salt, in hex."}
+        opening["properties"]["path"] = {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "The sibling hashes from the item's leaf up to the top, in hex.",
+        }
+        opening["required"] = [*opening["required"], "salt", "path"]
         d["Clock"]["properties"]["seconds"].update(CLOCK_SECONDS)
         d["Clock"]["properties"]["bank"].update(CLOCK_BANK)
         d["Clock"]["properties"]["credit"].update(CLOCK_BANK)

@@ -42,7 +42,7 @@ class Talk:
     def read(self, viewer: int | None, first: int = 0) -> list[object]:
         """What ``viewer`` receives of the facts from version ``first`` on."""
         revealed = status(GAME, self.table) == "finished"
-        seen = feed(GAME, enumerate(self.facts, self.first), viewer, revealed, self.table.chat)
+        seen = feed(GAME, enumerate(self.facts, self.first), viewer, revealed, self.table)
         return [e.event for e in seen if e.version >= first and type(e.event) in chat.CHAT_FACT_TYPES]
 
     def refused(self, seat: int, command: object) -> str:

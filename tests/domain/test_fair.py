@@ -9,6 +9,7 @@ import hmac
 import random
 from typing import Any
 
+import msgspec
 import pytest
 
 from domain import fair
@@ -24,10 +25,12 @@ from domain.table import (
     evolve,
     fold,
     open_table,
+    openings_shown,
     redact_fact,
     status,
     take_seat,
 )
+from projections.twins import whole
 from projections.views import feed
 
 SEED = "00" * 31 + "01"
@@ -109,6 +112,21 @@ def test_a_tree_let_go_is_made_again_the_same_and_the_trees_used_last_are_kept(
     assert fair.root(key, 1, items) == first.levels[-1].hex()
 
 
+def test_other_items_committed_at_the_same_version_of_the_same_table_have_their_own_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A step checked and thrown away, or one that lost a race to append, may have committed other
+    # items at the version the step kept commits at: a tree kept for the first must not serve the second.
+    monkeypatch.setattr(fair, "_TREES", collections.OrderedDict())
+    key = fair.table_key(SEED, ["x"])
+    checked, kept = ("a", "b", "c"), ("c", "a", "b")
+    assert fair.root(key, 7, checked) != fair.root(key, 7, kept)
+    assert fair.path(key, 7, checked, 0) != fair.path(key, 7, kept, 0)
+    made = fair.tree(key, 7, kept)
+    fair._TREES.clear()
+    assert fair.tree(key, 7, kept) == made  # as made with nothing kept
+
+
 def dealt(game_id: str, players: int, seed: int, steps: int) -> tuple[list[Any], Table]:
     """A game dealt as the server deals (a seed, each seat's entropy), played at random."""
     game = GAMES[game_id]
@@ -146,10 +164,11 @@ def test_every_hidden_deal_is_committed_before_a_card_of_it_is_drawn_and_each_se
                 commitments[version] = event
                 assert event.items is not None and len(event.items) == event.count
             elif isinstance(event, CardsOpened):
-                for opening in event.openings:
-                    assert opening.commitment < version and fair.opens(opening, commitments[opening.commitment])
+                assert all(o.salt is None and o.path is None for o in event.openings)  # stored without them
+                for opening, whole in zip(event.openings, openings_shown(table, event).openings, strict=True):
+                    assert opening.commitment < version and fair.opens(whole, commitments[opening.commitment])
                     # the seat was sent the card in this step, and no other seat was sent its opening
-                    mine = feed(game, enumerate(log, 1), opening.seat, revealed=False)
+                    mine = feed(game, enumerate(log, 1), opening.seat, False, table)
                     shown = [e.event for e in mine if e.version < version]
                     assert any(opening.item in str(e) for e in shown)
                     for other in [None, *range(game.max_players)]:
@@ -160,6 +179,22 @@ def test_every_hidden_deal_is_committed_before_a_card_of_it_is_drawn_and_each_se
         assert opened or game_id == "miss-liz-parks" or status(game, table) != "active"
         revealed = [e for e in log if isinstance(e, SeedRevealed)]
         assert revealed == ([SeedRevealed(seed=log[0].seed)] if status(game, table) == "finished" else [])
+
+
+def test_an_opening_is_stored_without_its_salt_and_path_and_shown_as_one_a_log_kept_whole_shows() -> None:
+    game = GAMES["vilar-de-mouros"]
+    log, table = dealt("vilar-de-mouros", 3, 2, 12)
+    opened = [e for e in log if isinstance(e, CardsOpened) and e.openings]
+    assert opened and not any(
+        b'"salt"' in msgspec.json.encode(e) or b'"path"' in msgspec.json.encode(e) for e in opened
+    )
+    kept = whole(game, log)  # as a log written before the salts and paths were made when shown
+    assert all(o.salt and o.path is not None for e in kept if isinstance(e, CardsOpened) for o in e.openings)
+    for viewer in [None, *range(3)]:
+        assert feed(game, enumerate(kept, 1), viewer, False, table) == feed(
+            game, enumerate(log, 1), viewer, False, table
+        )
+    assert [fair.stored(e) if isinstance(e, CardsOpened) else e for e in kept] == log
 
 
 @pytest.mark.parametrize("game_id", ["vilar-de-mouros", "miss-liz-parks"])

@@ -107,7 +107,7 @@ def received(game: AnyGame, log: list[Any], viewer: Viewer, probe_names: list[st
     history = list(tables(game, log))
     final = history[-1]
     revealed = is_revealed(game, final)
-    parts.append(feed(game, enumerate(log, 1), viewer, revealed, final.chat))
+    parts.append(feed(game, enumerate(log, 1), viewer, revealed, final))
     parts += [table_view(game, "g", table, viewer) for table in history]
     if viewer is not None and status(game, final) == "active":
         first = move_step(game, final, viewer)  # what legal-commands answers, and the step after each first pick

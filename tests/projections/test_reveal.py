@@ -58,9 +58,9 @@ def test_after_a_resignation_ends_the_game_the_view_reveals_what_the_feed_does()
     after = fold(game, table, left)
     assert after is not None and status(game, after) == "finished" and is_revealed(game, after)
     log += left
-    everything = plain(feed(game, numbered(log), FULL, True))
+    everything = plain(feed(game, numbered(log), FULL, True, after))
     for viewer in (0, 1, None):
-        assert plain(feed(game, numbered(log), viewer, is_revealed(game, after))) == everything
+        assert plain(feed(game, numbered(log), viewer, is_revealed(game, after), after)) == everything
         view = table_view(game, "g", after, viewer).view
         assert view.seats[0].hand == hand
         assert plain(view) == {**plain(game.view(after.state, FULL)), "viewer": viewer, "awaiting": []}
@@ -89,8 +89,8 @@ def test_a_game_played_on_reveals_nothing_early() -> None:
     game = GAMES[KIND]
     table, log = started(game, 3, seed=11, steps=8)
     assert not is_revealed(game, table)
-    hidden = plain(feed(game, numbered(log), 1, False))
-    assert hidden != plain(feed(game, numbered(log), FULL, True))
+    hidden = plain(feed(game, numbered(log), 1, False, table))
+    assert hidden != plain(feed(game, numbered(log), FULL, True, table))
     assert plain(update(game, table, numbered(log), 1).events) == hidden
     assert game_view(game, table, 1).seats[0].hand is None
 
@@ -114,5 +114,5 @@ def test_a_table_called_off_is_revealed_and_has_nothing_to_hide() -> None:
     assert off is not None and status(game, off) == "finished" and is_revealed(game, off)
     log = numbered([opened, *seat, *cancel(game, table)])
     for viewer in (0, None):
-        assert plain(feed(game, log, viewer, True)) == plain(feed(game, log, FULL, True))
+        assert plain(feed(game, log, viewer, True, off)) == plain(feed(game, log, FULL, True, off))
         assert update(game, off, log, viewer).view is None  # play never started: there is no game view

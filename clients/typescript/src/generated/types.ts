@@ -1467,7 +1467,13 @@ export interface Opening {
   commitment: number;
   position: number;
   item: string;
+  /**
+   * The item's salt, in hex.
+   */
   salt: string;
+  /**
+   * The sibling hashes from the item's leaf up to the top, in hex.
+   */
   path: string[];
 }
 /**
