@@ -153,12 +153,11 @@ def lines(
     decoder = msgspec.json.Decoder(event_union(game))
     for entry in entries:
         event, seen = msgspec.Raw(entry.data), None
-        # Every fact as stored for the operator; for everyone else, the facts as the viewer saw them
-        # (``everyone``: every fact whole but the words of private lines and hidden messages, and
-        # every opening with its salt and path).
-        if viewer != FULL or (
-            viewpoint != "server" and (b'"MessageSaid"' in entry.data or b'"CardsOpened"' in entry.data)
-        ):
+        # Every fact as stored for the operator, each opening with its salt and path (made when
+        # shown); for everyone else, the facts as the viewer saw them (``everyone``: every fact whole
+        # but the words of private lines and hidden messages).
+        opened = entry.data.startswith(b'{"type":"CardsOpened"')  # the tag comes first
+        if viewer != FULL or opened or (viewpoint != "server" and b'"MessageSaid"' in entry.data):
             seen = redact(game, decoder.decode(entry.data), viewer, False, entry.version, table)
             if seen is None:
                 continue

@@ -326,22 +326,13 @@ def _commitments(game: AnyGame, table: Table, facts: list[Any], report: Report) 
                 return
             decks[version] = fact
         elif isinstance(fact, CardsOpened):
-            for opening in _whole(fact, key, decks):  # the operator's export holds them as stored
+            for opening in fact.openings:
                 deck = decks.get(opening.commitment)
                 if deck is None or not fair.opens(opening, deck):
                     report.failed.append(Said("opening_fails", {"version": version, "seat": opening.seat}))
                     return
                 checked += 1
     report.passed.append(Said("commitments_checked", {"commitments": len(decks), "openings": checked}))
-
-
-def _whole(fact: CardsOpened, key: bytes, decks: Mapping[int, DeckCommitted]) -> tuple[fair.Opening, ...]:
-    """``fact``'s openings, each with its salt and path: as written, or made from the key and the
-    items committed (an opening of no commitment made so far is left as it is, to fail)."""
-    if all(o.commitment in decks for o in fact.openings):
-        committed = [fair.Commitment(v, d.root, d.items or ()) for v, d in decks.items()]
-        return fair.shown(fact, key, committed).openings
-    return fact.openings
 
 
 # -- one seat's export: its own openings -------------------------------------------------------------
