@@ -12,8 +12,9 @@ import json
 import math
 import statistics
 import sys
+import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from domain.bots import LADDER, bot_for
@@ -120,7 +121,7 @@ def ladder_verb(args: argparse.Namespace, kinds: list[str], options: dict[str, A
             run = functools.partial(
                 duel_game, kind, upper, lower, 2, seed=args.seed, paired=True, options=options, cap=args.cap
             )
-            games = _play(run, args.games, args.jobs)
+            games = _play(run, args.games, args.jobs, f"{kind}, {upper} against {lower}")
             share, lead, low, high = rung(games, 2)
             sh, sl = share, wilson_interval(games)
             rating += lead
@@ -138,11 +139,34 @@ def wilson_interval(games: Sequence[tuple[int, Played]]) -> tuple[float, float]:
     return tally("", 2, [(seat, played.outcome) for seat, played in games]).interval
 
 
-def _play(run: Any, games: int, jobs: int) -> list[tuple[int, Played]]:
-    if jobs > 1:
-        with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
-            return list(pool.map(run, range(games)))
-    return [run(i) for i in range(games)]
+PROGRESS_S = 60.0  # how often a long run says, on stderr, how far it has come
+
+
+def _play(run: Any, games: int, jobs: int, label: str, players: int = 2) -> list[tuple[int, Played]]:
+    """The ``games`` games ``run`` plays (``jobs`` at once), with a running tally on stderr every
+    :data:`PROGRESS_S` seconds: a rung of the strong bots takes hours, and the table prints at its end."""
+    if jobs <= 1:
+        return _tallied((run(i) for i in range(games)), games, label, players)
+    with concurrent.futures.ProcessPoolExecutor(jobs) as pool:
+        return _tallied(pool.map(run, range(games)), games, label, players)
+
+
+def _tallied(results: Iterable[tuple[int, Played]], games: int, label: str, players: int) -> list[tuple[int, Played]]:
+    out: list[tuple[int, Played]] = []
+    started = said = time.monotonic()
+    for result in results:
+        out.append(result)
+        now = time.monotonic()
+        if now - said >= PROGRESS_S and len(out) < games:
+            said = now
+            share = tally("", players, [(seat, played.outcome) for seat, played in out]).share
+            print(
+                f"ludoteca duel: {label}: {len(out)} of {games} games played, the first bot's share {share:.1%} so "
+                f"far ({(now - started) / 60:.0f} min)",
+                file=sys.stderr,
+                flush=True,
+            )
+    return out
 
 
 def duel_verb(args: argparse.Namespace) -> int:
@@ -175,7 +199,7 @@ def duel_verb(args: argparse.Namespace) -> int:
         run = functools.partial(
             duel_game, kind, first, second, players, seed=args.seed, paired=args.paired, options=options, cap=args.cap
         )
-        results = _play(run, args.games, args.jobs)
+        results = _play(run, args.games, args.jobs, f"{kind}, {first} against {second}", players)
         figure = tally(kind, players, [(seat, played.outcome) for seat, played in results])
         low, high = figure.interval
         print(f"{kind:<18} {figure.won:>{a}} {figure.tied:>5} {figure.lost:>{b}} {figure.share:>13.1%}")

@@ -15,6 +15,7 @@ import redis.asyncio as aioredis
 
 from domain.bots import random_bot
 from domain.catalog import GAMES
+from server import duel
 from server.cli import main
 from server.settings import Settings
 from server.storage.botqueue import DUE_KEY
@@ -271,6 +272,18 @@ def test_the_duel_counts_what_happened_and_pairs_deals(capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert "each deal from every seat" in out and "commands a game: median" in out
     assert "DeckShuffled: median" in out and "CardsDealt/DeckShuffled:" in out
+
+
+def test_a_long_duel_says_how_far_it_has_come_on_stderr(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(duel, "PROGRESS_S", 0.0)  # a tally after every game
+    assert main(["duel", "--games", "3", "--game", "miss-liz-parks"]) == 0
+    said = capsys.readouterr()
+    progress = [line for line in said.err.splitlines() if line.startswith("ludoteca duel: miss-liz-parks")]
+    assert [line.split(": ")[2].split(" games")[0] for line in progress] == ["1 of 3", "2 of 3"]
+    assert all("the first bot's share" in line for line in progress)
+    assert "ludoteca duel" not in said.out  # the table stays as it was
 
 
 def test_the_ladder_rates_a_rung_by_its_share_on_elos_curve() -> None:
