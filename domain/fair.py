@@ -368,15 +368,17 @@ def shown(event: CardsOpened, key: bytes, commitments: Sequence[Commitment]) -> 
     the items of its commitment (an opening stored with them, by a log written before, as it is)."""
     if all(o.salt is not None for o in event.openings):
         return event
-    items = {c.version: c.items for c in commitments}
-    return CardsOpened(
-        openings=tuple(o if o.salt is not None else _made(o, key, items[o.commitment]) for o in event.openings)
-    )
+    return CardsOpened(openings=tuple(o if o.salt is not None else _made(o, key, commitments) for o in event.openings))
 
 
-def _made(opening: Opening, key: bytes, items: tuple[str, ...]) -> Opening:
-    salt_ = opened_salt(key, opening.commitment, items, opening.position)
-    return msgspec.structs.replace(opening, salt=salt_, path=path(key, opening.commitment, items, opening.position))
+def _made(opening: Opening, key: bytes, commitments: Sequence[Commitment]) -> Opening:
+    """``opening`` with its salt and path (as it is, if its commitment is none of these: a forged log)."""
+    at = opening.commitment
+    items = next((c.items for c in reversed(commitments) if c.version == at), None)  # most often a recent one
+    if not items or not 0 <= opening.position < len(items):
+        return opening
+    salt_ = opened_salt(key, at, items, opening.position)
+    return msgspec.structs.replace(opening, salt=salt_, path=path(key, at, items, opening.position))
 
 
 def stored(event: CardsOpened) -> CardsOpened:

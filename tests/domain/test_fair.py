@@ -197,6 +197,22 @@ def test_an_opening_is_stored_without_its_salt_and_path_and_shown_as_one_a_log_k
     assert [fair.stored(e) if isinstance(e, CardsOpened) else e for e in kept] == log
 
 
+def test_an_opening_of_no_commitment_or_no_place_the_table_made_is_shown_as_stored() -> None:
+    key = fair.table_key(SEED, ["x"])
+    made = fair.Commitment(3, fair.root(key, 3, ("a", "b")), ("a", "b"))
+    forged = CardsOpened(
+        openings=(
+            fair.Opening(seat=0, commitment=9, position=0, item="a"),
+            fair.Opening(seat=0, commitment=3, position=5, item="a"),
+        )
+    )
+    assert fair.shown(forged, key, [made]) == forged  # an imported log's, checked by nobody's cards
+    [good] = fair.shown(
+        CardsOpened(openings=(fair.Opening(seat=0, commitment=3, position=1, item="b"),)), key, [made]
+    ).openings
+    assert fair.opens(good, DeckCommitted(count=2, root=made.root))
+
+
 @pytest.mark.parametrize("game_id", ["vilar-de-mouros", "miss-liz-parks"])
 def test_a_decision_hands_on_the_table_its_events_fold_to_even_on_the_step_that_ends_the_table(game_id: str) -> None:
     game = GAMES[game_id]
