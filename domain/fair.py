@@ -236,18 +236,23 @@ def root(key: bytes, commitment: int, items: tuple[str, ...]) -> str:
 
 def path(key: bytes, commitment: int, items: tuple[str, ...], position: int) -> tuple[str, ...]:
     """The sibling hashes from item ``position``'s leaf up to the top."""
+    return _siblings(tree(key, commitment, items).levels, position)
+
+
+def proof(key: bytes, commitment: int, items: tuple[str, ...], position: int) -> tuple[str, tuple[str, ...]]:
+    """Item ``position``'s salt (``salt``, in hex) and :func:`path`, from one look at the tree."""
+    made = tree(key, commitment, items)
+    return made.salts[position * SALT : (position + 1) * SALT].hex(), _siblings(made.levels, position)
+
+
+def _siblings(levels: tuple[bytes, ...], position: int) -> tuple[str, ...]:
     siblings = []
-    for level in tree(key, commitment, items).levels[:-1]:
+    for level in levels[:-1]:
         at = (position ^ 1) * HASH
         if at < len(level):
             siblings.append(level[at : at + HASH].hex())
         position //= 2
     return tuple(siblings)
-
-
-def opened_salt(key: bytes, commitment: int, items: tuple[str, ...], position: int) -> str:
-    """Item ``position``'s salt, in hex: ``salt``, kept with its tree."""
-    return tree(key, commitment, items).salts[position * SALT : (position + 1) * SALT].hex()
 
 
 def root_from(leaf_: bytes, position: int, count: int, siblings: Sequence[str]) -> str | None:
@@ -377,8 +382,10 @@ def _made(opening: Opening, key: bytes, commitments: Sequence[Commitment]) -> Op
     items = next((c.items for c in reversed(commitments) if c.version == at), None)  # most often a recent one
     if not items or not 0 <= opening.position < len(items):
         return opening
-    salt_ = opened_salt(key, at, items, opening.position)
-    return msgspec.structs.replace(opening, salt=salt_, path=path(key, at, items, opening.position))
+    salt_, path_ = proof(key, at, items, opening.position)
+    return Opening(
+        seat=opening.seat, commitment=at, position=opening.position, item=opening.item, salt=salt_, path=path_
+    )
 
 
 def stored(event: CardsOpened) -> CardsOpened:

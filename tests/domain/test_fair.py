@@ -103,7 +103,7 @@ def test_a_tree_let_go_is_made_again_the_same_and_the_trees_used_last_are_kept(
     key, items = fair.table_key(SEED, ["x"]), tuple(f"card-{i}" for i in range(13))
     first = fair.tree(key, 1, items)
     assert first.salts == b"".join(fair.salt(key, 1, p) for p in range(13))  # the salts as ``salt`` makes them
-    assert fair.opened_salt(key, 1, items, 5) == fair.salt(key, 1, 5).hex()
+    assert fair.proof(key, 1, items, 5) == (fair.salt(key, 1, 5).hex(), fair.path(key, 1, items, 5))
     fair.tree(key, 2, items)
     fair.tree(key, 1, items)  # used again: the oldest now is 2
     fair.tree(key, 3, items)
