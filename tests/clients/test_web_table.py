@@ -1053,7 +1053,19 @@ async def targets_are_the_step(page: Page, table: Table) -> Offered:
 
 async def click_path(page: Page, key: str, where: str | None = None) -> None:
     """Pick one path: its target on the table (inside ``where``) or its button; a target several
-    moves share asks which in the panel: that path's button there."""
+    moves share asks which in the panel: that path's button there. The target is marked, then
+    clicked: when the page draws the table again in between (an update of no step, such as a
+    seat's presence), the mark goes with the old element, and the target is marked again."""
+    for tries_left in (1, 0):
+        try:
+            await _click_path_once(page, key, where)
+            return
+        except PlaywrightTimeoutError:
+            if not tries_left:
+                raise
+
+
+async def _click_path_once(page: Page, key: str, where: str | None) -> None:
     found = await page.evaluate(
         """([key, where]) => {
           for (const e of document.querySelectorAll("[data-want]")) e.removeAttribute("data-want");
