@@ -19,6 +19,7 @@ from starlette.applications import Starlette
 from domain.catalog import GAMES
 from domain.engine import AnyGame
 from server.runtime.collector import Collector
+from server.runtime.lag import LoopLag
 from server.runtime.metrics import Metrics
 from server.service.admin import Admin
 from server.service.attendance import Attendance
@@ -266,9 +267,16 @@ def create_app(settings: Settings | None = None, games: Mapping[str, AnyGame] = 
 
             metrics.gc_look_interval.set(settings.gc_thaw_interval)
             metrics.gc_look_last.set_to_current_time()
-            collector = Collector(settings.gc_thaw_interval, settings.gc_thaw_above, looked, failed)
+
+            def timed(generation: int, seconds: float) -> None:
+                metrics.gc_pauses.labels(str(generation)).observe(seconds)
+
+            collector = Collector(settings.gc_thaw_interval, settings.gc_thaw_above, looked, failed, timed)
             collector.start()
             stack.callback(collector.stop)
+            lag = LoopLag(metrics.loop_lag.observe)  # what held the loop: the collector, or anything else
+            lag.start()
+            stack.callback(lag.stop)
             background(stack, collector.thaws())
             yield
 

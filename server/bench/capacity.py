@@ -9,7 +9,10 @@ from a move sent to its arrival on every seat passes ``p99_ms``, memory runs sho
 refused, or the processes' descriptor limits leave no room for the next step. A step's window is
 measured in ``slices`` one after the other, and its p99 is the median of theirs: on a machine
 shared with other work one stall of the host (a few hundred ms, every socket at once) is one
-slice's tail, not the step's. The drivers are
+slice's tail, not the step's. Each step also says what held the replicas' event loops in each slice
+(their timers late by 50 ms and more, server/runtime/lag.py, and their collections) and what held
+Redis itself (its latency monitor: a fork, a write of its append-only file), so that a slow slice
+can be laid at the door of the replicas, Redis, or neither (the drivers, the host). The drivers are
 separate processes, each on its own loopback address (a source address has about 28,000
 ephemeral ports towards one server port).
 """
@@ -20,9 +23,11 @@ import asyncio
 import resource
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
+
+import redis.asyncio as aioredis
 
 from server.bench import node, procs
 from server.bench.client import percentile, scrape
@@ -33,6 +38,7 @@ SEATS = 4
 SPARE_FDS = 256  # what a server process holds besides its sockets (Redis pool, listener, files), with room
 LOW_MEMORY = 2 * 1024 * MIB  # stop before a step when less than this is available
 CONNECTING = 32  # sockets opened at once, over every driver: below ludoteca serve's Redis pool (100)
+REDIS_STALL_MS = 10  # Redis's latency monitor notes what held it this long or longer
 # ludoteca serve's settings here: no per-address quotas (one address), a cache that holds every table.
 LUDOTECA_ENV = {**procs.UNLIMITED, "LUDOTECA_CACHE_SIZE": "100000"}
 
@@ -61,6 +67,81 @@ FULL_CAPACITY = CapacityPlan(
 QUICK_CAPACITY = CapacityPlan(steps=(8,), pace=1.0, seconds=1.5, warmup=0.3, drivers=2, replicas=2, slices=3)
 
 
+@dataclass(frozen=True)
+class Loops:
+    """What held the replicas' event loops, every replica's together, from their ``/metrics`` (counts
+    since each started: a window's are the difference of two)."""
+
+    timers: float = 0.0  # the 10 ms timers that measure how late the loop runs
+    late_25: float = 0.0  # of them, 25 ms late or more
+    late_50: float = 0.0
+    collections: float = 0.0
+    long_collections: float = 0.0  # 10 ms or more
+    collecting: float = 0.0  # seconds, every collection's together
+
+    def __sub__(self, before: Loops) -> Loops:
+        return Loops(*(getattr(self, f.name) - getattr(before, f.name) for f in fields(self)))
+
+    def __add__(self, other: Loops) -> Loops:
+        return Loops(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+
+def loops_of(samples: list[tuple[str, float]]) -> Loops:
+    """One replica's :class:`Loops`, from its scraped samples."""
+    found = dict(samples)
+    collections = [v for n, v in samples if n.startswith("ludoteca_gc_pause_seconds_count")]
+    under_10 = [v for n, v in samples if n.startswith("ludoteca_gc_pause_seconds_bucket") and 'le="0.01"' in n]
+    timers = found.get("ludoteca_event_loop_lag_seconds_count", 0.0)
+    return Loops(
+        timers=timers,
+        late_25=timers - found.get('ludoteca_event_loop_lag_seconds_bucket{le="0.025"}', timers),
+        late_50=timers - found.get('ludoteca_event_loop_lag_seconds_bucket{le="0.05"}', timers),
+        collections=sum(collections),
+        long_collections=sum(collections) - sum(under_10),
+        collecting=sum(v for n, v in samples if n.startswith("ludoteca_gc_pause_seconds_sum")),
+    )
+
+
+async def loops(servers: list[procs.Server]) -> Loops:
+    """Every replica's :class:`Loops` now, added up."""
+    total = Loops()
+    for server in servers:
+        total += loops_of(await scrape(server.port, procs.METRICS_TOKEN))
+    return total
+
+
+class RedisStalls:
+    """What held Redis itself while a step played, from its latency monitor (``LATENCY LATEST``: each kind
+    of event, such as ``fork`` or ``aof-write``, and its longest) and its forks (an append-only file
+    rewritten in the background forks)."""
+
+    def __init__(self, url: str) -> None:
+        self.redis = aioredis.Redis.from_url(url)
+        self.forks = 0
+
+    async def start(self) -> None:
+        await self.redis.config_set("latency-monitor-threshold", REDIS_STALL_MS)
+        await self.redis.latency_reset()
+        self.forks = int((await self.redis.info("stats"))["total_forks"])
+
+    async def since(self) -> str:
+        """What held it since the last call (or :meth:`start`), in a few words; the monitor starts again."""
+        latest = await self.redis.latency_latest()
+        await self.redis.latency_reset()
+        forks = int((await self.redis.info("stats"))["total_forks"])
+        said = [f"{_text(event)} {_text(most)} ms" for event, _, _, most in latest]
+        said += [f"{forks - self.forks} fork(s)"] if forks > self.forks else []
+        self.forks = forks
+        return ", ".join(said) if said else f"nothing over {REDIS_STALL_MS} ms"
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+
+def _text(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
 @dataclass
 class Held:
     """One step: T tables playing at the pace."""
@@ -81,6 +162,8 @@ class Held:
     busy: float  # cores the whole machine kept busy, on average over the slices
     replicas: int = 1
     look_ms: float = 0.0  # the longest pause of a replica's last full garbage look (0: none yet)
+    held_loops: list[Loops] = field(default_factory=list)  # each slice's (the first's warm-up in it)
+    redis_stalls: str = ""  # what held Redis itself in the step (its latency monitor)
 
     @property
     def p99(self) -> float:
@@ -96,6 +179,19 @@ class Held:
             f"a replica ({self.replicas}), "
             f"drivers late by up to {self.driver_lag:.0f} ms, machine busy {self.busy:.2f} cores"
             + (f", the last garbage look paused a replica {self.look_ms:.1f} ms at most" if self.look_ms else "")
+            + self.loops_said()
+            + (f"; Redis held: {self.redis_stalls}" if self.redis_stalls else "")
+        )
+
+    def loops_said(self) -> str:
+        if not self.held_loops:
+            return ""
+        whole = sum(self.held_loops, Loops())
+        return (
+            f"; replicas' loops late by 25 ms or more {whole.late_25:.0f} times of {whole.timers:.0f}, 50 ms or "
+            f"more {whole.late_50:.0f} (slices {' / '.join(f'{s.late_50:.0f}' for s in self.held_loops)}), "
+            f"{whole.collections:.0f} collections ({whole.long_collections:.0f} of 10 ms or more, "
+            f"{1000 * whole.collecting:.0f} ms in all)"
         )
 
 
@@ -138,7 +234,12 @@ async def last_look(servers: list[procs.Server]) -> float:
 
 
 async def ramp(
-    name: str, kind: str, servers: list[procs.Server], redis_pid: int | None, plan: CapacityPlan
+    name: str,
+    kind: str,
+    servers: list[procs.Server],
+    redis_pid: int | None,
+    plan: CapacityPlan,
+    redis_url: str | None = None,
 ) -> Capacity:
     """Raise the tables on started servers (replicas of one Redis) until a step fails; every step is kept."""
     limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]  # the servers inherited it from the bench
@@ -154,8 +255,11 @@ async def ramp(
     watched |= {"redis-server": redis_pid} if redis_pid is not None else {}
     redis_start = procs.rss(redis_pid) if redis_pid is not None else 0
     seated = 0
+    stalls = RedisStalls(redis_url) if redis_url is not None else None
     try:
         await drivers.start()
+        if stalls is not None:
+            await stalls.start()
         for tables in steps:
             if available_memory() < LOW_MEMORY:
                 result.reason = f"memory: {available_memory() / MIB:.0f} MiB available before {tables} tables"
@@ -166,11 +270,17 @@ async def ramp(
             refused = sum(a["refused"] for a in opened)
             seated = tables
             slices: list[tuple[node.Meter, list[dict[str, Any]]]] = []
+            held_loops: list[Loops] = []
+            if stalls is not None:
+                await stalls.since()  # what seating the tables cost Redis is not the play's
             for k in range(plan.slices):
                 meter = node.Meter(watched | {f"driver {i}": d.pid for i, d in enumerate(drivers.drivers)})
                 warmup = plan.warmup if k == 0 else 0.0
                 request = {"op": "play", "seconds": plan.seconds / plan.slices, "pace": plan.pace, "warmup": warmup}
+                before = await loops(servers) if kind == "ludoteca" else None
                 slices.append((meter, await drivers.each(request, meter.window)))
+                if before is not None:
+                    held_loops.append(await loops(servers) - before)
             answers = [a for _, some in slices for a in some]
             used = [m.used for m, _ in slices]
             step = Held(
@@ -190,6 +300,8 @@ async def ramp(
                 busy=statistics.mean(m.busy for m, _ in slices),
                 replicas=len(servers),
                 look_ms=await last_look(servers) if kind == "ludoteca" else 0.0,
+                held_loops=held_loops,
+                redis_stalls=await stalls.since() if stalls is not None else "",
             )
             result.steps.append(step)
             say(f"capacity[{name}]: {step.line()}")
@@ -216,6 +328,8 @@ async def ramp(
         raise
     finally:
         await drivers.stop()
+        if stalls is not None:
+            await stalls.close()
     return result
 
 
@@ -233,7 +347,7 @@ async def capacity(redis_url: str, redis_pid: int | None, peers: list[tuple[str,
         try:
             for _ in range(replicas):
                 servers.append(start().start("/readyz" if kind == "ludoteca" else "/games"))
-            results.append(await ramp(name, kind, servers, pid, plan))
+            results.append(await ramp(name, kind, servers, pid, plan, redis_url if kind == "ludoteca" else None))
         finally:
             for server in servers:
                 server.stop()

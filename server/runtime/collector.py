@@ -57,11 +57,14 @@ class Collector:
         thaw_above: int = THAW_ABOVE,
         looked: Callable[[float, int], None] | None = None,
         failed: Callable[[], None] | None = None,
+        timed: Callable[[int, float], None] | None = None,
     ) -> None:
         self.thaw_every = thaw_every
         self.thaw_above = thaw_above
         self.looked = looked or (lambda pause, found: None)  # each look's pause (seconds) and garbage found
         self.failed = failed or (lambda: None)  # each look that raised
+        self.timed = timed or (lambda generation, seconds: None)  # each collection's generation and pause
+        self.started = 0.0  # when the collection under way started
         self.loop: asyncio.AbstractEventLoop | None = None
         self.previous = gc.get_threshold()
 
@@ -83,8 +86,12 @@ class Collector:
 
     def collected(self, phase: str, info: dict[str, Any]) -> None:
         # Called inside the collector, maybe on a worker thread: freeze once it is done, on the loop.
+        if phase == "start":
+            self.started = time.perf_counter()
+            return
+        self.timed(info["generation"], time.perf_counter() - self.started)
         loop = self.loop
-        if phase == "stop" and loop is not None and not loop.is_closed():
+        if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(gc.freeze)
 
     def thaw(self) -> tuple[float, int]:

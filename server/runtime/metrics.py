@@ -16,6 +16,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+PAUSE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
 class Count:
@@ -128,6 +129,14 @@ class Metrics:
         self.gc_look_failures = Counter(
             "ludoteca_gc_look_failures", "Full looks at every object that failed (each logged at error; the next "
             "runs on its interval)", registry=r,
+        )  # fmt: skip
+        self.loop_lag = Histogram(
+            "ludoteca_event_loop_lag_seconds", "How late the event loop ran a timer due every 10 ms: how long "
+            "whatever held the loop then delayed every socket's messages", buckets=LATENCY_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.gc_pauses = Histogram(
+            "ludoteca_gc_pause_seconds", "Each collection of the garbage collector, by generation: the whole "
+            "process waits while it runs", ["generation"], buckets=PAUSE_BUCKETS, registry=r,
         )  # fmt: skip
         self.bot_moves = Counter(
             "ludoteca_bot_moves", "Commands the server's bots played, by game and bot", ["game", "bot"], registry=r

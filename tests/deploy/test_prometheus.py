@@ -355,6 +355,15 @@ async def test_prometheus_scrapes_the_server_and_answers_the_operators_queries(
                         f"{{{job}}}[30s])))",
                     )
                     assert 0 < redis_p99 <= 2.5
+                    # How late the replica's event loop runs: a timer every 10 ms, each one counted.
+                    timers = await prometheus.one(http, f"sum(ludoteca_event_loop_lag_seconds_count{{{job}}})")
+                    assert timers >= 100
+                    loop_p99 = await prometheus.one(
+                        http,
+                        "histogram_quantile(0.99, sum by (instance, le) (rate(ludoteca_event_loop_lag_seconds_bucket"
+                        f"{{{job}}}[30s])))",
+                    )
+                    assert 0 < loop_p99 <= 2.5
                     # The notifications' outbox: no player here asked for any, so nothing was posted or waits.
                     assert await prometheus.query(http, f"ludoteca_notices_total{{{job}}}") == []
                     assert await prometheus.query(http, f"max(ludoteca_outbox_waiting{{{job}}})") == [({}, 0.0)]

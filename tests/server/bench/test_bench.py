@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -99,11 +100,51 @@ def test_a_quick_bench_reports_every_figure(tmp_path: Path) -> None:
             assert isinstance(row["pass"], bool), row
     for name in rows:
         assert name in run.stdout  # the table shows every figure
+    steps = rows["capacity: tables held at a player's pace"]["note"]
+    assert "replicas' loops late by 25 ms or more" in steps and "; Redis held: " in steps
     assert document["machine"]["nproc"] >= 1
     # Nothing the bench started is left running: no redis-server, no server under test.
     left = bench_processes() - before
     # children killed by their parent-death signal may take a moment to go on a busy machine
     assert not [pid for pid in left if not wait_gone(pid, 15)]
+
+
+@pytest.mark.timeout(60)
+def test_the_capacity_steps_read_what_held_the_replicas_loops_and_redis(tmp_path: Path) -> None:
+    """The replicas' loop timers and collections over a window (the difference of two scrapes), and
+    Redis's forks in it: a rewrite of its append-only file is one."""
+
+    async def window(redis: EmbeddedRedis, servers: list[procs.Server]) -> tuple[capacity.Loops, float, str, str]:
+        stalls = capacity.RedisStalls(redis.url)
+        try:
+            await stalls.start()
+            started = time.monotonic()
+            before = await capacity.loops(servers)
+            await asyncio.sleep(0.5)
+            held = await capacity.loops(servers) - before
+            seconds = time.monotonic() - started
+            quiet = await stalls.since()
+            await stalls.redis.bgrewriteaof()
+            for _ in range(40):
+                if (await stalls.redis.info("persistence"))["aof_rewrite_in_progress"] == 0:
+                    break
+                await asyncio.sleep(0.25)
+            return held, seconds, quiet, await stalls.since()
+        finally:
+            await stalls.close()
+
+    with EmbeddedRedis(tmp_path / "redis") as redis:
+        servers = [procs.ludoteca(redis.url).start(), procs.ludoteca(redis.url).start()]
+        try:
+            held, seconds, quiet, rewritten = asyncio.run(window(redis, servers))
+        finally:
+            for server in servers:
+                server.stop()
+    assert 10 <= held.timers <= 2 * 100 * seconds + 2  # a timer every 10 ms at most on each replica
+    assert 0 <= held.late_50 <= held.late_25 <= held.timers
+    assert held.long_collections <= held.collections
+    assert "fork" not in quiet
+    assert rewritten.endswith("1 fork(s)")
 
 
 async def play_briefly(kind: str, server: procs.Server) -> dict[str, Any]:

@@ -71,6 +71,23 @@ async def test_the_survivors_of_a_young_or_middle_collection_are_frozen_too(
     assert not any(o is kept for o in gc.get_objects())
 
 
+async def test_each_collection_is_timed_with_its_generation(thawed: None) -> None:
+    """What each collection held the process (``ludoteca_gc_pause_seconds``): a full one, then a young one."""
+    timed: list[tuple[int, float]] = []
+    started = Collector(thaw_every=0, timed=lambda generation, seconds: timed.append((generation, seconds)))
+    started.start()
+    try:
+        kept = [Node() for _ in range(10_000)]
+        timed.clear()  # start() collected once itself, and the allocations may have
+        gc.collect()
+        gc.collect(0)
+    finally:
+        started.stop()
+    assert [generation for generation, _ in timed] == [2, 0]
+    assert all(0 < seconds < 10 for _, seconds in timed)
+    assert kept
+
+
 async def test_a_cycle_frozen_while_alive_is_collected_by_the_next_thaw(collector: Collector) -> None:
     ref = await frozen_cycle()
     assert ref() is not None  # a frozen cycle waits

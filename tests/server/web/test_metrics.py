@@ -4,6 +4,7 @@ latency, games by status; nothing a game's viewer may not see."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import re
 import time
@@ -119,3 +120,25 @@ async def test_metrics_tell_when_the_last_full_look_ended_so_that_looks_that_sto
                 break
         assert start < gauge(later, "ludoteca_gc_look_last_timestamp_seconds") <= time.time()
         assert gauge(later, "ludoteca_gc_look_pause_seconds") > 0
+
+
+def histogram_count(text: str, name: str, labels: str = "") -> float:
+    [value] = re.findall(rf"^{name}_count{re.escape(labels)} (\S+)$", text, re.MULTILINE)
+    return float(value)
+
+
+async def test_metrics_time_the_event_loops_lateness_and_each_collection(redis_url: str) -> None:
+    """What held a replica's loop, as its sockets felt it (``ludoteca_event_loop_lag_seconds``, a timer every
+    10 ms), and the collector's share of it (``ludoteca_gc_pause_seconds``, by generation)."""
+    settings = Settings(redis_url=redis_url, admin_token=ADMIN, **NO_QUOTAS)
+    async with running(settings) as api:
+        before = (await api.http.get("/metrics", headers=OPERATOR)).text
+        time.sleep(0.1)  # the loop held, as a long collection would hold it
+        gc.collect()
+        await asyncio.sleep(0.1)
+        after = (await api.http.get("/metrics", headers=OPERATOR)).text
+    timers = histogram_count(after, "ludoteca_event_loop_lag_seconds")
+    assert timers > histogram_count(before, "ludoteca_event_loop_lag_seconds")
+    late = re.search(r'^ludoteca_event_loop_lag_seconds_bucket\{le="0.05"\} (\S+)$', after, re.MULTILINE)
+    assert late is not None and float(late.group(1)) < timers  # the hold: a timer over 50 ms late
+    assert histogram_count(after, "ludoteca_gc_pause_seconds", '{generation="2"}') >= 1
