@@ -162,6 +162,7 @@ class Held:
     busy: float  # cores the whole machine kept busy, on average over the slices
     replicas: int = 1
     look_ms: float = 0.0  # the longest pause of a replica's last full garbage look (0: none yet)
+    waited: dict[str, tuple[float, int]] = field(default_factory=dict)  # by part: seconds waited for a core, turns
     held_loops: list[Loops] = field(default_factory=list)  # each slice's (the first's warm-up in it)
     redis_stalls: str = ""  # what held Redis itself in the step (its latency monitor)
 
@@ -179,9 +180,18 @@ class Held:
             f"a replica ({self.replicas}), "
             f"drivers late by up to {self.driver_lag:.0f} ms, machine busy {self.busy:.2f} cores"
             + (f", the last garbage look paused a replica {self.look_ms:.1f} ms at most" if self.look_ms else "")
+            + self.waits_said()
             + self.loops_said()
             + (f"; Redis held: {self.redis_stalls}" if self.redis_stalls else "")
         )
+
+    def waits_said(self) -> str:
+        said = [
+            f"{part} {1000 * wait / self.seconds:.0f} ms a second ({1000 * wait / turns:.2f} ms a turn)"
+            for part, (wait, turns) in self.waited.items()
+            if turns
+        ]
+        return f"; waited for a core: {', '.join(said)}" if said else ""
 
     def loops_said(self) -> str:
         if not self.held_loops:
@@ -221,6 +231,20 @@ def available_memory() -> int:
         if line.startswith("MemAvailable:"):
             return int(line.split()[1]) * 1024
     return 0
+
+
+def waits(slices: list[dict[str, tuple[float, int]]], replicas: int, drivers: int) -> dict[str, tuple[float, int]]:
+    """The slices' waits for a core (:class:`node.Meter`), added up by part: the replicas, Redis, the drivers."""
+    parts = {
+        "replicas": [f"server {i}" for i in range(replicas)],
+        "redis-server": ["redis-server"],
+        "drivers": [f"driver {i}" for i in range(drivers)],
+    }
+    added = {}
+    for part, names in parts.items():
+        found = [w[name] for w in slices for name in names if name in w]
+        added[part] = (sum(wait for wait, _ in found), sum(turns for _, turns in found))
+    return added
 
 
 async def last_look(servers: list[procs.Server]) -> float:
@@ -299,6 +323,7 @@ async def ramp(
                 driver_lag=max(a["driver_lag_ms"]["max"] for a in answers),
                 busy=statistics.mean(m.busy for m, _ in slices),
                 replicas=len(servers),
+                waited=waits([m.waited for m, _ in slices], len(servers), plan.drivers),
                 look_ms=await last_look(servers) if kind == "ludoteca" else 0.0,
                 held_loops=held_loops,
                 redis_stalls=await stalls.since() if stalls is not None else "",

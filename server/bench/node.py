@@ -187,23 +187,32 @@ async def settle(busy: float = 0.15, most: float = 20.0) -> float:
 
 
 class Meter:
-    """CPU seconds of some processes, and the machine's busy share, over a driver's window (opened and
-    closed by ``window``): on a shared machine the other tenants' share says what the servers could get."""
+    """CPU seconds of some processes, the time they waited for a core, and the machine's busy share,
+    over a driver's window (opened and closed by ``window``): on a shared machine the other tenants'
+    share says what the servers could get, and the waits what sharing the cores cost each one."""
 
     def __init__(self, pids: dict[str, int]) -> None:
         self.pids = pids
         self.before: dict[str, float] = {}
         self.used: dict[str, float] = {}
+        self.waits_before: dict[str, tuple[float, int]] = {}
+        self.waited: dict[str, tuple[float, int]] = {}  # seconds waited for a core, and turns had on one
         self.machine_before = (0.0, 0.0)
         self.busy = 0.0  # cores the whole machine kept busy in the window, on average
 
     def window(self, at: str) -> None:
         now = {name: procs.cpu(pid) for name, pid in self.pids.items()}
+        waits = {name: procs.waited(pid) for name, pid in self.pids.items()}
         machine = machine_cpu()
         if at == "start":
             self.before = now
+            self.waits_before = waits
             self.machine_before = machine
         else:
             self.used = {name: now[name] - self.before.get(name, now[name]) for name in now}
+            self.waited = {}
+            for name, (wait, turns) in waits.items():
+                wait_before, turns_before = self.waits_before.get(name, (wait, turns))
+                self.waited[name] = (wait - wait_before, turns - turns_before)
             busy, total = (machine[0] - self.machine_before[0], machine[1] - self.machine_before[1])
             self.busy = (os.cpu_count() or 1) * busy / total if total else 0.0

@@ -69,6 +69,23 @@ def cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def waited(pid: int) -> tuple[float, int]:
+    """Seconds a process's threads have waited, runnable, for a core so far, and the turns they have
+    had on one (``/proc/<pid>/task/*/schedstat``); (0, 0) once it has gone."""
+    seconds, turns = 0.0, 0
+    try:
+        tasks = list((Path("/proc") / str(pid) / "task").iterdir())
+    except OSError:
+        return 0.0, 0
+    for task in tasks:
+        try:
+            _, wait_ns, slices = (task / "schedstat").read_text().split()
+        except (OSError, ValueError):  # a thread that ended meanwhile
+            continue
+        seconds, turns = seconds + int(wait_ns) / 1e9, turns + int(slices)
+    return seconds, turns
+
+
 def _die_with_parent() -> None:
     # Runs between fork and exec: a server under test never outlives the bench.
     libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")

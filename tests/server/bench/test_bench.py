@@ -147,6 +147,22 @@ def test_the_capacity_steps_read_what_held_the_replicas_loops_and_redis(tmp_path
     assert rewritten.endswith("1 fork(s)")
 
 
+def test_a_process_that_shares_one_core_with_another_waits_for_it() -> None:
+    """``procs.waited``: the time a process's threads waited, runnable, for a core. Two busy processes
+    held to one core take turns, so each waits about as long as the other runs."""
+    spin = "import time\nend = time.process_time() + 0.6\nwhile time.process_time() < end: pass"
+    pinned = [subprocess.Popen(["taskset", "-c", "0", sys.executable, "-c", spin]) for _ in range(2)]
+    try:
+        time.sleep(0.3)
+        waits = [procs.waited(p.pid) for p in pinned]
+    finally:
+        for process in pinned:
+            process.wait(30)
+    assert all(turns > 0 for _, turns in waits)
+    assert sum(wait for wait, _ in waits) > 0.05
+    assert procs.waited(pinned[0].pid) == (0.0, 0)  # gone
+
+
 async def play_briefly(kind: str, server: procs.Server) -> dict[str, Any]:
     drivers = node.Drivers([node.Driver(kind, server.port)])
     try:
