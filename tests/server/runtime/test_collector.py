@@ -9,13 +9,14 @@ import gc
 import os
 import resource
 import socket
+import time
 import weakref
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
-from server.runtime.collector import THRESHOLDS, Collector
+from server.runtime.collector import PAUSE, THRESHOLDS, YOUNG, Collector, follow
 
 
 class Node:
@@ -86,6 +87,64 @@ async def test_each_collection_is_timed_with_its_generation(thawed: None) -> Non
     assert [generation for generation, _ in timed] == [2, 0]
     assert all(0 < seconds < 10 for _, seconds in timed)
     assert kept
+
+
+async def test_in_a_heap_that_holds_steady_the_young_generation_outgrows_its_count(collector: Collector) -> None:
+    """Why the young threshold follows the pauses: CPython collects the young generation once its
+    allocations less its deallocations pass the threshold, and a frozen object's death is a
+    deallocation too. Where most new objects replace frozen ones (a move's table replaces the table
+    before it), the count rises slowly while the young generation fills: here 15 of every 16 replace
+    one, and the first collection walks many times the threshold."""
+    heap = [[[n]] for n in range(200_000)]  # lists, which the collector tracks (a dict of ints it does not)
+    gc.collect()
+    await asyncio.sleep(0)  # frozen on the loop's turn
+    young: list[tuple[int, int]] = []  # at each young collection: the objects it walks, the threshold
+
+    def look(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 0:
+            young.append((len(gc.get_objects(0)), gc.get_threshold()[0]))
+
+    gc.callbacks.insert(0, look)
+    kept = []
+    try:
+        for n in range(len(heap)):
+            if n % 16 == 15:
+                kept.append([[n]])  # one object in 16 is more
+            else:
+                heap[n] = [[n]]  # the others replace a frozen one, which dies
+            if n % 100 == 0:
+                await asyncio.sleep(0)  # the survivors of each collection frozen, as on the server's loop
+    finally:
+        gc.callbacks.remove(look)
+    walked, threshold = young[0]
+    assert walked > 4 * threshold
+
+
+async def test_a_long_young_collection_brings_the_threshold_down_and_a_full_one_does_not(thawed: None) -> None:
+    """The threshold follows the young generation's pauses; the server's own full collections (its
+    start, a thaw) walk everything and say nothing of the young generation."""
+    collector = Collector(thaw_every=0)
+    collector.start()
+    try:
+        collector.collected("start", {"generation": 2})
+        time.sleep(8 * PAUSE)
+        collector.collected("stop", {"generation": 2, "collected": 0, "uncollectable": 0})
+        assert gc.get_threshold()[0] == collector.young == THRESHOLDS[0]
+        collector.collected("start", {"generation": 0})
+        time.sleep(4 * PAUSE)
+        collector.collected("stop", {"generation": 0, "collected": 0, "uncollectable": 0})
+        assert gc.get_threshold() == (collector.young, *THRESHOLDS[1:])
+        assert collector.young <= THRESHOLDS[0] // 4  # four times too long: a quarter
+    finally:
+        collector.stop()
+
+
+def test_the_young_threshold_comes_down_at_once_after_a_long_pause_and_rises_slowly() -> None:
+    assert follow(8_000, 4 * PAUSE) == 2_000  # four times too long: a quarter
+    assert follow(2_000, PAUSE / 4) == 2_200  # shorter: a tenth more
+    assert follow(5_000, PAUSE) == 5_500
+    assert follow(YOUNG[1], PAUSE / 100) == YOUNG[1]  # within its bounds
+    assert follow(YOUNG[0], 100 * PAUSE) == YOUNG[0]
 
 
 async def test_a_cycle_frozen_while_alive_is_collected_by_the_next_thaw(collector: Collector) -> None:
