@@ -27,8 +27,8 @@ threshold, and the death of a frozen object is a deallocation too: where most ne
 frozen ones (each move's table replaces the table before it), the count rises far slower than the
 young generation fills. At a player's pace, a fixed 10,000 let collections walk 28,000 to 111,000
 young objects, 12 to 80 ms each at 4,000 to 6,000 tables: the slices that broke a move's p99. At
-saturation most young objects are a move's short-lived ones, the pauses are short and the threshold
-stays high (a fixed 1,000 there cost about 5% of the moves a second).
+saturation, following the pauses cost no CPU a move but lengthened the p99 to every seat by about
+10 ms, as a fixed 1,000 did (docs/performance.md, "Garbage collection").
 """
 
 from __future__ import annotations
