@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import msgspec
 
@@ -216,10 +216,11 @@ class Strategy:
     - ``samples``: how many imagined worlds greedy judges each move in, its mean the move's worth:
       1 where one world tells the moves apart; more where a move's worth is a chance (a steal's
       random card, whether a trade's target holds what is asked and takes the offer).
-    - ``search_pays``: whether the searching bot beats greedy judging its one command in more
-      imagined worlds here, as the ladder measured (docs/bots.md). Where it does not, the named
-      levels above casual spend their budget on those worlds instead of searching: a level that
-      searched would play no better than the one below it, or worse.
+    - ``beats_greedy``: what plays better than greedy here, as the ladder measured (docs/bots.md):
+      ``"search"``, the searching bot; ``"worlds"``, greedy judging its one command in more
+      imagined worlds (the search ties it); ``None``, nothing found. The named levels above casual
+      spend their budget on what beats greedy; where nothing does, greedy is the expert and the
+      levels below it slip, the lower the more, so that each still beats the one below.
     """
 
     points: Callable[[Any], Sequence[float]]
@@ -229,7 +230,7 @@ class Strategy:
     spread: float = 10.0
     rivalry: float = 1.0
     samples: int = 1
-    search_pays: bool = True
+    beats_greedy: Literal["search", "worlds"] | None = "search"
 
 
 @dataclass(frozen=True)

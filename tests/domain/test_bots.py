@@ -18,6 +18,7 @@ from domain.bots import (
     NAMED,
     beginner_bot,
     bot_name,
+    casual_bot,
     deliberate,
     duel,
     greedy_bot,
@@ -193,40 +194,59 @@ def test_the_levels_are_listed_with_a_description_each() -> None:
 
 
 def test_the_named_levels_are_the_bots_at_a_stated_budget() -> None:
-    """casual is greedy, skilled and expert think at the search's levels 1 and 3 (on the server's
-    think budget too), the beginner weighs moves as greedy does; today's names keep their meaning."""
+    """casual is greedy (in every game a bot beats), skilled and expert think at the search's levels
+    1 and 3 (on the server's think budget too), the beginner weighs moves as greedy does; today's
+    names keep their meaning."""
     assert NAMED == ("beginner", "casual", "skilled", "expert")
     assert LADDER == ("random", "beginner", "casual", "skilled", "expert")
-    assert BOTS["casual"].choose is greedy_bot and BOTS["beginner"].choose is beginner_bot
+    assert BOTS["casual"].choose is casual_bot and BOTS["beginner"].choose is beginner_bot
     assert [BOTS[n].searches(None) for n in NAMED] == [None, None, 1, 3]
     assert BOTS["strong"].searches(2) == 2 and BOTS["strong"].searches(None) == 3
     assert BOTS["greedy"].searches(None) is None
 
 
-def test_where_the_search_does_not_pay_the_levels_above_casual_judge_greedys_move_in_more_worlds() -> None:
-    """I Love Portugal's search loses to greedy and Vilar de Mouros's ties greedy judging more
-    worlds (docs/bots.md), so there the skilled and expert levels play greedy's one command judged
-    in 4 and 16 imagined worlds; in Itchy Feet and Miss Liz's parks they search."""
+def test_the_levels_above_casual_play_what_beats_greedy_in_each_game() -> None:
+    """The search beats greedy in Itchy Feet and Miss Liz's parks, greedy judging more worlds in
+    Vilar de Mouros (docs/bots.md), so there the skilled and expert levels search, here they play
+    greedy's one command judged in 4 and 16 imagined worlds."""
     assert BOTS["skilled"].thinks is deliberate and BOTS["expert"].thinks is deliberate
     assert BOTS["strong"].thinks is strong  # the searching bot by name searches in every game
-    searching = [g for g in sorted(GAMES) if GAMES[g].strategy.search_pays]  # type: ignore[union-attr]
-    assert searching == ["itchy-feet", "miss-liz-parks"]
-    portugal, vilar = GAMES["i-love-portugal"], GAMES["vilar-de-mouros"]
-    table = list(tables(portugal, play(portugal, 2, 11, 12)))[-1]
-    [seat] = {a.seat for a in portugal.awaited(table.state)}
-    for i in range(4):
-        for level, worlds in ((1, 4), (3, 16)):
-            chosen = deliberate(portugal, table.state, seat, random.Random(i), level)
-            assert chosen == greedy(portugal, table.state, seat, random.Random(i), worlds=worlds)
+    better = {g: GAMES[g].strategy.beats_greedy for g in sorted(GAMES)}  # type: ignore[union-attr]
+    assert better == {
+        "i-love-portugal": None,
+        "itchy-feet": "search",
+        "miss-liz-parks": "search",
+        "vilar-de-mouros": "worlds",
+    }
+    vilar = GAMES["vilar-de-mouros"]
     table = list(tables(vilar, play(vilar, 2, 5, 6)))[-1]
     seat = vilar.awaited(table.state)[0].seat
-    chosen = deliberate(vilar, table.state, seat, random.Random(3), 1)
-    assert chosen == greedy(vilar, table.state, seat, random.Random(3), worlds=4)
+    for level, worlds in ((1, 4), (3, 16)):
+        chosen = deliberate(vilar, table.state, seat, random.Random(3), level)
+        assert chosen == greedy(vilar, table.state, seat, random.Random(3), worlds=worlds)
+    casual = casual_bot(vilar, table.state, seat, random.Random(3))
+    assert casual == greedy_bot(vilar, table.state, seat, random.Random(3))
     parks = GAMES["miss-liz-parks"]
     table = list(tables(parks, play(parks, 2, 5, 8)))[-1]
     seat = parks.awaited(table.state)[0].seat
     chosen = deliberate(parks, table.state, seat, random.Random(3), 1)
     assert chosen == strong(parks, table.state, seat, random.Random(3), 1)
+
+
+def test_where_nothing_beats_greedy_the_expert_is_greedy_and_the_levels_below_slip_less_than_the_beginner() -> None:
+    """I Love Portugal: no search, no number of worlds beats greedy (docs/bots.md), so greedy is the
+    expert, the skilled bot slips at 0.02 of the spread and the casual bot at 0.05 (the beginner
+    0.1): each level beats the one below on the ladder."""
+    portugal = GAMES["i-love-portugal"]
+    table = list(tables(portugal, play(portugal, 2, 11, 12)))[-1]
+    [seat] = {a.seat for a in portugal.awaited(table.state)}
+    for i in range(4):
+        expert = deliberate(portugal, table.state, seat, random.Random(i), 3)
+        assert expert == greedy(portugal, table.state, seat, random.Random(i))
+        skilled = deliberate(portugal, table.state, seat, random.Random(i), 1)
+        assert skilled == greedy(portugal, table.state, seat, random.Random(i), 0.02)
+        casual = casual_bot(portugal, table.state, seat, random.Random(i))
+        assert casual == greedy(portugal, table.state, seat, random.Random(i), 0.05)
 
 
 def test_the_beginner_slips_now_and_then() -> None:
