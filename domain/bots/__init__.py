@@ -175,14 +175,15 @@ BOTS: dict[str, Bot] = {
     "casual": Bot(
         "casual",
         "Casual bot",
-        "Plays the move that looks best one move ahead, and plans towards its goals: a friendly game.",
+        "Plays the move that looks best one move ahead, and plans towards its goals (now and then a weaker"
+        " one where no bot plays better): a friendly game.",
         casual_bot,
     ),
     "skilled": Bot(
         "skilled",
         "Skilled bot",
-        "Plays better than the casual bot: thinks several moves ahead, or weighs more of what it cannot see,"
-        " whichever pays in the game.",
+        "Plays better than the casual bot: thinks several moves ahead or weighs more of what it cannot see,"
+        " where that pays; else slips less often.",
         _thinking_at(1, deliberate),
         search=1,
         thinks=deliberate,
