@@ -49,6 +49,7 @@ from domain.miss_liz_parks.state import (
     employees_left,
     empty_cells,
     entrance,
+    may_move,
     rest_area_active,
     streets_left,
     takes_employee,
@@ -155,7 +156,7 @@ def _free(state: State, park: Park) -> dict[str, Builder]:
     """Free actions, before and after the action."""
     return {
         "AssignEmployee": partial(_assign, park),
-        "MoveEmployee": partial(_move_employee, park),
+        "MoveEmployee": partial(_move_employee, state, park),
         "PlaceThemeToken": partial(_theme_token, park),
         "TakeInvestment": partial(_invest, state, park),
     }
@@ -173,9 +174,10 @@ def _invest(state: State, park: Park, chosen: Chosen) -> Step:
     return pick_one("amount", "number", range(1, most + 1), lambda n: TakeInvestment(amount=n))(chosen)
 
 
-def _move_employee(park: Park, chosen: Chosen) -> Step:
-    """With an active Rest Area: a building whose employee may leave, then another that takes one."""
-    if not rest_area_active(park):
+def _move_employee(state: State, park: Park, chosen: Chosen) -> Step:
+    """With an active Rest Area and moves left this turn: a building whose employee may leave, then
+    another that takes one."""
+    if not (rest_area_active(park) and may_move(state, park)):
         return NO_MOVE
     takers = [b.cell for b in park.buildings if takes_employee(b)]
     source = chosen.one("source")

@@ -99,6 +99,8 @@ from domain.miss_liz_parks.state import (
     entrance,
     income_due,
     kind,
+    may_move,
+    most_moves,
     occupied,
     on_grid,
     rest_area_active,
@@ -164,7 +166,7 @@ def evolve(state: State, event: Event) -> State:
     # Cases are tried in order: the most frequent facts of a game come first (a replay applies thousands).
     match event:
         case ParkTurnBegan(seat=seat):
-            return replace(state, current=seat, step="action")
+            return replace(state, current=seat, step="action", moved=0)
         case StreetsBuilt(seat=seat, cells=cells, cost=cost):
             park = state.parks[seat]
             park = replace(park, streets=park.streets + cells, income=park.income - cost)
@@ -250,7 +252,8 @@ def evolve(state: State, event: Event) -> State:
             a, b = building_at(park, source), building_at(park, target)
             assert a is not None and b is not None
             park = _building(park, source, replace(a, employees=a.employees - 1))
-            return _park(state, seat, _building(park, target, replace(b, employees=b.employees + 1)))
+            park = _building(park, target, replace(b, employees=b.employees + 1))
+            return replace(_park(state, seat, park), moved=state.moved + 1)
         case ThemeTokenPlaced(seat=seat, cell=cell, theme=theme):
             park = state.parks[seat]
             held = building_at(park, cell)
@@ -589,6 +592,14 @@ def _decide_free(state: State, park: Park, command: Command, seat: int) -> list[
         case MoveEmployee(source=source, target=to):
             if not rest_area_active(park):
                 raise Rejected("no_rest_area", "You need an active Rest Area to move employees.")
+            if not may_move(state, park):
+                most = most_moves(park)
+                raise Rejected(
+                    "moves_used",
+                    f"You have moved employees {most} times this turn (twice the employees in your park); "
+                    "go on without moving them.",
+                    {"most": most},
+                )
             a, b = building_at(park, source), building_at(park, to)
             if a is None or a.employees < 1:
                 raise Rejected("no_employee_there", "There is no employee on that cell.", {"field": "source"})

@@ -24,8 +24,10 @@ Cell = tuple[int, int]
 
 # The rules version this code plays (GAME.rules_version), recorded in each game's first fact so
 # that a game keeps the rules it began with. 1: every tile of the park's own theme scored +1;
-# 2: only an active one does (the rulebook's "Buildings only generate ... Happiness ... if active").
-RULES = 2
+# 2: only an active one does (the rulebook's "Buildings only generate ... Happiness ... if active");
+# 3: employees are moved at most twice as many times a turn as the park has on its buildings
+# (``most_moves``; designed: the rulebook sets no limit, and moves back and forth would never end a turn).
+RULES = 3
 
 # setup: before the opening facts; themes: choosing themes in turn; opening: entrances, first
 # streets and planning cards (every seat at once); turns: the rounds; over: the game has ended.
@@ -83,6 +85,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     planning_deck: tuple[str, ...] = ()  # top first, secret
     pending_tile: str | None = None  # bought, not yet built
     theme_tokens: int = THEME_TOKENS  # in the box
+    moved: int = 0  # employees moved this turn (a Rest Area's free action)
     rules: int = RULES  # the rules version the game is played by (its first fact says which)
 
 
@@ -233,6 +236,17 @@ def beside_entrance(park: Park) -> list[Cell]:
 
 def rest_area_active(park: Park) -> bool:
     return any(kind(b) == "Rest Area" for b in active(park))
+
+
+def most_moves(park: Park) -> int:
+    """How many times a seat may move an employee in one turn (rules 3 on): twice the employees on
+    its buildings, enough for any arrangement (each through the Rest Area, which takes any number)."""
+    return 2 * sum(b.employees for b in park.buildings)
+
+
+def may_move(state: State, park: Park) -> bool:
+    """Whether the seat to play has moves of an employee left this turn (no limit before rules 3)."""
+    return state.rules < 3 or state.moved < most_moves(park)
 
 
 def takes_employee(building: Building) -> bool:

@@ -34,6 +34,7 @@ from domain.miss_liz_parks.events import (
     IncomeCollected,
     ParkGameEnded,
     ParkRoundBegan,
+    ParkTurnBegan,
     PlanningCardKept,
     ProjectsLaidOut,
     StartingPlayerDrawn,
@@ -351,6 +352,33 @@ def test_moving_employees_needs_an_active_rest_area() -> None:
     state, _ = play(state, MoveEmployee(source=(3, 2), target=(2, 2)))
     assert building_at(state.parks[seat], (2, 2)).employees == 1  # type: ignore[union-attr]
     assert rejection(state, MoveEmployee(source=(3, 2), target=(3, 3))).code == "no_employee_there"
+
+
+def test_employees_move_at_most_twice_as_many_times_a_turn_as_the_park_has_on_its_buildings() -> None:
+    """A ruling of ours (rules 3): the rulebook sets no limit on a Rest Area's moves, and an
+    employee moved back and forth forever would never end the turn (a bot did so; a player could
+    grow the game to its most events). Twice the employees on the buildings allows any arrangement,
+    each through the Rest Area. Games begun under older rules keep no limit."""
+    state, _ = start(2)
+    seat = state.current
+    assert seat is not None
+    p = park(
+        OCEAN,
+        [((3, 3), "oceanic-rest-area", 1), ((3, 2), "oceanic-shop-1", 1), ((2, 2), "oceanic-shop-2", 0)],
+        [(4, 3)],
+    )
+    state = with_park(state, seat, p)
+    back, forth = MoveEmployee(source=(3, 2), target=(2, 2)), MoveEmployee(source=(2, 2), target=(3, 2))
+    for move in (back, forth, back, forth):  # 2 employees on the buildings: 4 moves
+        state, _ = play(state, move)
+    refused = rejection(state, back)
+    assert (refused.code, refused.details) == ("moves_used", {"most": 4})
+    assert "MoveEmployee" not in offered(state, seat)
+    older = replace(state, rules=2)
+    play(older, back)  # no limit under rules 2
+    assert "MoveEmployee" in offered(older, seat)
+    after = fold(state, [ParkTurnBegan(seat=seat)])
+    assert after.moved == 0 and "MoveEmployee" in offered(after, seat)
 
 
 def test_administration_gives_two_employees_and_two_theme_tokens_on_activation() -> None:

@@ -49,7 +49,7 @@ def test_a_game_begun_under_rules_1_keeps_its_plus_one_for_every_own_theme_tile(
     old = msgspec.json.decode(b'{"type": "StartingPlayerDrawn", "seat": 0}', type=GAME.event_type)
     state = GAME.evolve(GAME.initial(2, None), old)
     assert state.rules == 1
-    assert GAME.evolve(GAME.initial(2, None), GAME.setup(GAME.initial(2, None), ctx())[0]).rules == RULES == 2
+    assert GAME.evolve(GAME.initial(2, None), GAME.setup(GAME.initial(2, None), ctx())[0]).rules == RULES == 3
     unstaffed = park(OCEAN, [((3, 2), "oceanic-ride-1", 0)], ROAD)
     assert score_park(0, unstaffed, side_b=False, rules=1).theme == 2  # the Entrance and the Ride
     assert score_park(0, unstaffed, side_b=False).theme == 0
