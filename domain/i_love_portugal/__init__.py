@@ -36,7 +36,8 @@ GAME: Game[State, Command, Event, PortugalOutcome] = Game(
     awaited=awaited,
     outcome=outcome,
     components=BOARD,
-    rules_version=2,  # 2: Selfie 3 EUR, Album 5 EUR (docs/games/i-love-portugal.md, Rulings)
+    # 2: Selfie 3 EUR, Album 5 EUR; 3: no photo in 12 rounds ends the game (docs/games/i-love-portugal.md, Rulings)
+    rules_version=3,
     strategy=STRATEGY,
     words=words.read(__package__),
 )

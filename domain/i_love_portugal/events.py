@@ -108,6 +108,13 @@ class LastCubePlaced(messages.Event):
     seat: int
 
 
+class PhotosStopped(messages.Event):
+    """No photo was bought in ``rounds`` whole rounds: the game ends with this round (a ruling of
+    ours, rules 3), its final scores counted next."""
+
+    rounds: int
+
+
 class HandDiscarded(messages.Event):
     """The end of a turn: ``paid`` EUR paid with no change, and the whole hand laid face up on the
     discard pile (public, by our ruling on the discard pile)."""
@@ -137,6 +144,7 @@ Event = (
     | PlaneFlown
     | PhotoBought
     | LastCubePlaced
+    | PhotosStopped
     | HandDiscarded
     | FinalScoresCounted
 )

@@ -48,6 +48,7 @@ from domain.i_love_portugal.events import (
     LastCubePlaced,
     NeutralCubesPlaced,
     PhotoBought,
+    PhotosStopped,
     PlaneFlown,
     RatingPlaced,
     RatingTokensPlaced,
@@ -57,6 +58,7 @@ from domain.i_love_portugal.events import (
 )
 from domain.i_love_portugal.scoring import final_scores
 from domain.i_love_portugal.state import (
+    STILL_ROUNDS,
     State,
     can_afford,
     free_spaces,
@@ -100,7 +102,7 @@ def evolve(state: State, event: Event) -> State:
                 hands=replaced(state.hands, seat, state.hands[seat] + drawn),
             )
         case TurnPassedTo(seat=seat):
-            return replace(state, phase="turn", current=seat, spent=0)
+            return replace(state, phase="turn", current=seat, spent=0, quiet=state.quiet + 1)
         case HandDiscarded(seat=seat, cards=cards):
             return replace(
                 state,
@@ -143,6 +145,7 @@ def evolve(state: State, event: Event) -> State:
                 cubes_left=replaced(state.cubes_left, seat, state.cubes_left[seat] - 1),
                 scores=replaced(state.scores, seat, state.scores[seat] + price),
                 spent=state.spent + price,
+                quiet=0,
             )
         case FirstPlayerCardGiven(seat=seat):
             return replace(state, first=seat, current=seat, phase="colour")
@@ -296,6 +299,8 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
                     return _end_turn(state, seat, events, game_ends=True)
             return events
         case EndTurnAndDraw():
+            if seat == last_seat(state) and not state.final_round and still(state):
+                return _end_turn(state, seat, [PhotosStopped(rounds=STILL_ROUNDS)], game_ends=True)
             return _end_turn(state, seat, [], game_ends=state.final_round and seat == last_seat(state), ctx=ctx)
     raise Rejected("unknown_command", "I Love Portugal does not know that command.")
 
@@ -351,6 +356,11 @@ def _photo_problem(state: State, seat: Seat, check_money: bool = True) -> tuple[
     if check_money and not can_afford(state, seat, price):
         return ("cannot_pay", "Your hand cannot pay for that photo.", {"cost": state.spent + price, "paying": "photo"})
     return None
+
+
+def still(state: State) -> bool:
+    """Whether the turn under way ends ``STILL_ROUNDS`` whole rounds with no photo bought."""
+    return state.quiet >= STILL_ROUNDS * state.players
 
 
 def _end_turn(state: State, seat: Seat, events: list[Event], game_ends: bool, ctx: Ctx | None = None) -> list[Event]:

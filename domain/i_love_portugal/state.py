@@ -25,6 +25,13 @@ from domain.i_love_portugal.cards import (
 Phase = Literal["setup", "colour", "tourist", "turn", "over"]
 
 
+# A ruling of ours (rules 3): the game also ends once no photo was bought in this many whole
+# rounds. Only placing a last cube ends it in the rulebook, and a seat that could place its last
+# cube may refuse to while the others cannot place theirs (every region they may still enter full),
+# so a game could go on forever. All-greedy games went at most 9.5 rounds without a photo.
+STILL_ROUNDS = 12
+
+
 class PortugalOptions(msgspec.Struct, kw_only=True):
     """I Love Portugal has no table options."""
 
@@ -51,6 +58,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     photos: tuple[tuple[str, ...], ...]  # each seat's photos, in the order bought (public)
     spent: int = 0  # the running total of the turn under way
     final_round: bool = False  # someone placed their last cube
+    quiet: int = 0  # turns begun since the turn of the last photo bought (``STILL_ROUNDS``)
 
 
 def initial(players: int, options: PortugalOptions | None = None) -> State:

@@ -29,7 +29,7 @@ const BETWEEN = new Set(["TableOpened", "SeatTaken", "SeatResigned", "TableCance
   "FirstPlayerDrawn", "FirstPlayerCardGiven", "FirstTravellerChosen", "StartingPlayerDrawn", "BonusRowRevealed",
   "CharactersDealt", "CountriesDealt", "RatingTokensPlaced", "TilesRemovedUnseen", "ProjectPilesDealt",
   "ParkRoundBegan", "ParkRoundEnded", "ProjectsLaidOut", "IncomeCollected", "GameEnded", "ParkGameEnded",
-  "FinalScoresCounted"]);
+  "PhotosStopped", "FinalScoresCounted"]);
 
 // Every id and cell an event names, as the data-key of what the table draws for it.
 export function keysOf(ev, seat) {

@@ -15,7 +15,7 @@ from domain.engine import FULL, Rejected
 from domain.i_love_portugal import GAME
 from domain.i_love_portugal.cards import BACKPACKS, CARDS, PHOTOS, PILE_CARDS
 from domain.i_love_portugal.commands import Command
-from domain.i_love_portugal.events import Event, FinalScoresCounted
+from domain.i_love_portugal.events import Event, FinalScoresCounted, PhotosStopped
 from domain.i_love_portugal.state import State
 from domain.table import decide_game
 
@@ -79,7 +79,8 @@ def test_random_legal_games_keep_the_contract(players: int, seed: int, choice_se
         steps += 1
     check_cards_conserved(state)
     assert fold(start, log) == state
-    assert 0 in state.cubes_left, "the game ends after someone placed their last cube"
+    still = isinstance(log[-3], PhotosStopped)  # random play seldom buys photos: 12 rounds without one end it
+    assert still or 0 in state.cubes_left, "the game ends after someone placed their last cube"
     assert all(len(cubes) <= spaces for cubes, spaces in zip(state.cubes, state.capacity, strict=True))
     outcome = GAME.outcome(fold(start, log))
     assert outcome == GAME.outcome(state) and outcome is not None

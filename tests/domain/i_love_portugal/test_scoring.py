@@ -7,9 +7,15 @@ from msgspec.structs import replace
 from domain.i_love_portugal import GAME
 from domain.i_love_portugal.cards import hand_value
 from domain.i_love_portugal.commands import BuyPhoto, EndTurnAndDraw
-from domain.i_love_portugal.events import FinalScoresCounted, HandDiscarded, LastCubePlaced, TurnPassedTo
+from domain.i_love_portugal.events import (
+    FinalScoresCounted,
+    HandDiscarded,
+    LastCubePlaced,
+    PhotosStopped,
+    TurnPassedTo,
+)
 from domain.i_love_portugal.scoring import colour_sets, final_scores
-from domain.i_love_portugal.state import State, initial, last_seat, order_from_first
+from domain.i_love_portugal.state import STILL_ROUNDS, State, initial, last_seat, order_from_first
 
 from .helpers import cards_of, play, started, with_hand
 
@@ -79,6 +85,30 @@ def test_the_last_cube_placed_by_the_player_right_of_the_first_ends_the_game_at_
         "FinalScoresCounted",
     ]
     assert isinstance(events[2], HandDiscarded) and events[2].paid == 2
+    assert state.phase == "over" and GAME.outcome(state) is not None
+
+
+def test_twelve_whole_rounds_with_no_photo_bought_end_the_game() -> None:
+    """A ruling of ours (rules 3): a seat that could place its last cube may refuse to while the
+    others cannot place theirs, and only a last cube ends the rulebook's game. So once no photo
+    was bought in 12 whole rounds, the round's last turn ends the game, its scores counted."""
+    assert STILL_ROUNDS == 12
+    state = started(2, seed=3)
+    first, last = order_from_first(state)
+    while state.quiet < STILL_ROUNDS * 2 - 1:
+        state, events = play(state, EndTurnAndDraw())
+        assert isinstance(events[-1], TurnPassedTo)
+    assert state.current == first  # 11 whole rounds with no photo: the round goes on
+    state, events = play(state, EndTurnAndDraw())
+    assert isinstance(events[-1], TurnPassedTo) and state.current == last
+    photo = with_hand(replace(state, ratings=("rating-2",) * 20), last, cards_of("backpack", "red", 2), at="porto")
+    photo, events = play(photo, BuyPhoto())
+    assert photo.quiet == 0
+    photo, events = play(photo, EndTurnAndDraw())
+    assert isinstance(events[-1], TurnPassedTo), "a photo bought in the round's last turn: the game goes on"
+    state, events = play(state, EndTurnAndDraw())
+    assert [type(e) for e in events] == [PhotosStopped, HandDiscarded, FinalScoresCounted]
+    assert events[0] == PhotosStopped(rounds=12)
     assert state.phase == "over" and GAME.outcome(state) is not None
 
 

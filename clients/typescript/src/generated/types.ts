@@ -152,6 +152,7 @@ export type ILovePortugalEvent =
   | ILovePortugalPlaneFlown
   | ILovePortugalPhotoBought
   | ILovePortugalLastCubePlaced
+  | ILovePortugalPhotosStopped
   | ILovePortugalHandDiscarded
   | ILovePortugalFinalScoresCounted;
 /**
@@ -1730,6 +1731,14 @@ export interface ILovePortugalPhotoBought {
 export interface ILovePortugalLastCubePlaced {
   type: "LastCubePlaced";
   seat: number;
+}
+/**
+ * No photo was bought in ``rounds`` whole rounds: the game ends with this round (a ruling of
+ * ours, rules 3), its final scores counted next.
+ */
+export interface ILovePortugalPhotosStopped {
+  type: "PhotosStopped";
+  rounds: number;
 }
 /**
  * The end of a turn: ``paid`` EUR paid with no change, and the whole hand laid face up on the

@@ -421,6 +421,7 @@ export default {
     PlaneFlown: (e, w) => `${w.seat(e.seat)} flew from ${w.name(e.origin)} to ${w.name(e.to)}`,
     PhotoBought: (e, w) => `${w.seat(e.seat)} bought ${w.name(e.card)} for ${e.price} €`,
     LastCubePlaced: (e, w) => `${w.seat(e.seat)} placed their last cube: the final round begins`,
+    PhotosStopped: (e) => `no photo bought in ${e.rounds} rounds: the game ends`,
     HandDiscarded: (e, w) => `${w.seat(e.seat)} ended the turn, paying ${e.paid} €`,
     FinalScoresCounted: (e, w) => `final scores: ${w.scores(e.scores)}`,
     DrawPileShuffled: () => null,
