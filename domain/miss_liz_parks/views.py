@@ -35,6 +35,8 @@ from domain.miss_liz_parks.state import (
     employees_left,
     food_courts,
     income_due,
+    most_moves,
+    rest_area_active,
     streets_left,
 )
 from domain.visibility import Rule, redactor, secret, seen_by
@@ -100,6 +102,8 @@ class ParkGameView(msgspec.Struct, kw_only=True, tag="miss-liz-parks", tag_field
     theme_tokens_left: int
     parks: list[ParkView]
     finished: bool
+    # moves of an employee the seat to play has left this turn (rules 3 on, its Rest Area active)
+    employee_moves_left: int | None = None
     pile_tiles: list[list[str]] | None = None  # only for FULL and once the game is over
     removed: list[str] | None = None
     planning_deck: list[str] | None = None
@@ -177,10 +181,18 @@ def view(state: State, viewer: Viewer) -> ParkGameView:
         theme_tokens_left=state.theme_tokens,
         parks=parks,
         finished=state.phase == "over",
+        employee_moves_left=_moves_left(state),
         pile_tiles=[list(p) for p in state.piles] if everything else None,
         removed=list(state.removed) if everything else None,
         planning_deck=list(state.planning_deck) if everything else None,
     )
+
+
+def _moves_left(state: State) -> int | None:
+    if state.rules < 3 or state.phase != "turns" or state.current is None:
+        return None
+    park = state.parks[state.current]
+    return max(0, most_moves(park) - state.moved) if rest_area_active(park) else None
 
 
 # -- redaction: one entry per private event type; every other type is public -------------------

@@ -40,6 +40,7 @@ from domain.miss_liz_parks.events import (
     StartingPlayerDrawn,
 )
 from domain.miss_liz_parks.state import Options, active, building_at, connected, income_due, theme_of
+from domain.miss_liz_parks.views import view
 
 from .helpers import (
     OCEAN,
@@ -369,14 +370,17 @@ def test_employees_move_at_most_twice_as_many_times_a_turn_as_the_park_has_on_it
     )
     state = with_park(state, seat, p)
     back, forth = MoveEmployee(source=(3, 2), target=(2, 2)), MoveEmployee(source=(2, 2), target=(3, 2))
-    for move in (back, forth, back, forth):  # 2 employees on the buildings: 4 moves
+    for left, move in zip((4, 3, 2, 1), (back, forth, back, forth), strict=True):  # 2 employees on the buildings
+        assert view(state, 1 - seat).employee_moves_left == left  # every seat sees what is left
         state, _ = play(state, move)
+    assert view(state, seat).employee_moves_left == 0
     refused = rejection(state, back)
     assert (refused.code, refused.details) == ("moves_used", {"most": 4})
     assert "MoveEmployee" not in offered(state, seat)
     older = replace(state, rules=2)
     play(older, back)  # no limit under rules 2
     assert "MoveEmployee" in offered(older, seat)
+    assert view(older, seat).employee_moves_left is None
     after = fold(state, [ParkTurnBegan(seat=seat)])
     assert after.moved == 0 and "MoveEmployee" in offered(after, seat)
 

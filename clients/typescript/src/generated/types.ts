@@ -793,6 +793,7 @@ export interface MissLizParksView {
   theme_tokens_left: number;
   parks: MissLizParksParkView[];
   finished: boolean;
+  employee_moves_left?: number | null;
   pile_tiles?: string[][] | null;
   removed?: string[] | null;
   planning_deck?: string[] | null;
@@ -2925,6 +2926,7 @@ export interface MissLizParksParkGameView {
   theme_tokens_left: number;
   parks: MissLizParksParkView[];
   finished: boolean;
+  employee_moves_left?: number | null;
   pile_tiles?: string[][] | null;
   removed?: string[] | null;
   planning_deck?: string[] | null;
@@ -2953,6 +2955,7 @@ export interface MissLizParksView1 {
   theme_tokens_left: number;
   parks: MissLizParksParkView[];
   finished: boolean;
+  employee_moves_left?: number | null;
   pile_tiles?: string[][] | null;
   removed?: string[] | null;
   planning_deck?: string[] | null;
