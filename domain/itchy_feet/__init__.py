@@ -8,7 +8,7 @@ from __future__ import annotations
 from domain import words
 from domain.engine import Game
 from domain.itchy_feet.cards import CARD_FILE
-from domain.itchy_feet.commands import Command
+from domain.itchy_feet.commands import Command, DiscardDownToSeven
 from domain.itchy_feet.events import Event
 from domain.itchy_feet.moves import moves
 from domain.itchy_feet.rules import awaited, deadlines, decide, evolve, setup
@@ -39,6 +39,9 @@ GAME: Game[State, Command, Event, ItchyOutcome] = Game(
     standing=standing,
     components=CARD_FILE,
     deadlines=deadlines,
+    # a hand-limit discard of a card every seat knows the hand holds, the seat's turn next, is the one
+    # step that may be taken back (docs/table-services.md): the table judges no other
+    undoable=frozenset({DiscardDownToSeven}),
     rules_version=2,  # 2: Pass the Souvenir passes every card at once, then counts postcards
     strategy=STRATEGY,
     words=words.read(__package__),

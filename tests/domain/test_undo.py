@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.catalog import GAMES
-from domain.engine import FULL, AnyGame, Ctx, Rejected, fold
+from domain.engine import FULL, AnyGame, Awaited, Ctx, Rejected, fold
+from domain.itchy_feet.commands import AcceptTrade, DiscardDownToSeven, OfferTrade
 from domain.table import (
     MOST_UNDOS,
     StepsUndone,
@@ -28,6 +29,8 @@ from domain.table import (
 )
 from domain.undo import RecordingRng, _strings, can_undo
 from domain.vilar_de_mouros.commands import DrawFromCentre
+
+from .itchy_feet import helpers as itchy
 
 UNDOABLE_GAMES = ["i-love-portugal", "miss-liz-parks", "vilar-de-mouros"]
 
@@ -138,18 +141,27 @@ def test_no_undo_past_a_card_drawn_in_secret(kind: str) -> None:
     raise AssertionError("no secret step")
 
 
-def test_itchy_feet_never_offers_an_undo_every_action_ends_the_turn_or_involves_another_seat() -> None:
-    game = GAMES["itchy-feet"]
-    rng = random.Random(5)
-    table, log = started(game, 3, rng)
-    for _ in range(300):
-        if status(game, table) != "active":
-            break
-        choices = some_commands(game, table, rng)
-        if not choices:
-            break
-        table = step(game, table, log, *rng.choice(choices), rng)
-    assert not any(isinstance(e, Undoable) for e in log)
+def test_itchy_feet_takes_back_only_a_hand_limit_discard_that_shows_nothing() -> None:
+    """Every action of Itchy Feet ends the turn or involves another seat. A hand-limit discard may
+    leave the seat to play on (its turn comes next): it can be taken back when the card was known
+    to be in the hand (received in a trade), which shows nobody anything; a card nobody else knew
+    of shows it. So the game lists only that command as ``undoable``."""
+    assert GAMES["itchy-feet"].undoable == frozenset({DiscardDownToSeven})
+    state, _ = itchy.start(3)
+    seat = state.current
+    assert seat is not None
+    target = (seat + 1) % 3  # the next seat: its turn follows the discard
+    give = itchy.spare_objects(state, 2)
+    own = itchy.spare_objects(state, 7, avoid=give)
+    state = itchy.arrange(state, hands={seat: give, target: own})
+    state, _ = itchy.play(state, OfferTrade(target=target, give=tuple(give), ask=(itchy.kind(own[0]),)))
+    state, _ = itchy.play(state, AcceptTrade(), target)
+    assert GAMES["itchy-feet"].awaited(state) == [Awaited(seat=target, reason="discard")]
+    received = next(c for c in give if c in state.hands[target])
+    unknown = next(c for c in own if c in state.hands[target])
+    for card, verdict in ((received, True), (unknown, False)):
+        events = GAMES["itchy-feet"].decide(state, DiscardDownToSeven(card=card), target, Ctx(rng=random.Random(0)))
+        assert can_undo(GAMES["itchy-feet"], 3, target, state, events, False) is verdict, card
 
 
 @settings(max_examples=15, deadline=None)
