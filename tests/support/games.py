@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from domain.bots.greedy import greedy
 from domain.engine import CLOCK, AnyGame, Ctx
 from domain.table import Table, decide, evolve, open_table, status, take_seat
 
@@ -19,12 +20,13 @@ def ending_bot(game_id: str) -> str:
 
 
 def play_to_end(
-    game: AnyGame, players: int, options: dict[str, Any], seed: int, max_steps: int = 20_000
+    game: AnyGame, players: int, options: dict[str, Any], seed: int, max_steps: int = 20_000, ending: bool = False
 ) -> tuple[list[Any], Table]:
     """Every stored event of a random game played to its end, and the final table.
 
     A seat with a legal command plays one, built at random pick by pick; when nobody can
-    act, the clock closes the earliest open window (as the server's deadlines do).
+    act, the clock closes the earliest open window (as the server's deadlines do). ``ending``:
+    where random play rarely ends a game, seat 0 plays the greedy bot's command instead.
     """
     rng = random.Random(seed)
     now_ms = 0
@@ -43,8 +45,18 @@ def play_to_end(
         if status(game, table) != "active":
             return log, table
         now_ms += 1000
+        greedy_seat = 0 if ending and game.id in RANDOM_PLAY_RARELY_ENDS else None
         choices = [
-            (seat, c) for seat in range(players) if (c := game.random_command(table.state, seat, rng)) is not None
+            (seat, c)
+            for seat in range(players)
+            if (
+                c := (
+                    greedy(game, table.state, seat, rng)
+                    if seat == greedy_seat
+                    else game.random_command(table.state, seat, rng)
+                )
+            )
+            is not None
         ]
         if choices:
             seat, command = rng.choice(choices)

@@ -39,7 +39,7 @@ TABLES: list[tuple[str, int, dict[str, Any]]] = [
 def main() -> None:
     for kind, players, options in TABLES:
         game = GAMES[kind]
-        log, table = play_to_end(game, players, options, seed=players)
+        log, table = play_to_end(game, players, options, seed=players, ending=True)
         name = f"{kind}.rules-{game.rules_version}.schema-{game.event_schema}.{players}p"
         folder = HERE / kind
         folder.mkdir(exist_ok=True)
