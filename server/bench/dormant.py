@@ -1,11 +1,11 @@
 """Dormant games: what a game that waits days for a move costs, and how long its first move takes.
 
-``games`` tables mid-play (every game in turn, each at its seat counts in turn, 10 to 120 random
-commands into a game) are stored through the event store. Redis's memory (``INFO``
-``used_memory``) is read once they are all in, and again once all but ``sampled`` of them have gone
-to the cold tier as the dormancy pass sends them (``EventStore.freeze``): the differences are what
-a game holds in Redis hot and dormant. The cold tier's bytes over ``games`` are what it holds on
-disk (the files' sizes, and the blocks they take).
+``games`` tables mid-play (every game in turn, each at its seat counts in turn, opened with a seed
+as the server opens every table, 10 to 120 random commands into a game) are stored through the
+event store. Redis's memory (``INFO`` ``used_memory``) is read once they are all in, and again
+once all but ``sampled`` of them have gone to the cold tier as the dormancy pass sends them
+(``EventStore.freeze``): the differences are what a game holds in Redis hot and dormant. The cold
+tier's bytes over ``games`` are what it holds on disk (the files' sizes, and the blocks they take).
 
 Then ``ludoteca serve`` with that cold tier (its own dormancy pass off) takes one command on each
 of ``sampled`` dormant games, one at a time, and the same on as many hot games it has not cached
@@ -103,7 +103,7 @@ async def dormant(redis_url: str, plan: DormantPlan, scratch: Path, rng: random.
         while len(stored) < plan.games:
             kind, game = kinds[len(stored) % len(kinds)]
             players = next(sizes[kind])
-            events = play.stream(game, players, rng, 0, rng.randint(10, 120))
+            events = play.midplay(game, players, rng, rng.randint(10, 120))
             table = fold(game, None, events)
             assert table is not None
             chosen = play.choose(game, table, rng)

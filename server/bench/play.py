@@ -84,12 +84,28 @@ def play(game: AnyGame, table: Table, rng: random.Random, limit: int = 100_000) 
         if chosen is None:
             break
         seat, command, now_ms = chosen
-        batch = decide_at_table(game, table, command, seat, Ctx(rng=rng, now_ms=now_ms))
+        batch = decide_at_table(game, table, command, seat, Ctx(rng=chance(table) or rng, now_ms=now_ms))
         folded = fold(game, table, batch)
         assert folded is not None
         table = folded
         batches.append(batch)
     return batches
+
+
+def midplay(game: AnyGame, players: int, rng: random.Random, commands: int) -> list[Any]:
+    """A table as the server stores one: opened with a seed and each seat's entropy (fair play, as
+    the lobby opens every table), then up to ``commands`` random commands, decided with the
+    table's own chance."""
+    events: list[Any] = [open_table(game, players, {}, seed=rng.randbytes(32).hex())]
+    table = fold(game, None, events)
+    for _ in range(players):
+        assert table is not None
+        entropy = rng.randbytes(8).hex()
+        batch = take_seat(game, table, None, "", None, Ctx(rng=chance(table, entropy) or rng), entropy=entropy)
+        table = fold(game, table, batch)
+        events += batch
+    assert table is not None
+    return events + [e for batch in play(game, table, rng, commands) for e in batch]
 
 
 def stream(game: AnyGame, players: int, rng: random.Random, at_least: int, tail: int | None) -> list[Any]:

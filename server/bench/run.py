@@ -429,7 +429,7 @@ class Bench:
         for i in range(plan.cached_games + 10):
             kind, game = kinds[i % len(kinds)]
             players = next(sizes[kind])
-            events = play.stream(game, players, self.rng, 0, self.rng.randint(5, 60))
+            events = play.midplay(game, players, self.rng, self.rng.randint(5, 60))
             game_id, _ = await play.store_game(self.store, self.index, game, events, players)
             stored.append((game_id, events))
         warm, measured = stored[:10], stored[10:]
