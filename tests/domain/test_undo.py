@@ -146,7 +146,8 @@ def test_itchy_feet_takes_back_only_a_hand_limit_discard_that_shows_nothing() ->
     leave the seat to play on (its turn comes next): it can be taken back when the card was known
     to be in the hand (received in a trade), which shows nobody anything; a card nobody else knew
     of shows it. So the game lists only that command as ``undoable``."""
-    assert GAMES["itchy-feet"].undoable == frozenset({DiscardDownToSeven})
+    game = GAMES["itchy-feet"]
+    assert game.undoable == frozenset({DiscardDownToSeven})
     state, _ = itchy.start(3)
     seat = state.current
     assert seat is not None
@@ -156,12 +157,12 @@ def test_itchy_feet_takes_back_only_a_hand_limit_discard_that_shows_nothing() ->
     state = itchy.arrange(state, hands={seat: give, target: own})
     state, _ = itchy.play(state, OfferTrade(target=target, give=tuple(give), ask=(itchy.kind(own[0]),)))
     state, _ = itchy.play(state, AcceptTrade(), target)
-    assert GAMES["itchy-feet"].awaited(state) == [Awaited(seat=target, reason="discard")]
+    assert game.awaited(state) == [Awaited(seat=target, reason="discard")]
     received = next(c for c in give if c in state.hands[target])
     unknown = next(c for c in own if c in state.hands[target])
     for card, verdict in ((received, True), (unknown, False)):
-        events = GAMES["itchy-feet"].decide(state, DiscardDownToSeven(card=card), target, Ctx(rng=random.Random(0)))
-        assert can_undo(GAMES["itchy-feet"], 3, target, state, events, False) is verdict, card
+        events = game.decide(state, DiscardDownToSeven(card=card), target, Ctx(rng=random.Random(0)))
+        assert can_undo(game, 3, target, state, events, False) is verdict, card
 
 
 @settings(max_examples=15, deadline=None)

@@ -39,25 +39,20 @@ def play_to_end(
             log.append(event)
             table = evolve(game, table, event)
 
+    greedy_seat = 0 if ending and game.id in RANDOM_PLAY_RARELY_ENDS else None
+
+    def command_of(seat: int) -> Any:
+        if seat == greedy_seat:
+            return greedy(game, table.state, seat, rng)
+        return game.random_command(table.state, seat, rng)
+
     for _ in range(players):
         apply(take_seat(game, table, None, "", None, Ctx(rng=rng, now_ms=now_ms)))
     for _ in range(max_steps):
         if status(game, table) != "active":
             return log, table
         now_ms += 1000
-        greedy_seat = 0 if ending and game.id in RANDOM_PLAY_RARELY_ENDS else None
-        choices = [
-            (seat, c)
-            for seat in range(players)
-            if (
-                c := (
-                    greedy(game, table.state, seat, rng)
-                    if seat == greedy_seat
-                    else game.random_command(table.state, seat, rng)
-                )
-            )
-            is not None
-        ]
+        choices = [(seat, c) for seat in range(players) if (c := command_of(seat)) is not None]
         if choices:
             seat, command = rng.choice(choices)
             apply(decide(game, table, command, seat, Ctx(rng=rng, now_ms=now_ms)))
