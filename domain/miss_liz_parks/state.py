@@ -244,9 +244,16 @@ def most_moves(park: Park) -> int:
     return 2 * sum(b.employees for b in park.buildings)
 
 
+def moves_left(state: State, park: Park) -> int | None:
+    """How many more times the seat to play may move an employee this turn (``None``: no limit,
+    before rules 3)."""
+    return None if state.rules < 3 else max(0, most_moves(park) - state.moved)
+
+
 def may_move(state: State, park: Park) -> bool:
-    """Whether the seat to play has moves of an employee left this turn (no limit before rules 3)."""
-    return state.rules < 3 or state.moved < most_moves(park)
+    """Whether the seat to play has moves of an employee left this turn."""
+    left = moves_left(state, park)
+    return left is None or left > 0
 
 
 def takes_employee(building: Building) -> bool:

@@ -35,7 +35,7 @@ from domain.miss_liz_parks.state import (
     employees_left,
     food_courts,
     income_due,
-    most_moves,
+    moves_left,
     rest_area_active,
     streets_left,
 )
@@ -189,10 +189,10 @@ def view(state: State, viewer: Viewer) -> ParkGameView:
 
 
 def _moves_left(state: State) -> int | None:
-    if state.rules < 3 or state.phase != "turns" or state.current is None:
+    if state.phase != "turns" or state.current is None:
         return None
     park = state.parks[state.current]
-    return max(0, most_moves(park) - state.moved) if rest_area_active(park) else None
+    return moves_left(state, park) if rest_area_active(park) else None
 
 
 # -- redaction: one entry per private event type; every other type is public -------------------

@@ -96,6 +96,12 @@ def midplay(game: AnyGame, players: int, rng: random.Random, commands: int) -> l
     """A table as the server stores one: opened with a seed and each seat's entropy (fair play, as
     the lobby opens every table), then up to ``commands`` random commands, decided with the
     table's own chance."""
+    events, table = seated(game, players, rng)
+    return events + [e for batch in play(game, table, rng, commands) for e in batch]
+
+
+def seated(game: AnyGame, players: int, rng: random.Random) -> tuple[list[Any], Table]:
+    """A new table opened with a seed, every seat taken with its entropy: its events and the table."""
     events: list[Any] = [open_table(game, players, {}, seed=rng.randbytes(32).hex())]
     table = fold(game, None, events)
     for _ in range(players):
@@ -105,7 +111,7 @@ def midplay(game: AnyGame, players: int, rng: random.Random, commands: int) -> l
         table = fold(game, table, batch)
         events += batch
     assert table is not None
-    return events + [e for batch in play(game, table, rng, commands) for e in batch]
+    return events, table
 
 
 def stream(game: AnyGame, players: int, rng: random.Random, at_least: int, tail: int | None) -> list[Any]:
@@ -240,14 +246,7 @@ def sealing_costs(game: AnyGame, seconds: float, rng: random.Random) -> tuple[li
     sizes = seat_counts(game)
     deadline = clock() + seconds
     while clock() < deadline:
-        players = next(sizes)
-        table = fold(game, None, [open_table(game, players, {}, seed=rng.randbytes(32).hex())])
-        for _ in range(players):
-            assert table is not None
-            entropy = rng.randbytes(8).hex()
-            ctx = Ctx(rng=chance(table, entropy) or rng)
-            table = fold(game, table, take_seat(game, table, None, "", None, ctx, entropy=entropy))
-        assert table is not None
+        _, table = seated(game, next(sizes), rng)
         for _ in range(2_000):  # a random game may never end (Itchy Feet's often does not)
             chosen = choose(game, table, rng)
             if chosen is None or clock() >= deadline:
