@@ -5,7 +5,7 @@
 - ``decide(state, command, seat, ctx)`` checks one command and returns the facts it
   causes, or raises ``Rejected``; all rule checking lives here, but for whose turn it is:
   the table refuses a seat the game does not await before decide is asked (``awaited``
-  says whom; domain/table.py ``check_awaited``);
+  says whom; domain/table/decide.py ``check_awaited``);
 - ``evolve(state, event)`` applies one fact, never validates, never draws randomness;
 - ``view(state, viewer)`` is what one seat (or the spectator, ``None``) may see;
 - ``redact(event, viewer)`` is the same rule applied to one event;
@@ -263,7 +263,7 @@ class Game(Generic[S, C, E, R]):
     rules_version: int = 1  # bumped when a rule changes; every table records the one it opened with
     upcasters: tuple[Upcaster, ...] = ()  # upcasters[n - 1] lifts a stored event of schema n to n + 1
     # The longest a game's stream may grow, in events (table facts too): a game that reaches
-    # it is over, played to no end (domain/table.py, ``too_long``). Many times a long game.
+    # it is over, played to no end (domain/table/state.py, ``too_long``). Many times a long game.
     most_events: int = MOST_EVENTS
     strategy: Strategy | None = None  # what bots are told beyond the rules (None: they weigh no points)
     undoable: frozenset[type[Any]] | None = None  # the command types that may ever be taken back (None: all)

@@ -153,14 +153,14 @@ def test_every_refusal_the_rules_raise_has_a_message_and_every_message_a_refusal
     folder = f"domain/{game.id.replace('-', '_')}"
     raised = raised_codes(folder)
     assert raised <= own | set(SHARED[words.DEFAULT]["refusals"]), raised - own
-    table = raised_codes("domain/table.py", "domain/engine.py", "projections")
+    table = raised_codes("domain/table", "domain/engine.py", "projections")
     assert own <= raised | table, f"{game.id}: catalog codes nothing raises: {own - raised - table}"
 
 
 def test_every_refusal_of_the_table_and_the_server_has_a_message_and_every_message_is_raised() -> None:
     shared = set(SHARED[words.DEFAULT]["refusals"])
     raised = raised_codes(
-        "domain/table.py",
+        "domain/table",
         "domain/chat.py",
         "domain/engine.py",
         "domain/clock.py",

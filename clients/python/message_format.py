@@ -296,7 +296,7 @@ class Words:
 
 
 def default_name(seat: int, bot: str | None = None) -> str:
-    """The name the server gives a seat taken without one, in English as it stores it (domain/table.py's
+    """The name the server gives a seat taken without one, in English as it stores it (domain/table/state.py's
     ``default_name``): "Player 2", "Casual bot 3" (the bot's name without its level, capitalised)."""
     if bot is None:
         return f"Player {seat + 1}"

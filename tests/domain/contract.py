@@ -1,4 +1,4 @@
-"""The contract kit every game's tests run (domain/engine.py, domain/table.py).
+"""The contract kit every game's tests run (domain/engine.py, domain/table/).
 
 Moves (the move-building contract):
 

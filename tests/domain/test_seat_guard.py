@@ -1,4 +1,4 @@
-"""The seat guard, once for every game (domain/table.py ``check_awaited``): a command from a
+"""The seat guard, once for every game (domain/table/decide.py ``check_awaited``): a command from a
 seat the game does not await is refused before the game's decide is asked, naming whom it
 awaits; a seat awaited for something else gets the game's own answer; the clock is awaited
 while the game has a window open."""

@@ -190,7 +190,7 @@ export function richNames(base, screen, comp) {
   };
 }
 
-// The name the server gives a seat taken without one, in English as it stores it (domain/table.py's
+// The name the server gives a seat taken without one, in English as it stores it (domain/table/state.py's
 // default_name): "Player 2", "Casual bot 3" (the bot's name, without its level, capitalised).
 export function storedDefault(seat, bot = null) {
   if (!bot) return `Player ${seat + 1}`;

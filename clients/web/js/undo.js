@@ -5,7 +5,7 @@
 
 const NEUTRAL = new Set(["TableOpened", "SeatTaken", "TableCancelled", "RematchOpened", "ClockTicked", "TimeRanOut",
   "TimeExtended", "SeatOffered", "SeatTakenOver",
-  // chat is no step: what may be taken back stays so (domain/table.py)
+  // chat is no step: what may be taken back stays so (domain/table/state.py)
   "MessageSaid", "HidingAsked", "MessageHidden", "SeatMuted"]);
 
 export class UndoTracker {

@@ -121,7 +121,7 @@ def test_schema_names_are_per_game_without_module_paths(schemas: Path) -> None:
 
 
 def test_every_command_a_seat_may_send_is_in_the_contract(schemas: Path) -> None:
-    """The table's own commands (domain/table.py TABLE_COMMANDS) beside each game's, in the OpenAPI body of
+    """The table's own commands (domain/table/facts.py TABLE_COMMANDS) beside each game's, in the OpenAPI body of
     POST /commands and the socket's command, and in each game's commands file."""
     doc = document(GAMES.values(), "1")
     send = openapi_validator(doc, "SendCommand")

@@ -1,0 +1,175 @@
+"""The table around every game: opening it, taking seats, starting play, and leaving.
+
+A game's stream begins with table facts (``TableOpened``, one ``SeatTaken`` per
+seat); the game's own setup facts follow in the same append as the last seat, so a
+table starts by itself when it is full. Later table facts are the same for every game:
+a seat resigns (a bot plays it on, or the game ends when too few remain), the creator
+calls off a table that never started, a finished table points to its rematch.
+``Table`` is the fold of the whole stream.
+
+One module a concept, each importing only those above it:
+
+- ``facts``: the table's own facts and commands, and who sees which fields of them;
+- ``state``: ``Table``, its status and outcome, the steps a seat may take back;
+- ``evolve``: the fold of a stream;
+- ``sealing``: fair play's chance and the facts that seal a step;
+- ``lifecycle``: opening, seats taken and left, calling off, rematches, undo;
+- ``decide``: a seat's command checked against the table, then the game; the turn clock's.
+"""
+
+from __future__ import annotations
+
+from domain.table.decide import (
+    chat_decided,
+    check_awaited,
+    choose_after_timeout,
+    deadlines,
+    decide,
+    decide_game,
+    decision,
+    late_seat,
+    people,
+    seat_names,
+    spectator_chat,
+    ticked,
+    time_up,
+)
+from domain.table.evolve import evolve, fold
+from domain.table.facts import (
+    MOST_UNDOS,
+    TABLE_COMMANDS,
+    TABLE_EVENTS,
+    TABLE_FACT_TYPES,
+    TABLE_REDACTIONS,
+    TAKEOVER_BOT,
+    ClockTicked,
+    KeepWaiting,
+    Leaving,
+    LetBotPlayOn,
+    RematchOpened,
+    Resign,
+    SeatOffered,
+    SeatResigned,
+    SeatTaken,
+    SeatTakenOver,
+    StepsUndone,
+    TableCancelled,
+    TableOpened,
+    TimeExtended,
+    TimeRanOut,
+    TimeUp,
+    Undo,
+    Undoable,
+    redact_fact,
+)
+from domain.table.lifecycle import (
+    RATED_PLAYERS_ONLY,
+    cancel,
+    cancel_by_operator,
+    drop,
+    offer_seat,
+    open_rematch,
+    open_table,
+    option_bounds,
+    remove_seat,
+    resign,
+    take_over,
+    take_seat,
+    undo,
+)
+from domain.table.sealing import Decision, chance, decision_of, sealed, sealed_decision
+from domain.table.state import (
+    Abandoned,
+    Checkpoint,
+    SeatInfo,
+    Status,
+    Table,
+    Tenure,
+    command_union,
+    decided_on,
+    default_name,
+    event_union,
+    openings_shown,
+    outcome,
+    status,
+    too_few_remain,
+    too_long,
+    undo_versions,
+)
+
+__all__ = [
+    "MOST_UNDOS",
+    "RATED_PLAYERS_ONLY",
+    "TABLE_COMMANDS",
+    "TABLE_EVENTS",
+    "TABLE_FACT_TYPES",
+    "TABLE_REDACTIONS",
+    "TAKEOVER_BOT",
+    "Abandoned",
+    "Checkpoint",
+    "ClockTicked",
+    "Decision",
+    "KeepWaiting",
+    "Leaving",
+    "LetBotPlayOn",
+    "RematchOpened",
+    "Resign",
+    "SeatInfo",
+    "SeatOffered",
+    "SeatResigned",
+    "SeatTaken",
+    "SeatTakenOver",
+    "Status",
+    "StepsUndone",
+    "Table",
+    "TableCancelled",
+    "TableOpened",
+    "Tenure",
+    "TimeExtended",
+    "TimeRanOut",
+    "TimeUp",
+    "Undo",
+    "Undoable",
+    "cancel",
+    "cancel_by_operator",
+    "chance",
+    "chat_decided",
+    "check_awaited",
+    "choose_after_timeout",
+    "command_union",
+    "deadlines",
+    "decide",
+    "decide_game",
+    "decided_on",
+    "decision",
+    "decision_of",
+    "default_name",
+    "drop",
+    "event_union",
+    "evolve",
+    "fold",
+    "late_seat",
+    "offer_seat",
+    "open_rematch",
+    "open_table",
+    "openings_shown",
+    "option_bounds",
+    "outcome",
+    "people",
+    "redact_fact",
+    "remove_seat",
+    "resign",
+    "sealed",
+    "sealed_decision",
+    "seat_names",
+    "spectator_chat",
+    "status",
+    "take_over",
+    "take_seat",
+    "ticked",
+    "time_up",
+    "too_few_remain",
+    "too_long",
+    "undo",
+    "undo_versions",
+]
