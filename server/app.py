@@ -47,6 +47,7 @@ from server.storage.connection import check_server, connect, initialize
 from server.storage.embedded import EmbeddedRedis, supervise
 from server.storage.index import LobbyIndex
 from server.storage.leases import Leases
+from server.storage.notify import Notifications
 from server.storage.outbox import Outbox
 from server.storage.passkeys import PasskeyStore
 from server.storage.players import PlayerRegistry
@@ -54,7 +55,7 @@ from server.storage.presence import Presence
 from server.storage.quotas import HourlyCounts
 from server.storage.ratings import RatingBook
 from server.storage.schedule import Schedule
-from server.storage.store import EventStore, Notifications
+from server.storage.store import EventStore
 from server.web.application import application
 from server.web.openapi import document
 from server.workers import absent, deadlines, dormancy, housekeeping

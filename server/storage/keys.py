@@ -47,7 +47,7 @@ COMMANDS: Final = Key("lt:{<game_id>}:commands", "hash", "server.storage.store")
 META: Final = Key("lt:{<game_id>}:meta", "hash", "server.storage.store")
 TOKENS: Final = Key("lt:{<game_id>}:tokens", "hash", "server.storage.store")
 SNAPSHOTS: Final = Key("lt:{<game_id>}:snapshots", "sorted set", "server.storage.store")
-NOTIFY: Final = Key("lt:notify", "channel", "server.storage.store")
+NOTIFY: Final = Key("lt:notify", "channel", "server.storage.notify")
 
 # -- the lobby index (server/storage/index.py) ----------------------------------------------------
 BY_STATUS: Final = Key("lt:{games}:<status>", "sorted set", "server.storage.index")

@@ -1,4 +1,5 @@
-"""The event store on Redis: one game's keys, a Lua append, and the pub/sub hint.
+"""The event store on Redis: one game's keys and the calls on them (the Lua scripts they run are
+server/storage/scripts.py; the pub/sub hint of each append, server/storage/notify.py).
 
 Each game has five keys, all with the hash tag ``{<game_id>}`` (one Redis Cluster slot,
 so every script of this module touches one node; server/storage/keys.py spells them):
@@ -24,31 +25,29 @@ so every script of this module touches one node; server/storage/keys.py spells t
     store, written after the append that crossed one (server/service/snapshots.py says why a
     snapshot can never change what a reader sees).
 
-The channel ``lt:notify`` carries ``"<game_id> <version>"`` after each append. It is
-only a hint: the stream is the truth, and readers sweep after a reconnect or
-periodically. What spans games (the lobby index, deadlines, the bots' queue, quotas,
+The channel ``lt:notify`` carries ``"<game_id> <version>"`` after each append
+(server/storage/notify.py). It is only a hint: the stream is the truth, and readers
+sweep after a reconnect or periodically. What spans games (the lobby index, deadlines, the bots' queue, quotas,
 leases, presence, the check secret) lives in modules of its own (server/storage/keys.py).
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 import msgspec
-from redis.exceptions import RedisError
 
-from server.runtime.tasks import pause
 from server.storage.cold import ColdTier, ColdTierError, Frozen
-from server.storage.connection import Client, endpoint, initialize, lean
+from server.storage.connection import Client, lean
 from server.storage.groupcommit import GroupCommit
-from server.storage.keys import COMMANDS, EVENTS, META, NOTIFY, SNAPSHOTS, TOKENS
-from server.storage.resp.client import Pipe, Script, Subscription, call, value
+from server.storage.keys import COMMANDS, EVENTS, META, SNAPSHOTS, TOKENS
+from server.storage.notify import NOTIFY_CHANNEL
+from server.storage.resp.client import Pipe, Script, call, value
+from server.storage.scripts import APPEND_LUA, DELETE_LUA, FREEZE_LUA, LOOK_LUA, SNAPSHOT_LUA, STAMP_LUA, THAW_LUA
 
 __all__ = [
     "AppendResult",
@@ -59,14 +58,12 @@ __all__ = [
     "EventStore",
     "Head",
     "Look",
-    "Notifications",
     "StoredEvent",
     "events_key",
 ]
 
 log = logging.getLogger(__name__)
 
-NOTIFY_CHANNEL: Final = NOTIFY.at()
 HEADS_BATCH: Final = 500  # games whose heads are read in one batch (a few ms of the loop to build and read)
 
 # A game id becomes part of a hash tag and of the space-separated notification.
@@ -240,253 +237,6 @@ class Look:
     command: CommandKey | None = None  # the command whose record was read
     record: bytes | None = None
     now_ms: int | None = None
-
-
-# -- the scripts -----------------------------------------------------------------
-
-# The record of a command (KEYS[2]: the commands hash), its own or, for a person's command, one
-# written before ids were scoped (under the bare id, naming the same seat). ARGV from ``base``:
-# the scoped field, the bare id, the legacy seat ('' for none).
-RECORDED_LUA: Final = r"""
-local function recorded(commands_key, base)
-  local record = redis.call('HGET', commands_key, ARGV[base])
-  if record or ARGV[base + 2] == '' then
-    return record
-  end
-  local old = redis.call('HGET', commands_key, ARGV[base + 1])
-  if not old then
-    return false
-  end
-  local ok, decoded = pcall(cjson.decode, old)
-  if ok and type(decoded) == 'table' and decoded['seat'] == tonumber(ARGV[base + 2]) then
-    return old
-  end
-  return false
-end
-"""
-
-# KEYS: events, commands, meta, tokens (one hash tag).
-# ARGV: game_id, expected_version, has_command ("1"/"0"), field, bare id, legacy seat,
-#       command_record, schema, expected_link ('' for any), channel, n_events, events...,
-#       n_meta, (field, value)..., n_tokens, (token_hash, seat)...
-# Every check happens before the first write: Lua scripts do not roll back.
-APPEND_LUA: Final = (
-    RECORDED_LUA
-    + r"""
-local events_key, commands_key, meta_key, tokens_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local game_id = ARGV[1]
-local expected = tonumber(ARGV[2])
-local has_command = ARGV[3] == '1'
-
-if redis.call('HEXISTS', meta_key, 'cold') == 1 then
-  return {'cold'}
-end
-
-if has_command then
-  local record = recorded(commands_key, 4)
-  if record then
-    return {'dup', record}
-  end
-end
-
-local current = 0
-local link = ''
-local last = redis.call('XREVRANGE', events_key, '+', '-', 'COUNT', 1)
-if #last > 0 then
-  local n = string.match(last[1][1], '^0%-(%d+)$')
-  if not n then
-    return redis.error_reply('ERR ludoteca: unexpected stream id ' .. last[1][1] .. ' in ' .. events_key)
-  end
-  current = tonumber(n)
-  local fields = last[1][2]
-  for f = 1, #fields, 2 do
-    if fields[f] == 'h' then
-      link = fields[f + 1]
-    end
-  end
-end
-if current ~= expected or (ARGV[9] ~= '' and link ~= ARGV[9]) then
-  return {'conflict', current}
-end
-
-local schema = ARGV[8]
-local n_events = tonumber(ARGV[11])
-local i = 12
-local version = current
-for _ = 1, n_events do
-  version = version + 1
-  link = redis.sha1hex(link .. ARGV[i])
-  redis.call('XADD', events_key, string.format('0-%d', version), 'e', ARGV[i], 's', schema, 'h', link)
-  i = i + 1
-end
-
-if has_command then
-  redis.call('HSET', commands_key, ARGV[4], ARGV[7])
-end
-
--- The meta's fields in one HSET, with when the game was last played (the dormancy pass reads it).
-local n_meta = tonumber(ARGV[i])
-i = i + 1
-local meta = {}
-for _ = 1, n_meta do
-  meta[#meta + 1] = ARGV[i]
-  meta[#meta + 1] = ARGV[i + 1]
-  i = i + 2
-end
-
-local n_tokens = tonumber(ARGV[i])
-i = i + 1
-for _ = 1, n_tokens do
-  if ARGV[i + 1] == '-1' then
-    redis.call('HDEL', tokens_key, ARGV[i])
-  else
-    redis.call('HSET', tokens_key, ARGV[i], ARGV[i + 1])
-  end
-  i = i + 2
-end
-
-if n_events > 0 then
-  local now = redis.call('TIME')
-  meta[#meta + 1] = 'touched_ms'
-  meta[#meta + 1] = string.format('%d%03d', now[1], math.floor(now[2] / 1000))
-end
-if #meta > 0 then
-  redis.call('HSET', meta_key, unpack(meta))
-end
-if n_events > 0 then
-  redis.call('PUBLISH', ARGV[10], game_id .. ' ' .. string.format('%d', version))
-end
-return {'ok', version, link}
-"""
-)
-
-
-# KEYS: events, commands, tokens, meta (one hash tag). ARGV: the first stream id to read, a token
-# hash ('' for none), has_command ('1'/'0'), then the command's field, bare id and legacy seat,
-# then the most entries to read ('0': all).
-# Reads only: the events from that id, the last entry's id, the token's seat, the command's
-# record and TIME (the last two with a command); {'cold'} for a game whose history is in the cold tier.
-LOOK_LUA: Final = (
-    RECORDED_LUA
-    + r"""
-if redis.call('HEXISTS', KEYS[4], 'cold') == 1 then
-  return {'cold'}
-end
-local entries
-if ARGV[7] == '0' then
-  entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+')
-else
-  entries = redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[7])
-end
-local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-local head = false
-if #last > 0 then
-  head = last[1][1]
-end
-local seat = false
-if ARGV[2] ~= '' then
-  seat = redis.call('HGET', KEYS[3], ARGV[2])
-end
-local record, now = false, false
-if ARGV[3] == '1' then
-  record = recorded(KEYS[2], 4)
-  now = redis.call('TIME')
-end
-return {entries, head, seat, record, now}
-"""
-)
-
-# KEYS: events, commands, meta, tokens, snapshots (one hash tag). ARGV: the status the game must have.
-# 1: deleted; 0: the game has another status; -1: there is no such game.
-DELETE_LUA: Final = r"""
-local status = redis.call('HGET', KEYS[3], 'status')
-if not status and redis.call('EXISTS', KEYS[1]) == 0 then
-  return -1
-end
-if status ~= ARGV[1] then
-  return 0
-end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-return 1
-"""
-
-# KEYS: events, snapshots (one hash tag). ARGV: the version, the link of its event, the snapshot.
-# Written only while the stream holds that link at that version: never for a game deleted
-# meanwhile (no key left behind) nor for writes Redis lost. Replaces one of the same version.
-SNAPSHOT_LUA: Final = r"""
-local at = string.format('0-%d', tonumber(ARGV[1]))
-local entry = redis.call('XRANGE', KEYS[1], at, at)
-if #entry == 0 then
-  return 0
-end
-local fields = entry[1][2]
-for f = 1, #fields, 2 do
-  if fields[f] == 'h' and fields[f + 1] == ARGV[2] then
-    redis.call('ZREMRANGEBYSCORE', KEYS[2], ARGV[1], ARGV[1])
-    redis.call('ZADD', KEYS[2], ARGV[1], ARGV[3])
-    return 1
-  end
-end
-return 0
-"""
-
-# KEYS: events, commands, meta, snapshots (one hash tag). ARGV: the id of the last entry read, the
-# marker of that history ("<version> <link>"), how many command records were read.
-# The history leaves Redis only if it is still the one that was read (and written to the cold
-# tier): no event appended since, no command recorded since. The newest snapshot stays.
-FREEZE_LUA: Final = r"""
-if redis.call('HEXISTS', KEYS[3], 'cold') == 1 then
-  return 0
-end
-local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
-if #last == 0 or last[1][1] ~= ARGV[1] or redis.call('HLEN', KEYS[2]) ~= tonumber(ARGV[3]) then
-  return 0
-end
-redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -2)
-redis.call('HSET', KEYS[3], 'cold', ARGV[2])
-return 1
-"""
-
-# KEYS: events, commands, meta (one hash tag). ARGV: the marker, the number of entries, then for
-# each entry its id, its number of fields and values, and those; then the number of command
-# records and each (field, record). Written back only while the game is still cold with that
-# history (another replica may have thawed it first): entry ids and fields as they were, and the
-# game stamped as touched now, so that a game people look at is not frozen again at once.
-THAW_LUA: Final = r"""
-if redis.call('HGET', KEYS[3], 'cold') ~= ARGV[1] then
-  return 0
-end
-local i = 3
-for _ = 1, tonumber(ARGV[2]) do
-  local id, n = ARGV[i], tonumber(ARGV[i + 1])
-  local fields = {}
-  for k = 1, n do
-    fields[k] = ARGV[i + 1 + k]
-  end
-  redis.call('XADD', KEYS[1], id, unpack(fields))
-  i = i + 2 + n
-end
-local n_commands = tonumber(ARGV[i])
-i = i + 1
-for _ = 1, n_commands do
-  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
-  i = i + 2
-end
-redis.call('HDEL', KEYS[3], 'cold')
-local now = redis.call('TIME')  -- brought back: it stays in Redis a whole idle time again
-redis.call('HSET', KEYS[3], 'touched_ms', string.format('%d%03d', now[1], math.floor(now[2] / 1000)))
-return 1
-"""
-
-# KEYS: meta. ARGV: field, value. The field's value, set first if it was not (nil: no such game).
-STAMP_LUA: Final = r"""
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  return false
-end
-redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
-return redis.call('HGET', KEYS[1], ARGV[1])
-"""
 
 
 def _legacy(record: bytes | None, seat: int | None) -> bytes | None:
@@ -931,91 +681,3 @@ class EventStore:
         if "used_memory" in info:
             return int(info["used_memory"])
         return sum(int(node["used_memory"]) for node in info.values() if isinstance(node, dict))
-
-
-# -- notifications -------------------------------------------------------------
-
-
-class Notifications:
-    """One subscription per process to ``lt:notify``, and to the channels other owners name, on a
-    lean connection of its own (server/storage/resp/client.py) to where ``redis`` connects (with a
-    Sentinel, the primary it names at each connection: after a failover, the new one).
-
-    :meth:`run` calls ``on_notify(game_id, version)`` for each append, and
-    ``channels[name](text)`` for each message on another channel (who is at a table,
-    server/storage/presence.py), as each message is read. After the connection was lost (or could not
-    be made), it retries with a capped backoff and, once subscribed again, calls
-    ``on_reconnect()`` so callers sweep what they may have missed. Notifications are only hints.
-    ``subscribed`` is set while the subscription is live.
-    """
-
-    def __init__(self, redis: Client, *, min_backoff: float = 0.05, max_backoff: float = 2.0) -> None:
-        self.redis = redis
-        self.min_backoff = min_backoff
-        self.max_backoff = max_backoff
-        self.subscribed = asyncio.Event()
-        self.reconnects = 0
-
-    async def run(
-        self,
-        on_notify: Callable[[str, int], None],
-        on_reconnect: Callable[[], None],
-        channels: Mapping[str, Callable[[str], None]] | None = None,
-    ) -> None:
-        """Loop until cancelled."""
-        others = {name.encode(): callback for name, callback in (channels or {}).items()}
-
-        def on_message(channel: bytes, data: bytes) -> None:
-            other = others.get(channel)
-            if other is not None:
-                self._call(functools.partial(other, _text(data)))
-            else:
-                self._dispatch(data, on_notify)
-
-        backoff = self.min_backoff
-        lost = False
-        while True:
-            subscription: Subscription | None = None
-            try:
-                await initialize(self.redis)
-                subscription = await Subscription.open(
-                    await endpoint(self.redis), [NOTIFY_CHANNEL, *(c.decode() for c in others)], on_message
-                )
-                self.subscribed.set()
-                backoff = self.min_backoff
-                if lost:
-                    lost = False
-                    self.reconnects += 1
-                    self._call(on_reconnect)
-                await subscription.watch()
-                raise RedisError("the connection was lost")
-            except (RedisError, OSError) as exc:  # connection lost, timeouts, and e.g. -LOADING after a restart
-                self.subscribed.clear()
-                if not lost:
-                    log.warning("lost the Redis notification connection (%s); reconnecting", exc)
-                lost = True
-            finally:
-                self.subscribed.clear()
-                if subscription is not None:
-                    subscription.close()
-            await pause(backoff)
-            backoff = min(backoff * 2, self.max_backoff)
-
-    def _dispatch(self, data: Any, on_notify: Callable[[str, int], None]) -> None:
-        try:
-            game_id, _, version = _text(data).partition(" ")
-            parsed = int(version)
-        except (ValueError, TypeError, UnicodeDecodeError):
-            log.warning("ignoring a malformed notification %r", data)
-            return
-        try:
-            on_notify(game_id, parsed)
-        except Exception:
-            log.exception("on_notify failed for %s %s", game_id, parsed)
-
-    @staticmethod
-    def _call(callback: Callable[[], None]) -> None:
-        try:
-            callback()
-        except Exception:
-            log.exception("a notification callback failed")

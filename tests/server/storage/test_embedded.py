@@ -20,7 +20,8 @@ from redis.exceptions import RedisError
 
 from server.storage.connection import connect
 from server.storage.embedded import DataDirLocked, EmbeddedRedis, EmbeddedRedisError
-from server.storage.store import Appended, EventStore, Notifications
+from server.storage.notify import Notifications
+from server.storage.store import Appended, EventStore
 
 ROOT = Path(__file__).resolve().parents[3]
 

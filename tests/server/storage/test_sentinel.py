@@ -13,8 +13,9 @@ from redis.exceptions import ReadOnlyError, RedisError
 
 from server.runtime.logs import without_password
 from server.storage.connection import SentinelURL, check_server, connect, endpoint
+from server.storage.notify import Notifications
 from server.storage.resp.client import Endpoint, Pipe, call
-from server.storage.store import Appended, EventStore, Notifications
+from server.storage.store import Appended, EventStore
 from tests.support.sentinel import LocalSentinel
 
 

@@ -15,16 +15,15 @@ from redis.exceptions import DataError
 
 from server.storage.connection import check_server, connect
 from server.storage.index import LobbyIndex
+from server.storage.notify import NOTIFY_CHANNEL, Notifications
 from server.storage.store import (
     HEADS_BATCH,
-    NOTIFY_CHANNEL,
     Appended,
     CommandKey,
     Conflict,
     Duplicate,
     EventStore,
     Head,
-    Notifications,
     StoredEvent,
 )
 
