@@ -244,9 +244,9 @@ def test_every_line_the_verifier_says_has_a_message_and_every_message_is_said() 
 
 
 def test_every_line_of_the_cli_is_said_and_every_line_it_says_is_in_its_catalog() -> None:
-    tree = ast.parse((ROOT / "clients" / "cli.py").read_text())
+    trees = [ast.parse(path.read_text()) for path in sorted((ROOT / "clients" / "cli").glob("*.py"))]
     said: set[str] = set()
-    for node in ast.walk(tree):
+    for node in (node for tree in trees for node in ast.walk(tree)):
         name = getattr(node.func, "id", getattr(node.func, "attr", "")) if isinstance(node, ast.Call) else ""
         if isinstance(node, ast.Call) and name in ("voice", "self", "Trouble") and node.args:
             first = node.args[0]
@@ -278,7 +278,13 @@ def words_in(node: ast.AST) -> bool:
 
 @pytest.mark.parametrize(
     "path",
-    ["clients/cli.py", "clients/python/words.py", "server/service/words.py", "server/web/errors.py", "server/cli.py"],
+    [
+        *sorted(str(path.relative_to(ROOT)) for path in (ROOT / "clients" / "cli").glob("*.py")),
+        "clients/python/words.py",
+        "server/service/words.py",
+        "server/web/errors.py",
+        "server/cli.py",
+    ],
 )
 def test_no_message_is_assembled_by_concatenating_translated_fragments(path: str) -> None:
     """A translated piece is never glued to words or to another translated piece by ``+``, an f-string or a
