@@ -157,6 +157,26 @@ def test_a_planted_wrong_import_is_named(tmp_path: Path) -> None:
     }
 
 
+# A package split a module a concept, each module importing only those listed before it (its docstring says so).
+ORDERED = {
+    "domain.table": ("facts", "state", "evolve", "sealing", "lifecycle", "decide"),
+    "clients.cli": ("text", "moves", "people", "scripts", "__init__"),
+}
+
+
+@pytest.mark.parametrize("package", sorted(ORDERED))
+def test_a_package_of_modules_imports_only_downwards(package: str) -> None:
+    order = ORDERED[package]
+    folder = ROOT / package.replace(".", "/")
+    assert sorted(p.stem for p in folder.glob("*.py")) == sorted({*order, "__init__"})
+    for i, name in enumerate(order):
+        path = folder / f"{name}.py"
+        below = {f"{package}.{m}" for m in order[:i]}
+        inside = {m for m in imported_modules(path.read_text(), str(path)) if m.count(".") == package.count(".") + 1}
+        ours = {m for m in inside if matches(m, package)}
+        assert ours <= below, f"{path.relative_to(ROOT)} imports {sorted(ours - below)}, listed after it"
+
+
 def test_the_domain_loads_without_the_server() -> None:
     code = (
         "import sys, domain.catalog\n"
