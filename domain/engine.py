@@ -221,6 +221,10 @@ class Strategy:
       imagined worlds (the search ties it); ``None``, nothing found. The named levels above casual
       spend their budget on what beats greedy; where nothing does, greedy is the expert and the
       levels below it slip, the lower the more, so that each still beats the one below.
+    - ``budget_pays``: whether more of what beats greedy (the search's plays, greedy's worlds) beats
+      less of it, as the ladder measured. Where not (Miss Liz's parks: four times the search's plays
+      won 53.8% against it), only the expert plays it, at the skilled budget, greedy is the skilled
+      level and the levels below slip, as where nothing beats greedy.
     """
 
     points: Callable[[Any], Sequence[float]]
@@ -231,6 +235,7 @@ class Strategy:
     rivalry: float = 1.0
     samples: int = 1
     beats_greedy: Literal["search", "worlds"] | None = "search"
+    budget_pays: bool = True
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,9 @@ on the ladder (``ludoteca duel --ladder``, docs/bots.md): ``beginner`` (greedy t
 ``casual`` (greedy), ``skilled`` (strong at level 1), ``expert`` (strong at level 3). The levels
 above casual spend their budget on what beats greedy in the game (``Strategy.beats_greedy``,
 ``deliberate``): the search, or greedy's one command judged in more imagined worlds; where nothing
-does, the expert is greedy and casual and skilled slip, less than the beginner.
+does, the expert is greedy and casual and skilled slip, less than the beginner; where a larger
+budget of it does not beat a smaller (``Strategy.budget_pays``), only the expert plays it, greedy
+is the skilled level and casual slips.
 
 Randomness: a bot draws only from the rng it is given, and what it draws decides what it plays.
 Whoever runs a bot for a table (the server) must give it the operating system's randomness
@@ -66,9 +68,20 @@ def beats_greedy(game: AnyGame) -> str | None:
     return game.strategy.beats_greedy if game.strategy is not None else "search"
 
 
+def budget_pays(game: AnyGame) -> bool:
+    """Whether more of what beats greedy beats less of it here (``Strategy.budget_pays``)."""
+    return game.strategy.budget_pays if game.strategy is not None else True
+
+
+def climbs_to_greedy(game: AnyGame) -> bool:
+    """Whether the levels up to greedy slip, the higher the less, so that each beats the one below:
+    where nothing beats greedy, or only one budget of what does (docs/bots.md)."""
+    return beats_greedy(game) is None or not budget_pays(game)
+
+
 def casual_bot(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
-    """Greedy; where nothing beats greedy (the levels above climb to it), greedy that slips a little."""
-    return greedy(game, state, seat, rng, CASUAL_SLIPS if beats_greedy(game) is None else 0.0)
+    """Greedy; where the levels above climb to greedy, greedy that slips a little."""
+    return greedy(game, state, seat, rng, CASUAL_SLIPS if climbs_to_greedy(game) else 0.0)
 
 
 def strong_bot(game: AnyGame, state: Any, seat: Seat, rng: Rng) -> Any:
@@ -92,8 +105,14 @@ def deliberate(
     (``Strategy.beats_greedy``). The search; or greedy's one command judged in ``WORLDS`` times as
     many imagined worlds as the game's, doubling a level (4 at the skilled level, 16 at the
     expert), in far less time than the search's budget; or, where nothing beats greedy, greedy
-    itself at the expert's level and greedy that slips a little below it."""
+    itself at the expert's level and greedy that slips a little below it. Where a larger budget
+    does not pay, the expert plays what beats greedy at the skilled budget and the skilled level
+    is greedy."""
     better = beats_greedy(game)
+    if better is not None and not budget_pays(game):
+        if level < LEVEL:
+            return greedy(game, state, seat, rng)
+        level = 1  # four times the plays won 53.8% against it (Miss Liz's parks), in four times the time
     if better == "search":
         return strong(game, state, seat, rng, level, clock, seconds)
     if better == "worlds":
@@ -175,15 +194,15 @@ BOTS: dict[str, Bot] = {
     "casual": Bot(
         "casual",
         "Casual bot",
-        "Plays the move that looks best one move ahead, and plans towards its goals (now and then a weaker"
-        " one where no bot plays better): a friendly game.",
+        "Plays the move that looks best one move ahead, and plans towards its goals (in some games now and"
+        " then a weaker one, so that the levels above stay apart): a friendly game.",
         casual_bot,
     ),
     "skilled": Bot(
         "skilled",
         "Skilled bot",
         "Plays better than the casual bot: thinks several moves ahead or weighs more of what it cannot see,"
-        " where that pays; else slips less often.",
+        " where that pays; else slips less often, or never.",
         _thinking_at(1, deliberate),
         search=1,
         thinks=deliberate,
@@ -191,7 +210,8 @@ BOTS: dict[str, Bot] = {
     "expert": Bot(
         "expert",
         "Expert bot",
-        "Plays best: four times the skilled bot's thinking, half a second a move at most.",
+        "Plays best: the most thinking that pays in the game (four times the skilled bot's where more"
+        " pays), half a second a move at most.",
         _thinking_at(LEVEL, deliberate),
         search=LEVEL,
         thinks=deliberate,
@@ -246,8 +266,10 @@ __all__ = [
     "bot_for",
     "bot_name",
     "bot_spec",
+    "budget_pays",
     "candidates",
     "casual_bot",
+    "climbs_to_greedy",
     "deliberate",
     "determinize",
     "duel",

@@ -275,4 +275,4 @@ def pool(place: Place, card: str) -> str:
     return "plan" if card.startswith("plan-") else "tile"
 
 
-STRATEGY = Strategy(points=points, pool=pool, proposals=proposals, spread=8.0)
+STRATEGY = Strategy(points=points, pool=pool, proposals=proposals, spread=8.0, budget_pays=False)

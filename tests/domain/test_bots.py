@@ -18,6 +18,7 @@ from domain.bots import (
     NAMED,
     beginner_bot,
     bot_name,
+    budget_pays,
     casual_bot,
     deliberate,
     duel,
@@ -206,9 +207,10 @@ def test_the_named_levels_are_the_bots_at_a_stated_budget() -> None:
 
 
 def test_the_levels_above_casual_play_what_beats_greedy_in_each_game() -> None:
-    """The search beats greedy in Itchy Feet and Miss Liz's parks, greedy judging more worlds in
-    Vilar de Mouros (docs/bots.md), so there the skilled and expert levels search, here they play
-    greedy's one command judged in 4 and 16 imagined worlds."""
+    """The search beats greedy in Itchy Feet and Miss Liz's parks (there only at the expert level:
+    below), greedy judging more worlds in Vilar de Mouros (docs/bots.md), so in Itchy Feet the
+    skilled and expert levels search, in Vilar de Mouros they play greedy's one command judged in
+    4 and 16 imagined worlds."""
     assert BOTS["skilled"].thinks is deliberate and BOTS["expert"].thinks is deliberate
     assert BOTS["strong"].thinks is strong  # the searching bot by name searches in every game
     better = {g: GAMES[g].strategy.beats_greedy for g in sorted(GAMES)}  # type: ignore[union-attr]
@@ -226,11 +228,28 @@ def test_the_levels_above_casual_play_what_beats_greedy_in_each_game() -> None:
         assert chosen == greedy(vilar, table.state, seat, random.Random(3), worlds=worlds)
     casual = casual_bot(vilar, table.state, seat, random.Random(3))
     assert casual == greedy_bot(vilar, table.state, seat, random.Random(3))
+    feet = GAMES["itchy-feet"]
+    table = list(tables(feet, play(feet, 2, 5, 8)))[-1]
+    seat = feet.awaited(table.state)[0].seat
+    chosen = deliberate(feet, table.state, seat, random.Random(3), 1)
+    assert chosen == strong(feet, table.state, seat, random.Random(3), 1)
+
+
+def test_where_a_larger_budget_does_not_pay_only_the_expert_searches_and_the_levels_below_climb_to_greedy() -> None:
+    """Miss Liz's parks: the search beats greedy, but four times its plays did not beat it
+    (docs/bots.md), so the expert searches at the skilled budget, greedy is the skilled level and
+    the casual bot slips at 0.05 of the spread (the beginner 0.1): each level beats the one below."""
     parks = GAMES["miss-liz-parks"]
+    assert parks.strategy is not None and not parks.strategy.budget_pays
+    assert [g for g in sorted(GAMES) if not budget_pays(GAMES[g])] == ["miss-liz-parks"]
     table = list(tables(parks, play(parks, 2, 5, 8)))[-1]
     seat = parks.awaited(table.state)[0].seat
-    chosen = deliberate(parks, table.state, seat, random.Random(3), 1)
-    assert chosen == strong(parks, table.state, seat, random.Random(3), 1)
+    expert = deliberate(parks, table.state, seat, random.Random(3), 3)
+    assert expert == strong(parks, table.state, seat, random.Random(3), 1)
+    skilled = deliberate(parks, table.state, seat, random.Random(3), 1)
+    assert skilled == greedy(parks, table.state, seat, random.Random(3))
+    casual = casual_bot(parks, table.state, seat, random.Random(3))
+    assert casual == greedy(parks, table.state, seat, random.Random(3), 0.05)
 
 
 def test_where_nothing_beats_greedy_the_expert_is_greedy_and_the_levels_below_slip_less_than_the_beginner() -> None:
