@@ -170,7 +170,13 @@ def test_every_refusal_of_the_table_and_the_server_has_a_message_and_every_messa
     )
     assert raised <= shared, raised - shared
     # A few codes are picked from a mapping (an HTTP status's) or built where they are answered.
-    named = strings_in("server/web/application.py", "server/web/rest.py", "server/service/quotas.py")
+    named = strings_in(
+        "server/web/application.py",
+        "server/web/rest.py",
+        "server/web/tables.py",
+        "server/web/play.py",
+        "server/service/quotas.py",
+    )
     assert shared <= raised | named, shared - raised - named
 
 

@@ -33,7 +33,7 @@ STATUS_TEXT = {
     503: "The store (Redis) is unreachable",
 }
 PLAYER_ID = {"type": "string", "pattern": "^p[0-9a-f]{16}$"}
-MAX_VERSION = 2**53  # server/web/rest.py's int_param bounds for versions
+MAX_VERSION = 2**53  # server/web/play.py's int_param bounds for versions
 
 # Who may call each route (by handler): the security requirements, one of which must be met.
 Security = list[dict[str, list[str]]]
@@ -128,7 +128,7 @@ SECURITY_SCHEMES = {
         "description": "The operator's LUDOTECA_ADMIN_TOKEN (unset: these routes answer 403 not_admin)",
     },
 }
-# The query parameters, by handler, as server/web/rest.py reads them (else 400 malformed).
+# The query parameters, by handler, as the endpoints read them (else 400 malformed).
 QUERY: dict[tuple[str, str], dict[str, Any]] = {
     ("list_games", "status"): {"type": "string", "enum": ["open", "active", "finished"], "default": "open"},
     ("list_games", "limit"): {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
