@@ -21,6 +21,8 @@ from domain.bots import LADDER, bot_for
 from domain.bots.play import Played, deal_of, lineup, play_game, seats_for, tally
 from domain.bots.world import SeededRng
 from domain.catalog import GAMES
+from server.service.ratings import ordinal, rerate
+from server.storage.ratings import Rating
 
 
 def duel_game(
@@ -106,9 +108,29 @@ def rung(games: Sequence[tuple[int, Played]], players: int) -> tuple[float, floa
     return figure.share, elo(figure.share), elo(low), elo(high)
 
 
+Rung = tuple[str, str, list[tuple[int, Played]]]  # the upper level, the lower, their games (upper's seat, game)
+
+
+def players_ratings(rungs: Sequence[Rung]) -> dict[str, Rating]:
+    """The levels rated as players are on the leaderboard (server/service/ratings.py: OpenSkill's
+    Plackett-Luce, every level from the same start), from every rung's games, a game of each rung
+    in turn so that no rung is rated before the others. An unfinished game rates nobody."""
+    ratings: dict[str, Rating] = {}
+    turns = itertools.zip_longest(*[[(upper, lower, game) for game in games] for upper, lower, games in rungs])
+    for played in itertools.chain.from_iterable(turns):
+        if played is None or played[2][1].outcome is None:
+            continue
+        upper, lower, (seat, game) = played
+        winners = game.outcome.winners  # type: ignore[union-attr]
+        ranked = [(upper, 1 if seat in winners else 2), (lower, 1 if 1 - seat in winners else 2)]
+        ratings.update(rerate(ranked, ratings))
+    return ratings
+
+
 def ladder_verb(args: argparse.Namespace, kinds: list[str], options: dict[str, Any]) -> int:
     """The named levels' ladder: each rung against the one below, two seats, paired deals; the
-    random bot rated 0, each level the sum of the leads below it (an interval adds in quadrature)."""
+    random bot rated 0, each level the sum of the leads below it (an interval adds in quadrature).
+    Then the same games rate the levels as players are rated (``players_ratings``)."""
     rungs = list(LADDER[: LADDER.index(args.up_to) + 1]) if args.up_to else list(LADDER)
     print(f"the ladder: {', '.join(rungs)}; {args.games} paired two-seat games a rung and game; rating: random = 0")
     print(
@@ -116,12 +138,14 @@ def ladder_verb(args: argparse.Namespace, kinds: list[str], options: dict[str, A
     )
     for kind in kinds:
         rating, spread2 = 0.0, 0.0
+        played: list[Rung] = []
         print(f"{kind:<18} {'random':<9} {'':>9} {'':>16} {'':>6} {0:>7.0f}", flush=True)
         for lower, upper in itertools.pairwise(rungs):
             run = functools.partial(
                 duel_game, kind, upper, lower, 2, seed=args.seed, paired=True, options=options, cap=args.cap
             )
             games = _play(run, args.games, args.jobs, f"{kind}, {upper} against {lower}")
+            played.append((upper, lower, games))
             share, lead, low, high = rung(games, 2)
             sh, sl = share, wilson_interval(games)
             rating += lead
@@ -132,6 +156,13 @@ def ladder_verb(args: argparse.Namespace, kinds: list[str], options: dict[str, A
                 f"{rating - half:>6.0f} to {rating + half:<5.0f}",
                 flush=True,
             )
+        rated = players_ratings(played)
+        levels = "; ".join(
+            f"{level} {ordinal(rated[level]):.1f} (mu {rated[level].mu:.1f}, sigma {rated[level].sigma:.2f})"
+            for level in rungs
+            if level in rated
+        )
+        print(f"{'':<18} as players are rated (mu - 3 sigma): {levels}", flush=True)
     return 0
 
 

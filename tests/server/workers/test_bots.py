@@ -293,6 +293,29 @@ def test_the_ladder_rates_a_rung_by_its_share_on_elos_curve() -> None:
     assert elo(1.0) == pytest.approx(elo(0.99))  # kept finite
 
 
+def test_the_ladder_also_rates_the_levels_as_players_are_rated(capsys: pytest.CaptureFixture[str]) -> None:
+    """The ladder's games rate the levels on the players' leaderboard's scale too (OpenSkill's
+    Plackett-Luce, mu - 3 sigma: server/service/ratings.py), so a player can read a level against
+    their own rating: the beginner, which beats the random bot, above it."""
+    from server.duel import players_ratings
+    from server.service.ratings import START, ordinal, rerate
+
+    args = ["duel", "--ladder", "--games", "4", "--game", "vilar-de-mouros", "--up-to", "beginner"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    [line] = [line for line in out.splitlines() if "as players are rated" in line]
+    rated = dict(part.split(" ")[:2] for part in line.split(": ", 1)[1].split("; "))
+    assert set(rated) == {"random", "beginner"} and float(rated["beginner"]) > float(rated["random"])
+    won = [duel.duel_game("vilar-de-mouros", "beginner", "random", 2, i, 0, paired=True) for i in range(2)]
+    for seat, game in won:  # the beginner won each, from each seat in turn
+        assert game.outcome is not None and game.outcome.winners == [seat]
+    assert [seat for seat, _ in won] == [0, 1]
+    ratings = players_ratings([("beginner", "random", won)])
+    expected = rerate([("beginner", 1), ("random", 2)], {})
+    expected = rerate([("beginner", 1), ("random", 2)], expected)  # as the leaderboard rates two tables
+    assert ratings == expected and ordinal(ratings["beginner"]) > ordinal(START) > ordinal(ratings["random"])
+
+
 async def test_a_paced_bot_answers_no_sooner_than_the_least_time_and_none_overruns(redis_url: str) -> None:
     """The worker hands every bot answer over through the pace (server/workers/pace.py): a table of
     bots paced at 0.25 s a decision moves no faster than that, and no answer overran its time."""
