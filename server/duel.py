@@ -118,10 +118,12 @@ def players_ratings(rungs: Sequence[Rung]) -> dict[str, Rating]:
     ratings: dict[str, Rating] = {}
     turns = itertools.zip_longest(*[[(upper, lower, game) for game in games] for upper, lower, games in rungs])
     for played in itertools.chain.from_iterable(turns):
-        if played is None or played[2][1].outcome is None:
+        if played is None:
             continue
         upper, lower, (seat, game) = played
-        winners = game.outcome.winners  # type: ignore[union-attr]
+        if game.outcome is None:
+            continue
+        winners = game.outcome.winners
         ranked = [(upper, 1 if seat in winners else 2), (lower, 1 if 1 - seat in winners else 2)]
         ratings.update(rerate(ranked, ratings))
     return ratings
