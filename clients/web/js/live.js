@@ -110,7 +110,9 @@ export class Live {
     this.handlers.state(WORDS.connecting, "pending");
     ws.onopen = () => {
       const check = this.version > 0 && this.check ? this.check : null;
-      ws.send(JSON.stringify({ type: "hello", token: this.token || null, after: this.version, check, presence: true }));
+      // Refusals on the socket in the page's language, as over HTTP (api.js), not the browser's.
+      const lang = document.documentElement.lang || null;
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null, after: this.version, check, presence: true, lang }));
     };
     ws.onmessage = (e) => {
       if (ws !== this.ws) return;
