@@ -21,8 +21,7 @@ from domain.bots import LADDER, bot_for
 from domain.bots.play import Played, deal_of, lineup, play_game, seats_for, tally
 from domain.bots.world import SeededRng
 from domain.catalog import GAMES
-from server.service.ratings import ordinal, rerate
-from server.storage.ratings import Rating
+from server.service.ratings import Rating, ordinal, rerate
 
 
 def duel_game(

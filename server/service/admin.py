@@ -109,7 +109,7 @@ class Admin:
     ) -> AdminTable:
         game = self.games.games[table.game]
         current = status(game, table)
-        names = await self.games.names(table)
+        names = await self.games.reads.names(table)
         named = seats_named(table, names) if names is not None else list(table.seats)
         here = {p.seat for p in (await self.attendance.present(game_id)).seats}
         seats = [

@@ -1,4 +1,5 @@
-"""The game service: every change to a game goes through one decide-append loop, and the reads beside it.
+"""The game service: every change to a game goes through one decide-append loop; its reads are beside it
+(``Games.reads``, server/service/reads.py).
 
 ``Games.handle`` is the one entry point for commands, whoever sends them: a person at a
 seat (over HTTP or a socket), a bot the server plays, the clock (server/service/senders.py).
@@ -22,24 +23,13 @@ from typing import Any, Protocol
 import msgspec
 
 from domain.chat import CHAT_COMMAND_TYPES
-from domain.engine import FULL, AnyGame, Ctx, Pick, Rejected, Step, Viewer, no_deadlines
+from domain.engine import AnyGame, Ctx, Rejected, no_deadlines
 from domain.fair import SEED_BYTES
-from domain.table import Decision, Table, chance, decided_on, decision, decision_of, status, undo_versions
+from domain.table import Decision, Table, chance, decided_on, decision, decision_of, status
 from domain.table import deadlines as open_windows
 from domain.table import decide as decide_at_table
-from projections.export import Entry, Sent, Viewpoint
-from projections.export import lines as export_lines
 from projections.lobby import lobby_entry, meta_fields
-from projections.views import (
-    TableView,
-    VersionedEvent,
-    feed,
-    is_revealed,
-    listed_commands,
-    may_move,
-    move_step,
-    table_view,
-)
+from projections.views import VersionedEvent, feed, is_revealed
 from server.runtime.metrics import Metrics
 from server.service.codec import encode
 from server.service.errors import (
@@ -56,6 +46,8 @@ from server.service.errors import (
     refused,
 )
 from server.service.rates import SeatRates
+from server.service.reads import Reads, Seated
+from server.service.records import RECORD, CommandRecord
 from server.service.senders import Acting, Holder, Person, Sender
 from server.service.tables import GAME_ID_BYTES, UNKNOWN_GAME, Loaded, Tables, valid_game_id
 from server.service.tokens import is_player_token, player_seat_key, token_hash
@@ -71,34 +63,9 @@ log = logging.getLogger("ludoteca.games")
 COMMAND_ID_MOST = 100  # characters: a command id is kept in the game's command records for its life
 
 
-class CommandRecord(msgspec.Struct, omit_defaults=True):
-    """What the store keeps per command id: to answer a retry as the first time, and, with the
-    command and the clock it was decided at, for a verifier to decide it again (docs/fair-play.md)."""
-
-    seat: int
-    hash: str
-    first: int  # the first and last versions the command appended
-    last: int
-    command: msgspec.Raw = msgspec.Raw(b"null")  # the command as decided (records from before: null)
-    at_ms: int = 0  # the shared clock it was decided at (0: a game that keeps no time, decided unread)
-
-
 class CommandAnswer(msgspec.Struct):
     version: int
     events: list[VersionedEvent]
-
-
-RECORD = msgspec.json.Decoder(CommandRecord)
-
-
-@dataclass(frozen=True)
-class Seated:
-    """A read's game, caught up, and the seat asking (``None``: a spectator)."""
-
-    game_id: str
-    game: AnyGame
-    table: Table
-    seat: int | None
 
 
 @dataclass(frozen=True)
@@ -174,7 +141,8 @@ CHAT_RATE, CHAT_BURST = 0.5, 5  # a seat's chat: one message every 2 s on averag
 
 
 class Games:
-    """Every game this replica serves: commands, table facts and reads, over one event store.
+    """Every game this replica serves: commands and table facts, over one event store, and its reads
+    (``reads``).
 
     ``tables``: the table cache; ``index`` and ``schedule``: where an append files the game's
     status and its open windows; ``rates``: the seats' token buckets; ``metrics``: what the
@@ -213,6 +181,7 @@ class Games:
         # play draw from here directly. A test that plays a random game of a known length swaps
         # in a seeded generator (tests/server/conftest.py).
         self.rng: random.Random = random.SystemRandom()
+        self.reads = Reads(store, tables, players)
 
     async def load(self, game_id: str) -> tuple[AnyGame, Table]:
         """The game's table, caught up with its stream."""
@@ -592,96 +561,3 @@ class Games:
             await self.index.remove(game_id, status_)
         self.tables.forget(game_id)
         return deleted is True
-
-    # -- reads ---------------------------------------------------------------------
-
-    async def names(self, table: Table) -> dict[str, str] | None:
-        """The names of the players seated at ``table`` now (``None``: no player sits at it)."""
-        ids = [seat.player for seat in table.seats if seat is not None and seat.player is not None]
-        return await self.players.names(ids) if ids else None
-
-    async def view(self, at: Seated) -> TableView:
-        return table_view(at.game, at.game_id, at.table, at.seat, await self.names(at.table))
-
-    async def events(self, at: Seated, after: int, limit: int) -> tuple[int, list[VersionedEvent]]:
-        events = await self.tables.read(at.game, at.game_id, after, min(at.table.version, after + limit))
-        return at.table.version, feed(at.game, events, at.seat, is_revealed(at.game, at.table), at.table)
-
-    async def replay(self, at: Seated, version: int, as_: str | None) -> TableView:
-        game, table = at.game, at.table
-        if not 1 <= version <= table.version:
-            raise Invalid(
-                "no_such_version",
-                f"Versions run from 1 to {table.version}.",
-                {"field": "version", "most": table.version},
-            )
-        viewer: Viewer = at.seat
-        if as_ is not None and as_ != str(at.seat):
-            if status(game, table) != "finished":
-                raise Forbidden("game_not_finished", "Other seats' views open up once the game is over.")
-            viewer = FULL if as_ == "full" else self._seat_param(as_, table.players)
-        then = await self.tables.table_at(at.game_id, version)  # from the nearest snapshot, not version 1
-        return table_view(game, at.game_id, then, viewer, await self.names(then))
-
-    @staticmethod
-    def _seat_param(value: str, players: int) -> int:
-        if value.isascii() and value.isdigit() and int(value) < players:
-            return int(value)
-        raise Invalid(
-            "malformed",
-            f"'as' is a seat from 0 to {players - 1}, or 'full'.",
-            {"field": "as", "case": "as", "most": players - 1},
-        )
-
-    def legal(self, at: Seated) -> tuple[Step, list[Any], bool, list[int]]:
-        """The caller's first step of a move, the commands of its moves that are few (and whether
-        that is all of them), and the versions it may go back to with ``Undo``.
-
-        Nothing for a spectator, or for a person whose seat a bot plays since they left."""
-        first = move_step(at.game, at.table, at.seat)
-        listed, every = listed_commands(at.game, at.table, at.seat, first)
-        undo = undo_versions(at.table, at.seat) if at.seat is not None and may_move(at.game, at.table, at.seat) else []
-        return first, listed, every, undo
-
-    def moves(self, at: Seated, picks: tuple[Pick, ...]) -> Step:
-        """The caller's next step after ``picks`` (a pick that was not offered: 422 ``not_offered``)."""
-        try:
-            return move_step(at.game, at.table, at.seat, picks)
-        except Rejected as exc:
-            raise refused(exc, at.game.id) from None
-
-    async def export(self, game_id: str, viewpoint: Viewpoint = "server", seat: int | None = None) -> list[bytes]:
-        """The game as ``viewpoint`` saw it, a JSON line each: the header, then every fact, and on the
-        first fact of each command's step the command (projections/export.py). Who may ask for which
-        viewpoint is the caller's to check."""
-        game, table = await self.load(game_id)
-        entries = await self.store.read_entries(game_id, after=0, limit=table.version)
-        sent = steps_sent(await self.store.command_records(game_id), table.version)
-        stored = [Entry(e.version, e.schema, e.data) for e in entries]
-        return export_lines(game, game_id, table, stored, sent, viewpoint, seat)
-
-
-def steps_sent(records: Mapping[str, bytes], version: int) -> dict[int, Sent]:
-    """The commands of a game's records, by the version their step begins at (up to ``version``):
-    a record's field is ``<sender> <command id>``, or a bare id from before ids were scoped."""
-    sent: dict[int, Sent] = {}
-    for name, raw in records.items():
-        try:
-            record = RECORD.decode(raw)
-        except msgspec.DecodeError:  # not a record of ours
-            continue
-        if not record.first <= record.last <= version:
-            continue  # appended nothing, or after the version exported
-        sender, _, command_id = name.partition(" ") if " " in name else ("", "", name)
-        command = msgspec.json.decode(record.command)
-        sent[record.first] = Sent(sender, command_id, record.seat, record.last, command, record.at_ms)
-    return sent
-
-
-def record_of(first: int, step: Sent) -> tuple[str, bytes]:
-    """The field and record that keep ``step``, beginning at version ``first``, in a game's command
-    records (an imported game's)."""
-    name = f"{step.sender} {step.id}" if step.sender else step.id
-    body = encode(step.command) if step.command is not None else b"null"
-    digest = hashlib.sha256(body).hexdigest()
-    return name, encode(CommandRecord(step.seat, digest, first, step.last, msgspec.Raw(body), step.at_ms))

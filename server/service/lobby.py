@@ -51,8 +51,9 @@ from server.service.errors import (
     malformed,
     refused,
 )
-from server.service.games import GAME_ID_BYTES, Games, record_of
+from server.service.games import GAME_ID_BYTES, Games
 from server.service.quotas import Quotas
+from server.service.records import record_of
 from server.service.tables import UNKNOWN_GAME
 from server.service.tokens import address_key, invite_key, new_token, player_seat_key, token_hash
 from server.storage.botqueue import BotQueue

@@ -31,7 +31,8 @@ from server.service.lobby import fold_log
 from server.storage.index import LobbyIndex
 from server.storage.leases import Leases, housekeeping_lock
 from server.storage.players import PlayerRegistry
-from server.storage.ratings import Rating, RatingBook
+from server.storage.ratings import Rating as Rating  # re-exported: a rating is the service's word too
+from server.storage.ratings import RatingBook
 
 PROVISIONAL_GAMES = 5  # rated games before a player's rating stops being provisional
 MODEL = PlackettLuce()

@@ -92,7 +92,7 @@ async def seated(request: HTTPConnection) -> Seated:
 
 async def get_game(request: Request) -> Response:
     at = await seated(request)
-    view = await games_of(request).view(at)
+    view = await games_of(request).reads.view(at)
     view.presence = await request.app.state.attendance.present(at.game_id)
     return answer(view)
 
@@ -100,7 +100,7 @@ async def get_game(request: Request) -> Response:
 async def legal_commands(request: Request) -> Response:
     at = await seated(request)
     games_of(request).charge(at.game_id, at.seat)
-    first, commands, complete, undo = games_of(request).legal(at)
+    first, commands, complete, undo = games_of(request).reads.legal(at)
     return answer(LegalCommands(at.table.version, first, commands, complete, undo))
 
 
@@ -109,7 +109,7 @@ async def build_move(request: Request) -> Response:
     games_of(request).charge(at.game_id, at.seat)  # before the body is read: an unreadable one costs the same
     body = await read_json(request, BuildMove)
     picks = tuple(body.picks)
-    return answer(MoveStep(at.table.version, list(picks), games_of(request).moves(at, picks)))
+    return answer(MoveStep(at.table.version, list(picks), games_of(request).reads.moves(at, picks)))
 
 
 async def send_command(request: Request) -> Response:
@@ -140,14 +140,14 @@ async def get_events(request: Request) -> Response:
     at = await seated(request)
     after = int_param(request, "after", 0, 0, 2**53)
     limit = int_param(request, "limit", 500, 1, 1000)
-    version, events = await games_of(request).events(at, after, limit)
+    version, events = await games_of(request).reads.events(at, after, limit)
     return answer(EventPage(version, events))
 
 
 async def get_replay(request: Request) -> Response:
     at = await seated(request)
     version = int_param(request, "version", 1, 1, 2**53)
-    return answer(await games_of(request).replay(at, version, request.query_params.get("as")))
+    return answer(await games_of(request).reads.replay(at, version, request.query_params.get("as")))
 
 
 async def export_game(request: Request) -> Response:
@@ -180,7 +180,7 @@ async def export_game(request: Request) -> Response:
             f"'as' is one of {', '.join(VIEWPOINTS)}.",
             {"field": "as", "case": "one_of", "allowed": list(VIEWPOINTS)},
         )
-    lines = await games.export(game_id, viewpoint, seat)  # type: ignore[arg-type]
+    lines = await games.reads.export(game_id, viewpoint, seat)  # type: ignore[arg-type]
     return Response(b"".join(line + b"\n" for line in lines), media_type="application/x-ndjson")
 
 

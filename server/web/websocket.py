@@ -336,7 +336,7 @@ async def build_move(games: Games, game_id: str, viewer: Viewer, message: BuildM
     game, table = await games.load(game_id)
     at = Seated(game_id, game, table, viewer)
     picks = tuple(message.picks)
-    return MoveStep(at.table.version, list(picks), games.moves(at, picks), message.request_id)
+    return MoveStep(at.table.version, list(picks), games.reads.moves(at, picks), message.request_id)
 
 
 class Sender:

@@ -93,7 +93,7 @@ async def archive_finished(
     archived: list[str] = []
     for game_id in await index.finished_before(now - retention_ms, limit):
         try:
-            lines = await games.export(game_id, "everyone")  # finished: every fact, for everyone
+            lines = await games.reads.export(game_id, "everyone")  # finished: every fact, for everyone
         except UnknownGame:  # gone already: only its index entries were left
             await games.delete(game_id, "finished")
             continue

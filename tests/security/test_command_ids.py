@@ -21,7 +21,8 @@ import redis.asyncio as aioredis
 from domain.catalog import GAMES
 from domain.table import decide as decide_at_table
 from server.service.codec import encode
-from server.service.games import CommandRecord, Games
+from server.service.games import Games
+from server.service.records import CommandRecord
 from server.settings import Settings
 from server.storage.store import CommandKey
 from tests.server import countdown

@@ -137,7 +137,7 @@ async def test_a_replay_of_a_long_game_does_not_hold_the_event_loop(store: Event
     games.tables.forget(GAME_ID)
     await games.tables.load(GAME_ID)  # folded from version 1 again: the snapshots are written anew
     await games.tables.written()
-    snapped, view = await least(TRIALS, lambda: games.replay(at, version, None))
+    snapped, view = await least(TRIALS, lambda: games.reads.replay(at, version, None))
     assert view.version == version
     assert await games.tables.table_at(GAME_ID, version) == expected
     judged("replay of a 20,000-event game at version 19,999", before, unsnapped, snapped)

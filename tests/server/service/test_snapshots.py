@@ -231,7 +231,7 @@ async def test_an_imported_game_carries_no_snapshots_and_gets_them_as_it_is_read
     await tables.written()
     assert same(table, live)
     assert await kept(store, game_id) == list(range(50, len(log) + 1, 50))
-    assert (await games.export(game_id))[1:] == lines  # and an export carries none (after its header)
+    assert (await games.reads.export(game_id))[1:] == lines  # and an export carries none (after its header)
 
 
 async def test_an_open_game_that_expires_takes_its_snapshots_with_it(store: EventStore) -> None:
