@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import random
 import shutil
@@ -13,15 +12,14 @@ import statistics
 import sys
 import tempfile
 import time
-import tracemalloc
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from domain.catalog import GAMES
-from domain.table import SeatTaken, fold
-from server.bench import capacity, dormant, load, node, play, procs, versus
+from domain.table import SeatTaken
+from server.bench import capacity, dormant, inprocess, load, memory, node, play, procs, versus
 from server.bench.client import Arrivals, Http, Watcher, arrival, percentile, quiet_gc, scrape
 from server.bench.load import API, Holder, Seated, hello
 from server.bench.report import Row, table, write_json
@@ -31,8 +29,6 @@ from server.storage.connection import connect
 from server.storage.embedded import EmbeddedRedis
 from server.storage.index import LobbyIndex
 from server.storage.store import EventStore, events_key
-
-KIB = 1024
 
 
 @dataclass(frozen=True)
@@ -81,51 +77,6 @@ class Bench:
         for g in games:
             await self.mirror.load(g.game_id)
         return games
-
-    # -- the rules, in process -----------------------------------------------------------
-
-    def rules(self) -> None:
-        for kind, game in GAMES.items():
-            steps, seconds = play.rules_steps(game, self.plan.rules_seconds, self.rng)
-            self.rows.append(
-                Row(f"rules[{kind}]", "steps/s", None, steps / seconds, note="picks+decide+evolve, no I/O")
-            )
-
-    def move_building(self) -> None:
-        for kind, game in GAMES.items():
-            with quiet_gc():
-                costs = play.step_costs(game, self.plan.rules_seconds, self.rng)
-            steps = costs.first + costs.deeper
-            self.rows.append(
-                Row(
-                    f"moves[{kind}]: one step vs one decide",
-                    "us",
-                    micros(costs.decide, None),
-                    micros(steps, None),
-                    note=f"in process, no I/O, mean of every step; {len(steps)} steps of {costs.walks} random walks "
-                    f"of picks; mean / p50 / p99: first step (what every update to the awaited seat carries) "
-                    f"{spread(costs.first)} us, deeper steps {spread(costs.deeper)} us ({len(costs.deeper)}); ceiling "
-                    f"column: one decide of the command each walk built, on the same state, {spread(costs.decide)} us; "
-                    f"legal-commands' listing of the moves with few commands, {spread(costs.listing)} us",
-                )
-            )
-
-    def sealing(self) -> None:
-        for kind, game in GAMES.items():
-            with quiet_gc():
-                sealed, bare = play.sealing_costs(game, self.plan.rules_seconds, self.rng)
-            self.rows.append(
-                Row(
-                    f"fair[{kind}]: a step sealed vs not",
-                    "us",
-                    micros(bare, None),
-                    micros(sealed, None),
-                    note=f"in process, no I/O, {len(sealed)} steps of random games at tables with a seed; mean / p50 / "
-                    f"p99: the step decided at the table and sealed (commitments, openings, whether it ends the "
-                    f"table) {spread(sealed)} us; ceiling column: the same step, the same chance, at the table "
-                    f"without its seed {spread(bare)} us",
-                )
-            )
 
     # -- commands over HTTP, and command to push -------------------------------------------
 
@@ -421,104 +372,6 @@ class Bench:
                 )
             )
 
-    async def cached_games(self, server: procs.Server) -> None:
-        plan = self.plan
-        stored: list[tuple[str, list[Any]]] = []
-        kinds = list(GAMES.items())
-        sizes = {kind: play.seat_counts(game) for kind, game in kinds}
-        for i in range(plan.cached_games + 10):
-            kind, game = kinds[i % len(kinds)]
-            players = next(sizes[kind])
-            events = play.midplay(game, players, self.rng, self.rng.randint(5, 60))
-            game_id, _ = await play.store_game(self.store, self.index, game, events, players)
-            stored.append((game_id, events))
-        warm, measured = stored[:10], stored[10:]
-        conns = [Http(server.port) for _ in range(20)]
-
-        async def fetch(batch: list[tuple[str, list[Any]]]) -> None:
-            async def one(i: int) -> None:
-                status, _ = await conns[i % 20].request("GET", f"{API}/games/{batch[i][0]}")
-                assert status == 200
-
-            lanes = [list(range(c, len(batch), 20)) for c in range(20)]
-            await asyncio.gather(*(asyncio.create_task(_lane(one, lane)) for lane in lanes))
-
-        try:
-            await fetch(warm)
-            await asyncio.sleep(0.5)
-            before = procs.rss(server.pid)
-            await fetch(measured)
-            await asyncio.sleep(0.5)
-            after = procs.rss(server.pid)
-        finally:
-            for http in conns:
-                await http.close()
-        # The ceiling: the same tables, decoded from the same bytes and folded here, measured by tracemalloc.
-        gc.collect()
-        tracemalloc.start()
-        try:
-            base = tracemalloc.get_traced_memory()[0]
-            tables = []
-            for _, events in measured:
-                game = GAMES[events[0].game]
-                decoder = GameCodec(game).events
-                tables.append(fold(game, None, [decoder.decode(encode(e)) for e in events]))
-            gc.collect()
-            held = tracemalloc.get_traced_memory()[0] - base
-        finally:
-            tracemalloc.stop()
-        mean_events = statistics.mean(len(e) for _, e in measured)
-        self.rows.append(
-            Row(
-                "memory: per cached game",
-                "KiB",
-                held / len(tables) / KIB,
-                (after - before) / len(measured) / KIB,
-                64,
-                "<=",
-                "value",
-                note=f"server RSS growth over {len(measured)} games mid-play (mean {mean_events:.0f} events) "
-                "loaded by GET; ceiling: the folded tables alone (tracemalloc, in process)",
-            )
-        )
-
-    async def idle_sockets(self, bare_port: int, server: procs.Server, bare: procs.Server, pool: list[Seated]) -> None:
-        n = self.plan.idle_sockets
-        ours_targets = []
-        for i in range(n):
-            g = pool[i % len(pool)]
-            _, t = await self.mirror.load(g.game_id)
-            ours_targets.append((self.ws_url(server.port, f"{API}/games/{g.game_id}/ws"), hello(None, t.version)))
-        raw_targets = [(self.ws_url(bare_port, "/ws"), b'{"type":"hello"}')] * n
-        per_socket: list[float] = []
-        counts: list[int] = []
-        for target, targets in ((server, ours_targets), (bare, raw_targets)):
-            holder = Holder(targets)
-            try:
-                before = procs.rss(target.pid)
-                opened = await asyncio.get_running_loop().run_in_executor(None, holder.start, 300.0)
-                await asyncio.sleep(1.0)
-                after = procs.rss(target.pid)
-            finally:
-                await asyncio.get_running_loop().run_in_executor(None, holder.stop)
-            assert opened, f"{target.name} refused every socket"
-            per_socket.append((after - before) / opened / KIB)
-            counts.append(opened)
-        self.rows.append(
-            Row(
-                "memory: per idle WebSocket",
-                "KiB",
-                per_socket[1],
-                per_socket[0],
-                20,
-                "<=",
-                "value",
-                note=f"server RSS growth over {counts[0]} of {n} spectator sockets (opened by another process) "
-                f"across {min(n, len(pool))} games; ceiling: the bare server's {counts[1]} sockets; the client offers "
-                "permessage-deflate, as browsers do; both servers decline it (ludoteca serve's uvicorn settings)",
-            )
-        )
-
     # -- garbage collection -----------------------------------------------------------------
 
     async def gc(self, scratch: Path) -> None:
@@ -570,16 +423,18 @@ class Bench:
         with contextlib.ExitStack() as stack:
             bare = stack.enter_context(_running(procs.bare(self.url)))
             server = stack.enter_context(_running(procs.ludoteca(self.url)))
+            plan = self.plan
             say("memory per cached game")
-            await self.cached_games(server)
-            say(f"memory per idle WebSocket ({self.plan.idle_sockets} sockets)")
-            await self.idle_sockets(bare.port, server, bare, await self.pool(server.port, 50))
+            self.rows.append(await memory.cached_games(self.store, self.index, self.rng, server, plan.cached_games))
+            say(f"memory per idle WebSocket ({plan.idle_sockets} sockets)")
+            pool = await self.pool(server.port, 50)
+            self.rows.append(await memory.idle_sockets(self.mirror, server, bare, pool, plan.idle_sockets))
             say("rules alone")
-            self.rules()
+            self.rows += inprocess.rules(self.rng, plan.rules_seconds)
             say("move building")
-            self.move_building()
+            self.rows += inprocess.move_building(self.rng, plan.rules_seconds)
             say("sealing a step for fair play")
-            self.sealing()
+            self.rows += inprocess.sealing(self.rng, plan.rules_seconds)
             say("Lua append, bare endpoint, HTTP commands")
             rate = await self.commands(bare, server)
             say("command to push, at half the maximum with every seat's socket open")
@@ -605,22 +460,6 @@ async def counters(port: int) -> tuple[float, float]:
         elif name.startswith("ludoteca_commands_total{") and 'result="accepted"' in name:
             accepted += value
     return reads, accepted
-
-
-def micros(seconds: list[float], q: float | None) -> float:
-    """The mean (``q`` None) or the ``q`` percentile of durations, in microseconds."""
-    if not seconds:
-        return 0.0
-    return 1e6 * (statistics.mean(seconds) if q is None else percentile(seconds, q))
-
-
-def spread(seconds: list[float]) -> str:
-    return " / ".join(f"{micros(seconds, q):.1f}" for q in (None, 50, 99))
-
-
-async def _lane(one: Any, indexes: list[int]) -> None:
-    for i in indexes:
-        await one(i)
 
 
 @contextlib.contextmanager
