@@ -30,10 +30,12 @@ least one complete command (tests/domain/contract.py checks this for every game)
 depend only on what the seat may see. ``Game.step`` walks picks a client sent, refusing
 any that was not offered; ``Game.commands`` lists every complete command (``few_commands``: only when they are few).
 
-Rules change: ``rules_version`` is recorded in every new table (``TableOpened.rules``);
-a change to the shape of a game's stored events bumps its event schema by adding an
-upcaster, which lifts a stored event of the previous schema to the next one, so logs of
-every earlier version still fold (tests/domain/test_old_logs.py replays kept logs).
+Rules change: ``rules_version`` is recorded in every new table (``TableOpened.rules``),
+and a game whose rules read it (``played_by``, optional) is played to its end by the rules
+its table opened with, even after this code plays newer ones (``Game.begin``). A change to
+the shape of a game's stored events bumps its event schema by adding an upcaster, which
+lifts a stored event of the previous schema to the next one, so logs of every earlier
+version still fold (tests/domain/test_old_logs.py replays kept logs).
 
 Domain code does no I/O and has no clock or randomness of its own: both come in
 through ``Ctx`` and their results are written into events, so a replay needs no seed.
@@ -266,6 +268,8 @@ class Game(Generic[S, C, E, R]):
     deadlines: Callable[[S], list[Deadline]] = no_deadlines  # windows that close by themselves
     components: Any = None  # the printed parts as data (cards, map, tiles), for frontends to draw
     rules_version: int = 1  # bumped when a rule changes; every table records the one it opened with
+    # A new game's state played by an earlier rules version (None: every table plays this code's rules).
+    played_by: Callable[[S, int], S] | None = None
     upcasters: tuple[Upcaster, ...] = ()  # upcasters[n - 1] lifts a stored event of schema n to n + 1
     # The longest a game's stream may grow, in events (table facts too): a game that reaches
     # it is over, played to no end (domain/table/state.py, ``too_long``). Many times a long game.
@@ -286,6 +290,12 @@ class Game(Generic[S, C, E, R]):
         for lift in self.upcasters[schema - 1 :]:
             raw = lift(raw)
         return raw
+
+    def begin(self, players: int, options: Any, rules: int) -> S:
+        """The state before a table's first fact of the game, played by the rules version the table
+        opened with (``rules``): a game under way keeps its rules when this code's rules change."""
+        state = self.initial(players, options)
+        return state if self.played_by is None else self.played_by(state, rules)
 
     def step(self, state: S, seat: Seat, picks: Sequence[Pick] = ()) -> Step:
         """The step after ``picks``, each checked against the options offered before it."""

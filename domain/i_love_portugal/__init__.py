@@ -12,7 +12,7 @@ from domain.i_love_portugal.commands import Command
 from domain.i_love_portugal.events import Event
 from domain.i_love_portugal.rules import awaited, decide, evolve, moves, setup
 from domain.i_love_portugal.scoring import PortugalOutcome, outcome
-from domain.i_love_portugal.state import PortugalOptions, State, initial
+from domain.i_love_portugal.state import RULES, PortugalOptions, State, initial, played_by
 from domain.i_love_portugal.strategy import STRATEGY
 from domain.i_love_portugal.views import PortugalView, redact, view
 
@@ -36,8 +36,8 @@ GAME: Game[State, Command, Event, PortugalOutcome] = Game(
     awaited=awaited,
     outcome=outcome,
     components=BOARD,
-    # 2: Selfie 3 EUR, Album 5 EUR; 3: no photo in 12 rounds ends the game (docs/games/i-love-portugal.md, Rulings)
-    rules_version=3,
+    rules_version=RULES,  # 2: Selfie 3 EUR, Album 5 EUR; 3: no photo in 12 rounds ends the game (state.py)
+    played_by=played_by,
     strategy=STRATEGY,
     words=words.read(__package__),
 )

@@ -64,6 +64,7 @@ from domain.i_love_portugal.state import (
     free_spaces,
     last_seat,
     order_from_first,
+    pile_price,
     starting_regions,
 )
 from domain.moves import by_type, menu
@@ -200,7 +201,7 @@ def _commands(state: State, seat: Seat) -> list[Command]:
         return []
     commands: list[Command] = []
     for kind, pile in zip(PILE_KINDS, state.piles, strict=True):
-        if pile and can_afford(state, seat, PILE[kind].price):
+        if pile and can_afford(state, seat, pile_price(state, kind)):
             commands.append(BuyCard(pile=kind))
     here = state.tourists[seat] or ""
     if can_afford(state, seat, MOVE_COST):
@@ -256,8 +257,9 @@ def decide(state: State, command: Command, seat: Seat, ctx: Ctx) -> list[Event]:
             index = PILE_KINDS.index(pile)
             if not state.piles[index]:
                 raise Rejected("pile_empty", f"There are no {PILE[pile].name} cards left on the board.", {"pile": pile})
-            _check_pay(state, seat, PILE[pile].price)
-            return [CardBought(seat=seat, pile=pile, card=state.piles[index][0], price=PILE[pile].price)]
+            price = pile_price(state, pile)
+            _check_pay(state, seat, price)
+            return [CardBought(seat=seat, pile=pile, card=state.piles[index][0], price=price)]
         case MoveTourist(to=to):
             here = state.tourists[seat] or ""
             if to not in NEIGHBOURS:

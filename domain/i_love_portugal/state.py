@@ -11,6 +11,7 @@ from domain.i_love_portugal.cards import (
     GREY,
     ORANGE,
     PHOTOS,
+    PILE,
     PILE_CARDS,
     PILE_KINDS,
     REGION,
@@ -24,6 +25,13 @@ from domain.i_love_portugal.cards import (
 # place tourists in reverse turn order; turn: a seat plays its turn; over: the game has ended.
 Phase = Literal["setup", "colour", "tourist", "turn", "over"]
 
+
+# The rules version this code plays (GAME.rules_version); a game keeps the one its table opened with
+# (``State.rules``, from ``played_by``). 2: a Selfie costs 3 EUR and an Album 5, in the order the
+# rulebook lists the piles; rules 1 priced them the other way (``RULES_1_PRICES``). 3: the 12-round
+# end below, which every game gets: only a game no photo moved for 12 rounds can tell.
+RULES = 3
+RULES_1_PRICES = {"selfie": 5, "album": 3}
 
 # A ruling of ours (rules 3): the game also ends once no photo was bought in this many whole
 # rounds. Only placing a last cube ends it in the rulebook, and a seat that could place its last
@@ -59,6 +67,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     spent: int = 0  # the running total of the turn under way
     final_round: bool = False  # someone placed their last cube
     quiet: int = 0  # turns begun since the turn of the last photo bought (``STILL_ROUNDS``)
+    rules: int = RULES  # the rules version the game is played by (its table's)
 
 
 def initial(players: int, options: PortugalOptions | None = None) -> State:
@@ -78,6 +87,18 @@ def initial(players: int, options: PortugalOptions | None = None) -> State:
         discards=empty,
         photos=empty,
     )
+
+
+def played_by(state: State, rules: int) -> State:
+    """A new game played by the rules version ``rules`` (its table's)."""
+    return msgspec.structs.replace(state, rules=rules)
+
+
+def pile_price(state: State, kind: str) -> int:
+    """What a card of the board's ``kind`` pile costs in this game (its rules version's price)."""
+    if state.rules < 2 and kind in RULES_1_PRICES:
+        return RULES_1_PRICES[kind]
+    return PILE[kind].price
 
 
 def order_from_first(state: State) -> list[int]:

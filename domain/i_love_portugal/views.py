@@ -17,10 +17,10 @@ from typing import Any
 import msgspec
 
 from domain.engine import FULL, Awaited, Viewer
-from domain.i_love_portugal.cards import CARDS, PILE, PILE_KINDS, RATING, REGION, REGIONS, hand_value
+from domain.i_love_portugal.cards import CARDS, PILE_KINDS, RATING, REGION, REGIONS, hand_value
 from domain.i_love_portugal.events import DrawPileShuffled, Event, HandDrawn
 from domain.i_love_portugal.rules import awaited
-from domain.i_love_portugal.state import State
+from domain.i_love_portugal.state import State, pile_price
 from domain.visibility import Rule, redactor, secret, seen_by
 
 
@@ -126,7 +126,7 @@ def view(state: State, viewer: Viewer) -> PortugalView:
         final_round=state.final_round,
         regions=regions,
         piles=[
-            PortugalPileView(pile=kind, price=PILE[kind].price, count=len(pile))
+            PortugalPileView(pile=kind, price=pile_price(state, kind), count=len(pile))
             for kind, pile in zip(PILE_KINDS, state.piles, strict=True)
         ],
         photo_pile_count=len(state.photo_pile),

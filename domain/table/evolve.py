@@ -82,7 +82,7 @@ def _seat_taken(game: AnyGame, table: Table, event: SeatTaken) -> Table:
     entropies = replaced(table.entropies, event.seat, event.entropy)
     state, key = table.state, table.key
     if all(s is not None for s in seats):
-        state = game.initial(table.players, table.options)
+        state = game.begin(table.players, table.options, table.rules)
         if table.seed is not None:
             key = fair.table_key(table.seed, entropies).hex()
     return msgspec.structs.replace(

@@ -149,7 +149,7 @@ def take_seat(
     else:
         events = [SeatTaken(seat=seat, name=name or default_name(seat, bot), bot=bot, entropy=entropy)]
     if len(free) == 1:
-        events += game.setup(game.initial(table.players, table.options), ctx)
+        events += game.setup(game.begin(table.players, table.options, table.rules), ctx)
         if table.clock is not None:
             events.append(ClockTicked(at_ms=ctx.now_ms))
         return sealed(game, table, events)

@@ -5,6 +5,7 @@ through the game's upcasters, to the outcome it had when it was written."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,8 @@ import msgspec
 import pytest
 
 from domain.catalog import GAMES
-from domain.engine import AnyGame
+from domain.engine import AnyGame, Ctx
+from domain.i_love_portugal.events import CardBought
 from domain.table import Table, event_union, evolve, fold, open_table, status
 
 LOGS = sorted((Path(__file__).parent / "old_logs").glob("*/*.jsonl"))
@@ -69,3 +71,31 @@ def test_a_table_records_the_rules_version_it_opened_with() -> None:
     # a log from before tables recorded it opened under the first rules
     old = msgspec.convert({"type": "TableOpened", "game": game.id, "players": 2}, event_union(game))
     assert evolve(game, None, old).rules == 1
+
+
+PORTUGAL_LOGS = [path for path in LOGS if path.parent.name == "i-love-portugal"]
+
+
+@pytest.mark.parametrize("path", PORTUGAL_LOGS, ids=[path.stem for path in PORTUGAL_LOGS])
+def test_a_game_under_way_buys_at_the_prices_of_the_rules_it_began_with(path: Path) -> None:
+    """Rules 1 priced a Selfie at 5 EUR and an Album at 3; rules 2 turned them round. A game keeps
+    the rules its table opened with: every card a kept log bought is bought again, on the table
+    as it stood, at the price the log paid, and the shop shows those prices."""
+    game = GAMES["i-love-portugal"]
+    union = event_union(game)
+    lines = msgspec.json.Decoder(Line).decode_lines(path.read_bytes())
+    table: Table | None = None
+    bought = 0
+    for line in lines:
+        event = msgspec.convert(game.upcast(line.event, line.schema), union)
+        if isinstance(event, CardBought):
+            assert table is not None
+            buy = msgspec.convert({"type": "BuyCard", "pile": event.pile}, game.command_type)
+            again = game.decide(table.state, buy, event.seat, Ctx(rng=random.Random(0)))
+            assert again == [event], (line.version, again, event)
+            shop = {pile.pile: pile.price for pile in game.view(table.state, event.seat).piles}
+            assert shop[event.pile] == event.price
+            bought += 1
+        table = evolve(game, table, event)
+    assert table is not None and bought > 0
+    assert table.state.rules == table.rules == int(path.stem.split(".")[1].removeprefix("rules-"))
