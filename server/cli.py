@@ -58,7 +58,8 @@ def serve(args: argparse.Namespace) -> int:
 def bench(args: argparse.Namespace) -> int:
     from server.bench import main as run_bench  # the bench imports what serve never needs
 
-    return run_bench(args.quick, args.json, args.peer, set(args.only.split(",")) if args.only else None)
+    only = set(args.only.split(",")) if args.only else None
+    return run_bench(args.quick, args.json, args.peer, only, args.dormant_games)
 
 
 def admin(args: argparse.Namespace) -> int:
@@ -309,6 +310,8 @@ def parser() -> argparse.ArgumentParser:
     )
     parts = "only these parts, comma separated: ceilings,dormant,peer,capacity"
     measure.add_argument("--only", metavar="PARTS", help=parts)
+    soak = "a soak: hold N dormant games for real (a million: about an hour; docs/performance.md)"
+    measure.add_argument("--dormant-games", type=int, metavar="N", help=soak)
     measure.set_defaults(func=bench)
     manage = verbs.add_parser("admin", help="housekeeping on the servers' Redis (REDIS_URL)")
     actions = manage.add_subparsers(dest="action", required=True)

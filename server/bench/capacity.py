@@ -31,7 +31,7 @@ import redis.asyncio as aioredis
 
 from server.bench import node, procs
 from server.bench.client import percentile, scrape
-from server.bench.report import Row
+from server.bench.report import Row, say
 
 MIB = 1024 * 1024
 SEATS = 4
@@ -218,12 +218,6 @@ class Capacity:
         """The last step that held (the steps stop at the first that did not)."""
         good = [s for s in self.steps if s.p99 <= self.p99_ms and not s.refused]
         return good[-1] if good else None
-
-
-def say(text: str) -> None:
-    from server.bench.run import say as bench_say
-
-    bench_say(text)
 
 
 def available_memory() -> int:

@@ -12,10 +12,18 @@ of ``sampled`` dormant games, one at a time, and the same on as many hot games i
 either: the first move's p50 and p99 each way. The most dormant games this machine holds is its
 available memory over what a dormant game keeps in Redis, or its free disk over what it keeps on
 disk, whichever is fewer.
+
+A soak (``ludoteca bench --only dormant --dormant-games N``) holds N dormant games for real: past
+the ``played`` games played as above, each further game is one of theirs stored again under a new
+id and new seat tokens, sent to the cold tier as soon as it is stored (so that Redis never holds
+more than a batch of them hot). Its bytes and first commands are then those of a Redis and a cold
+tier that hold N games; the timed games are drawn from all of them.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import random
 import shutil
 import statistics
@@ -25,16 +33,18 @@ from pathlib import Path
 from typing import Any
 
 from domain.catalog import GAMES
-from domain.table import fold
+from domain.engine import AnyGame
+from domain.table import Table, fold
 from server.bench import play, procs
 from server.bench.client import Http, percentile
 from server.bench.load import API
-from server.bench.report import Row
+from server.bench.report import Row, say
 from server.service.codec import encode
 from server.storage.cold import ColdDirectory
 from server.storage.connection import connect
 from server.storage.index import LobbyIndex
 from server.storage.store import EventStore
+from server.workers import dormancy
 
 KIB = 1024
 
@@ -43,10 +53,17 @@ KIB = 1024
 class DormantPlan:
     games: int  # stored, then sent to the cold tier
     sampled: int  # first commands timed, dormant and hot each
+    played: int | None = None  # games played; the rest are copies of theirs (None: every game is played)
 
 
 FULL_DORMANT = DormantPlan(4_000, 300)
 QUICK_DORMANT = DormantPlan(120, 30)
+COPIES_AT_ONCE = 64  # a soak's copies stored and frozen at once (each freeze waits on two fsyncs)
+
+
+def soak(games: int) -> DormantPlan:
+    """A soak of ``games`` dormant games, past the full run's games played."""
+    return DormantPlan(games, FULL_DORMANT.sampled, min(games, FULL_DORMANT.games))
 
 
 @dataclass(frozen=True)
@@ -55,6 +72,40 @@ class Stored:
     token: str  # the seat that moves next
     command: Any
     events: int
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game played for the run, to be stored (again, in a soak) under a new id."""
+
+    game: AnyGame
+    players: int
+    events: list[Any]
+    table: Table
+    seat: int  # the seat that moves next, and its command
+    command: Any
+
+    async def store(self, store: EventStore, index: LobbyIndex) -> Stored:
+        game_id, tokens = await play.store_game(store, index, self.game, self.events, self.players, self.table)
+        return Stored(game_id, tokens[self.seat], self.command, len(self.events))
+
+
+async def copies(store: EventStore, index: LobbyIndex, played: list[Played], count: int) -> list[Stored]:
+    """``count`` copies of the games ``played``, in turn, each sent to the cold tier once stored."""
+    made: list[Stored] = []
+
+    async def worker(first: int) -> None:
+        for n in range(first, count, COPIES_AT_ONCE):
+            stored = await played[n % len(played)].store(store, index)
+            assert await store.freeze(stored.game_id)
+            made.append(stored)
+            if len(made) % 50_000 == 0:
+                say(f"dormant soak: {len(made)} of {count} copies stored and sent to the cold tier")
+
+    # Each freeze writes its file in a thread and waits on two fsyncs: as many threads as copies at once.
+    asyncio.get_running_loop().set_default_executor(concurrent.futures.ThreadPoolExecutor(COPIES_AT_ONCE))
+    await asyncio.gather(*(worker(first) for first in range(COPIES_AT_ONCE)))
+    return made
 
 
 async def used_memory(redis: Any) -> int:
@@ -97,10 +148,12 @@ async def dormant(redis_url: str, plan: DormantPlan, scratch: Path, rng: random.
     store, index = EventStore(redis, cold), LobbyIndex(redis)
     kinds = list(GAMES.items())
     sizes = {kind: play.seat_counts(game) for kind, game in kinds}
+    played: list[Played] = []
     stored: list[Stored] = []
+    playing = plan.games if plan.played is None else plan.played
     try:
         before = await used_memory(redis)
-        while len(stored) < plan.games:
+        while len(stored) < playing:
             kind, game = kinds[len(stored) % len(kinds)]
             players = next(sizes[kind])
             events = play.midplay(game, players, rng, rng.randint(10, 120))
@@ -110,23 +163,33 @@ async def dormant(redis_url: str, plan: DormantPlan, scratch: Path, rng: random.
             if chosen is None:  # the game ended within its commands: another one
                 continue
             seat, command, _ = chosen
-            game_id, tokens = await play.store_game(store, index, game, events, players)
-            stored.append(Stored(game_id, tokens[seat], command, len(events)))
+            played.append(Played(game, players, events, table, seat, command))
+            stored.append(await played[-1].store(store, index))
         hot = await used_memory(redis)
         frozen_at = time.perf_counter()
         for g in stored[plan.sampled :]:  # the first ones stay hot: the first command's reference
             assert await store.freeze(g.game_id)
         freezing = time.perf_counter() - frozen_at
+        if plan.games > playing:
+            say(f"dormant soak: {plan.games - playing} copies of the {playing} games played")
+            copied_at = time.perf_counter()
+            stored += await copies(store, index, played, plan.games - playing)
+            say(f"dormant soak: stored and frozen in {time.perf_counter() - copied_at:.0f} s")
         frozen = plan.games - plan.sampled
         asleep = await used_memory(redis)
+        looked_at = time.perf_counter()  # what the dormancy pass costs when nothing is idle long enough
+        assert await dormancy.freeze_idle(store, index, idle_ms=10**12) == []
+        looking = time.perf_counter() - looked_at
         files, disk = await cold.size()
         allocated = blocks(cold.directory)
-        per_hot = (hot - before) / plan.games
+        per_hot = (hot - before) / playing
         per_dormant = (asleep - before - per_hot * plan.sampled) / frozen
+        asleep_ones = stored[plan.sampled :]  # timed: the first ones, or in a soak any of them
+        timed = asleep_ones[: plan.sampled] if plan.played is None else rng.sample(asleep_ones, plan.sampled)
         server = procs.ludoteca(redis_url, {"LUDOTECA_COLD_URL": str(cold.directory), "LUDOTECA_COLD_AFTER": "0"})
         try:
             server.start()
-            woken = await first_commands(server.port, stored[plan.sampled : 2 * plan.sampled], "d")
+            woken = await first_commands(server.port, timed, "d")
             awake = await first_commands(server.port, stored[: plan.sampled], "h")
         except BaseException:
             print(server.output())
@@ -146,9 +209,18 @@ async def dormant(redis_url: str, plan: DormantPlan, scratch: Path, rng: random.
             per_dormant / KIB,
             0.25,
             "<=",
-            note=f"INFO used_memory over {plan.games} games mid-play (mean {mean_events:.0f} events; every game, "
-            f"every seat count), hot, then {frozen} of them in the cold tier (meta, tokens and newest snapshot "
-            f"left); {freezing / frozen * 1000:.2f} ms a game to freeze",
+            note=f"INFO used_memory over {playing} games mid-play (mean {mean_events:.0f} events; every game, "
+            f"every seat count), hot, then {frozen} of {plan.games} in the cold tier (meta, tokens and newest "
+            f"snapshot left); {freezing / (playing - plan.sampled) * 1000:.2f} ms a game to freeze, one at a time"
+            + (f"; {plan.games - playing} of them copies of the games played" if plan.games > playing else ""),
+        ),
+        Row(
+            "dormant: a dormancy pass",
+            "s",
+            None,
+            looking,
+            note=f"one pass of the dormancy worker over the lobby's {plan.games} games, every one read (500 a round "
+            "trip) and none idle long enough to freeze: the dormant ones skipped, the hot ones kept",
         ),
         Row(
             "dormant: bytes on disk per game",

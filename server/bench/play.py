@@ -263,12 +263,13 @@ def sealing_costs(game: AnyGame, seconds: float, rng: random.Random) -> tuple[li
 
 
 async def store_game(
-    store: EventStore, index: LobbyIndex, game: AnyGame, events: list[Any], players: int
+    store: EventStore, index: LobbyIndex, game: AnyGame, events: list[Any], players: int, table: Table | None = None
 ) -> tuple[str, list[str]]:
-    """Append ``events`` as a new game through the store (with seat tokens and lobby fields): its id and tokens."""
+    """Append ``events`` as a new game through the store (with seat tokens and lobby fields): its id and
+    tokens. ``table``: the events folded, if the caller has it."""
     game_id = secrets.token_hex(GAME_ID_BYTES)
     tokens = [f"{game_id}.{new_token()}" for _ in range(players)]
-    table = fold(game, None, events)
+    table = table or fold(game, None, events)
     assert table is not None
     entry = lobby_entry(game, game_id, table)
     sequence = await index.next_sequence()

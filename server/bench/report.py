@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -108,3 +109,8 @@ def machine() -> dict[str, Any]:
 def write_json(path: Path, rows: list[Row], quick: bool, seconds: float) -> None:
     document = {"quick": quick, "seconds": round(seconds, 1), "machine": machine(), "rows": [r.as_json() for r in rows]}
     path.write_text(json.dumps(document, indent=2) + "\n")
+
+
+def say(text: str) -> None:
+    """A line of the run's progress, on stderr (the table goes to stdout)."""
+    print(f"bench: {text}", file=sys.stderr, flush=True)

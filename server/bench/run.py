@@ -9,7 +9,6 @@ import random
 import shutil
 import signal
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -22,7 +21,7 @@ from domain.table import SeatTaken
 from server.bench import capacity, dormant, inprocess, load, memory, node, play, procs, versus
 from server.bench.client import Arrivals, Http, Watcher, arrival, percentile, quiet_gc, scrape
 from server.bench.load import API, Holder, Seated, hello
-from server.bench.report import Row, table, write_json
+from server.bench.report import Row, say, table, write_json
 from server.service.codec import GameCodec, encode
 from server.service.tables import Tables
 from server.storage.connection import connect
@@ -50,10 +49,6 @@ class Plan:
 
 FULL = Plan(False, 50, 10.0, 300, 1000, 40, 10_000, 5_000, 40, 10_000, 1_000, 3.0, 5)
 QUICK = Plan(True, 20, 1.0, 30, 50, 5, 1_000, 500, 8, 100, 60, 0.25, 1)
-
-
-def say(text: str) -> None:
-    print(f"bench: {text}", file=sys.stderr, flush=True)
 
 
 class Bench:
@@ -476,7 +471,9 @@ def _running(server: procs.Server) -> Iterator[procs.Server]:
 PARTS = ("ceilings", "dormant", "peer", "capacity")
 
 
-async def phases(plan: Plan, redis: EmbeddedRedis, scratch: Path, parts: set[str], peer: bool) -> list[Row]:
+async def phases(
+    plan: Plan, redis: EmbeddedRedis, scratch: Path, parts: set[str], peer: bool, dormant_games: int | None = None
+) -> list[Row]:
     """The parts asked for: the ceilings' figures, the peer (boardgame.io beside Ludoteca), capacity
     (boardgame.io's too with ``peer``)."""
     rows: list[Row] = []
@@ -485,6 +482,8 @@ async def phases(plan: Plan, redis: EmbeddedRedis, scratch: Path, parts: set[str
     if "dormant" in parts:
         say("dormant games: bytes hot and in the cold tier, and the first command on one")
         dormant_plan = dormant.QUICK_DORMANT if plan.quick else dormant.FULL_DORMANT
+        if dormant_games is not None:
+            dormant_plan = dormant.soak(dormant_games)
         rows += await dormant.dormant(redis.url, dormant_plan, scratch, random.Random(20261204))
     if "peer" in parts:
         say("the peer: boardgame.io and Ludoteca, the same game and load, rounds alternating")
@@ -500,7 +499,13 @@ async def phases(plan: Plan, redis: EmbeddedRedis, scratch: Path, parts: set[str
     return rows
 
 
-def bench(quick: bool, json_path: Path | None, peer: bool = False, only: set[str] | None = None) -> int:
+def bench(
+    quick: bool,
+    json_path: Path | None,
+    peer: bool = False,
+    only: set[str] | None = None,
+    dormant_games: int | None = None,
+) -> int:
     plan = QUICK if quick else FULL
     # --only capacity --peer: capacity alone, boardgame.io's beside Ludoteca's.
     parts = set(only) if only else {"ceilings", "dormant", "capacity"} | ({"peer"} if peer else set())
@@ -519,7 +524,7 @@ def bench(quick: bool, json_path: Path | None, peer: bool = False, only: set[str
     redis = EmbeddedRedis(scratch / "redis")
     try:
         redis.start()
-        rows = asyncio.run(phases(plan, redis, scratch, parts, peer))
+        rows = asyncio.run(phases(plan, redis, scratch, parts, peer, dormant_games))
     finally:
         redis.stop()
         shutil.rmtree(scratch, ignore_errors=True)

@@ -27,7 +27,7 @@ from typing import Any
 
 from server.bench import node, procs
 from server.bench.client import percentile
-from server.bench.report import Row
+from server.bench.report import Row, say
 
 KIB = 1024
 BGIO = ("in memory", "FlatFile")
@@ -89,12 +89,6 @@ class Run:
 
 
 Start = Callable[[], procs.Server]
-
-
-def say(text: str) -> None:
-    from server.bench.run import say as bench_say
-
-    bench_say(text)
 
 
 def rss(pids: dict[str, int]) -> int:

@@ -125,9 +125,13 @@ class ColdDirectory:
 
     async def remove(self, game_id: str, keep: str | None = None) -> None:
         kept = None if keep is None else self._path(game_id, keep)
-        for path in self._folder(game_id).glob(f"{_game(game_id)}.*.cold"):
-            if path != kept:
-                path.unlink(missing_ok=True)
+
+        def unlink() -> None:  # in a thread: the folder's listing grows with the games it holds
+            for path in self._folder(game_id).glob(f"{_game(game_id)}.*.cold"):
+                if path != kept:
+                    path.unlink(missing_ok=True)
+
+        await asyncio.to_thread(unlink)
 
     async def size(self) -> tuple[int, int]:
         def count() -> tuple[int, int]:

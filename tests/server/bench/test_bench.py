@@ -8,6 +8,7 @@ import asyncio
 import json
 import math
 import os
+import random
 import re
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 from domain.catalog import GAMES
-from server.bench import capacity, node, procs
+from server.bench import capacity, dormant, node, procs
 from server.storage.embedded import EmbeddedRedis
 from tests.support.processes import ROOT, wait_gone
 
@@ -42,6 +43,7 @@ FIGURES = [
     "gc: command p99, as is vs gc off",
     "gc: command p99, gc.freeze() after start-up vs gc off",
     "dormant: bytes in Redis per game",
+    "dormant: a dormancy pass",
     "dormant: bytes on disk per game",
     "dormant: first command p99",
     "dormant: games this machine holds",
@@ -250,3 +252,24 @@ def test_the_capacity_steps_read_each_replicas_last_garbage_look(tmp_path: Path)
                 server.stop()
     assert quiet == 0.0
     assert 0.0 < looked < 5_000.0
+
+
+@pytest.mark.timeout(120)
+def test_a_dormant_soak_holds_copies_of_the_games_played_each_in_the_cold_tier(tmp_path: Path) -> None:
+    """``--dormant-games N``: past the games played, copies of theirs under new ids, each stored and
+    sent to the cold tier; the first commands are timed on games drawn from all of them."""
+    redis = EmbeddedRedis(tmp_path / "redis")
+    redis.start()
+    try:
+        plan = dormant.DormantPlan(games=90, sampled=10, played=20)
+        rows = asyncio.run(dormant.dormant(redis.url, plan, tmp_path, random.Random(3)))
+    finally:
+        redis.stop()
+    by_name = {row.name: row for row in rows}
+    memory = by_name["dormant: bytes in Redis per game"].note
+    assert "over 20 games mid-play" in memory and "80 of 90 in the cold tier" in memory, memory
+    assert "70 of them copies of the games played" in memory, memory
+    assert "the cold tier's 80 files" in by_name["dormant: bytes on disk per game"].note
+    assert "the lobby's 90 games" in by_name["dormant: a dormancy pass"].note
+    assert "10 dormant games" in by_name["dormant: first command p99"].note
+    assert all(number(row.value) for row in rows), rows
