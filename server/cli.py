@@ -310,7 +310,7 @@ def parser() -> argparse.ArgumentParser:
     )
     parts = "only these parts, comma separated: ceilings,dormant,peer,capacity"
     measure.add_argument("--only", metavar="PARTS", help=parts)
-    soak = "a soak: hold N dormant games for real (a million: about an hour; docs/performance.md)"
+    soak = "a soak: hold N dormant games for real (a million: about two hours; docs/performance.md)"
     measure.add_argument("--dormant-games", type=int, metavar="N", help=soak)
     measure.set_defaults(func=bench)
     manage = verbs.add_parser("admin", help="housekeeping on the servers' Redis (REDIS_URL)")

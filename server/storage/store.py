@@ -106,6 +106,16 @@ def _pairs(flat: list[Any]) -> dict[Any, Any]:
     return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
+def _flat(fields: list[Any] | dict[Any, Any]) -> list[Any]:
+    """Field-value pairs as Redis sends them (``[field, value, ...]``), a dict flattened back."""
+    return [x for pair in fields.items() for x in pair] if isinstance(fields, dict) else fields
+
+
+def _as_dict(fields: list[Any] | dict[Any, Any]) -> dict[Any, Any]:
+    """Field-value pairs as a dict, whether Redis's flat list or a dict a client made of it."""
+    return fields if isinstance(fields, dict) else _pairs(fields)
+
+
 def _bytes(value: bytes | str) -> bytes:
     return value.encode() if isinstance(value, str) else bytes(value)
 
@@ -606,11 +616,11 @@ class EventStore:
         if self.cold is None:
             return False
         events, commands, meta, _ = _game_keys(_check_game_id(game_id))
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.hexists(meta, "cold")
-        pipe.xrange(events, "-", "+")
-        pipe.hgetall(commands)
-        dormant, entries, records = await pipe.execute()
+        # On the lean connection the entries come as Redis sends them, each ``[id, [field, value, ...]]``,
+        # as the blob keeps them (redis-py's pipeline, on a Cluster, makes dicts of them).
+        replies = await self._pipe([("HEXISTS", meta, "cold"), ("XRANGE", events, "-", "+"), ("HGETALL", commands)])
+        dormant, entries, flat_records = (value(reply) for reply in replies)
+        records = _as_dict(flat_records)
         if dormant or not entries:
             return False
         last = _stored(*entries[-1])
@@ -618,7 +628,7 @@ class EventStore:
         frozen = Frozen(
             game_id,
             marker,
-            [[_bytes(entry_id), *(_bytes(x) for pair in fields.items() for x in pair)] for entry_id, fields in entries],
+            [[_bytes(entry_id), *map(_bytes, _flat(fields))] for entry_id, fields in entries],
             {_text(field): _bytes(record) for field, record in records.items()},
         )
         await self.cold.put(game_id, marker, frozen.encode())
