@@ -33,7 +33,8 @@ async def test_the_audit_catches_a_server_that_shows_every_viewer_every_fact(
     quick: Running, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The control: a server whose feeds reveal every fact to every viewer (as after the end) is caught."""
-    monkeypatch.setattr("server.service.games.is_revealed", lambda game, table: True)
+    for module in ("server.service.games", "server.service.reads"):  # a command's answer, and the reads
+        monkeypatch.setattr(f"{module}.is_revealed", lambda game, table: True)
     report = await audit(quick.url, ADMIN, games=["vilar-de-mouros"], pairs=1, steps=0, seed="control")
     assert any("/events" in leak for leak in report.leaks), report.leaks
 
