@@ -198,8 +198,11 @@ class Ratings:
         if kind not in self.games.games:
             raise NotFound("not_found", "This server has no such game.")
         board = await self.book.board(kind, cursor, limit + 1)
-        names = await self.players.names(pid for pid, _ in board[:limit])
-        players = [self._rated(kind, pid, r, names) for pid, r in board[:limit]]
+        # ordered by the ratings read: a game rated between the board's two reads (the order, then
+        # the ratings) would otherwise list a page out of order
+        page = sorted(board[:limit], key=lambda entry: ordinal(entry[1]), reverse=True)
+        names = await self.players.names(pid for pid, _ in page)
+        players = [self._rated(kind, pid, r, names) for pid, r in page]
         return Leaderboard(kind, players, cursor + limit if len(board) > limit else None)
 
     async def page(self, player_id: str) -> PlayerPage:

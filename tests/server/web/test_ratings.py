@@ -12,7 +12,7 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from server.service.ratings import PROVISIONAL_GAMES
+from server.service.ratings import PROVISIONAL_GAMES, Rating, Ratings, ordinal
 from server.settings import Settings
 from tests.server.conftest import ADMIN, AT_ONCE, NO_QUOTAS, Running, running
 from tests.server.web.test_rest import play_to_the_end
@@ -163,3 +163,26 @@ async def test_an_unrated_table_and_a_resignation_count_as_they_should(api: Runn
     assert len(history) == 1 and b'"place":3' in history[0]  # the one who left placed last, the bot's play aside
     for person in (ana, eva):  # the unrated table counted for none
         assert len(await book.history(person.player_id)) == 1
+
+
+async def test_a_page_read_while_a_game_is_rated_still_lists_its_players_best_first(
+    api: Running, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board is read in two steps (the order, then the ratings): a game rated between them must
+    not list the page out of order."""
+    ratings: Ratings = api.app.state.ratings
+    book, kind = ratings.book, "vilar-de-mouros"
+    first = {"ana": Rating(30.0, 2.0, 6, 4), "rui": Rating(25.0, 2.0, 6, 2)}
+    await book.record(kind, "g1", 1, first, {}, {pid: ordinal(r) for pid, r in first.items()})
+    read = book.ratings
+
+    async def rated_meanwhile(game: str, players: Any) -> dict[str, Rating]:
+        monkeypatch.setattr(book, "ratings", read)
+        after = {"ana": Rating(20.0, 2.0, 7, 4), "rui": Rating(28.0, 2.0, 7, 3)}
+        await book.record(kind, "g2", 2, after, {}, {pid: ordinal(r) for pid, r in after.items()})
+        return await read(game, players)
+
+    monkeypatch.setattr(book, "ratings", rated_meanwhile)
+    board = await ratings.leaderboard(kind, 10, 0)
+    assert [p.player_id for p in board.players] == ["rui", "ana"]
+    assert [p.rating for p in board.players] == [28.0 - 6.0, 20.0 - 6.0]
