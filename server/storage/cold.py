@@ -13,8 +13,10 @@ newest snapshot. Its stream and its command records go to the cold tier, one blo
 
 A blob is named by the version and chain link of its last event, so a freeze that lost its race
 never overwrites the history another one froze, and it is never changed once written. Bringing a
-game back leaves its blob (a Redis backup taken before may still name it); the game's next freeze
-removes the older ones, and deleting the game all of them. The event store
+game back leaves its blob (a Redis backup taken before may still name it) and names it in the meta
+(``thawed``); the game's next freeze removes it by that name. A freeze that lost its race marks
+the meta (``strays``), and the next one lists the game's blobs and removes all but its own: a
+listing grows with the folder, so it is kept for that rare case. Deleting the game removes all. The event store
 (server/storage/store.py) freezes a game and thaws it; this module only keeps blobs.
 """
 
@@ -80,6 +82,10 @@ class ColdTier(Protocol):
         """Remove every blob of the game but the one of the history ``keep`` names."""
         ...
 
+    async def forget(self, game_id: str, marker: str) -> None:
+        """Remove the blob of the history ``marker`` names, if it is there."""
+        ...
+
     async def size(self) -> tuple[int, int]:
         """How many blobs the tier holds, and their bytes."""
         ...
@@ -133,6 +139,9 @@ class ColdDirectory:
 
         await asyncio.to_thread(unlink)
 
+    async def forget(self, game_id: str, marker: str) -> None:
+        await asyncio.to_thread(self._path(game_id, marker).unlink, missing_ok=True)
+
     async def size(self) -> tuple[int, int]:
         def count() -> tuple[int, int]:
             files = list(self.directory.glob("*/*.cold"))
@@ -185,6 +194,9 @@ class ColdBucket:
                     self.s3.delete_object(Bucket=self.bucket, Key=key)
 
         await asyncio.to_thread(delete)
+
+    async def forget(self, game_id: str, marker: str) -> None:
+        await asyncio.to_thread(self.s3.delete_object, Bucket=self.bucket, Key=self._key(game_id, marker))
 
     async def size(self) -> tuple[int, int]:
         keys = await asyncio.to_thread(self._keys, f"{self.prefix}/" if self.prefix else "")

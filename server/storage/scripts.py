@@ -195,25 +195,30 @@ return 0
 # marker of that history ("<version> <link>"), how many command records were read.
 # The history leaves Redis only if it is still the one that was read (and written to the cold
 # tier): no event appended since, no command recorded since. The newest snapshot stays.
+# Won: {the history last brought back (''), whether a freeze lost its race since ('')}, what the
+# tier may prune; lost: {}.
 FREEZE_LUA: Final = r"""
 if redis.call('HEXISTS', KEYS[3], 'cold') == 1 then
-  return 0
+  return {}
 end
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 if #last == 0 or last[1][1] ~= ARGV[1] or redis.call('HLEN', KEYS[2]) ~= tonumber(ARGV[3]) then
-  return 0
+  return {}
 end
+local earlier = redis.call('HMGET', KEYS[3], 'thawed', 'strays')
 redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -2)
+redis.call('HDEL', KEYS[3], 'thawed', 'strays')
 redis.call('HSET', KEYS[3], 'cold', ARGV[2])
-return 1
+return {earlier[1] or '', earlier[2] or ''}
 """
 
 # KEYS: events, commands, meta (one hash tag). ARGV: the marker, the number of entries, then for
 # each entry its id, its number of fields and values, and those; then the number of command
 # records and each (field, record). Written back only while the game is still cold with that
 # history (another replica may have thawed it first): entry ids and fields as they were, and the
-# game stamped as touched now, so that a game people look at is not frozen again at once.
+# game stamped as touched now, so that a game people look at is not frozen again at once. ``thawed``
+# names the blob left in the tier, which the game's next freeze removes.
 THAW_LUA: Final = r"""
 if redis.call('HGET', KEYS[3], 'cold') ~= ARGV[1] then
   return 0
@@ -235,6 +240,7 @@ for _ = 1, n_commands do
   i = i + 2
 end
 redis.call('HDEL', KEYS[3], 'cold')
+redis.call('HSET', KEYS[3], 'thawed', ARGV[1])
 local now = redis.call('TIME')  -- brought back: it stays in Redis a whole idle time again
 redis.call('HSET', KEYS[3], 'touched_ms', string.format('%d%03d', now[1], math.floor(now[2] / 1000)))
 return 1

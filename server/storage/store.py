@@ -90,20 +90,14 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def _stored(entry_id: bytes | str, fields: dict[Any, Any] | list[Any]) -> StoredEvent:
-    if isinstance(fields, list):  # as Redis sends it (redis-py's own pipeline makes it a dict)
-        fields = _pairs(fields)
+def _stored(entry_id: bytes | str, entry: dict[Any, Any] | list[Any]) -> StoredEvent:
+    fields = _as_dict(entry)  # a list as Redis sends it (redis-py's own pipeline makes it a dict)
     data = fields.get(b"e")
     if data is None:  # a client that decodes replies to text (this module's own reply bytes)
         fields = {_bytes(k): _bytes(v) for k, v in fields.items()}
         data = fields.get(b"e", b"")
     link = fields.get(b"h")
     return StoredEvent(_version_of(entry_id), int(fields.get(b"s", 1)), data, link.decode() if link else "")
-
-
-def _pairs(flat: list[Any]) -> dict[Any, Any]:
-    """A stream entry's fields as a script returns them (``[field, value, ...]``), as a dict."""
-    return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
 def _flat(fields: list[Any] | dict[Any, Any]) -> list[Any]:
@@ -113,7 +107,7 @@ def _flat(fields: list[Any] | dict[Any, Any]) -> list[Any]:
 
 def _as_dict(fields: list[Any] | dict[Any, Any]) -> dict[Any, Any]:
     """Field-value pairs as a dict, whether Redis's flat list or a dict a client made of it."""
-    return fields if isinstance(fields, dict) else _pairs(fields)
+    return fields if isinstance(fields, dict) else dict(zip(fields[::2], fields[1::2], strict=True))
 
 
 def _bytes(value: bytes | str) -> bytes:
@@ -421,7 +415,7 @@ class EventStore:
                 reply = await self._look(keys=[events, commands, tokens, meta], args=args)
             entries, last, seat, found, now = reply
             return Look(
-                entries=[_stored(entry_id, _pairs(fields)) for entry_id, fields in entries],
+                entries=[_stored(entry_id, fields) for entry_id, fields in entries],
                 head=0 if last is None else _version_of(last),
                 seat=None if seat is None else int(seat),
                 command=command,
@@ -633,9 +627,16 @@ class EventStore:
         )
         await self.cold.put(game_id, marker, frozen.encode())
         keys = [events, commands, meta, SNAPSHOTS.at(game_id=game_id)]
-        if not await self._freeze(keys=keys, args=[entries[-1][0], marker, len(records)]):
-            return False  # lost the race to a move; the blob names an older history, pruned next time
-        await self.cold.remove(game_id, keep=marker)  # the histories it froze before
+        won = await self._freeze(keys=keys, args=[entries[-1][0], marker, len(records)])
+        if not won:
+            # lost the race to a move: the blob names an older history, which the next freeze prunes
+            await self.stamp(game_id, "strays", 1)
+            return False
+        thawed, strays = (_text(field) for field in won)
+        if strays:  # a lost race left blobs of its own: every blob of the game but this one goes
+            await self.cold.remove(game_id, keep=marker)
+        elif thawed and thawed != marker:  # the history last brought back, by its name (no listing)
+            await self.cold.forget(game_id, thawed)
         return True
 
     async def touched(self, game_ids: Sequence[str]) -> dict[str, int | None]:

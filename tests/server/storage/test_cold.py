@@ -57,9 +57,10 @@ async def played(store: EventStore) -> None:
 
 
 async def history(redis: aioredis.Redis, game_id: str = GAME) -> dict[str, Any]:
-    """Every key of the game, byte for byte, but the time it was last touched (a return touches it)."""
+    """Every key of the game, byte for byte, but what a return stamps in the meta: when the game was
+    last touched, and which history came back."""
     game = await raw_game(redis, game_id)
-    return {**game, "meta": {k: v for k, v in game["meta"].items() if k != b"touched_ms"}}
+    return {**game, "meta": {k: v for k, v in game["meta"].items() if k not in (b"touched_ms", b"thawed")}}
 
 
 async def test_a_dormant_game_keeps_only_its_meta_tokens_and_newest_snapshot_in_redis(
@@ -88,6 +89,7 @@ async def test_every_read_brings_the_history_back_byte_for_byte(
     before = await history(redis)
     entries = await cold_store.read_entries(GAME)
     assert await cold_store.freeze(GAME)
+    marker = await redis.hget(KEYS["meta"], "cold")
     if first_touch == "read_entries":
         assert await cold_store.read_entries(GAME) == entries
     elif first_touch == "look from the start":
@@ -104,6 +106,26 @@ async def test_every_read_brings_the_history_back_byte_for_byte(
         assert await cold_store.head_at(GAME, 4) == Head(4, entries[3].link)
     assert await history(redis) == before
     assert (await tier.size())[0] == 1  # the blob stays: a backup taken before may name it
+    assert await redis.hget(KEYS["meta"], "thawed") == marker  # and the meta names it
+
+
+async def test_a_game_frozen_again_removes_the_blob_it_came_back_from_by_name_without_listing_the_tier(
+    redis: aioredis.Redis, cold_store: EventStore, tier: ColdTier, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    listed: list[str] = []
+
+    async def listing(game_id: str, keep: str | None = None) -> None:
+        listed.append(game_id)
+
+    monkeypatch.setattr(tier, "remove", listing)  # a listing grows with the tier: a freeze does without
+    await played(cold_store)
+    assert await cold_store.freeze(GAME)
+    moved = await cold_store.append(GAME, 5, [b"next"], command=CommandKey("seat:0", "c3"), command_record=b"r3")
+    assert isinstance(moved, Appended)
+    assert await cold_store.freeze(GAME)
+    assert (await tier.size())[0] == 1 and not listed
+    assert not await redis.hexists(KEYS["meta"], "thawed")
+    assert len(await cold_store.read_entries(GAME)) == 6
 
 
 async def test_a_move_on_a_dormant_game_lands_after_its_history_and_a_repeated_one_is_still_known(
@@ -180,8 +202,10 @@ async def test_a_game_that_moves_while_it_is_frozen_stays_in_redis(
         assert await redis.xlen(KEYS["events"]) == 6
         assert not await redis.hexists(KEYS["meta"], "cold")
         assert (await tier.size())[0] == 1  # a blob of an older history, which the next freeze prunes
+        assert await redis.hget(KEYS["meta"], "strays") == b"1"  # by listing the game's blobs
         assert await store.freeze(GAME)
         assert (await tier.size())[0] == 1
+        assert not await redis.hexists(KEYS["meta"], "strays")
         assert len(await store.read_entries(GAME)) == 6
     finally:
         await other.aclose()
