@@ -16,8 +16,9 @@ never overwrites the history another one froze, and it is never changed once wri
 game back leaves its blob (a Redis backup taken before may still name it) and names it in the meta
 (``thawed``); the game's next freeze removes it by that name. A freeze that lost its race marks
 the meta (``strays``), and the next one lists the game's blobs and removes all but its own: a
-listing grows with the folder, so it is kept for that rare case. Deleting the game removes all. The event store
-(server/storage/store.py) freezes a game and thaws it; this module only keeps blobs.
+listing grows with the folder, so it is kept for that rare case. Deleting the game removes all.
+The event store (server/storage/store.py) freezes a game and thaws it; this module only keeps
+blobs.
 """
 
 from __future__ import annotations
